@@ -1,0 +1,117 @@
+package dev.flinks3.transfer;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The narrow seam between our engines and S3: every request the filesystem makes goes through this
+ * interface, so engines can be unit-tested against an in-memory fake and run against the AWS SDK in
+ * production ({@link SdkObjectClient}).
+ *
+ * <p>Errors: blocking methods throw {@link IOException}; asynchronous ones complete their future
+ * exceptionally with an {@link IOException} (possibly wrapped in a {@link
+ * java.util.concurrent.CompletionException}). A missing object is a {@link FileNotFoundException}
+ * naming the {@code s3://} location; any other S3 error is an {@link S3RequestException} carrying the
+ * location, the HTTP status and the S3 error code. Retries of throttling (429, 503 SlowDown), 5xx and
+ * network errors happen inside the implementation, according to the configured retry strategy;
+ * what reaches the caller is final.
+ *
+ * <p>Implementations are thread-safe. Body buffers passed in must not be modified until the returned
+ * future completes.
+ */
+public interface ObjectClient {
+
+    /**
+     * HeadObject.
+     *
+     * @throws FileNotFoundException if there is no object at the location
+     */
+    ObjectMetadata head(S3Location location) throws IOException;
+
+    /**
+     * One ranged GET of bytes {@code [start, endExclusive)}. The stream must be closed (or aborted)
+     * by the caller. {@code endExclusive} may exceed the object's length; the stream then ends at the
+     * object's end.
+     *
+     * @throws FileNotFoundException if there is no object at the location
+     * @throws java.io.EOFException if {@code start} is at or past the end of a non-empty object
+     */
+    RangeStream get(S3Location location, long start, long endExclusive) throws IOException;
+
+    /**
+     * One page of ListObjectsV2.
+     *
+     * @param prefix key prefix, may be empty
+     * @param delimiter {@code "/"} for a directory-like listing, {@code null} for a flat one
+     * @param continuationToken the previous page's token, {@code null} for the first page
+     * @param maxKeys at most this many entries (S3 caps it at 1,000)
+     */
+    ListPage list(String bucket, String prefix, String delimiter, String continuationToken, int maxKeys)
+            throws IOException;
+
+    /**
+     * DeleteObjects for up to 1,000 keys of one bucket, quiet mode.
+     *
+     * @return the keys S3 reported as not deleted, each as {@code key (ErrorCode: message)}; empty if all went
+     */
+    List<String> deleteBatch(String bucket, List<String> keys) throws IOException;
+
+    /** DeleteObject; deleting a missing key succeeds, as in S3. */
+    void delete(S3Location location) throws IOException;
+
+    /**
+     * Server-side copy of a whole object; a multipart copy (UploadPartCopy) for objects larger than
+     * 5 GiB.
+     *
+     * @param sourceLength length of the source in bytes, as known from a HEAD or listing
+     * @throws FileNotFoundException if the source does not exist
+     */
+    void copy(S3Location source, S3Location target, long sourceLength) throws IOException;
+
+    /**
+     * PutObject of one whole object.
+     *
+     * @param body the bytes from position to limit; not modified by the client
+     * @return a future of the object's ETag; fails with {@link java.nio.file.FileAlreadyExistsException}
+     *     if {@code condition} is {@link WriteCondition#IF_NONE_MATCH} and an object exists
+     */
+    CompletableFuture<String> put(S3Location location, ByteBuffer body, WriteCondition condition);
+
+    /** CreateMultipartUpload; the future gives the upload id. */
+    CompletableFuture<String> createMultipartUpload(S3Location location);
+
+    /**
+     * UploadPart.
+     *
+     * @param partNumber 1..10,000
+     * @param body the part's bytes from position to limit; at least 5 MiB unless it is the last part
+     */
+    CompletableFuture<CompletedPart> uploadPart(
+            S3Location location, String uploadId, int partNumber, ByteBuffer body);
+
+    /**
+     * CompleteMultipartUpload.
+     *
+     * @param parts every part in ascending part-number order
+     * @return a future of the object's ETag; fails with {@link java.nio.file.FileAlreadyExistsException}
+     *     if {@code condition} is {@link WriteCondition#IF_NONE_MATCH} and an object exists
+     */
+    CompletableFuture<String> completeMultipartUpload(
+            S3Location location, String uploadId, List<CompletedPart> parts, WriteCondition condition);
+
+    /** AbortMultipartUpload; aborting an upload that no longer exists succeeds. */
+    CompletableFuture<Void> abortMultipartUpload(S3Location location, String uploadId);
+
+    /** ListMultipartUploads under a key prefix (all pages). */
+    List<PendingUpload> listMultipartUploads(String bucket, String prefix) throws IOException;
+
+    /**
+     * ListParts of one upload (all pages), in part-number order.
+     *
+     * @throws FileNotFoundException if the upload does not exist (completed or aborted)
+     */
+    List<CompletedPart> listParts(S3Location location, String uploadId) throws IOException;
+}
