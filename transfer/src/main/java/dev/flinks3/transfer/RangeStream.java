@@ -10,4 +10,10 @@ public abstract class RangeStream extends InputStream {
 
     /** Drops the underlying connection without reading the remaining bytes. Idempotent. */
     public abstract void abort();
+
+    /**
+     * Length of the whole object in bytes, as the server reported it in {@code Content-Range} (or
+     * {@code Content-Length} when the answer was the whole object).
+     */
+    public abstract long objectLength();
 }
