@@ -64,6 +64,7 @@ public final class S3Settings {
     private final int maxPartsInFlightPerStream;
     private final long maxBufferedBytesPerProcess;
     private final long readAheadBytes;
+    private final int readAheadParallelism;
     private final int bulkCopyConcurrency;
     private final SseType sseType;
     private final String sseKmsKeyId;
@@ -96,6 +97,7 @@ public final class S3Settings {
         this.maxPartsInFlightPerStream = b.maxPartsInFlightPerStream;
         this.maxBufferedBytesPerProcess = b.maxBufferedBytesPerProcess;
         this.readAheadBytes = b.readAheadBytes;
+        this.readAheadParallelism = b.readAheadParallelism;
         this.bulkCopyConcurrency = b.bulkCopyConcurrency;
         this.sseType = b.sseType;
         this.sseKmsKeyId = b.sseKmsKeyId;
@@ -218,6 +220,15 @@ public final class S3Settings {
         return readAheadBytes;
     }
 
+    /**
+     * Ranged GETs of {@link #readAheadBytes()} each that one input stream keeps in flight ahead of a
+     * sequential reader; 1 reads over a single connection. One stream holds at most this many times
+     * {@link #readAheadBytes()} in read-ahead buffers.
+     */
+    public int readAheadParallelism() {
+        return readAheadParallelism;
+    }
+
     /** Files downloaded at once by a bulk copy to local disk. */
     public int bulkCopyConcurrency() {
         return bulkCopyConcurrency;
@@ -279,6 +290,7 @@ public final class S3Settings {
                 + ", maxPartsInFlightPerStream=" + maxPartsInFlightPerStream
                 + ", maxBufferedBytesPerProcess=" + maxBufferedBytesPerProcess
                 + ", readAheadBytes=" + readAheadBytes
+                + ", readAheadParallelism=" + readAheadParallelism
                 + ", bulkCopyConcurrency=" + bulkCopyConcurrency
                 + ", sseType=" + sseType
                 + ", sseKmsKeyId=" + sseKmsKeyId
@@ -317,6 +329,7 @@ public final class S3Settings {
         private int maxPartsInFlightPerStream = 4;
         private long maxBufferedBytesPerProcess = 1024L * 1024 * 1024;
         private long readAheadBytes = 8L * 1024 * 1024;
+        private int readAheadParallelism = 4;
         private int bulkCopyConcurrency = 16;
         private SseType sseType = SseType.NONE;
         private String sseKmsKeyId;
@@ -458,6 +471,11 @@ public final class S3Settings {
                 throw new IllegalArgumentException("read-ahead " + value + " bytes must be at least 1");
             }
             this.readAheadBytes = value;
+            return this;
+        }
+
+        public Builder readAheadParallelism(int value) {
+            this.readAheadParallelism = atLeast("readAheadParallelism", value, 1);
             return this;
         }
 
