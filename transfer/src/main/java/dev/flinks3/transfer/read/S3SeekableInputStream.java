@@ -1,0 +1,372 @@
+package dev.flinks3.transfer.read;
+
+import dev.flinks3.transfer.ObjectClient;
+import dev.flinks3.transfer.S3Location;
+import dev.flinks3.transfer.S3Settings;
+import java.io.EOFException;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.util.Objects;
+
+/**
+ * A seekable input stream over one S3 object, read with bounded ranged GETs.
+ *
+ * <p><b>Sequential reads.</b> Opening sends nothing; the first read sends a ranged GET of
+ * {@link S3Settings#readAheadBytes()} bytes from the current position, and later reads continue on
+ * that connection while they stay sequential. When a range is used up the next one is requested.
+ *
+ * <p><b>Lazy seek.</b> {@link #seek(long)} only records the wanted position. The next read skips a
+ * forward gap of up to {@value #MAX_FORWARD_SKIP_BYTES} bytes on the open connection; for a backward
+ * or longer forward seek it releases the connection (see {@link RangeReader#close()}: a small
+ * remainder is drained, a large one aborted) and sends a new ranged GET.
+ *
+ * <p><b>Positional reads.</b> {@link #read(long, byte[], int, int)} and {@link #read(long, ByteBuffer)}
+ * (and their {@code readFully} forms) send one ranged GET of exactly the bytes asked for, and never
+ * move this stream's position or touch its connection, as Flink's {@code ByteBufferReadable} and
+ * disaggregated state (ForSt) expect.
+ *
+ * <p><b>Failures.</b> A missing object raises {@link FileNotFoundException} naming the {@code s3://}
+ * location, at the first read (or at {@link #length()}). A connection that breaks mid-body is
+ * re-requested from the current position, at most {@value RangeReader#MAX_ATTEMPTS} GETs per range;
+ * throttling and 5xx are retried inside the {@link ObjectClient}. Reading at or past the end returns
+ * -1, also for a zero-byte object.
+ *
+ * <p><b>Threads.</b> Sequential methods ({@code read}, {@code seek}, {@code skip}, ...) are for one
+ * thread at a time. Positional reads may run on any number of threads at once, also while another
+ * thread reads sequentially. This stream owns no threads and no client; the caller keeps the {@code
+ * ObjectClient} open until the stream is closed.
+ */
+public class S3SeekableInputStream extends InputStream {
+
+    /**
+     * Longest forward gap skipped by reading on the open connection rather than with a new ranged GET.
+     * A new GET waits a first-byte latency (20 to 50 ms on S3, plus a handshake if the old connection
+     * must be aborted); at 50 MB/s per connection 1 MiB arrives in about 20 ms, so shorter gaps are
+     * cheaper to read through.
+     */
+    public static final long MAX_FORWARD_SKIP_BYTES = 1024 * 1024;
+
+    private final ObjectClient client;
+    private final S3Location location;
+    private final long rangeBytes;
+    private volatile long length;
+    private long position;
+    private RangeReader range;
+    private volatile boolean closed;
+    private final byte[] single = new byte[1];
+
+    /**
+     * Creates the stream; sends no request.
+     *
+     * @param client the S3 seam; not owned, must stay open while the stream is used
+     * @param location the object to read
+     * @param settings read-ahead size ({@link S3Settings#readAheadBytes()})
+     * @param knownLength the object's length in bytes if the caller knows it (from a listing or HEAD),
+     *     otherwise -1; a known length spares requests past the end and the HEAD of {@link #length()}
+     */
+    public S3SeekableInputStream(ObjectClient client, S3Location location, S3Settings settings, long knownLength) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.location = Objects.requireNonNull(location, "location");
+        this.rangeBytes = settings.readAheadBytes();
+        if (knownLength < -1) {
+            throw new IllegalArgumentException("known length " + knownLength + " of " + location + " must be >= -1");
+        }
+        this.length = knownLength;
+    }
+
+    /** The object this stream reads. */
+    public S3Location location() {
+        return location;
+    }
+
+    /**
+     * Moves the read position to {@code newPosition} bytes from the object's start; sends nothing. A
+     * position at or past the end is allowed: reads there return -1.
+     *
+     * @throws EOFException if {@code newPosition} is negative
+     * @throws IOException if the stream is closed
+     */
+    public void seek(long newPosition) throws IOException {
+        ensureOpen();
+        if (newPosition < 0) {
+            throw new EOFException("cannot seek to negative position " + newPosition + " in " + location);
+        }
+        position = newPosition;
+    }
+
+    /** The position of the next byte a sequential read returns, in bytes from the object's start. */
+    public long getPos() {
+        return position;
+    }
+
+    /**
+     * The object's length in bytes: the one given at construction, or learnt from a GET's
+     * {@code Content-Range}, or else from one HeadObject, made at most once.
+     *
+     * @throws FileNotFoundException if the object does not exist
+     */
+    public long length() throws IOException {
+        ensureOpen();
+        long known = length;
+        if (known < 0) {
+            known = client.head(location).length();
+            length = known;
+        }
+        return known;
+    }
+
+    @Override
+    public int read() throws IOException {
+        int n = read(single, 0, 1);
+        return n < 0 ? -1 : single[0] & 0xFF;
+    }
+
+    /**
+     * Reads up to {@code len} bytes at the current position and advances it; blocks until at least
+     * one byte arrives.
+     *
+     * @return bytes read, or -1 at or past the end of the object
+     * @throws FileNotFoundException if the object does not exist
+     * @throws IOException if the stream is closed or the object cannot be read (see the class notes on retries)
+     */
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+        Objects.checkFromIndexSize(off, len, b.length);
+        ensureOpen();
+        if (len == 0) {
+            return 0;
+        }
+        if (isAtEnd(position)) {
+            return -1;
+        }
+        int n = readSequential(b, off, len);
+        if (n > 0) {
+            position += n;
+        }
+        return n;
+    }
+
+    /**
+     * Reads up to {@code dst.remaining()} bytes at the current position into {@code dst} and advances
+     * both positions.
+     *
+     * @return bytes read, or -1 at or past the end of the object
+     */
+    public int read(ByteBuffer dst) throws IOException {
+        if (dst.hasArray()) {
+            int n = read(dst.array(), dst.arrayOffset() + dst.position(), dst.remaining());
+            if (n > 0) {
+                dst.position(dst.position() + n);
+            }
+            return n;
+        }
+        byte[] staging = new byte[Math.min(dst.remaining(), RangeReader.STAGING_BYTES)];
+        int n = read(staging, 0, staging.length);
+        if (n > 0) {
+            dst.put(staging, 0, n);
+        }
+        return n;
+    }
+
+    /**
+     * Moves the position forward by up to {@code n} bytes without reading (the bytes are skipped at
+     * the next read), never past the object's end. Needs the length, so it may send one HeadObject if
+     * no GET has answered yet.
+     *
+     * @return bytes skipped; 0 if {@code n <= 0} or at the end
+     */
+    @Override
+    public long skip(long n) throws IOException {
+        ensureOpen();
+        if (n <= 0) {
+            return 0;
+        }
+        long skipped = Math.max(0, Math.min(n, length() - position));
+        position += skipped;
+        return skipped;
+    }
+
+    /**
+     * Bytes left before the end of the object, capped at {@link Integer#MAX_VALUE}, if the length is
+     * known; otherwise the bytes the open connection holds. Sends no request.
+     */
+    @Override
+    public int available() throws IOException {
+        ensureOpen();
+        long known = length;
+        if (known >= 0) {
+            return (int) Math.min(Integer.MAX_VALUE, Math.max(0, known - position));
+        }
+        return 0;
+    }
+
+    /**
+     * Reads up to {@code len} bytes at {@code position} with one ranged GET, without moving this
+     * stream. Reads until {@code len} bytes or the object's end.
+     *
+     * @return bytes read, or -1 if {@code position} is at or past the end
+     * @throws EOFException if {@code position} is negative
+     * @throws FileNotFoundException if the object does not exist
+     */
+    public int read(long position, byte[] b, int off, int len) throws IOException {
+        Objects.checkFromIndexSize(off, len, b.length);
+        checkPositional(position);
+        if (len == 0) {
+            return 0;
+        }
+        if (isAtEnd(position)) {
+            return -1;
+        }
+        try (RangeReader reader = new RangeReader(client, location, position, endOf(position, len), length)) {
+            int n = reader.readFully(b, off, len);
+            learnLength(reader);
+            return n == 0 ? -1 : n;
+        }
+    }
+
+    /**
+     * Reads exactly {@code len} bytes at {@code position} with one ranged GET, without moving this stream.
+     *
+     * @throws EOFException if the object ends before {@code position + len}, or {@code position} is negative
+     */
+    public void readFully(long position, byte[] b, int off, int len) throws IOException {
+        int n = read(position, b, off, len);
+        if (n < len) {
+            throw prematureEnd(position, len, n);
+        }
+    }
+
+    /**
+     * Reads up to {@code dst.remaining()} bytes at {@code position} into {@code dst} with one ranged GET,
+     * without moving this stream; advances {@code dst}'s position by the bytes read.
+     *
+     * @return bytes read, or -1 if {@code position} is at or past the end
+     * @throws EOFException if {@code position} is negative
+     * @throws FileNotFoundException if the object does not exist
+     */
+    public int read(long position, ByteBuffer dst) throws IOException {
+        if (dst.hasArray()) {
+            int n = read(position, dst.array(), dst.arrayOffset() + dst.position(), dst.remaining());
+            if (n > 0) {
+                dst.position(dst.position() + n);
+            }
+            return n;
+        }
+        checkPositional(position);
+        if (!dst.hasRemaining()) {
+            return 0;
+        }
+        if (isAtEnd(position)) {
+            return -1;
+        }
+        try (RangeReader reader =
+                new RangeReader(client, location, position, endOf(position, dst.remaining()), length)) {
+            int n = reader.readFully(dst);
+            learnLength(reader);
+            return n == 0 ? -1 : n;
+        }
+    }
+
+    /**
+     * Fills {@code dst} from {@code position} with one ranged GET, without moving this stream.
+     *
+     * @throws EOFException if the object ends before {@code dst} is full, or {@code position} is negative
+     */
+    public void readFully(long position, ByteBuffer dst) throws IOException {
+        int wanted = dst.remaining();
+        int n = read(position, dst);
+        if (n < wanted) {
+            throw prematureEnd(position, wanted, n);
+        }
+    }
+
+    /**
+     * Releases the connection (drains a remainder of a few KiB, aborts a larger one). Idempotent;
+     * never fails because of the connection.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        closeRange();
+    }
+
+    private int readSequential(byte[] b, int off, int len) throws IOException {
+        while (true) {
+            if (range != null && !continuesAt(range, position)) {
+                closeRange();
+            }
+            if (range == null) {
+                range = new RangeReader(client, location, position, endOf(position, rangeBytes), length);
+            }
+            long gap = position - range.position();
+            if (gap > 0 && range.discard(gap) < gap) {
+                learnLength(range);
+                closeRange();
+                return -1;
+            }
+            int n = range.read(b, off, len);
+            learnLength(range);
+            if (n >= 0) {
+                return n;
+            }
+            boolean objectEnded = isAtEnd(position) || range.position() < range.end();
+            closeRange();
+            if (objectEnded) {
+                return -1;
+            }
+            // The range is used up and the object goes on: the reader is sequential, request the next range.
+        }
+    }
+
+    /** True if {@code wanted} can be served by the open range: it lies ahead and close enough to skip to. */
+    private static boolean continuesAt(RangeReader open, long wanted) {
+        long gap = wanted - open.position();
+        return gap >= 0 && gap <= MAX_FORWARD_SKIP_BYTES && wanted < open.end() && !open.isExhausted();
+    }
+
+    private void closeRange() {
+        if (range != null) {
+            range.close();
+            range = null;
+        }
+    }
+
+    /** {@code start + bytes}, saturated so a position near {@link Long#MAX_VALUE} cannot overflow. */
+    private static long endOf(long start, long bytes) {
+        return start > Long.MAX_VALUE - bytes ? Long.MAX_VALUE : start + bytes;
+    }
+
+    private boolean isAtEnd(long at) {
+        long known = length;
+        return known >= 0 && at >= known;
+    }
+
+    private void learnLength(RangeReader reader) {
+        if (length < 0 && reader.objectLength() >= 0) {
+            length = reader.objectLength();
+        }
+    }
+
+    private void checkPositional(long at) throws IOException {
+        ensureOpen();
+        if (at < 0) {
+            throw new EOFException("cannot read at negative position " + at + " in " + location);
+        }
+    }
+
+    private EOFException prematureEnd(long at, int wanted, int got) {
+        return new EOFException("reading " + wanted + " bytes at byte " + at + " of " + location
+                + ": the object ends after " + Math.max(got, 0) + " of them");
+    }
+
+    private void ensureOpen() throws IOException {
+        if (closed) {
+            throw new IOException("input stream of " + location + " is closed");
+        }
+    }
+}
