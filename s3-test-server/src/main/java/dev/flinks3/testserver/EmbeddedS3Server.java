@@ -1,0 +1,263 @@
+package dev.flinks3.testserver;
+
+import jakarta.servlet.DispatcherType;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.reflect.Field;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.stream.Stream;
+import org.gaul.s3proxy.BlobStores;
+import org.gaul.s3proxy.S3Proxy;
+import org.gaul.s3proxy.auth.AuthenticationType;
+import org.gaul.s3proxy.blobstore.BlobStore;
+import org.gaul.shaded.org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.gaul.shaded.org.eclipse.jetty.server.Server;
+
+/**
+ * An S3-compatible server in this JVM: S3Proxy with its filesystem backend, SigV4 (and V2)
+ * authentication with fixed keys, listening on 127.0.0.1 only, path-style addressing.
+ *
+ * <p>Two servlet filters sit in front of S3Proxy: one records every request in a {@link RequestLog},
+ * the other applies a {@link NetworkProfile} (added latency, paced bodies). Create with
+ * {@link #builder()}; {@link #close()} stops the server and deletes a base directory it created.
+ * Thread-safe once started.
+ */
+public final class EmbeddedS3Server implements AutoCloseable {
+
+    /** The access key id every client must sign with. */
+    public static final String ACCESS_KEY = "flinks3-test-access";
+
+    /** The secret key every client must sign with (a test fixture, not a secret). */
+    public static final String SECRET_KEY = "flinks3-test-secret";
+
+    /** The signing region; S3Proxy accepts any, clients need one. */
+    public static final String REGION = "us-east-1";
+
+    private static final String FILESYSTEM_BASEDIR = "jclouds.filesystem.basedir";
+    private static final long STOP_TIMEOUT_MS = 1_000;
+
+    private final Path baseDir;
+    private final boolean ownsBaseDir;
+    private final NetworkProfile profile;
+    private final BlobStore blobStore;
+    private final S3Proxy proxy;
+    private final RequestLog requestLog = new RequestLog();
+    private final List<String> initialBuckets;
+    private URI endpoint;
+
+    private EmbeddedS3Server(Builder builder) throws IOException {
+        this.ownsBaseDir = builder.baseDir == null;
+        this.baseDir = ownsBaseDir ? Files.createTempDirectory("s3-test-server") : Files.createDirectories(builder.baseDir);
+        this.profile = builder.profile;
+        this.initialBuckets = List.copyOf(builder.buckets);
+        Properties properties = new Properties();
+        properties.setProperty(FILESYSTEM_BASEDIR, baseDir.toAbsolutePath().toString());
+        this.blobStore = BlobStores.create("filesystem", properties);
+        this.proxy = S3Proxy.builder()
+                .blobStore(blobStore)
+                .endpoint(URI.create("http://127.0.0.1:" + builder.port))
+                .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
+                .stopTimeout(STOP_TIMEOUT_MS)
+                .build();
+        ServletContextHandler context = servletContext(proxy);
+        EnumSet<DispatcherType> requests = EnumSet.of(DispatcherType.REQUEST);
+        context.addFilter(new RequestLogFilter(requestLog), "/*", requests);
+        if (!profile.isUnlimited()) {
+            context.addFilter(new NetworkEmulationFilter(profile), "/*", requests);
+        }
+    }
+
+    /** A builder with the defaults: fresh temporary base directory, a free port, {@link NetworkProfile#LAN}. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Starts listening and creates the buckets given to the builder.
+     *
+     * @return this server
+     * @throws IllegalStateException if S3Proxy does not start
+     */
+    public synchronized EmbeddedS3Server start() {
+        if (endpoint != null) {
+            return this;
+        }
+        try {
+            proxy.start();
+        } catch (Exception e) {
+            throw new IllegalStateException("S3Proxy did not start on 127.0.0.1", e);
+        }
+        if (!"STARTED".equals(proxy.getState())) {
+            throw new IllegalStateException("S3Proxy is " + proxy.getState() + " after start");
+        }
+        endpoint = URI.create("http://127.0.0.1:" + proxy.getPort());
+        initialBuckets.forEach(this::createBucket);
+        return this;
+    }
+
+    /** The base URI clients talk to, {@code http://127.0.0.1:<port>}, path-style. */
+    public URI endpoint() {
+        if (endpoint == null) {
+            throw new IllegalStateException("server not started");
+        }
+        return endpoint;
+    }
+
+    /** The port the server listens on. */
+    public int port() {
+        return endpoint().getPort();
+    }
+
+    public String accessKey() {
+        return ACCESS_KEY;
+    }
+
+    public String secretKey() {
+        return SECRET_KEY;
+    }
+
+    public String region() {
+        return REGION;
+    }
+
+    /** The directory holding one subdirectory per bucket. */
+    public Path baseDir() {
+        return baseDir;
+    }
+
+    /** The network profile this server applies. */
+    public NetworkProfile profile() {
+        return profile;
+    }
+
+    /** The requests received so far. */
+    public RequestLog requestLog() {
+        return requestLog;
+    }
+
+    /** Creates a bucket directly in the backend (no HTTP request, nothing logged); existing buckets are kept. */
+    public void createBucket(String bucket) {
+        if (!blobStore.containerExists(bucket)) {
+            blobStore.createContainer(bucket);
+        }
+    }
+
+    /** Stops the server and deletes the base directory if the server created it. */
+    @Override
+    public synchronized void close() throws Exception {
+        Exception failure = null;
+        try {
+            proxy.stop();
+        } catch (Exception e) {
+            failure = e;
+        }
+        try {
+            blobStore.close();
+            if (ownsBaseDir) {
+                deleteRecursively(baseDir);
+            }
+        } catch (RuntimeException e) {
+            if (failure == null) {
+                failure = e;
+            } else {
+                failure.addSuppressed(e);
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /**
+     * S3Proxy builds its Jetty server privately; the servlet context is where filters can be added
+     * before start. Reading the one private field keeps S3Proxy's own request handling untouched.
+     */
+    private static ServletContextHandler servletContext(S3Proxy proxy) {
+        try {
+            Field field = S3Proxy.class.getDeclaredField("server");
+            field.setAccessible(true);
+            Server server = (Server) field.get(proxy);
+            return Objects.requireNonNull(
+                    server.getDescendant(ServletContextHandler.class), "S3Proxy has no servlet context");
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("This S3Proxy version does not expose its Jetty server as expected", e);
+        }
+    }
+
+    private static void deleteRecursively(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            List<Path> deepestFirst = new ArrayList<>(paths.sorted(Comparator.reverseOrder()).toList());
+            for (Path path : deepestFirst) {
+                Files.deleteIfExists(path);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not delete " + root, e);
+        }
+    }
+
+    /** Options for an {@link EmbeddedS3Server}. Not thread-safe. */
+    public static final class Builder {
+        private Path baseDir;
+        private int port;
+        private NetworkProfile profile = NetworkProfile.LAN;
+        private final List<String> buckets = new ArrayList<>();
+
+        private Builder() {}
+
+        /** Directory for the filesystem backend; kept on close. Default: a fresh temp dir, deleted on close. */
+        public Builder baseDir(Path baseDir) {
+            this.baseDir = Objects.requireNonNull(baseDir, "baseDir");
+            return this;
+        }
+
+        /** TCP port on 127.0.0.1; 0 (the default) picks a free port. */
+        public Builder port(int port) {
+            if (port < 0 || port > 65_535) {
+                throw new IllegalArgumentException("port must be 0..65535, was " + port);
+            }
+            this.port = port;
+            return this;
+        }
+
+        /** The network behaviour to emulate; default {@link NetworkProfile#LAN}. */
+        public Builder profile(NetworkProfile profile) {
+            this.profile = Objects.requireNonNull(profile, "profile");
+            return this;
+        }
+
+        /** Buckets to create at start. */
+        public Builder bucket(String... names) {
+            buckets.addAll(List.of(names));
+            return this;
+        }
+
+        /**
+         * Creates the server without starting it.
+         *
+         * @throws UncheckedIOException if the base directory cannot be created
+         */
+        public EmbeddedS3Server build() {
+            try {
+                return new EmbeddedS3Server(this);
+            } catch (IOException e) {
+                throw new UncheckedIOException("Could not prepare the S3 server's base directory", e);
+            }
+        }
+
+        /** Creates and starts the server. */
+        public EmbeddedS3Server start() {
+            return build().start();
+        }
+    }
+}

@@ -1,0 +1,48 @@
+package dev.flinks3.testserver;
+
+import jakarta.servlet.Filter;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServletRequest;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** Appends each request to a {@link RequestLog} when it arrives, before S3Proxy serves it. */
+final class RequestLogFilter implements Filter {
+
+    private final RequestLog log;
+
+    RequestLogFilter(RequestLog log) {
+        this.log = log;
+    }
+
+    @Override
+    public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
+            throws IOException, ServletException {
+        long startNanos = System.nanoTime();
+        HttpServletRequest http = (HttpServletRequest) request;
+        RequestTarget target = RequestTarget.parse(http.getRequestURI(), http.getQueryString());
+        String method = http.getMethod();
+        RequestKind kind = RequestKind.classify(
+                method, target.bucket(), target.key(), target.queryNames(), http.getHeader("x-amz-copy-source") != null);
+        log.add(new RequestRecord(kind, method, target.bucket(), target.key(), startNanos, headers(http)));
+        chain.doFilter(request, response);
+    }
+
+    private static Map<String, List<String>> headers(HttpServletRequest http) {
+        Map<String, List<String>> headers = new HashMap<>();
+        for (String name : Collections.list(http.getHeaderNames())) {
+            headers.computeIfAbsent(name.toLowerCase(Locale.ROOT), n -> new ArrayList<>())
+                    .addAll(Collections.list(http.getHeaders(name)));
+        }
+        headers.replaceAll((name, values) -> List.copyOf(values));
+        return headers;
+    }
+}

@@ -1,0 +1,62 @@
+package dev.flinks3.testserver;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * Runs an {@link EmbeddedS3Server} in its own JVM until the process is stopped, so a benchmark's
+ * server CPU is not charged to the client:
+ *
+ * <pre>java -cp ... dev.flinks3.testserver.S3ServerMain --port 9000 --dir /tmp/s3 --profile wan --bucket b</pre>
+ *
+ * <p>Once listening it prints one line {@code S3_SERVER_READY <endpoint>} on standard output, for a
+ * parent process to wait on. {@code --bucket} may repeat.
+ */
+public final class S3ServerMain {
+
+    /** The line prefix printed when the server accepts requests. */
+    public static final String READY = "S3_SERVER_READY";
+
+    private S3ServerMain() {}
+
+    public static void main(String[] args) throws Exception {
+        EmbeddedS3Server.Builder builder = EmbeddedS3Server.builder();
+        List<String> buckets = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            String option = args[i];
+            if (i + 1 >= args.length) {
+                throw usage("missing value for " + option);
+            }
+            String value = args[++i];
+            switch (option) {
+                case "--port" -> builder.port(Integer.parseInt(value));
+                case "--dir" -> builder.baseDir(Path.of(value));
+                case "--profile" -> builder.profile(NetworkProfile.named(value));
+                case "--bucket" -> buckets.add(value);
+                default -> throw usage("unknown option " + option);
+            }
+        }
+        builder.bucket(buckets.toArray(String[]::new));
+        EmbeddedS3Server server = builder.start();
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                server.close();
+            } catch (Exception e) {
+                e.printStackTrace();
+            } finally {
+                stopped.countDown();
+            }
+        }, "s3-server-shutdown"));
+        System.out.println(READY + " " + server.endpoint() + " profile=" + server.profile());
+        System.out.flush();
+        stopped.await();
+    }
+
+    private static IllegalArgumentException usage(String problem) {
+        return new IllegalArgumentException(problem
+                + "; usage: S3ServerMain [--port N] [--dir PATH] [--profile lan|wan] [--bucket NAME]...");
+    }
+}
