@@ -100,11 +100,16 @@ final class RangeReader implements Closeable {
         }
         while (true) {
             if (isExhausted()) {
+                releaseBody();
                 return -1;
             }
-            if (body == null && !open()) {
-                ended = true;
-                return -1;
+            if (body == null) {
+                if (!open()) {
+                    ended = true;
+                    return -1;
+                }
+                // The answer told the object's length: the range may turn out empty.
+                continue;
             }
             int n;
             try {
