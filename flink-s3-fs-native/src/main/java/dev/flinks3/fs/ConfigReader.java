@@ -1,0 +1,171 @@
+package dev.flinks3.fs;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.FallbackKey;
+import org.apache.flink.configuration.IllegalConfigurationException;
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.util.TimeUtils;
+
+/**
+ * Reads option values from a Flink {@link Configuration}, remembering which spelling of a key was
+ * used, so that a bad value is reported under the key the user actually wrote.
+ *
+ * <p>Lookup order is Flink's: the option's own key, then its fallback keys in declared order. A value
+ * that does not parse or is out of range raises an {@link IllegalConfigurationException} naming the
+ * key, the value given and what is allowed; values of {@link S3ConfigOptions#SECRETS} are never shown.
+ */
+final class ConfigReader {
+
+    /** One configured value and the key it was found under. */
+    static final class Entry {
+        final ConfigOption<?> option;
+        final String key;
+        final String value;
+
+        Entry(ConfigOption<?> option, String key, String value) {
+            this.option = option;
+            this.key = key;
+            this.value = value;
+        }
+    }
+
+    private final Map<String, String> values;
+
+    ConfigReader(Configuration configuration) {
+        this.values = configuration.toMap();
+    }
+
+    /** The value as written, under the first spelling present; empty if none is set. */
+    Optional<Entry> find(ConfigOption<?> option) {
+        String own = values.get(option.key());
+        if (own != null) {
+            return Optional.of(new Entry(option, option.key(), own));
+        }
+        for (FallbackKey fallback : option.fallbackKeys()) {
+            String value = values.get(fallback.getKey());
+            if (value != null) {
+                return Optional.of(new Entry(option, fallback.getKey(), value));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** A trimmed string, or {@code null} if unset or blank. */
+    String string(ConfigOption<String> option) {
+        Optional<Entry> entry = find(option);
+        if (entry.isEmpty()) {
+            return option.defaultValue();
+        }
+        String trimmed = entry.get().value.trim();
+        return trimmed.isEmpty() ? null : trimmed;
+    }
+
+    boolean bool(ConfigOption<Boolean> option) {
+        return parse(option, "true or false", raw -> {
+            String v = raw.trim().toLowerCase(Locale.ROOT);
+            if (v.equals("true") || v.equals("false")) {
+                return Boolean.valueOf(v);
+            }
+            throw new IllegalArgumentException();
+        });
+    }
+
+    /** An integer in {@code [min, max]}. */
+    int intInRange(ConfigOption<Integer> option, int min, int max) {
+        int value = parse(option, rangeText(min, max), raw -> Integer.valueOf(raw.trim()));
+        if (value < min || value > max) {
+            throw invalid(find(option).orElseThrow(), rangeText(min, max));
+        }
+        return value;
+    }
+
+    /** A byte size (plain bytes or with unit, as Flink's {@link MemorySize}) in {@code [min, max]} bytes. */
+    long bytesInRange(ConfigOption<MemorySize> option, long min, long max) {
+        String allowed = max == Long.MAX_VALUE
+                ? "a size of at least " + sizeText(min)
+                : "a size from " + sizeText(min) + " to " + sizeText(max);
+        long value = parse(option, allowed, raw -> MemorySize.parse(raw.trim())).getBytes();
+        if (value < min || value > max) {
+            throw invalid(find(option).orElseThrow(), allowed);
+        }
+        return value;
+    }
+
+    /** A positive duration; a number without unit is milliseconds, as in Flink and S3A. */
+    Duration positiveDuration(ConfigOption<Duration> option) {
+        String allowed = "a positive duration such as '30 s', '2 min' or a number of ms";
+        Duration value = parse(option, allowed, raw -> TimeUtils.parseDuration(raw.trim()));
+        if (value.isNegative() || value.isZero()) {
+            throw invalid(find(option).orElseThrow(), allowed);
+        }
+        return value;
+    }
+
+    /** An enum constant, matched ignoring case and treating '-' as '_'. */
+    <E extends Enum<E>> E enumValue(ConfigOption<E> option, Class<E> type) {
+        StringBuilder allowed = new StringBuilder("one of");
+        for (E constant : type.getEnumConstants()) {
+            allowed.append(allowed.length() == 6 ? " " : ", ").append(constant.name().toLowerCase(Locale.ROOT));
+        }
+        return parse(option, allowed.toString(),
+                raw -> Enum.valueOf(type, raw.trim().replace('-', '_').toUpperCase(Locale.ROOT)));
+    }
+
+    /**
+     * Parses the configured value, or returns the option's default if it is unset.
+     *
+     * @param allowed what is allowed, for the message if the value does not parse
+     */
+    <T> T parse(ConfigOption<T> option, String allowed, Function<String, T> parser) {
+        return parseIfSet(option, allowed, parser).orElseGet(option::defaultValue);
+    }
+
+    /**
+     * Parses the configured value of a string option, or its default string if it is unset, into
+     * another type.
+     */
+    <T> T parseString(ConfigOption<String> option, String allowed, Function<String, T> parser) {
+        return parseIfSet(option, allowed, parser).orElseGet(() -> parser.apply(option.defaultValue()));
+    }
+
+    private <T> Optional<T> parseIfSet(ConfigOption<?> option, String allowed, Function<String, T> parser) {
+        Optional<Entry> entry = find(option);
+        if (entry.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(parser.apply(entry.get().value));
+        } catch (RuntimeException e) {
+            throw invalid(entry.get(), allowed);
+        }
+    }
+
+    /** The exception for a value that is not allowed; shows the value unless the option is secret. */
+    static IllegalConfigurationException invalid(Entry entry, String allowed) {
+        String shown = S3ConfigOptions.SECRETS.contains(entry.option) ? "(hidden)" : "'" + entry.value + "'";
+        return new IllegalConfigurationException(
+                "Invalid value " + shown + " for configuration key '" + entry.key + "': allowed is " + allowed + ".");
+    }
+
+    /** A byte count in the largest binary unit that divides it, e.g. {@code 5 MiB}. */
+    static String sizeText(long bytes) {
+        String[] units = {"GiB", "MiB", "KiB"};
+        for (int i = 0; i < units.length; i++) {
+            long unit = 1L << (30 - 10 * i);
+            if (bytes >= unit && bytes % unit == 0) {
+                return bytes / unit + " " + units[i];
+            }
+        }
+        return bytes + " bytes";
+    }
+
+    private static String rangeText(int min, int max) {
+        return max == Integer.MAX_VALUE ? "an integer of at least " + min : "an integer from " + min + " to " + max;
+    }
+}

@@ -1,0 +1,368 @@
+package dev.flinks3.fs;
+
+import dev.flinks3.transfer.S3Settings;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.MemorySize;
+
+/**
+ * Every configuration key of the plugin.
+ *
+ * <p>Each key that Flink's own {@code flink-s3-fs-native} 2.3.0 reads keeps its key and meaning. The
+ * spellings that {@code flink-s3-fs-hadoop} ({@code fs.s3a.*}, {@code s3a.*} and the {@code s3.*}
+ * keys it mirrors to {@code fs.s3a.*}) and {@code flink-s3-fs-presto} ({@code presto.s3.*} and the
+ * {@code s3.*} keys it mirrors) use for the same setting are fallback keys, so a configuration written
+ * for either plugin works unchanged. Values are read and validated by {@link S3SettingsFactory}; the
+ * ranges are listed in {@code CONFIG.md}.
+ */
+public final class S3ConfigOptions {
+
+    private S3ConfigOptions() {}
+
+    // ---- endpoint and addressing ------------------------------------------------------------
+
+    public static final ConfigOption<String> ENDPOINT = ConfigOptions.key("s3.endpoint")
+            .stringType()
+            .noDefaultValue()
+            .withFallbackKeys(KeySpellings.of("s3.endpoint").hadoop("endpoint").presto("endpoint").toArray())
+            .withDescription("Custom S3 endpoint (MinIO, Ceph, a VPC endpoint), e.g. http://minio:9000."
+                    + " Without a scheme, https:// is assumed, or http:// when 's3.ssl.enabled' is false"
+                    + " (as S3A and Presto do). Unset: AWS's regional endpoint.");
+
+    public static final ConfigOption<Boolean> SSL_ENABLED = ConfigOptions.key("s3.ssl.enabled")
+            .booleanType()
+            .defaultValue(true)
+            .withFallbackKeys(KeySpellings.of("s3.ssl.enabled")
+                    .presto("ssl.enabled")
+                    .hadoop("connection.ssl.enabled")
+                    .toArray())
+            .withDescription("Scheme used for an 's3.endpoint' given without one: https when true, http when false.");
+
+    public static final ConfigOption<String> REGION = ConfigOptions.key("s3.region")
+            .stringType()
+            .noDefaultValue()
+            .withFallbackKeys(KeySpellings.of("s3.region").hadoop("endpoint.region").toArray())
+            .withDescription("AWS region to sign requests for. Unset: the SDK's default region chain"
+                    + " (AWS_REGION, profile, instance metadata); with a custom endpoint and no region,"
+                    + " requests are signed for " + S3Settings.DEFAULT_SIGNING_REGION + ".");
+
+    public static final ConfigOption<Boolean> PATH_STYLE_ACCESS = ConfigOptions.key("s3.path-style-access")
+            .booleanType()
+            .defaultValue(false)
+            .withFallbackKeys(KeySpellings.of("s3.path-style-access")
+                    .keys("s3.path.style.access")
+                    .hadoop("path.style.access")
+                    .presto("path-style-access", "path.style.access")
+                    .toArray())
+            .withDescription("Address buckets as endpoint/bucket/key instead of bucket.endpoint/key;"
+                    + " needed by most S3-compatible servers (MinIO, Ceph, S3Proxy).");
+
+    // ---- credentials --------------------------------------------------------------------------
+
+    public static final ConfigOption<String> ACCESS_KEY = ConfigOptions.key("s3.access-key")
+            .stringType()
+            .noDefaultValue()
+            .withFallbackKeys(KeySpellings.of("s3.access-key")
+                    .keys("s3.access.key")
+                    .hadoop("access.key")
+                    .presto("access-key", "access.key")
+                    .toArray())
+            .withDescription("Static AWS access key id; needs 's3.secret-key'. Unset: the credential"
+                    + " providers of 'fs.s3.aws.credentials.provider', or the SDK's default chain.");
+
+    public static final ConfigOption<String> SECRET_KEY = ConfigOptions.key("s3.secret-key")
+            .stringType()
+            .noDefaultValue()
+            .withFallbackKeys(KeySpellings.of("s3.secret-key")
+                    .keys("s3.secret.key")
+                    .hadoop("secret.key")
+                    .presto("secret-key", "secret.key")
+                    .toArray())
+            .withDescription("Static AWS secret access key; needs 's3.access-key'. Never logged.");
+
+    public static final ConfigOption<String> SESSION_TOKEN = ConfigOptions.key("s3.session-token")
+            .stringType()
+            .noDefaultValue()
+            .withFallbackKeys(KeySpellings.of("s3.session-token").hadoop("session.token").toArray())
+            .withDescription("Session token of temporary static credentials; needs the access and secret key."
+                    + " Never logged.");
+
+    public static final ConfigOption<String> CREDENTIALS_PROVIDER = ConfigOptions.key("fs.s3.aws.credentials.provider")
+            .stringType()
+            .noDefaultValue()
+            .withFallbackKeys(KeySpellings.of("fs.s3.aws.credentials.provider")
+                    .hadoop("aws.credentials.provider")
+                    .presto("credentials-provider")
+                    .toArray())
+            .withDescription("Comma-separated AWS credentials provider classes, tried in order. Accepts SDK v2"
+                    + " class names, their simple names (e.g. 'AnonymousCredentialsProvider'), and the S3A and"
+                    + " SDK v1 names of the same providers, which are mapped to their SDK v2 equivalents."
+                    + " Unset: static keys if given, else the SDK's default chain (environment, profile,"
+                    + " web identity/IRSA, container and instance metadata).");
+
+    public static final ConfigOption<String> ASSUME_ROLE_ARN = ConfigOptions.key("s3.assume-role.arn")
+            .stringType()
+            .noDefaultValue()
+            .withFallbackKeys(KeySpellings.of("s3.assume-role.arn")
+                    .hadoop("assumed.role.arn")
+                    .presto("iam-role")
+                    .toArray())
+            .withDescription("IAM role to assume through STS with the base credentials, e.g."
+                    + " 'arn:aws:iam::123456789012:role/flink'.");
+
+    public static final ConfigOption<String> ASSUME_ROLE_EXTERNAL_ID = ConfigOptions.key("s3.assume-role.external-id")
+            .stringType()
+            .noDefaultValue()
+            .withFallbackKeys(KeySpellings.of("s3.assume-role.external-id").presto("external-id").toArray())
+            .withDescription("External id passed to STS AssumeRole, for roles whose trust policy requires one.");
+
+    public static final ConfigOption<String> ASSUME_ROLE_SESSION_NAME = ConfigOptions.key("s3.assume-role.session-name")
+            .stringType()
+            .defaultValue("flink-s3-session")
+            .withFallbackKeys(KeySpellings.of("s3.assume-role.session-name")
+                    .hadoop("assumed.role.session.name")
+                    .toArray())
+            .withDescription("Session name of the assumed role, as it appears in CloudTrail.");
+
+    /**
+     * String-typed because the native plugin takes whole seconds ({@code 3600}) while S3A takes a
+     * duration with unit ({@code 1h}); both are accepted.
+     */
+    public static final ConfigOption<String> ASSUME_ROLE_SESSION_DURATION = ConfigOptions.key("s3.assume-role.session-duration")
+            .stringType()
+            .defaultValue("3600")
+            .withFallbackKeys(KeySpellings.of("s3.assume-role.session-duration")
+                    .hadoop("assumed.role.session.duration")
+                    .toArray())
+            .withDescription("Lifetime of the assumed-role session: whole seconds (as the native plugin) or"
+                    + " a duration with unit such as '1h' (as S3A); 15 min to 12 h.");
+
+    // ---- HTTP client, timeouts, retries ---------------------------------------------------------
+
+    public static final ConfigOption<S3Settings.HttpClientType> HTTP_CLIENT = ConfigOptions.key("s3.http-client")
+            .enumType(S3Settings.HttpClientType.class)
+            .defaultValue(S3Settings.HttpClientType.NETTY)
+            .withDescription("Asynchronous HTTP client: 'netty' (netty-nio-client) or 'crt' (AWS Common Runtime).");
+
+    public static final ConfigOption<Integer> MAX_CONNECTIONS = ConfigOptions.key("s3.connection.max")
+            .intType()
+            .defaultValue(96)
+            .withFallbackKeys(KeySpellings.of("s3.connection.max")
+                    .hadoop("connection.maximum")
+                    .presto("max-connections")
+                    .toArray())
+            .withDescription("Most concurrent HTTP connections of the process's one S3 client, shared by"
+                    + " uploads, reads and bulk copies.");
+
+    public static final ConfigOption<Duration> CONNECTION_TIMEOUT = ConfigOptions.key("s3.connection.timeout")
+            .durationType()
+            .defaultValue(Duration.ofSeconds(10))
+            .withFallbackKeys(KeySpellings.of("s3.connection.timeout")
+                    .hadoop("connection.establish.timeout")
+                    .presto("connect-timeout")
+                    .toArray())
+            .withDescription("Longest wait to establish a TCP/TLS connection. A number without unit is ms.");
+
+    public static final ConfigOption<Duration> SOCKET_TIMEOUT = ConfigOptions.key("s3.socket.timeout")
+            .durationType()
+            .defaultValue(Duration.ofSeconds(60))
+            // 's3.connection.timeout' is the connect timeout here, so S3A's socket timeout
+            // 'fs.s3a.connection.timeout' is taken only in its s3a./fs.s3a. spellings.
+            .withFallbackKeys(KeySpellings.of("s3.socket.timeout")
+                    .hadoopWithoutS3Prefix("connection.timeout")
+                    .presto("socket-timeout")
+                    .toArray())
+            .withDescription("Longest wait for the next bytes on an open connection. A number without unit is ms.");
+
+    public static final ConfigOption<Duration> CONNECTION_MAX_IDLE_TIME = ConfigOptions.key("s3.connection.max-idle-time")
+            .durationType()
+            .defaultValue(Duration.ofSeconds(60))
+            .withFallbackKeys(KeySpellings.of("s3.connection.max-idle-time").hadoop("connection.idle.time").toArray())
+            .withDescription("Idle time after which a pooled HTTP connection is closed.");
+
+    public static final ConfigOption<Duration> REQUEST_ATTEMPT_TIMEOUT = ConfigOptions.key("s3.request.attempt-timeout")
+            .durationType()
+            .defaultValue(Duration.ofMinutes(2))
+            .withDescription("Longest one attempt of a request may take before it is abandoned and retried.");
+
+    public static final ConfigOption<Duration> REQUEST_TIMEOUT = ConfigOptions.key("s3.request.timeout")
+            .durationType()
+            .defaultValue(Duration.ofMinutes(10))
+            .withDescription("Longest a request may take including all its retries.");
+
+    public static final ConfigOption<Integer> MAX_RETRIES = ConfigOptions.key("s3.retry.max-num-retries")
+            .intType()
+            .defaultValue(10)
+            .withFallbackKeys(KeySpellings.of("s3.retry.max-num-retries")
+                    .hadoop("attempts.maximum")
+                    .presto("max-error-retries")
+                    .toArray())
+            .withDescription("Retries after the first attempt of a request that failed with throttling, a 5xx"
+                    + " or a network error (exponential backoff with jitter); 0 disables retries.");
+
+    public static final ConfigOption<Duration> CLOSE_TIMEOUT = ConfigOptions.key("s3.close.timeout")
+            .durationType()
+            .defaultValue(Duration.ofSeconds(60))
+            .withDescription("How long closing the filesystem waits for requests still running.");
+
+    public static final ConfigOption<Duration> CLIENT_CLOSE_TIMEOUT = ConfigOptions.key("s3.client.close.timeout")
+            .durationType()
+            .defaultValue(Duration.ofSeconds(30))
+            .withDescription("How long closing the S3 client waits for its threads and connections.");
+
+    public static final ConfigOption<Boolean> ASYNC_ENABLED = ConfigOptions.key("s3.async.enabled")
+            .booleanType()
+            .defaultValue(true)
+            .withDescription("Accepted for compatibility with Flink's native plugin; every transfer of this"
+                    + " plugin is asynchronous, so the value has no effect.");
+
+    // ---- uploads ------------------------------------------------------------------------------
+
+    public static final ConfigOption<MemorySize> PART_SIZE = ConfigOptions.key("s3.upload.min.part.size")
+            .memoryType()
+            .defaultValue(MemorySize.ofMebiBytes(16))
+            .withFallbackKeys(KeySpellings.of("s3.upload.min.part.size")
+                    .hadoop("multipart.size")
+                    .presto("multipart.min-part-size")
+                    .toArray())
+            .withDescription("Size of one multipart-upload part: the bytes a stream buffers before the part is"
+                    + " uploaded in the background. 5 MiB to 5 GiB. A plain number is bytes; units such as"
+                    + " '64m' or '64MB' are accepted. A stream closed before one part fills is sent as one"
+                    + " PutObject.");
+
+    public static final ConfigOption<Integer> MAX_PARTS_IN_FLIGHT = ConfigOptions.key("s3.upload.max.concurrent.uploads")
+            .intType()
+            .defaultValue(4)
+            .withFallbackKeys(KeySpellings.of("s3.upload.max.concurrent.uploads")
+                    .hadoop("fast.upload.active.blocks")
+                    .toArray())
+            .withDescription("Parts one output stream may have uploading at once; the writer blocks"
+                    + " (back-pressure) when all are in flight. At least 1.");
+
+    public static final ConfigOption<MemorySize> MAX_BUFFERED_SIZE = ConfigOptions.key("s3.upload.max-buffered-size")
+            .memoryType()
+            .defaultValue(MemorySize.ofMebiBytes(1024))
+            .withDescription("Bytes all output streams of the process may hold in part buffers together;"
+                    + " writers block beyond it. At least one part.");
+
+    public static final ConfigOption<Boolean> CONDITIONAL_WRITES_ENABLED = ConfigOptions.key("s3.conditional-writes.enabled")
+            .booleanType()
+            .defaultValue(true)
+            .withDescription("Create files with WriteMode.NO_OVERWRITE as conditional writes"
+                    + " (If-None-Match: *), which cannot race. Disable for servers without conditional writes;"
+                    + " a HEAD request then checks the key first.");
+
+    public static final ConfigOption<Boolean> CHECKSUM_VALIDATION_ENABLED = ConfigOptions.key("s3.checksum-validation.enabled")
+            .booleanType()
+            .defaultValue(true)
+            .withFallbackKeys(KeySpellings.of("s3.checksum-validation.enabled").hadoop("checksum.validation").toArray())
+            .withDescription("Send and validate flexible checksums (CRC32C) on uploads and downloads. Disable"
+                    + " for S3-compatible servers without AWS checksum headers.");
+
+    public static final ConfigOption<Boolean> CHUNKED_ENCODING_ENABLED = ConfigOptions.key("s3.chunked-encoding.enabled")
+            .booleanType()
+            .defaultValue(true)
+            .withDescription("Allow aws-chunked transfer encoding of request bodies. Disable for S3-compatible"
+                    + " servers that do not support it.");
+
+    // ---- reads and bulk copies ------------------------------------------------------------------
+
+    public static final ConfigOption<MemorySize> READ_AHEAD_SIZE = ConfigOptions.key("s3.read.ahead-size")
+            .memoryType()
+            .defaultValue(MemorySize.ofMebiBytes(8))
+            .withFallbackKeys(KeySpellings.of("s3.read.ahead-size").hadoop("readahead.range").toArray())
+            .withDescription("Bytes one ranged GET of a sequential reader asks for. 64 KiB to 1 GiB.");
+
+    public static final ConfigOption<Integer> READ_AHEAD_PARALLELISM = ConfigOptions.key("s3.read.ahead-parallelism")
+            .intType()
+            .defaultValue(4)
+            .withDescription("Ranged GETs of 's3.read.ahead-size' one input stream keeps in flight ahead of a"
+                    + " sequential reader; 1 reads over a single connection.");
+
+    public static final ConfigOption<Integer> READ_BUFFER_SIZE = ConfigOptions.key("s3.read.buffer.size")
+            .intType()
+            .defaultValue(256 * 1024)
+            .withDescription("Accepted for compatibility with Flink's native plugin (64 KiB to 4 MiB, in"
+                    + " bytes). Reads here are sized by 's3.read.ahead-size', so the value has no effect.");
+
+    public static final ConfigOption<Boolean> BULK_COPY_ENABLED = ConfigOptions.key("s3.bulk-copy.enabled")
+            .booleanType()
+            .defaultValue(true)
+            .withDescription("Copy state files to local disk with parallel bulk downloads"
+                    + " (PathsCopyingFileSystem, used by RocksDB restore) instead of one stream per file.");
+
+    public static final ConfigOption<Integer> BULK_COPY_MAX_CONCURRENT = ConfigOptions.key("s3.bulk-copy.max-concurrent")
+            .intType()
+            .defaultValue(16)
+            .withDescription("Files one bulk copy downloads at once. At least 1.");
+
+    // ---- server-side encryption -----------------------------------------------------------------
+
+    public static final ConfigOption<String> SSE_TYPE = ConfigOptions.key("s3.sse.type")
+            .stringType()
+            .defaultValue("none")
+            .withFallbackKeys(KeySpellings.of("s3.sse.type")
+                    .hadoop("encryption.algorithm", "server-side-encryption-algorithm")
+                    .presto("sse.type")
+                    .toArray())
+            .withDescription("Server-side encryption of written objects: 'none'; 'sse-s3' (also 'AES256', 'S3');"
+                    + " 'sse-kms' (also 'aws:kms', 'SSE-KMS', 'KMS'); 'sse-c' (also 'SSE-C').");
+
+    public static final ConfigOption<String> SSE_KMS_KEY_ID = ConfigOptions.key("s3.sse.kms.key-id")
+            .stringType()
+            .noDefaultValue()
+            .withFallbackKeys(KeySpellings.of("s3.sse.kms.key-id")
+                    .hadoop("encryption.key", "server-side-encryption.key")
+                    .presto("sse.kms-key-id")
+                    .toArray())
+            .withDescription("KMS key id, ARN or alias for SSE-KMS; unset uses the bucket's default key (aws/s3)."
+                    + " With 'sse-c', S3A's 'fs.s3a.encryption.key' is the customer key, and is read as such.");
+
+    public static final ConfigOption<String> SSE_KMS_ENCRYPTION_CONTEXT = ConfigOptions.key("s3.sse.kms.encryption-context")
+            .stringType()
+            .noDefaultValue()
+            .withFallbackKeys(KeySpellings.of("s3.sse.kms.encryption-context").hadoop("encryption.context").toArray())
+            .withDescription("SSE-KMS encryption context as comma-separated key=value pairs (as S3A), or as"
+                    + " JSON, plain or base64.");
+
+    public static final ConfigOption<String> SSE_C_KEY = ConfigOptions.key("s3.sse.c.key")
+            .stringType()
+            .noDefaultValue()
+            .withDescription("Base64 of the 256-bit customer key for 'sse-c'. Never logged.");
+
+    // ---- entropy injection ----------------------------------------------------------------------
+
+    public static final ConfigOption<String> ENTROPY_KEY = ConfigOptions.key("s3.entropy.key")
+            .stringType()
+            .noDefaultValue()
+            .withDescription("Marker in checkpoint paths that is replaced by random characters for data files"
+                    + " and removed for metadata files (EntropyInjectingFileSystem), spreading keys over S3"
+                    + " partitions. Must not contain characters that are special in URIs or paths.");
+
+    public static final ConfigOption<Integer> ENTROPY_LENGTH = ConfigOptions.key("s3.entropy.length")
+            .intType()
+            .defaultValue(4)
+            .withDescription("Number of random characters that replace 's3.entropy.key'. At least 1.");
+
+    /** Options whose values are secret: never shown in messages or logs. */
+    static final Set<ConfigOption<?>> SECRETS = Set.of(SECRET_KEY, SESSION_TOKEN, SSE_C_KEY);
+
+    /** Every option, in the order of {@code CONFIG.md}. */
+    public static List<ConfigOption<?>> all() {
+        return List.of(
+                ENDPOINT, SSL_ENABLED, REGION, PATH_STYLE_ACCESS,
+                ACCESS_KEY, SECRET_KEY, SESSION_TOKEN, CREDENTIALS_PROVIDER,
+                ASSUME_ROLE_ARN, ASSUME_ROLE_EXTERNAL_ID, ASSUME_ROLE_SESSION_NAME, ASSUME_ROLE_SESSION_DURATION,
+                HTTP_CLIENT, MAX_CONNECTIONS, CONNECTION_TIMEOUT, SOCKET_TIMEOUT, CONNECTION_MAX_IDLE_TIME,
+                REQUEST_ATTEMPT_TIMEOUT, REQUEST_TIMEOUT, MAX_RETRIES, CLOSE_TIMEOUT, CLIENT_CLOSE_TIMEOUT,
+                ASYNC_ENABLED,
+                PART_SIZE, MAX_PARTS_IN_FLIGHT, MAX_BUFFERED_SIZE, CONDITIONAL_WRITES_ENABLED,
+                CHECKSUM_VALIDATION_ENABLED, CHUNKED_ENCODING_ENABLED,
+                READ_AHEAD_SIZE, READ_AHEAD_PARALLELISM, READ_BUFFER_SIZE, BULK_COPY_ENABLED, BULK_COPY_MAX_CONCURRENT,
+                SSE_TYPE, SSE_KMS_KEY_ID, SSE_KMS_ENCRYPTION_CONTEXT, SSE_C_KEY,
+                ENTROPY_KEY, ENTROPY_LENGTH);
+    }
+}

@@ -1,0 +1,221 @@
+package dev.flinks3.fs;
+
+import static dev.flinks3.fs.S3ConfigOptions.*;
+
+import dev.flinks3.transfer.S3Settings;
+import dev.flinks3.transfer.S3Settings.SseType;
+import dev.flinks3.transfer.Secret;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.IllegalConfigurationException;
+import org.apache.flink.util.TimeUtils;
+
+/**
+ * Builds the one immutable {@link S3Settings} from Flink's {@link Configuration}, reading every key
+ * of {@link S3ConfigOptions} in all its spellings.
+ *
+ * <p>Every value is checked here, when the filesystem factory is configured, so a bad configuration
+ * fails at start-up rather than at the first checkpoint. The {@link IllegalConfigurationException}
+ * names the key as the user spelled it, the value given (never for secrets) and what is allowed.
+ */
+public final class S3SettingsFactory {
+
+    /** S3's part-size limits (Amazon S3 multipart upload limits). */
+    static final long MIN_PART_SIZE = S3Settings.MIN_PART_SIZE;
+    static final long MAX_PART_SIZE = S3Settings.MAX_PART_SIZE;
+    /** Read-ahead window limits: below 64 KiB a GET costs more than it carries. */
+    static final long MIN_READ_AHEAD = 64L * 1024;
+    static final long MAX_READ_AHEAD = 1L << 30;
+    /** STS AssumeRole DurationSeconds limits. */
+    static final Duration MIN_ROLE_SESSION = Duration.ofMinutes(15);
+    static final Duration MAX_ROLE_SESSION = Duration.ofHours(12);
+
+    private static final Map<String, SseType> SSE_TYPE_NAMES = Map.ofEntries(
+            Map.entry("none", SseType.NONE),
+            Map.entry("sse-s3", SseType.SSE_S3),
+            Map.entry("aes256", SseType.SSE_S3),
+            Map.entry("s3", SseType.SSE_S3),
+            Map.entry("sse-kms", SseType.SSE_KMS),
+            Map.entry("aws:kms", SseType.SSE_KMS),
+            Map.entry("kms", SseType.SSE_KMS),
+            Map.entry("sse-c", SseType.SSE_C));
+
+    private S3SettingsFactory() {}
+
+    /**
+     * @throws IllegalConfigurationException naming the key, the value and what is allowed, for the
+     *     first value or combination of values that is not allowed
+     */
+    public static S3Settings create(Configuration configuration) {
+        return create(new ConfigReader(configuration));
+    }
+
+    static S3Settings create(ConfigReader config) {
+        S3Settings.Builder b = S3Settings.builder();
+        addressing(config, b);
+        credentials(config, b);
+        transport(config, b);
+        transfers(config, b);
+        encryption(config, b);
+        try {
+            return b.build();
+        } catch (IllegalArgumentException e) {
+            // The checks above name keys for every combination the builder rejects; this is a safety net.
+            throw new IllegalConfigurationException("Invalid S3 configuration: " + e.getMessage(), e);
+        }
+    }
+
+    private static void addressing(ConfigReader config, S3Settings.Builder b) {
+        boolean ssl = config.bool(SSL_ENABLED);
+        config.find(ENDPOINT).filter(e -> !e.value.trim().isEmpty()).ifPresent(e -> {
+            try {
+                b.endpoint(EndpointUri.parse(e.value, ssl));
+            } catch (IllegalArgumentException bad) {
+                throw ConfigReader.invalid(e, "an http:// or https:// URL with a host, or a host[:port]");
+            }
+        });
+        b.region(config.string(REGION));
+        b.pathStyleAccess(config.bool(PATH_STYLE_ACCESS));
+    }
+
+    private static void credentials(ConfigReader config, S3Settings.Builder b) {
+        Optional<ConfigReader.Entry> access = nonBlank(config, ACCESS_KEY);
+        Optional<ConfigReader.Entry> secret = nonBlank(config, SECRET_KEY);
+        if (access.isPresent() != secret.isPresent()) {
+            ConfigReader.Entry given = access.orElseGet(secret::get);
+            throw new IllegalConfigurationException("'" + given.key + "' is set but "
+                    + (access.isPresent() ? "no secret key ('" + SECRET_KEY.key() + "')"
+                            : "no access key ('" + ACCESS_KEY.key() + "')")
+                    + ": static credentials need both.");
+        }
+        Optional<ConfigReader.Entry> token = nonBlank(config, SESSION_TOKEN);
+        if (token.isPresent() && access.isEmpty()) {
+            throw new IllegalConfigurationException("'" + token.get().key + "' is set without '"
+                    + ACCESS_KEY.key() + "' and '" + SECRET_KEY.key() + "': a session token belongs to static keys.");
+        }
+        b.accessKey(access.map(e -> e.value.trim()).orElse(null));
+        b.secretKey(secret.map(e -> Secret.ofNullable(e.value.trim())).orElse(null));
+        b.sessionToken(token.map(e -> Secret.ofNullable(e.value.trim())).orElse(null));
+        b.credentialsProviderClasses(CredentialsProviderNames.toSdkV2(config.string(CREDENTIALS_PROVIDER)));
+        b.assumeRoleArn(config.string(ASSUME_ROLE_ARN));
+        b.assumeRoleExternalId(config.string(ASSUME_ROLE_EXTERNAL_ID));
+        String sessionName = config.string(ASSUME_ROLE_SESSION_NAME);
+        b.assumeRoleSessionName(sessionName == null ? ASSUME_ROLE_SESSION_NAME.defaultValue() : sessionName);
+        b.assumeRoleDuration(roleSessionDuration(config));
+    }
+
+    private static Duration roleSessionDuration(ConfigReader config) {
+        String allowed = "whole seconds or a duration with unit (e.g. 1h) from 15 min to 12 h";
+        Duration duration = config.parseString(ASSUME_ROLE_SESSION_DURATION, allowed, raw -> {
+            String v = raw.trim();
+            return v.chars().allMatch(Character::isDigit) && !v.isEmpty()
+                    ? Duration.ofSeconds(Long.parseLong(v))
+                    : TimeUtils.parseDuration(v);
+        });
+        if (duration.compareTo(MIN_ROLE_SESSION) < 0 || duration.compareTo(MAX_ROLE_SESSION) > 0) {
+            throw ConfigReader.invalid(config.find(ASSUME_ROLE_SESSION_DURATION).orElseThrow(), allowed);
+        }
+        return duration;
+    }
+
+    private static void transport(ConfigReader config, S3Settings.Builder b) {
+        b.httpClient(config.enumValue(HTTP_CLIENT, S3Settings.HttpClientType.class));
+        b.maxConnections(config.intInRange(MAX_CONNECTIONS, 1, Integer.MAX_VALUE));
+        b.connectionTimeout(config.positiveDuration(CONNECTION_TIMEOUT));
+        b.socketTimeout(config.positiveDuration(SOCKET_TIMEOUT));
+        b.apiCallAttemptTimeout(config.positiveDuration(REQUEST_ATTEMPT_TIMEOUT));
+        b.apiCallTimeout(config.positiveDuration(REQUEST_TIMEOUT));
+        b.maxRetries(config.intInRange(MAX_RETRIES, 0, 100));
+    }
+
+    private static void transfers(ConfigReader config, S3Settings.Builder b) {
+        long partSize = config.bytesInRange(PART_SIZE, MIN_PART_SIZE, MAX_PART_SIZE);
+        long maxBuffered = config.bytesInRange(MAX_BUFFERED_SIZE, MIN_PART_SIZE, Long.MAX_VALUE);
+        if (maxBuffered < partSize) {
+            throw new IllegalConfigurationException("'" + keyOf(config, MAX_BUFFERED_SIZE) + "' ("
+                    + maxBuffered + " bytes) is smaller than one part ('" + keyOf(config, PART_SIZE) + "', "
+                    + partSize + " bytes): every stream needs at least one part buffer.");
+        }
+        b.partSizeBytes(partSize);
+        b.maxBufferedBytesPerProcess(maxBuffered);
+        b.maxPartsInFlightPerStream(config.intInRange(MAX_PARTS_IN_FLIGHT, 1, 10_000));
+        b.conditionalWritesEnabled(config.bool(CONDITIONAL_WRITES_ENABLED));
+        b.checksumsEnabled(config.bool(CHECKSUM_VALIDATION_ENABLED));
+        b.chunkedEncodingEnabled(config.bool(CHUNKED_ENCODING_ENABLED));
+        b.readAheadBytes(config.bytesInRange(READ_AHEAD_SIZE, MIN_READ_AHEAD, MAX_READ_AHEAD));
+        b.readAheadParallelism(config.intInRange(READ_AHEAD_PARALLELISM, 1, 64));
+        b.bulkCopyConcurrency(config.intInRange(BULK_COPY_MAX_CONCURRENT, 1, 1024));
+    }
+
+    private static void encryption(ConfigReader config, S3Settings.Builder b) {
+        SseType type = config.parseString(SSE_TYPE, "one of none, sse-s3 (AES256, S3), sse-kms (aws:kms, SSE-KMS, KMS),"
+                + " sse-c (SSE-C)", raw -> {
+                    SseType t = SSE_TYPE_NAMES.get(raw.trim().toLowerCase(Locale.ROOT));
+                    if (t == null && !raw.trim().isEmpty()) {
+                        throw new IllegalArgumentException();
+                    }
+                    return t == null ? SseType.NONE : t;
+                });
+        b.sseType(type);
+        Optional<ConfigReader.Entry> kmsKey = nonBlank(config, SSE_KMS_KEY_ID);
+        Optional<ConfigReader.Entry> context = nonBlank(config, SSE_KMS_ENCRYPTION_CONTEXT);
+        Optional<ConfigReader.Entry> customerKey = nonBlank(config, SSE_C_KEY);
+        if (type == SseType.SSE_C) {
+            // S3A names the SSE-C customer key 'fs.s3a.encryption.key', the same key as the KMS key id.
+            Optional<ConfigReader.Entry> s3aKey = kmsKey.filter(e -> e.key.endsWith("encryption.key"));
+            ConfigReader.Entry key = customerKey.or(() -> s3aKey).orElseThrow(() -> new IllegalConfigurationException(
+                    "SSE type sse-c needs the customer key in '" + SSE_C_KEY.key() + "'."));
+            b.sseCustomerKey(Secret.ofNullable(checkCustomerKey(key)));
+            return;
+        }
+        customerKey.ifPresent(e -> {
+            throw new IllegalConfigurationException("'" + e.key + "' is set but the SSE type ('" + keyOf(config, SSE_TYPE)
+                    + "') is " + type + ", not sse-c.");
+        });
+        if (type != SseType.SSE_KMS) {
+            kmsKey.or(() -> context).ifPresent(e -> {
+                throw new IllegalConfigurationException("'" + e.key + "' is set but the SSE type ('"
+                        + keyOf(config, SSE_TYPE) + "') is " + type + ", not sse-kms.");
+            });
+            return;
+        }
+        b.sseKmsKeyId(kmsKey.map(e -> e.value.trim()).orElse(null));
+        context.ifPresent(e -> {
+            try {
+                b.sseKmsEncryptionContext(KmsEncryptionContext.toHeaderValue(e.value));
+            } catch (IllegalArgumentException bad) {
+                throw ConfigReader.invalid(e, "key=value pairs separated by commas, or a JSON object (plain or base64)");
+            }
+        });
+    }
+
+    private static String checkCustomerKey(ConfigReader.Entry key) {
+        String value = key.value.trim();
+        byte[] decoded;
+        try {
+            decoded = Base64.getDecoder().decode(value.getBytes(StandardCharsets.US_ASCII));
+        } catch (IllegalArgumentException e) {
+            decoded = new byte[0];
+        }
+        if (decoded.length != 32) {
+            // The value is a secret whichever key it came from: never show it.
+            throw new IllegalConfigurationException("Invalid value (hidden) for configuration key '" + key.key
+                    + "': allowed is the base64 encoding of a 256-bit (32-byte) AES key.");
+        }
+        return value;
+    }
+
+    private static Optional<ConfigReader.Entry> nonBlank(ConfigReader config, ConfigOption<String> option) {
+        return config.find(option).filter(e -> !e.value.trim().isEmpty());
+    }
+
+    private static String keyOf(ConfigReader config, ConfigOption<?> option) {
+        return config.find(option).map(e -> e.key).orElse(option.key());
+    }
+}

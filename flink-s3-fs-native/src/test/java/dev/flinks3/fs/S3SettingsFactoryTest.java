@@ -1,0 +1,281 @@
+package dev.flinks3.fs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.flinks3.transfer.S3Settings;
+import dev.flinks3.transfer.S3Settings.HttpClientType;
+import dev.flinks3.transfer.S3Settings.SseType;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Stream;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.IllegalConfigurationException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class S3SettingsFactoryTest {
+
+    private static final String CUSTOMER_KEY =
+            Base64.getEncoder().encodeToString("0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.US_ASCII));
+
+    @Test
+    void anEmptyConfigurationGivesTheDocumentedDefaults() {
+        S3FileSystemSettings fs = S3FileSystemSettings.fromConfiguration(new Configuration());
+        S3Settings s = fs.s3();
+
+        assertThat(s.endpoint()).isNull();
+        assertThat(s.region()).isNull();
+        assertThat(s.pathStyleAccess()).isFalse();
+        assertThat(s.accessKey()).isNull();
+        assertThat(s.credentialsProviderClasses()).isEmpty();
+        assertThat(s.assumeRoleSessionName()).isEqualTo("flink-s3-session");
+        assertThat(s.assumeRoleDuration()).isEqualTo(Duration.ofHours(1));
+        assertThat(s.httpClient()).isEqualTo(HttpClientType.NETTY);
+        assertThat(s.maxConnections()).isEqualTo(96);
+        assertThat(s.connectionTimeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(s.socketTimeout()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(s.apiCallAttemptTimeout()).isEqualTo(Duration.ofMinutes(2));
+        assertThat(s.apiCallTimeout()).isEqualTo(Duration.ofMinutes(10));
+        assertThat(s.maxRetries()).isEqualTo(10);
+        assertThat(s.partSizeBytes()).isEqualTo(16L << 20);
+        assertThat(s.maxPartsInFlightPerStream()).isEqualTo(4);
+        assertThat(s.maxBufferedBytesPerProcess()).isEqualTo(1L << 30);
+        assertThat(s.readAheadBytes()).isEqualTo(8L << 20);
+        assertThat(s.readAheadParallelism()).isEqualTo(4);
+        assertThat(s.bulkCopyConcurrency()).isEqualTo(16);
+        assertThat(s.sseType()).isEqualTo(SseType.NONE);
+        assertThat(s.checksumsEnabled()).isTrue();
+        assertThat(s.chunkedEncodingEnabled()).isTrue();
+        assertThat(s.conditionalWritesEnabled()).isTrue();
+        assertThat(fs.entropyKey()).isNull();
+        assertThat(fs.entropyLength()).isEqualTo(4);
+        assertThat(fs.bulkCopyEnabled()).isTrue();
+    }
+
+    static Stream<Arguments> spellings() {
+        return Stream.of(
+                spelling(Map.of("s3.endpoint", "http://minio:9000"), S3Settings::endpoint, URI.create("http://minio:9000")),
+                spelling(Map.of("fs.s3a.endpoint", "minio:9000"), S3Settings::endpoint, URI.create("https://minio:9000")),
+                spelling(Map.of("fs.s3a.endpoint", "minio:9000", "fs.s3a.connection.ssl.enabled", "false"),
+                        S3Settings::endpoint, URI.create("http://minio:9000")),
+                spelling(Map.of("presto.s3.endpoint", "ceph.local", "s3.ssl.enabled", "false"),
+                        S3Settings::endpoint, URI.create("http://ceph.local")),
+                spelling(Map.of("s3.endpoint", "http://minio:9000"), S3Settings::region, "us-east-1"),
+                spelling(Map.of("fs.s3a.endpoint.region", "eu-west-1"), S3Settings::region, "eu-west-1"),
+                spelling(Map.of("s3.path.style.access", "true"), S3Settings::pathStyleAccess, true),
+                spelling(Map.of("fs.s3a.path.style.access", "TRUE"), S3Settings::pathStyleAccess, true),
+                spelling(Map.of("presto.s3.path-style-access", "true"), S3Settings::pathStyleAccess, true),
+                spelling(Map.of("s3.access.key", "AKIA1", "s3.secret.key", "s"), S3Settings::accessKey, "AKIA1"),
+                spelling(Map.of("fs.s3a.access.key", "AKIA2", "fs.s3a.secret.key", "s"), S3Settings::accessKey, "AKIA2"),
+                spelling(Map.of("presto.s3.access-key", "AKIA3", "presto.s3.secret-key", "s"),
+                        S3Settings::accessKey, "AKIA3"),
+                spelling(Map.of("s3.access-key", "A", "fs.s3a.secret.key", "sec"), s -> s.secretKey().reveal(), "sec"),
+                spelling(Map.of("s3.access-key", "A", "s3.secret-key", "S", "fs.s3a.session.token", "tok"),
+                        s -> s.sessionToken().reveal(), "tok"),
+                spelling(Map.of("fs.s3a.aws.credentials.provider",
+                                "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider,"
+                                        + " com.amazonaws.auth.EnvironmentVariableCredentialsProvider"),
+                        S3Settings::credentialsProviderClasses,
+                        List.of("software.amazon.awssdk.auth.credentials.EnvironmentVariableCredentialsProvider")),
+                spelling(Map.of("fs.s3.aws.credentials.provider", "AnonymousCredentialsProvider"),
+                        S3Settings::credentialsProviderClasses,
+                        List.of("software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider")),
+                spelling(Map.of("fs.s3a.assumed.role.arn", "arn:aws:iam::1:role/r"), S3Settings::assumeRoleArn,
+                        "arn:aws:iam::1:role/r"),
+                spelling(Map.of("s3.assume-role.external-id", "ext"), S3Settings::assumeRoleExternalId, "ext"),
+                spelling(Map.of("fs.s3a.assumed.role.session.name", "n"), S3Settings::assumeRoleSessionName, "n"),
+                spelling(Map.of("s3.assume-role.session-duration", "900"), S3Settings::assumeRoleDuration,
+                        Duration.ofMinutes(15)),
+                spelling(Map.of("fs.s3a.assumed.role.session.duration", "2h"), S3Settings::assumeRoleDuration,
+                        Duration.ofHours(2)),
+                spelling(Map.of("s3.http-client", "crt"), S3Settings::httpClient, HttpClientType.CRT),
+                spelling(Map.of("fs.s3a.connection.maximum", "200"), S3Settings::maxConnections, 200),
+                spelling(Map.of("presto.s3.max-connections", "7"), S3Settings::maxConnections, 7),
+                spelling(Map.of("s3.connection.timeout", "5 s"), S3Settings::connectionTimeout, Duration.ofSeconds(5)),
+                spelling(Map.of("fs.s3a.connection.establish.timeout", "3000"), S3Settings::connectionTimeout,
+                        Duration.ofSeconds(3)),
+                spelling(Map.of("fs.s3a.connection.timeout", "200s"), S3Settings::socketTimeout,
+                        Duration.ofSeconds(200)),
+                spelling(Map.of("s3.request.attempt-timeout", "30 s"), S3Settings::apiCallAttemptTimeout,
+                        Duration.ofSeconds(30)),
+                spelling(Map.of("s3.request.timeout", "1 min"), S3Settings::apiCallTimeout, Duration.ofMinutes(1)),
+                spelling(Map.of("fs.s3a.attempts.maximum", "3"), S3Settings::maxRetries, 3),
+                spelling(Map.of("s3.retry.max-num-retries", "0"), S3Settings::maxRetries, 0),
+                spelling(Map.of("s3.upload.min.part.size", "5242880"), S3Settings::partSizeBytes, 5L << 20),
+                spelling(Map.of("fs.s3a.multipart.size", "64M"), S3Settings::partSizeBytes, 64L << 20),
+                spelling(Map.of("presto.s3.multipart.min-part-size", "32MB"), S3Settings::partSizeBytes, 32L << 20),
+                spelling(Map.of("fs.s3a.fast.upload.active.blocks", "8"), S3Settings::maxPartsInFlightPerStream, 8),
+                spelling(Map.of("s3.upload.max-buffered-size", "256 mb"), S3Settings::maxBufferedBytesPerProcess,
+                        256L << 20),
+                spelling(Map.of("s3.conditional-writes.enabled", "false"), S3Settings::conditionalWritesEnabled, false),
+                spelling(Map.of("fs.s3a.checksum.validation", "false"), S3Settings::checksumsEnabled, false),
+                spelling(Map.of("s3.chunked-encoding.enabled", "false"), S3Settings::chunkedEncodingEnabled, false),
+                spelling(Map.of("fs.s3a.readahead.range", "1M"), S3Settings::readAheadBytes, 1L << 20),
+                spelling(Map.of("s3.read.ahead-parallelism", "1"), S3Settings::readAheadParallelism, 1),
+                spelling(Map.of("s3.bulk-copy.max-concurrent", "64"), S3Settings::bulkCopyConcurrency, 64),
+                spelling(Map.of("s3.sse.type", "AES256"), S3Settings::sseType, SseType.SSE_S3),
+                spelling(Map.of("presto.s3.sse.type", "KMS"), S3Settings::sseType, SseType.SSE_KMS),
+                spelling(Map.of("fs.s3a.server-side-encryption-algorithm", "SSE-KMS",
+                                "fs.s3a.server-side-encryption.key", "alias/k"),
+                        S3Settings::sseKmsKeyId, "alias/k"),
+                spelling(Map.of("s3.sse.type", "aws:kms", "fs.s3a.encryption.context", "project=flink"),
+                        S3Settings::sseKmsEncryptionContext,
+                        Base64.getEncoder().encodeToString("{\"project\":\"flink\"}".getBytes(StandardCharsets.UTF_8))),
+                spelling(Map.of("s3.sse.type", "sse-c", "s3.sse.c.key", CUSTOMER_KEY),
+                        s -> s.sseCustomerKey().reveal(), CUSTOMER_KEY),
+                spelling(Map.of("fs.s3a.encryption.algorithm", "SSE-C", "fs.s3a.encryption.key", CUSTOMER_KEY),
+                        s -> s.sseCustomerKey().reveal(), CUSTOMER_KEY));
+    }
+
+    private static <T> Arguments spelling(Map<String, String> config, Function<S3Settings, T> read, T expected) {
+        return Arguments.of(config, read, expected);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("spellings")
+    void everySpellingReachesTheSettings(Map<String, String> config, Function<S3Settings, Object> read, Object expected) {
+        assertThat(read.apply(settings(config))).isEqualTo(expected);
+    }
+
+    @Test
+    void theOwnKeyWinsOverAFallbackSpelling() {
+        S3Settings s = settings(Map.of("s3.connection.max", "5", "fs.s3a.connection.maximum", "500"));
+
+        assertThat(s.maxConnections()).isEqualTo(5);
+    }
+
+    @Test
+    void entropyAndBulkCopyOptionsReachTheFileSystemSettings() {
+        S3FileSystemSettings fs = S3FileSystemSettings.fromConfiguration(Configuration.fromMap(
+                Map.of("s3.entropy.key", "_entropy_", "s3.entropy.length", "6", "s3.bulk-copy.enabled", "false")));
+
+        assertThat(fs.entropyKey()).isEqualTo("_entropy_");
+        assertThat(fs.entropyLength()).isEqualTo(6);
+        assertThat(fs.bulkCopyEnabled()).isFalse();
+    }
+
+    /** Each row: the configuration, the key and value the message must name, and what it says is allowed. */
+    static Stream<Arguments> badValues() {
+        return Stream.of(
+                bad("s3.endpoint", "ftp://host", "http:// or https:// URL"),
+                bad("fs.s3a.endpoint", "http://", "http:// or https:// URL"),
+                bad("s3.endpoint", "http://host:port", "http:// or https:// URL"),
+                bad("s3.ssl.enabled", "maybe", "true or false"),
+                bad("s3.path-style-access", "yes", "true or false"),
+                bad("fs.s3a.path.style.access", "1", "true or false"),
+                bad("s3.assume-role.session-duration", "60", "15 min to 12 h"),
+                bad("fs.s3a.assumed.role.session.duration", "13h", "15 min to 12 h"),
+                bad("s3.assume-role.session-duration", "soon", "15 min to 12 h"),
+                bad("s3.http-client", "okhttp", "one of crt, netty"),
+                bad("s3.connection.max", "0", "at least 1"),
+                bad("fs.s3a.connection.maximum", "many", "at least 1"),
+                bad("s3.connection.timeout", "0 s", "positive duration"),
+                bad("s3.socket.timeout", "-5 s", "positive duration"),
+                bad("s3.connection.max-idle-time", "later", "positive duration"),
+                bad("s3.request.attempt-timeout", "0", "positive duration"),
+                bad("s3.request.timeout", "1 lightyear", "positive duration"),
+                bad("s3.retry.max-num-retries", "-1", "from 0 to 100"),
+                bad("s3.close.timeout", "0 ms", "positive duration"),
+                bad("s3.client.close.timeout", "x", "positive duration"),
+                bad("s3.async.enabled", "sometimes", "true or false"),
+                bad("s3.upload.min.part.size", "1048576", "from 5 MiB to 5 GiB"),
+                bad("fs.s3a.multipart.size", "6g", "from 5 MiB to 5 GiB"),
+                bad("s3.upload.min.part.size", "big", "from 5 MiB to 5 GiB"),
+                bad("s3.upload.max.concurrent.uploads", "0", "from 1 to 10000"),
+                bad("s3.upload.max-buffered-size", "1 mb", "at least 5 MiB"),
+                bad("s3.conditional-writes.enabled", "on", "true or false"),
+                bad("s3.checksum-validation.enabled", "off", "true or false"),
+                bad("s3.chunked-encoding.enabled", "no", "true or false"),
+                bad("s3.read.ahead-size", "1 kb", "from 64 KiB to 1 GiB"),
+                bad("s3.read.ahead-parallelism", "0", "from 1 to 64"),
+                bad("s3.read.buffer.size", "1024", "from 65536 to 4194304"),
+                bad("s3.bulk-copy.enabled", "y", "true or false"),
+                bad("s3.bulk-copy.max-concurrent", "0", "from 1 to 1024"),
+                bad("s3.sse.type", "rot13", "sse-kms"),
+                bad("fs.s3a.encryption.algorithm", "CSE-KMS", "sse-kms"),
+                bad(Map.of("s3.sse.type", "sse-kms", "s3.sse.kms.encryption-context", "no pairs here"),
+                        "s3.sse.kms.encryption-context", "no pairs here", "key=value pairs"),
+                bad("s3.entropy.key", "_ent#ropy_", "without any of"),
+                bad("s3.entropy.length", "0", "from 1 to 64"));
+    }
+
+    private static Arguments bad(String key, String value, String allowed) {
+        return bad(Map.of(key, value), key, value, allowed);
+    }
+
+    private static Arguments bad(Map<String, String> config, String key, String value, String allowed) {
+        return Arguments.of(config, key, value, allowed);
+    }
+
+    @ParameterizedTest(name = "{1}={2}")
+    @MethodSource("badValues")
+    void aBadValueFailsNamingTheKeyTheValueAndWhatIsAllowed(
+            Map<String, String> config, String key, String value, String allowed) {
+        assertThatThrownBy(() -> S3FileSystemSettings.fromConfiguration(Configuration.fromMap(config)))
+                .isInstanceOf(IllegalConfigurationException.class)
+                .hasMessageContaining("'" + key + "'")
+                .hasMessageContaining("'" + value + "'")
+                .hasMessageContaining(allowed);
+    }
+
+    static Stream<Arguments> badCombinations() {
+        return Stream.of(
+                Arguments.of(Map.of("fs.s3a.access.key", "AKIA"), "'fs.s3a.access.key' is set but no secret key"),
+                Arguments.of(Map.of("s3.secret-key", "hunter2"), "'s3.secret-key' is set but no access key"),
+                Arguments.of(Map.of("s3.session-token", "tok"), "'s3.session-token' is set without"),
+                Arguments.of(Map.of("s3.sse.kms.key-id", "alias/k"), "'s3.sse.kms.key-id' is set but the SSE type"),
+                Arguments.of(Map.of("s3.sse.type", "sse-s3", "fs.s3a.encryption.context", "a=b"),
+                        "'fs.s3a.encryption.context' is set but the SSE type ('s3.sse.type') is SSE_S3"),
+                Arguments.of(Map.of("s3.sse.type", "sse-c"), "sse-c needs the customer key in 's3.sse.c.key'"),
+                Arguments.of(Map.of("s3.sse.c.key", "hunter2"), "'s3.sse.c.key' is set but the SSE type"),
+                Arguments.of(Map.of("s3.upload.min.part.size", "64 mb", "s3.upload.max-buffered-size", "32 mb"),
+                        "'s3.upload.max-buffered-size' (33554432 bytes) is smaller than one part"));
+    }
+
+    @ParameterizedTest(name = "{1}")
+    @MethodSource("badCombinations")
+    void aBadCombinationFailsNamingTheKeys(Map<String, String> config, String message) {
+        assertThatThrownBy(() -> S3FileSystemSettings.fromConfiguration(Configuration.fromMap(config)))
+                .isInstanceOf(IllegalConfigurationException.class)
+                .hasMessageContaining(message)
+                .hasMessageNotContaining("hunter2");
+    }
+
+    @Test
+    void aBadCustomerKeyIsReportedWithoutItsValue() {
+        Map<String, String> config = Map.of("s3.sse.type", "sse-c", "s3.sse.c.key", "hunter2-not-a-key");
+
+        assertThatThrownBy(() -> S3FileSystemSettings.fromConfiguration(Configuration.fromMap(config)))
+                .isInstanceOf(IllegalConfigurationException.class)
+                .hasMessageContaining("'s3.sse.c.key'")
+                .hasMessageContaining("256-bit")
+                .hasMessageNotContaining("hunter2");
+    }
+
+    @Test
+    void secretsNeverShowInTheSettingsText() {
+        S3FileSystemSettings fs = S3FileSystemSettings.fromConfiguration(Configuration.fromMap(Map.of(
+                "s3.access-key", "AKIAEXAMPLEKEY",
+                "s3.secret-key", "hunter2-secret",
+                "s3.session-token", "hunter2-token",
+                "s3.sse.type", "sse-c",
+                "s3.sse.c.key", CUSTOMER_KEY)));
+
+        assertThat(fs.toString())
+                .doesNotContain("hunter2")
+                .doesNotContain(CUSTOMER_KEY)
+                .doesNotContain("AKIAEXAMPLEKEY");
+    }
+
+    private static S3Settings settings(Map<String, String> config) {
+        return S3FileSystemSettings.fromConfiguration(Configuration.fromMap(config)).s3();
+    }
+}
