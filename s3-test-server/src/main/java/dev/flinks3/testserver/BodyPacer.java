@@ -13,7 +13,7 @@ import java.io.InterruptedIOException;
 final class BodyPacer {
 
     /** Waits shorter than this are skipped; the next deadline absorbs them. */
-    private static final long MIN_SLEEP_NANOS = 200_000L;
+    private static final long MIN_SLEEP_NANOS = 1_000_000L;
 
     private final double nanosPerByte;
     private boolean started;

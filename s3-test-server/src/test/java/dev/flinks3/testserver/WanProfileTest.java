@@ -1,0 +1,114 @@
+package dev.flinks3.testserver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * The {@code wan} profile delivers what {@code shared/BENCHMARKING.md} promises: 20 ms once per
+ * request, each body at 50 MB/s. Bounds are wide enough for a shared 2-core machine, narrow enough
+ * to fail a pacer that loses its rate to sleep rounding (S3Proxy's own delivers about 7 MB/s).
+ */
+class WanProfileTest {
+
+    private static final String BUCKET = "wan";
+    private static final int FIFTY_MB = 50_000_000;
+
+    private static EmbeddedS3Server server;
+    private static S3Client s3;
+    private static byte[] body;
+
+    @BeforeAll
+    static void start() {
+        server = EmbeddedS3Server.builder().profile(NetworkProfile.WAN).bucket(BUCKET).start();
+        s3 = TestClients.s3(server);
+        body = new byte[FIFTY_MB];
+        // Warm the connection, the SDK and the server's JIT so the timings measure the profile.
+        s3.putObject(b -> b.bucket(BUCKET).key("warm"), RequestBody.fromBytes(new byte[1_000_000]));
+        s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("warm"));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        s3.close();
+        server.close();
+    }
+
+    @Test
+    void putOf50MbTakesAboutOneSecond() {
+        Duration took = timed(() -> s3.putObject(b -> b.bucket(BUCKET).key("fifty"), RequestBody.fromBytes(body)));
+
+        assertThat(took).isBetween(Duration.ofMillis(900), Duration.ofMillis(1400));
+    }
+
+    @Test
+    void getOf50MbTakesAboutOneSecond() {
+        s3.putObject(b -> b.bucket(BUCKET).key("fifty-get"), RequestBody.fromBytes(body));
+        int[] length = new int[1];
+
+        Duration took = timed(() ->
+                length[0] = s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("fifty-get")).asByteArray().length);
+
+        assertThat(length[0]).isEqualTo(FIFTY_MB);
+        // The client copies 50 MB into a growing array while it reads: allow it 100 ms more than a PUT.
+        assertThat(took).isBetween(Duration.ofMillis(900), Duration.ofMillis(1500));
+    }
+
+    /**
+     * The added latency is measured against the same requests on a {@code lan} server, so the
+     * client's and S3Proxy's own processing time (several ms per request when the 2 cores are busy)
+     * does not count against the profile.
+     */
+    @Test
+    void hundredHeadsInSequenceTakeAboutTwoSecondsMoreThanOnLan() throws Exception {
+        s3.putObject(b -> b.bucket(BUCKET).key("small"), RequestBody.fromString("x"));
+        server.requestLog().clear();
+        try (EmbeddedS3Server lan = EmbeddedS3Server.builder().bucket(BUCKET).start();
+                S3Client lanClient = TestClients.s3(lan)) {
+            lanClient.putObject(b -> b.bucket(BUCKET).key("small"), RequestBody.fromString("x"));
+            hundredHeads(lanClient);
+
+            Duration onLan = timed(() -> hundredHeads(lanClient));
+            Duration onWan = timed(() -> hundredHeads(s3));
+
+            assertThat(onWan).isGreaterThanOrEqualTo(Duration.ofSeconds(2));
+            assertThat(onWan.minus(onLan)).isBetween(Duration.ofMillis(1900), Duration.ofMillis(2600));
+        }
+        assertThat(server.requestLog().count(RequestKind.HEAD_OBJECT)).isEqualTo(100);
+    }
+
+    private static void hundredHeads(S3Client client) {
+        for (int i = 0; i < 100; i++) {
+            client.headObject(b -> b.bucket(BUCKET).key("small"));
+        }
+    }
+
+    @Test
+    void customProfileAppliesItsOwnFigures() throws Exception {
+        NetworkProfile slow = NetworkProfile.wan(Duration.ofMillis(100), 10_000_000L);
+        try (EmbeddedS3Server custom = EmbeddedS3Server.builder().profile(slow).bucket(BUCKET).start();
+                S3Client client = TestClients.s3(custom)) {
+            client.headBucket(b -> b.bucket(BUCKET));
+
+            Duration head = timed(() -> client.headBucket(b -> b.bucket(BUCKET)));
+            Duration put = timed(() ->
+                    client.putObject(b -> b.bucket(BUCKET).key("five"), RequestBody.fromBytes(new byte[5_000_000])));
+
+            assertThat(head).isBetween(Duration.ofMillis(100), Duration.ofMillis(250));
+            assertThat(put).isBetween(Duration.ofMillis(550), Duration.ofMillis(900));
+        }
+    }
+
+    private static Duration timed(Runnable action) {
+        long start = System.nanoTime();
+        action.run();
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+        System.out.println("measured " + took.toMillis() + " ms");
+        return took;
+    }
+}
