@@ -53,7 +53,8 @@ public interface ObjectClient {
             throws IOException;
 
     /**
-     * DeleteObjects for up to 1,000 keys of one bucket, quiet mode.
+     * DeleteObjects of keys in one bucket, quiet mode. S3 takes up to 1,000 keys per request;
+     * implementations split longer lists into several requests.
      *
      * @return the keys S3 reported as not deleted, each as {@code key (ErrorCode: message)}; empty if all went
      */

@@ -22,10 +22,20 @@ public class S3RequestException extends IOException {
      */
     public S3RequestException(
             String operation, String location, int statusCode, String errorCode, Throwable cause) {
+        this(operation, location, statusCode, errorCode, null, cause);
+    }
+
+    /**
+     * @param hint what the user can do about it (e.g. which switch turns off a feature the server
+     *     rejects), appended to the message; {@code null} for none
+     */
+    public S3RequestException(
+            String operation, String location, int statusCode, String errorCode, String hint, Throwable cause) {
         super(operation + " failed for " + location + ": "
                 + (statusCode == 0 ? "no response" : "HTTP " + statusCode)
                 + (errorCode == null ? "" : " " + errorCode)
-                + (cause == null || cause.getMessage() == null ? "" : " (" + firstLine(cause.getMessage()) + ")"),
+                + (cause == null || cause.getMessage() == null ? "" : " (" + firstLine(cause.getMessage()) + ")")
+                + (hint == null ? "" : ". " + hint),
                 cause);
         this.statusCode = statusCode;
         this.errorCode = errorCode;

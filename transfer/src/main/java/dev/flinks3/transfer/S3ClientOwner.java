@@ -1,0 +1,233 @@
+package dev.flinks3.transfer;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
+import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
+import software.amazon.awssdk.core.client.config.SdkAdvancedAsyncClientOption;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.http.async.SdkAsyncHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
+import software.amazon.awssdk.retries.api.RetryStrategy;
+import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.awssdk.services.s3.S3AsyncClientBuilder;
+import software.amazon.awssdk.services.s3.S3Configuration;
+import software.amazon.awssdk.services.s3.multipart.MultipartConfiguration;
+import software.amazon.awssdk.transfer.s3.S3TransferManager;
+import software.amazon.awssdk.utils.ThreadFactoryBuilder;
+
+/**
+ * The one owner of everything heavy on the S3 side of a process: the HTTP client (CRT or Netty)
+ * with its connection pool and event loops, the asynchronous S3 clients, the S3 Transfer Manager,
+ * the credentials provider (and STS client), and the executors that complete futures and schedule
+ * retries and timeouts. Built once per filesystem from {@link S3Settings}; {@link #close()} releases
+ * everything in the reverse order of creation.
+ *
+ * <p>Two S3 clients share the HTTP client, credentials, retry strategy and executors: a plain one
+ * behind {@link #objectClient()}, which sends exactly one request per call, and one with the SDK's
+ * multipart support for the Transfer Manager, which splits large downloads into parallel GETs.
+ *
+ * <p>Thread-safe. Futures of the object client complete on this owner's completion executor, so
+ * callers' callbacks never run on (and never block) an event-loop thread.
+ */
+public final class S3ClientOwner implements Closeable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(S3ClientOwner.class);
+
+    /** Largest part a multipart copy (above 5 GiB) copies per UploadPartCopy request. */
+    static final long COPY_PART_BYTES = 512L * 1024 * 1024;
+    /** UploadPartCopy requests of one multipart copy in flight at once. */
+    static final int COPY_PARTS_IN_FLIGHT = 8;
+
+    private static final int SCHEDULER_THREADS = 2;
+    private static final long EXECUTOR_SHUTDOWN_WAIT_MS = 5_000;
+
+    private final Closer closer = new Closer();
+    private final S3Settings settings;
+    private final Region region;
+    private final S3Credentials credentials;
+    private final SdkObjectClient objectClient;
+    private final BulkDownloader bulkDownloader;
+
+    /**
+     * Builds the clients. The new owner owns every resource it creates and nothing passed in;
+     * {@code settings} is immutable.
+     *
+     * @throws IllegalArgumentException if a setting cannot be applied (an unknown credentials
+     *     provider class, an SSE-C key that is not a 256-bit key)
+     * @throws software.amazon.awssdk.core.exception.SdkException if the SDK refuses the
+     *     configuration; everything created so far is closed first
+     */
+    public S3ClientOwner(S3Settings settings) {
+        this.settings = settings;
+        try {
+            this.region = resolveRegion(settings);
+            ThreadPoolExecutor completion = closer.register(new Shutdown<>(completionExecutor())).executor;
+            ScheduledThreadPoolExecutor scheduler = closer.register(new Shutdown<>(scheduler())).executor;
+            this.credentials = closer.register(S3Credentials.create(settings, region));
+            SdkAsyncHttpClient http = closer.register(AsyncHttpClientFactory.create(settings));
+            RetryStrategy retryStrategy = S3RetryStrategy.create(settings);
+
+            S3AsyncClient s3 = closer.register(
+                    clientBuilder(http, completion, scheduler, retryStrategy, true).build());
+            S3AsyncClient transferClient = closer.register(
+                    clientBuilder(http, completion, scheduler, retryStrategy, false)
+                            .multipartEnabled(true)
+                            .multipartConfiguration(MultipartConfiguration.builder()
+                                    .minimumPartSizeInBytes(settings.partSizeBytes())
+                                    .thresholdInBytes(settings.partSizeBytes())
+                                    .build())
+                            .build());
+            S3TransferManager transferManager = closer.register(
+                    S3TransferManager.builder().s3Client(transferClient).executor(completion).build());
+
+            SseDecorator sse = new SseDecorator(settings);
+            this.objectClient = new SdkObjectClient(s3, sse, new UploadChecksums(settings.checksumsEnabled()),
+                    new MultipartCopy(s3, sse, COPY_PART_BYTES, COPY_PARTS_IN_FLIGHT),
+                    SdkObjectClient.MAX_SINGLE_COPY_BYTES);
+            this.bulkDownloader = new BulkDownloader(transferManager, sse, settings.bulkCopyConcurrency());
+        } catch (RuntimeException e) {
+            throw closer.closeAfterFailure(e);
+        } catch (Error e) {
+            throw closer.closeAfterFailure(e);
+        }
+        LOG.debug("Created S3 clients: {}", this);
+    }
+
+    /** The object client on this owner's plain S3 client; valid until {@link #close()}. */
+    public ObjectClient objectClient() {
+        return objectClient;
+    }
+
+    /** The bulk downloader on this owner's Transfer Manager; valid until {@link #close()}. */
+    public BulkDownloader bulkDownloader() {
+        return bulkDownloader;
+    }
+
+    /** The region requests are signed for. */
+    public Region region() {
+        return region;
+    }
+
+    /**
+     * Closes the Transfer Manager, the S3 clients, the HTTP client, the credentials and the
+     * executors, in that order. Requests still in flight fail.
+     *
+     * @throws IOException the first failure to close, later ones suppressed
+     */
+    @Override
+    public void close() throws IOException {
+        closer.close();
+    }
+
+    /**
+     * The settings' region; without one (and without a custom endpoint) the SDK's region chain;
+     * if that finds none, {@code us-east-1} with cross-region access, so buckets of any region
+     * still work (the SDK follows S3's region redirects).
+     */
+    static Region resolveRegion(S3Settings settings) {
+        if (settings.region() != null) {
+            return Region.of(settings.region());
+        }
+        try {
+            return new DefaultAwsRegionProviderChain().getRegion();
+        } catch (SdkClientException noRegionConfigured) {
+            return Region.of(S3Settings.DEFAULT_SIGNING_REGION);
+        }
+    }
+
+    /**
+     * @param timeouts whether the per-call and per-attempt timeouts apply: they do for the object
+     *     client's requests, whose bodies are at most a part; not for the Transfer Manager, whose
+     *     downloads take as long as the file needs (the socket timeout still ends a stalled one)
+     */
+    private S3AsyncClientBuilder clientBuilder(SdkAsyncHttpClient http, ExecutorService completion,
+            ScheduledThreadPoolExecutor scheduler, RetryStrategy retryStrategy, boolean timeouts) {
+        S3AsyncClientBuilder builder = S3AsyncClient.builder()
+                .httpClient(http)
+                .credentialsProvider(credentials.provider())
+                .region(region)
+                .forcePathStyle(settings.pathStyleAccess())
+                .requestChecksumCalculation(settings.checksumsEnabled()
+                        ? RequestChecksumCalculation.WHEN_SUPPORTED
+                        : RequestChecksumCalculation.WHEN_REQUIRED)
+                .responseChecksumValidation(settings.checksumsEnabled()
+                        ? ResponseChecksumValidation.WHEN_SUPPORTED
+                        : ResponseChecksumValidation.WHEN_REQUIRED)
+                .serviceConfiguration(S3Configuration.builder()
+                        .chunkedEncodingEnabled(settings.chunkedEncodingEnabled())
+                        .build())
+                .asyncConfiguration(async -> async.advancedOption(
+                        SdkAdvancedAsyncClientOption.FUTURE_COMPLETION_EXECUTOR, completion))
+                .overrideConfiguration(override -> {
+                    override.retryStrategy(retryStrategy).scheduledExecutorService(scheduler);
+                    if (timeouts) {
+                        override.apiCallTimeout(settings.apiCallTimeout())
+                                .apiCallAttemptTimeout(settings.apiCallAttemptTimeout());
+                    }
+                });
+        if (settings.endpoint() != null) {
+            builder.endpointOverride(settings.endpoint());
+        } else if (settings.region() == null) {
+            builder.crossRegionAccessEnabled(true);
+        }
+        return builder;
+    }
+
+    /**
+     * Completes the SDK's futures off the event loops. Unbounded queue on purpose: a bounded one
+     * would make the SDK run callbacks on the event-loop thread when it is full.
+     */
+    private static ThreadPoolExecutor completionExecutor() {
+        int threads = Math.max(8, 2 * Runtime.getRuntime().availableProcessors());
+        ThreadPoolExecutor executor = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(),
+                new ThreadFactoryBuilder().threadNamePrefix("flinks3-s3-completion").daemonThreads(true).build());
+        executor.allowCoreThreadTimeOut(true);
+        return executor;
+    }
+
+    /** Runs the SDK's attempt timeouts and retry delays; every attempt schedules (and mostly cancels) a task. */
+    private static ScheduledThreadPoolExecutor scheduler() {
+        ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(SCHEDULER_THREADS,
+                new ThreadFactoryBuilder().threadNamePrefix("flinks3-s3-scheduler").daemonThreads(true).build());
+        scheduler.setRemoveOnCancelPolicy(true);
+        return scheduler;
+    }
+
+    @Override
+    public String toString() {
+        return "S3ClientOwner{httpClient=" + settings.httpClient()
+                + ", endpoint=" + settings.endpoint()
+                + ", region=" + region
+                + ", pathStyleAccess=" + settings.pathStyleAccess()
+                + ", credentials=" + credentials
+                + ", checksums=" + settings.checksumsEnabled()
+                + "}";
+    }
+
+    /** Shuts an executor down on close, waiting briefly for running callbacks. */
+    private static final class Shutdown<E extends ExecutorService> implements AutoCloseable {
+        final E executor;
+
+        Shutdown(E executor) {
+            this.executor = executor;
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            executor.shutdown();
+            if (!executor.awaitTermination(EXECUTOR_SHUTDOWN_WAIT_MS, TimeUnit.MILLISECONDS)) {
+                executor.shutdownNow();
+            }
+        }
+    }
+}

@@ -1,0 +1,208 @@
+package dev.flinks3.transfer;
+
+import java.io.EOFException;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.util.Locale;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Function;
+import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
+
+/**
+ * Turns what the SDK throws into the {@link IOException}s of the {@link ObjectClient} contract, at
+ * one place on the boundary. Whatever reaches here is final: the SDK's retry strategy has already
+ * retried throttling, 5xx and network errors.
+ *
+ * <table>
+ *   <caption>Translation</caption>
+ *   <tr><th>S3 answer</th><th>exception</th></tr>
+ *   <tr><td>404 (NoSuchKey, NoSuchBucket, NoSuchUpload, HEAD without body)</td>
+ *       <td>{@link FileNotFoundException} naming the location</td></tr>
+ *   <tr><td>416 InvalidRange</td><td>{@link EOFException}</td></tr>
+ *   <tr><td>412 PreconditionFailed (we only send preconditions on conditional writes)</td>
+ *       <td>{@link FileAlreadyExistsException} naming the location</td></tr>
+ *   <tr><td>any other error answer, or no answer</td>
+ *       <td>{@link S3RequestException} with operation, location, status and error code</td></tr>
+ * </table>
+ *
+ * <p>When a server rejects a flexible checksum or aws-chunked encoding, the message says which
+ * switch turns the feature off.
+ */
+public final class S3Errors {
+
+    static final String CHECKSUM_HINT = "If this S3-compatible server does not support flexible checksums,"
+            + " turn request checksums off in the filesystem configuration (checksums switch)";
+    static final String CHUNKED_HINT = "If this S3-compatible server does not support aws-chunked"
+            + " transfer encoding, turn chunked encoding off in the filesystem configuration";
+
+    private S3Errors() {}
+
+    /**
+     * The {@link IOException} for a failure of one S3 operation.
+     *
+     * @param operation the S3 operation, e.g. {@code GetObject}
+     * @param location what the request was for, usually an {@link S3Location}; its {@code toString()}
+     *     appears in the message
+     * @param failure what the SDK threw or completed a future with; {@link CompletionException} and
+     *     {@link ExecutionException} wrappers are removed
+     * @throws Error if the failure is an {@link Error}, which is rethrown as is
+     */
+    public static IOException translate(String operation, Object location, Throwable failure) {
+        Throwable cause = unwrap(failure);
+        if (cause instanceof Error) {
+            throw (Error) cause;
+        }
+        if (cause instanceof IOException) {
+            return (IOException) cause;
+        }
+        if (cause instanceof CancellationException) {
+            InterruptedIOException cancelled = new InterruptedIOException(operation + " of " + location + " was cancelled");
+            cancelled.initCause(cause);
+            return cancelled;
+        }
+        if (cause instanceof AwsServiceException) {
+            return fromServiceAnswer(operation, location, (AwsServiceException) cause);
+        }
+        return new S3RequestException(operation, String.valueOf(location), 0, null, cause);
+    }
+
+    /**
+     * A future that completes like {@code future}, but exceptionally with {@link #translate}'s
+     * exception. Cancelling the returned future cancels {@code future}, which aborts the request.
+     */
+    public static <T> CompletableFuture<T> translating(
+            CompletableFuture<T> future, String operation, Object location) {
+        return translating(future, response -> response, operation, location);
+    }
+
+    /**
+     * A future of {@code future}'s value passed through {@code mapping}, failing with {@link
+     * #translate}'s exception. Cancelling the returned future cancels {@code future}, which aborts
+     * the request.
+     */
+    public static <S, T> CompletableFuture<T> translating(
+            CompletableFuture<S> future, Function<? super S, ? extends T> mapping, String operation, Object location) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        future.whenComplete((value, failure) -> {
+            if (failure != null) {
+                result.completeExceptionally(translateOrError(operation, location, failure));
+                return;
+            }
+            try {
+                result.complete(mapping.apply(value));
+            } catch (RuntimeException e) {
+                result.completeExceptionally(translate(operation, location, e));
+            }
+        });
+        result.whenComplete((value, failure) -> {
+            if (result.isCancelled()) {
+                future.cancel(true);
+            }
+        });
+        return result;
+    }
+
+    /**
+     * Waits for {@code future} and returns its value.
+     *
+     * @throws IOException as {@link #translate} maps the failure; {@link InterruptedIOException}
+     *     (with the interrupt flag restored and the request cancelled) if the thread is interrupted
+     */
+    public static <T> T await(CompletableFuture<T> future, String operation, Object location) throws IOException {
+        try {
+            return future.get();
+        } catch (InterruptedException e) {
+            future.cancel(true);
+            Thread.currentThread().interrupt();
+            InterruptedIOException interrupted =
+                    new InterruptedIOException(operation + " of " + location + " interrupted");
+            interrupted.initCause(e);
+            throw interrupted;
+        } catch (ExecutionException | CancellationException e) {
+            throw translate(operation, location, e);
+        }
+    }
+
+    /** The HTTP status of an S3 error answer inside {@code failure}, or 0 if there is none. */
+    static int statusCode(Throwable failure) {
+        Throwable cause = unwrap(failure);
+        return cause instanceof AwsServiceException ? ((AwsServiceException) cause).statusCode() : 0;
+    }
+
+    static Throwable unwrap(Throwable failure) {
+        Throwable t = failure;
+        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+
+    private static Throwable translateOrError(String operation, Object location, Throwable failure) {
+        Throwable cause = unwrap(failure);
+        return cause instanceof Error ? cause : translate(operation, location, cause);
+    }
+
+    private static IOException fromServiceAnswer(String operation, Object location, AwsServiceException e) {
+        int status = e.statusCode();
+        String code = errorCode(e);
+        String answer = "HTTP " + status + (code == null ? "" : " " + code);
+        switch (status) {
+            case 404:
+                return withCause(new FileNotFoundException(notFoundMessage(location, code) + " ("
+                        + operation + ": " + answer + ")"), e);
+            case 416:
+                return withCause(new EOFException(operation + " of " + location
+                        + ": the requested range starts at or past the end of the object (" + answer + ")"), e);
+            case 412:
+                return withCause(new FileAlreadyExistsException(String.valueOf(location), null,
+                        "an object already exists at the key (" + operation + " answered " + answer + ")"), e);
+            default:
+                return new S3RequestException(operation, String.valueOf(location), status, code, hint(e, code), e);
+        }
+    }
+
+    private static String notFoundMessage(Object location, String code) {
+        if ("NoSuchBucket".equals(code)) {
+            return "Bucket of " + location + " does not exist";
+        }
+        if ("NoSuchUpload".equals(code)) {
+            return "No such multipart upload: " + location;
+        }
+        return "No such object: " + location;
+    }
+
+    private static String hint(AwsServiceException e, String code) {
+        if (e.statusCode() != 400 && e.statusCode() != 411 && e.statusCode() != 501) {
+            return null;
+        }
+        String text = (code + " " + e.getMessage()).toLowerCase(Locale.ROOT);
+        if ("BadDigest".equals(code)) {
+            // The checksum worked: the body arrived corrupted.
+            return null;
+        }
+        if (text.contains("checksum") || text.contains("crc32")) {
+            return CHECKSUM_HINT;
+        }
+        if (text.contains("chunked") || text.contains("transfer-encoding") || text.contains("decoded-content-length")
+                || text.contains("streaming-") || text.contains("trailer")) {
+            return CHUNKED_HINT;
+        }
+        return null;
+    }
+
+    private static String errorCode(AwsServiceException e) {
+        AwsErrorDetails details = e.awsErrorDetails();
+        return details == null ? null : details.errorCode();
+    }
+
+    private static <E extends IOException> E withCause(E exception, Throwable cause) {
+        exception.initCause(cause);
+        return exception;
+    }
+}
