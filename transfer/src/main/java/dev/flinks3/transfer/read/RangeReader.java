@@ -41,6 +41,7 @@ final class RangeReader implements Closeable {
 
     private final ObjectClient client;
     private final S3Location location;
+    private final long start;
     private final long end;
     private long position;
     private long objectLength;
@@ -61,9 +62,15 @@ final class RangeReader implements Closeable {
         }
         this.client = client;
         this.location = location;
+        this.start = start;
         this.position = start;
         this.end = end;
         this.objectLength = expectedObjectLength;
+    }
+
+    /** The first byte this reader was asked for. */
+    long start() {
+        return start;
     }
 
     /** The next byte this reader returns. */

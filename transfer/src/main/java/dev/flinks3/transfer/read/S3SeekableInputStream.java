@@ -9,13 +9,20 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.util.Objects;
+import java.util.concurrent.Executor;
 
 /**
  * A seekable input stream over one S3 object, read with bounded ranged GETs.
  *
  * <p><b>Sequential reads.</b> Opening sends nothing; the first read sends a ranged GET of
  * {@link S3Settings#readAheadBytes()} bytes from the current position, and later reads continue on
- * that connection while they stay sequential. When a range is used up the next one is requested.
+ * that connection while they stay sequential. When a range is used up and the reader goes on, the
+ * reader is taken to be sequential: with a read-ahead executor and {@link
+ * S3Settings#readAheadParallelism()} above 1, a {@link ParallelReadAhead} then keeps that many ranged
+ * GETs of {@link S3Settings#readAheadBytes()} (at most {@value #MAX_CHUNK_BYTES} bytes) in flight
+ * ahead of the reader; without, the next range is requested on one connection. A read outside the
+ * read-ahead window (a backward or long seek) drops the read-ahead and goes back to one connection.
+ * A stream holds at most parallelism x chunk size bytes of read-ahead buffers.
  *
  * <p><b>Lazy seek.</b> {@link #seek(long)} only records the wanted position. The next read skips a
  * forward gap of up to {@value #MAX_FORWARD_SKIP_BYTES} bytes on the open connection; for a backward
@@ -36,7 +43,7 @@ import java.util.Objects;
  * <p><b>Threads.</b> Sequential methods ({@code read}, {@code seek}, {@code skip}, ...) are for one
  * thread at a time. Positional reads may run on any number of threads at once, also while another
  * thread reads sequentially. This stream owns no threads and no client; the caller keeps the {@code
- * ObjectClient} open until the stream is closed.
+ * ObjectClient} and the read-ahead executor open until the stream is closed.
  */
 public class S3SeekableInputStream extends InputStream {
 
@@ -48,28 +55,56 @@ public class S3SeekableInputStream extends InputStream {
      */
     public static final long MAX_FORWARD_SKIP_BYTES = 1024 * 1024;
 
+    /**
+     * Largest read-ahead chunk, whatever {@link S3Settings#readAheadBytes()} says: a chunk is one heap
+     * array, and 64 MiB per GET is far past the size where a GET runs at the connection's full rate.
+     */
+    public static final int MAX_CHUNK_BYTES = 64 * 1024 * 1024;
+
     private final ObjectClient client;
     private final S3Location location;
     private final long rangeBytes;
+    private final int chunkBytes;
+    private final int parallelism;
+    private final Executor readAheadExecutor;
     private volatile long length;
     private long position;
     private RangeReader range;
+    /** Bytes the open range gave to reads (skipped bytes not counted), to tell a sequential reader. */
+    private long rangeBytesRead;
+    private ParallelReadAhead readAhead;
     private volatile boolean closed;
     private final byte[] single = new byte[1];
+
+    /**
+     * Creates a stream that reads over one connection at a time (no parallel read-ahead); sends no request.
+     *
+     * @see #S3SeekableInputStream(ObjectClient, S3Location, S3Settings, long, Executor)
+     */
+    public S3SeekableInputStream(ObjectClient client, S3Location location, S3Settings settings, long knownLength) {
+        this(client, location, settings, knownLength, null);
+    }
 
     /**
      * Creates the stream; sends no request.
      *
      * @param client the S3 seam; not owned, must stay open while the stream is used
      * @param location the object to read
-     * @param settings read-ahead size ({@link S3Settings#readAheadBytes()})
+     * @param settings range and chunk size ({@link S3Settings#readAheadBytes()}) and read-ahead
+     *     parallelism ({@link S3Settings#readAheadParallelism()})
      * @param knownLength the object's length in bytes if the caller knows it (from a listing or HEAD),
      *     otherwise -1; a known length spares requests past the end and the HEAD of {@link #length()}
+     * @param readAheadExecutor runs the read-ahead GETs (each blocks a thread for one chunk's
+     *     transfer); not owned, shared by streams. {@code null} reads over one connection at a time.
      */
-    public S3SeekableInputStream(ObjectClient client, S3Location location, S3Settings settings, long knownLength) {
+    public S3SeekableInputStream(ObjectClient client, S3Location location, S3Settings settings, long knownLength,
+            Executor readAheadExecutor) {
         this.client = Objects.requireNonNull(client, "client");
         this.location = Objects.requireNonNull(location, "location");
         this.rangeBytes = settings.readAheadBytes();
+        this.chunkBytes = (int) Math.min(settings.readAheadBytes(), MAX_CHUNK_BYTES);
+        this.parallelism = settings.readAheadParallelism();
+        this.readAheadExecutor = readAheadExecutor;
         if (knownLength < -1) {
             throw new IllegalArgumentException("known length " + knownLength + " of " + location + " must be >= -1");
         }
@@ -190,7 +225,7 @@ public class S3SeekableInputStream extends InputStream {
 
     /**
      * Bytes left before the end of the object, capped at {@link Integer#MAX_VALUE}, if the length is
-     * known; otherwise the bytes the open connection holds. Sends no request.
+     * known (it is after the first read), otherwise 0. Sends no request.
      */
     @Override
     public int available() throws IOException {
@@ -283,8 +318,8 @@ public class S3SeekableInputStream extends InputStream {
     }
 
     /**
-     * Releases the connection (drains a remainder of a few KiB, aborts a larger one). Idempotent;
-     * never fails because of the connection.
+     * Releases the connection (drains a remainder of a few KiB, aborts a larger one), cancels the
+     * read-ahead GETs in flight and drops its buffers. Idempotent; never fails because of the connection.
      */
     @Override
     public void close() {
@@ -293,15 +328,35 @@ public class S3SeekableInputStream extends InputStream {
         }
         closed = true;
         closeRange();
+        closeReadAhead();
+    }
+
+    /** Bytes of read-ahead buffer this stream holds now; at most parallelism x chunk size. */
+    long readAheadBufferedBytes() {
+        return readAhead == null ? 0 : readAhead.bufferedBytes();
     }
 
     private int readSequential(byte[] b, int off, int len) throws IOException {
+        if (readAhead != null) {
+            if (readAhead.covers(position)) {
+                return readAhead.read(position, b, off, len);
+            }
+            closeReadAhead();
+        }
         while (true) {
             if (range != null && !continuesAt(range, position)) {
+                // Sequential: the reader went on where the range ended, having read (not skipped) at
+                // least half of it; random reads that merely cross a range's end do not qualify.
+                boolean sequential = range.position() == range.end() && position == range.end()
+                        && rangeBytesRead >= (range.end() - range.start()) / 2;
                 closeRange();
+                if (sequential && startReadAhead()) {
+                    return readAhead.read(position, b, off, len);
+                }
             }
             if (range == null) {
                 range = new RangeReader(client, location, position, endOf(position, rangeBytes), length);
+                rangeBytesRead = 0;
             }
             long gap = position - range.position();
             if (gap > 0 && range.discard(gap) < gap) {
@@ -312,21 +367,40 @@ public class S3SeekableInputStream extends InputStream {
             int n = range.read(b, off, len);
             learnLength(range);
             if (n >= 0) {
+                rangeBytesRead += n;
                 return n;
             }
-            boolean objectEnded = isAtEnd(position) || range.position() < range.end();
-            closeRange();
-            if (objectEnded) {
+            if (isAtEnd(position) || range.position() < range.end()) {
+                closeRange();
                 return -1;
             }
-            // The range is used up and the object goes on: the reader is sequential, request the next range.
+            // The range is used up at its end and the object goes on: the next turn sees a sequential reader.
         }
+    }
+
+    /**
+     * Starts parallel read-ahead at the current position if this stream may (an executor, parallelism
+     * above 1, the length known and bytes left).
+     */
+    private boolean startReadAhead() {
+        if (readAheadExecutor == null || parallelism < 2 || length < 0 || position >= length) {
+            return false;
+        }
+        readAhead = new ParallelReadAhead(client, location, position, length, chunkBytes, parallelism, readAheadExecutor);
+        return true;
     }
 
     /** True if {@code wanted} can be served by the open range: it lies ahead and close enough to skip to. */
     private static boolean continuesAt(RangeReader open, long wanted) {
         long gap = wanted - open.position();
         return gap >= 0 && gap <= MAX_FORWARD_SKIP_BYTES && wanted < open.end() && !open.isExhausted();
+    }
+
+    private void closeReadAhead() {
+        if (readAhead != null) {
+            readAhead.close();
+            readAhead = null;
+        }
     }
 
     private void closeRange() {
