@@ -18,7 +18,7 @@ import java.util.concurrent.Executor;
  * {@link S3Settings#readAheadBytes()} bytes from the current position, and later reads continue on
  * that connection while they stay sequential. When a range is used up and the reader goes on, the
  * reader is taken to be sequential: with a read-ahead executor and {@link
- * S3Settings#readAheadParallelism()} above 1, a {@link ParallelReadAhead} then keeps that many ranged
+ * S3Settings#readAheadParallelism()} above 1, a parallel read-ahead then keeps that many ranged
  * GETs of {@link S3Settings#readAheadBytes()} (at most {@value #MAX_CHUNK_BYTES} bytes) in flight
  * ahead of the reader; without, the next range is requested on one connection. A read outside the
  * read-ahead window (a backward or long seek) drops the read-ahead and goes back to one connection.
@@ -26,8 +26,8 @@ import java.util.concurrent.Executor;
  *
  * <p><b>Lazy seek.</b> {@link #seek(long)} only records the wanted position. The next read skips a
  * forward gap of up to {@value #MAX_FORWARD_SKIP_BYTES} bytes on the open connection; for a backward
- * or longer forward seek it releases the connection (see {@link RangeReader#close()}: a small
- * remainder is drained, a large one aborted) and sends a new ranged GET.
+ * or longer forward seek it releases the connection (a remainder of up to 64 KiB is drained so the
+ * connection is reused, a larger one aborted) and sends a new ranged GET.
  *
  * <p><b>Positional reads.</b> {@link #read(long, byte[], int, int)} and {@link #read(long, ByteBuffer)}
  * (and their {@code readFully} forms) send one ranged GET of exactly the bytes asked for, and never
@@ -36,7 +36,7 @@ import java.util.concurrent.Executor;
  *
  * <p><b>Failures.</b> A missing object raises {@link FileNotFoundException} naming the {@code s3://}
  * location, at the first read (or at {@link #length()}). A connection that breaks mid-body is
- * re-requested from the current position, at most {@value RangeReader#MAX_ATTEMPTS} GETs per range;
+ * re-requested from the current position, at most three GETs per range (or per positional read);
  * throttling and 5xx are retried inside the {@link ObjectClient}. Reading at or past the end returns
  * -1, also for a zero-byte object.
  *
@@ -45,7 +45,7 @@ import java.util.concurrent.Executor;
  * thread reads sequentially. This stream owns no threads and no client; the caller keeps the {@code
  * ObjectClient} and the read-ahead executor open until the stream is closed.
  */
-public class S3SeekableInputStream extends InputStream {
+public final class S3SeekableInputStream extends InputStream {
 
     /**
      * Longest forward gap skipped by reading on the open connection rather than with a new ranged GET.
