@@ -1,0 +1,70 @@
+package dev.flinks3.multipart;
+
+import java.io.InterruptedIOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+
+/**
+ * Heap buffers for parts, with every byte in use counted against the {@link UploadBudget}.
+ *
+ * <p>Buffers of the base part size are kept for reuse when given back (up to {@code maxIdleBuffers}),
+ * so a busy process does not allocate and collect a part-sized array per part. Idle buffers hold no
+ * budget: the heap held by the pool is at most {@code budget + maxIdleBuffers x basePartBytes}.
+ * Buffers of other sizes (the small first buffers of a stream, grown parts) are allocated and dropped.
+ * Thread-safe.
+ */
+public final class PartBufferPool {
+
+    private final UploadBudget budget;
+    private final int pooledBytes;
+    private final int maxIdleBuffers;
+    private final ArrayDeque<ByteBuffer> idle = new ArrayDeque<>();
+
+    /**
+     * @param budget counts the bytes of buffers handed out
+     * @param pooledBytes capacity of the buffers kept for reuse (the base part size)
+     * @param maxIdleBuffers how many idle buffers to keep, 0 for none
+     */
+    public PartBufferPool(UploadBudget budget, int pooledBytes, int maxIdleBuffers) {
+        this.budget = budget;
+        this.pooledBytes = pooledBytes;
+        this.maxIdleBuffers = maxIdleBuffers;
+    }
+
+    /**
+     * A cleared buffer of exactly {@code capacity} bytes, after taking that many bytes of budget.
+     *
+     * @throws InterruptedIOException if interrupted while waiting for budget
+     */
+    public ByteBuffer take(int capacity) throws InterruptedIOException {
+        budget.acquire(capacity);
+        if (capacity == pooledBytes) {
+            ByteBuffer reused;
+            synchronized (this) {
+                reused = idle.pollFirst();
+            }
+            if (reused != null) {
+                reused.clear();
+                return reused;
+            }
+        }
+        return ByteBuffer.allocate(capacity);
+    }
+
+    /** Gives back a buffer from {@link #take}; its contents are dead from now on. */
+    public void give(ByteBuffer buffer) {
+        budget.release(buffer.capacity());
+        if (buffer.capacity() == pooledBytes) {
+            synchronized (this) {
+                if (idle.size() < maxIdleBuffers) {
+                    idle.addFirst(buffer);
+                }
+            }
+        }
+    }
+
+    /** Idle buffers kept for reuse. */
+    public synchronized int idleBuffers() {
+        return idle.size();
+    }
+}

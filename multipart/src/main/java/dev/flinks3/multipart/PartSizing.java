@@ -1,0 +1,61 @@
+package dev.flinks3.multipart;
+
+import dev.flinks3.transfer.CompletedPart;
+
+/**
+ * The size of each part of an upload, by part number.
+ *
+ * <p>S3 allows at most 10,000 parts per upload, so a fixed part size P caps an object at 10,000 x P
+ * (156 GiB for 16 MiB parts). To go further without large buffers for ordinary files, the part size
+ * doubles every {@value #PARTS_PER_STEP} parts, up to a ceiling: the smaller of 1 GiB (parts live in
+ * heap arrays) and what the process budget can hold for one stream's parts in flight plus the one
+ * being filled. With the defaults (16 MiB parts, 1 GiB budget, 4 parts in flight) parts grow 16, 32,
+ * 64, 128 and 204 MiB and an object can reach about 867 GiB ({@link #maxObjectBytes()}). The sizes
+ * depend only on the part number, so a resumed upload continues the same series. Immutable.
+ */
+public final class PartSizing {
+
+    /** Parts per size step; the part size doubles after each step. */
+    public static final int PARTS_PER_STEP = 2_000;
+    /** Largest part this engine buffers: 1 GiB (a Java array holds less than 2 GiB). */
+    public static final long MAX_BUFFERED_PART_BYTES = 1L << 30;
+
+    private final int basePartBytes;
+    private final int maxPartBytes;
+
+    /**
+     * @param configuredPartBytes the part size from the settings (5 MiB..5 GiB); sizes above 1 GiB
+     *     are capped at 1 GiB
+     * @param budgetBytes the process-wide buffer bound
+     * @param partsInFlightPerStream the per-stream limit of parts being uploaded
+     */
+    public PartSizing(long configuredPartBytes, long budgetBytes, int partsInFlightPerStream) {
+        this.basePartBytes = (int) Math.min(configuredPartBytes, MAX_BUFFERED_PART_BYTES);
+        long ceiling = Math.min(MAX_BUFFERED_PART_BYTES, budgetBytes / (partsInFlightPerStream + 1L));
+        this.maxPartBytes = (int) Math.max(basePartBytes, ceiling);
+    }
+
+    /** Size in bytes of part {@code partNumber} (1..10,000) when filled completely. */
+    public int partBytes(int partNumber) {
+        if (partNumber < 1 || partNumber > CompletedPart.MAX_PART_NUMBER) {
+            throw new IllegalArgumentException(
+                    "part number " + partNumber + " outside 1.." + CompletedPart.MAX_PART_NUMBER);
+        }
+        int doublings = Math.min(30, (partNumber - 1) / PARTS_PER_STEP);
+        return (int) Math.min(maxPartBytes, (long) basePartBytes << doublings);
+    }
+
+    /** The base part size in bytes (parts 1..{@value #PARTS_PER_STEP}). */
+    public int basePartBytes() {
+        return basePartBytes;
+    }
+
+    /** The largest object an upload can hold when all parts are full: the sum over 10,000 parts, in bytes. */
+    public long maxObjectBytes() {
+        long total = 0;
+        for (int n = 1; n <= CompletedPart.MAX_PART_NUMBER; n++) {
+            total += partBytes(n);
+        }
+        return total;
+    }
+}

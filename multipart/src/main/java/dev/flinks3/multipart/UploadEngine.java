@@ -1,0 +1,114 @@
+package dev.flinks3.multipart;
+
+import dev.flinks3.transfer.CompletedPart;
+import dev.flinks3.transfer.ObjectClient;
+import dev.flinks3.transfer.S3Location;
+import dev.flinks3.transfer.S3Settings;
+import dev.flinks3.transfer.WriteCondition;
+import java.io.IOException;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The upload engine of one process: opens {@link MultipartUploadStream}s that share one buffer budget
+ * ({@link S3Settings#maxBufferedBytesPerProcess()}), one buffer pool and one set of metrics, and talk to
+ * S3 through one {@link ObjectClient}.
+ *
+ * <p>Holds no threads: parts are uploaded by the object client's asynchronous requests, and writers
+ * wait for permits and budget on their own threads. The client stays owned by the caller. No static
+ * state; thread-safe.
+ */
+public final class UploadEngine {
+
+    private final ObjectClient client;
+    private final S3Settings settings;
+    private final UploadBudget budget;
+    private final PartSizing sizing;
+    private final PartBufferPool pool;
+    private final UploadMetrics metrics;
+    private final CommitGuard guard;
+
+    /**
+     * @param client the S3 seam (not closed by the engine)
+     * @param settings part size, parts in flight per stream, process buffer bound, conditional writes
+     */
+    public UploadEngine(ObjectClient client, S3Settings settings) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.budget = new UploadBudget(settings.maxBufferedBytesPerProcess());
+        this.sizing = new PartSizing(
+                settings.partSizeBytes(), settings.maxBufferedBytesPerProcess(), settings.maxPartsInFlightPerStream());
+        this.pool = new PartBufferPool(budget, sizing.basePartBytes(), settings.maxPartsInFlightPerStream());
+        this.metrics = new UploadMetrics(budget);
+        this.guard = new CommitGuard(client, settings.conditionalWritesEnabled());
+    }
+
+    /**
+     * Opens a stream that writes {@code target} when closed.
+     *
+     * @param condition {@link WriteCondition#IF_NONE_MATCH} to fail the commit with
+     *     {@link java.nio.file.FileAlreadyExistsException} if an object exists (NO_OVERWRITE)
+     */
+    public MultipartUploadStream openStream(S3Location target, WriteCondition condition) {
+        return newStream(target, condition, null, List.of());
+    }
+
+    /**
+     * Opens a stream that continues an existing multipart upload after {@code parts}: its first part
+     * gets the next part number and {@code getPos()} starts at the parts' total size. Writes the bytes of
+     * a persisted tail first to take them back into the first new part. With a {@code null} upload id
+     * (and no parts) it behaves like {@link #openStream}.
+     *
+     * @param parts the parts already uploaded, in ascending part-number order
+     */
+    public MultipartUploadStream resumeStream(S3Location target, String uploadId, List<CompletedPart> parts) {
+        return newStream(target, WriteCondition.NONE, uploadId, parts);
+    }
+
+    /**
+     * Completes an upload from recorded parts (a recoverable writer's commit): CompleteMultipartUpload,
+     * and after a failed response a HEAD that accepts the object if it has the ETag the parts give
+     * (the first attempt took effect). Does not abort on failure and retries only as the client does.
+     *
+     * @return the object's ETag
+     * @throws IOException the request's failure, e.g. {@link dev.flinks3.transfer.S3RequestException}
+     *     NoSuchUpload if the upload is gone and no matching object exists
+     */
+    public String completeUpload(S3Location target, String uploadId, List<CompletedPart> parts, WriteCondition condition)
+            throws IOException {
+        Objects.requireNonNull(uploadId, "uploadId");
+        return session(target, uploadId, parts).complete(condition);
+    }
+
+    /** Counters and gauges of all streams of this engine. */
+    public UploadMetrics metrics() {
+        return metrics;
+    }
+
+    /** The process-wide buffer bound shared by all streams. */
+    public UploadBudget budget() {
+        return budget;
+    }
+
+    /** Part sizes by part number, and the largest object one upload can hold. */
+    public PartSizing partSizing() {
+        return sizing;
+    }
+
+    private MultipartUploadStream newStream(
+            S3Location target, WriteCondition condition, String uploadId, List<CompletedPart> parts) {
+        Objects.requireNonNull(target, "target");
+        Objects.requireNonNull(condition, "condition");
+        long start = 0;
+        for (CompletedPart part : parts) {
+            start += part.sizeBytes();
+        }
+        return new MultipartUploadStream(
+                client, session(target, uploadId, parts), condition, pool, sizing, guard, metrics, start);
+    }
+
+    private PartUploadSession session(S3Location target, String uploadId, List<CompletedPart> parts) {
+        return new PartUploadSession(
+                client, target, metrics, guard, settings.maxPartsInFlightPerStream(), uploadId, parts);
+    }
+}
