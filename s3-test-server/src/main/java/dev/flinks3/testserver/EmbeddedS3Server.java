@@ -25,8 +25,9 @@ import org.gaul.shaded.org.eclipse.jetty.server.Server;
  * An S3-compatible server in this JVM: S3Proxy with its filesystem backend, SigV4 (and V2)
  * authentication with fixed keys, listening on 127.0.0.1 only, path-style addressing.
  *
- * <p>Two servlet filters sit in front of S3Proxy: one records every request in a {@link RequestLog},
- * the other applies a {@link NetworkProfile} (added latency, paced bodies). Create with
+ * <p>Servlet filters sit in front of S3Proxy: one records every request in a {@link RequestLog}, one
+ * applies a {@link NetworkProfile} (added latency, paced bodies), one answers requests chosen with
+ * {@link #failNext} with an S3 error. Create with
  * {@link #builder()}; {@link #close()} stops the server and deletes a base directory it created.
  * Thread-safe once started.
  */
@@ -50,6 +51,7 @@ public final class EmbeddedS3Server implements AutoCloseable {
     private final BlobStore blobStore;
     private final S3Proxy proxy;
     private final RequestLog requestLog = new RequestLog();
+    private final FaultInjectionFilter faults = new FaultInjectionFilter();
     private final List<String> initialBuckets;
     private URI endpoint;
 
@@ -73,6 +75,7 @@ public final class EmbeddedS3Server implements AutoCloseable {
         if (!profile.isUnlimited()) {
             context.addFilter(new NetworkEmulationFilter(profile), "/*", requests);
         }
+        context.addFilter(faults, "/*", requests);
     }
 
     /** A builder with the defaults: fresh temporary base directory, a free port, {@link NetworkProfile#LAN}. */
@@ -141,6 +144,22 @@ public final class EmbeddedS3Server implements AutoCloseable {
     /** The requests received so far. */
     public RequestLog requestLog() {
         return requestLog;
+    }
+
+    /**
+     * Answers the next {@code times} requests of one kind with an S3 error document instead of
+     * serving them; replaces an earlier fault for the same kind. The requests are still logged.
+     *
+     * @param httpStatus e.g. 403 (not retried by AWS SDKs) or 503 (retried)
+     * @param errorCode the S3 error code, e.g. {@code AccessDenied} or {@code SlowDown}
+     */
+    public void failNext(RequestKind kind, int times, int httpStatus, String errorCode) {
+        faults.failNext(kind, times, httpStatus, errorCode);
+    }
+
+    /** Removes all faults not yet triggered. */
+    public void clearFaults() {
+        faults.clear();
     }
 
     /** Creates a bucket directly in the backend (no HTTP request, nothing logged); existing buckets are kept. */

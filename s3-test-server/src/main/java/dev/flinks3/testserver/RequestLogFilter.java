@@ -17,6 +17,9 @@ import java.util.Map;
 /** Appends each request to a {@link RequestLog} when it arrives, before S3Proxy serves it. */
 final class RequestLogFilter implements Filter {
 
+    /** Request attribute under which later filters find this request's {@link RequestRecord}. */
+    static final String RECORD_ATTRIBUTE = RequestRecord.class.getName();
+
     private final RequestLog log;
 
     RequestLogFilter(RequestLog log) {
@@ -32,7 +35,9 @@ final class RequestLogFilter implements Filter {
         String method = http.getMethod();
         RequestKind kind = RequestKind.classify(
                 method, target.bucket(), target.key(), target.queryNames(), http.getHeader("x-amz-copy-source") != null);
-        log.add(new RequestRecord(kind, method, target.bucket(), target.key(), startNanos, headers(http)));
+        RequestRecord record = new RequestRecord(kind, method, target.bucket(), target.key(), startNanos, headers(http));
+        log.add(record);
+        request.setAttribute(RECORD_ATTRIBUTE, record);
         chain.doFilter(request, response);
     }
 

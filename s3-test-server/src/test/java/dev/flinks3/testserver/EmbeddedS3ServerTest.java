@@ -178,6 +178,22 @@ class EmbeddedS3ServerTest {
     }
 
     @Test
+    void injectedFaultAnswersTheChosenRequestsOnlyAndIsNotRetriedWhenFatal() {
+        String uploadId = s3.createMultipartUpload(b -> b.bucket(BUCKET).key("faulty")).uploadId();
+        server.failNext(RequestKind.UPLOAD_PART, 1, 403, "AccessDenied");
+
+        assertThatThrownBy(() -> s3.uploadPart(b -> b.bucket(BUCKET).key("faulty").uploadId(uploadId).partNumber(1),
+                        RequestBody.fromBytes(new byte[1024])))
+                .isInstanceOf(S3Exception.class)
+                .satisfies(e -> assertThat(((S3Exception) e).awsErrorDetails().errorCode()).isEqualTo("AccessDenied"));
+        s3.uploadPart(b -> b.bucket(BUCKET).key("faulty").uploadId(uploadId).partNumber(1),
+                RequestBody.fromBytes(new byte[1024]));
+        s3.abortMultipartUpload(b -> b.bucket(BUCKET).key("faulty").uploadId(uploadId));
+
+        assertThat(server.requestLog().count(RequestKind.UPLOAD_PART)).isEqualTo(2);
+    }
+
+    @Test
     void keepsAGivenBaseDirOnClose(@TempDir Path dir) throws Exception {
         Path base = dir.resolve("s3");
         try (EmbeddedS3Server own = EmbeddedS3Server.builder().baseDir(base).bucket("kept").start()) {
