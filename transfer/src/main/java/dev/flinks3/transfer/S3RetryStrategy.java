@@ -1,6 +1,8 @@
 package dev.flinks3.transfer;
 
 import java.time.Duration;
+import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.retries.api.BackoffStrategy;
 import software.amazon.awssdk.retries.api.RetryStrategy;
@@ -17,6 +19,9 @@ import software.amazon.awssdk.retries.api.RetryStrategy;
  *   <li>throttling backs off exponentially from {@value #THROTTLING_BASE_DELAY_MS} ms with half
  *       jitter, so every throttled retry waits at least half of that: S3 asks a client that sees
  *       SlowDown to slow down, not to come straight back;
+ *   <li>a body corrupted in flight (S3 answers 400 {@code BadDigest} when a checksum or
+ *       {@code XAmzContentSHA256Mismatch} when the payload hash does not match) is sent again, like
+ *       a network error: nothing was stored;
  *   <li>the retry-quota circuit breaker is off: a checkpoint must not fail because other requests
  *       of the process failed before it; the attempt count and backoff bound each request.
  * </ul>
@@ -37,7 +42,17 @@ final class S3RetryStrategy {
                 .backoffStrategy(BackoffStrategy.exponentialDelay(Duration.ofMillis(BASE_DELAY_MS), max))
                 .throttlingBackoffStrategy(
                         BackoffStrategy.exponentialDelayHalfJitter(Duration.ofMillis(THROTTLING_BASE_DELAY_MS), max))
+                .retryOnException(S3RetryStrategy::isCorruptedInFlight)
                 .circuitBreakerEnabled(false)
                 .build();
+    }
+
+    static boolean isCorruptedInFlight(Throwable failure) {
+        if (!(failure instanceof AwsServiceException)) {
+            return false;
+        }
+        AwsErrorDetails details = ((AwsServiceException) failure).awsErrorDetails();
+        String code = details == null ? null : details.errorCode();
+        return "BadDigest".equals(code) || "XAmzContentSHA256Mismatch".equals(code);
     }
 }

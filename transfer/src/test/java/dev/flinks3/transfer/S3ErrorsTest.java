@@ -1,0 +1,139 @@
+package dev.flinks3.transfer;
+
+import static dev.flinks3.transfer.S3RetryStrategyTest.s3Error;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.EOFException;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.exception.SdkClientException;
+
+class S3ErrorsTest {
+
+    private static final S3Location LOCATION = S3Location.of("s3", "bucket", "dir/file");
+
+    @Test
+    void missingObjectIsFileNotFoundNamingTheLocation() {
+        IOException e = S3Errors.translate("HeadObject", LOCATION, s3Error(404, "NoSuchKey"));
+        assertThat(e).isInstanceOf(FileNotFoundException.class)
+                .hasMessageContaining("s3://bucket/dir/file")
+                .hasMessageContaining("HeadObject")
+                .hasMessageContaining("404");
+    }
+
+    @Test
+    void missingBucketAndUploadSayWhatIsMissing() {
+        assertThat(S3Errors.translate("GetObject", LOCATION, s3Error(404, "NoSuchBucket")))
+                .isInstanceOf(FileNotFoundException.class)
+                .hasMessageStartingWith("Bucket of s3://bucket/dir/file does not exist");
+        assertThat(S3Errors.translate("ListParts", LOCATION, s3Error(404, "NoSuchUpload")))
+                .isInstanceOf(FileNotFoundException.class)
+                .hasMessageStartingWith("No such multipart upload: s3://bucket/dir/file");
+    }
+
+    @Test
+    void unsatisfiableRangeIsEndOfFile() {
+        assertThat(S3Errors.translate("GetObject", LOCATION, s3Error(416, "InvalidRange")))
+                .isInstanceOf(EOFException.class)
+                .hasMessageContaining("s3://bucket/dir/file");
+    }
+
+    @Test
+    void failedPreconditionIsFileAlreadyExists() {
+        IOException e = S3Errors.translate("PutObject (If-None-Match: *)", LOCATION, s3Error(412, "PreconditionFailed"));
+        assertThat(e).isInstanceOf(FileAlreadyExistsException.class);
+        assertThat(((FileAlreadyExistsException) e).getFile()).isEqualTo("s3://bucket/dir/file");
+        assertThat(e).hasMessageContaining("PreconditionFailed");
+    }
+
+    @Test
+    void otherAnswersCarryOperationStatusAndCode() {
+        IOException e = S3Errors.translate("UploadPart", LOCATION, s3Error(403, "AccessDenied"));
+        assertThat(e).isInstanceOf(S3RequestException.class)
+                .hasMessageStartingWith("UploadPart failed for s3://bucket/dir/file: HTTP 403 AccessDenied");
+        assertThat(((S3RequestException) e).statusCode()).isEqualTo(403);
+        assertThat(((S3RequestException) e).errorCode()).isEqualTo("AccessDenied");
+    }
+
+    @Test
+    void noAnswerHasStatusZero() {
+        IOException e = S3Errors.translate("GetObject", LOCATION,
+                SdkClientException.create("Unable to execute HTTP request: Connection refused"));
+        assertThat(e).isInstanceOf(S3RequestException.class).hasMessageContaining("no response");
+        assertThat(((S3RequestException) e).statusCode()).isZero();
+    }
+
+    @Test
+    void wrappersAreRemoved() {
+        Throwable wrapped = new CompletionException(new ExecutionException(s3Error(404, "NoSuchKey")));
+        assertThat(S3Errors.translate("HeadObject", LOCATION, wrapped)).isInstanceOf(FileNotFoundException.class);
+    }
+
+    @Test
+    void ioExceptionsPassThrough() {
+        IOException original = new IOException("reset");
+        assertThat(S3Errors.translate("GetObject", LOCATION, new CompletionException(original))).isSameAs(original);
+    }
+
+    @Test
+    void rejectedChecksumsPointToTheSwitch() {
+        assertThat(S3Errors.translate("PutObject", LOCATION,
+                        s3Error(400, "InvalidArgument", "x-amz-checksum-crc32c header is not supported")))
+                .hasMessageContaining(S3Errors.CHECKSUM_HINT);
+        assertThat(S3Errors.translate("PutObject", LOCATION,
+                        s3Error(501, "NotImplemented", "Transfer-Encoding: aws-chunked is not implemented")))
+                .hasMessageContaining(S3Errors.CHUNKED_HINT);
+        assertThat(S3Errors.translate("PutObject", LOCATION, s3Error(400, "BadDigest", "The CRC32C you specified did not match the calculated checksum")))
+                .hasMessageNotContaining(S3Errors.CHECKSUM_HINT);
+    }
+
+    @Test
+    void translatingFutureFailsWithTheTranslatedException() {
+        CompletableFuture<String> sdk = new CompletableFuture<>();
+        CompletableFuture<Integer> mapped = S3Errors.translating(sdk, String::length, "HeadObject", LOCATION);
+        sdk.completeExceptionally(new CompletionException(s3Error(404, "NoSuchKey")));
+        assertThatThrownBy(mapped::join).hasCauseInstanceOf(FileNotFoundException.class);
+    }
+
+    @Test
+    void translatingFutureMapsTheValue() {
+        CompletableFuture<String> sdk = new CompletableFuture<>();
+        CompletableFuture<Integer> mapped = S3Errors.translating(sdk, String::length, "HeadObject", LOCATION);
+        sdk.complete("etag");
+        assertThat(mapped.join()).isEqualTo(4);
+    }
+
+    @Test
+    void cancellingTheTranslatingFutureCancelsTheRequest() {
+        CompletableFuture<String> sdk = new CompletableFuture<>();
+        S3Errors.translating(sdk, "GetObject", LOCATION).cancel(true);
+        assertThat(sdk).isCancelled();
+    }
+
+    @Test
+    void awaitThrowsTheTranslatedException() {
+        CompletableFuture<String> failed = CompletableFuture.failedFuture(s3Error(416, "InvalidRange"));
+        assertThatThrownBy(() -> S3Errors.await(failed, "GetObject", LOCATION)).isInstanceOf(EOFException.class);
+    }
+
+    @Test
+    void interruptedAwaitCancelsTheRequestAndKeepsTheFlag() {
+        CompletableFuture<String> pending = new CompletableFuture<>();
+        Thread.currentThread().interrupt();
+        try {
+            assertThatThrownBy(() -> S3Errors.await(pending, "GetObject", LOCATION))
+                    .isInstanceOf(InterruptedIOException.class);
+            assertThat(Thread.currentThread().isInterrupted()).isTrue();
+            assertThat(pending).isCancelled();
+        } finally {
+            Thread.interrupted();
+        }
+    }
+}

@@ -1,0 +1,105 @@
+package dev.flinks3.transfer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.retries.api.AcquireInitialTokenRequest;
+import software.amazon.awssdk.retries.api.RefreshRetryTokenRequest;
+import software.amazon.awssdk.retries.api.RetryStrategy;
+import software.amazon.awssdk.retries.api.RetryToken;
+import software.amazon.awssdk.retries.api.TokenAcquisitionFailedException;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+
+class S3RetryStrategyTest {
+
+    private final RetryStrategy strategy = S3RetryStrategy.create(S3Settings.builder().maxRetries(4).build());
+
+    @Test
+    void attemptsAreRetriesPlusOne() {
+        assertThat(strategy.maxAttempts()).isEqualTo(5);
+    }
+
+    @Test
+    void throttlingWaitsAtLeastHalfTheThrottlingBaseDelay() {
+        for (int i = 0; i < 50; i++) {
+            assertThat(firstRetryDelay(s3Error(503, "SlowDown")))
+                    .isGreaterThanOrEqualTo(Duration.ofMillis(S3RetryStrategy.THROTTLING_BASE_DELAY_MS / 2));
+            assertThat(firstRetryDelay(s3Error(429, "TooManyRequests")))
+                    .isGreaterThanOrEqualTo(Duration.ofMillis(S3RetryStrategy.THROTTLING_BASE_DELAY_MS / 2));
+        }
+    }
+
+    @Test
+    void serverErrorsRetrySoonerThanThrottling() {
+        for (int i = 0; i < 50; i++) {
+            assertThat(firstRetryDelay(s3Error(500, "InternalError")))
+                    .isLessThanOrEqualTo(Duration.ofMillis(2 * S3RetryStrategy.BASE_DELAY_MS));
+            assertThat(firstRetryDelay(s3Error(503, "ServiceUnavailable")))
+                    .isLessThanOrEqualTo(Duration.ofMillis(2 * S3RetryStrategy.BASE_DELAY_MS));
+        }
+    }
+
+    @Test
+    void networkErrorsAreRetried() {
+        SdkClientException reset = SdkClientException.builder()
+                .message("connection reset")
+                .cause(new java.io.IOException("Connection reset by peer"))
+                .build();
+        assertThat(firstRetryDelay(reset)).isNotNull();
+    }
+
+    @Test
+    void bodiesCorruptedInFlightAreRetried() {
+        assertThat(firstRetryDelay(s3Error(400, "BadDigest"))).isNotNull();
+        assertThat(firstRetryDelay(s3Error(400, "XAmzContentSHA256Mismatch"))).isNotNull();
+    }
+
+    @Test
+    void clientErrorsAreFinal() {
+        for (S3Exception fatal : new S3Exception[] {
+            s3Error(403, "AccessDenied"), s3Error(404, "NoSuchKey"), s3Error(412, "PreconditionFailed"),
+            s3Error(400, "InvalidArgument")
+        }) {
+            RetryToken token = strategy.acquireInitialToken(AcquireInitialTokenRequest.create("s3")).token();
+            assertThatThrownBy(() -> strategy.refreshRetryToken(
+                            RefreshRetryTokenRequest.builder().token(token).failure(fatal).build()))
+                    .isInstanceOf(TokenAcquisitionFailedException.class);
+        }
+    }
+
+    @Test
+    void stopsAfterTheLastAttempt() {
+        RetryToken token = strategy.acquireInitialToken(AcquireInitialTokenRequest.create("s3")).token();
+        S3Exception failure = s3Error(500, "InternalError");
+        for (int retry = 1; retry <= 4; retry++) {
+            token = strategy.refreshRetryToken(
+                    RefreshRetryTokenRequest.builder().token(token).failure(failure).build()).token();
+        }
+        RetryToken exhausted = token;
+        assertThatThrownBy(() -> strategy.refreshRetryToken(
+                        RefreshRetryTokenRequest.builder().token(exhausted).failure(failure).build()))
+                .isInstanceOf(TokenAcquisitionFailedException.class);
+    }
+
+    private Duration firstRetryDelay(Throwable failure) {
+        RetryToken token = strategy.acquireInitialToken(AcquireInitialTokenRequest.create("s3")).token();
+        return strategy.refreshRetryToken(RefreshRetryTokenRequest.builder().token(token).failure(failure).build())
+                .delay();
+    }
+
+    static S3Exception s3Error(int status, String code) {
+        return s3Error(status, code, code + " message");
+    }
+
+    static S3Exception s3Error(int status, String code, String message) {
+        return (S3Exception) S3Exception.builder()
+                .statusCode(status)
+                .message(message)
+                .awsErrorDetails(AwsErrorDetails.builder().errorCode(code).errorMessage(message).build())
+                .build();
+    }
+}
