@@ -1,0 +1,393 @@
+package dev.flinks3.fs;
+
+import dev.flinks3.multipart.UploadEngine;
+import dev.flinks3.transfer.ListPage;
+import dev.flinks3.transfer.ObjectClient;
+import dev.flinks3.transfer.ObjectMetadata;
+import dev.flinks3.transfer.S3Location;
+import dev.flinks3.transfer.WriteCondition;
+import dev.flinks3.transfer.read.S3SeekableInputStream;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.file.FileAlreadyExistsException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadLocalRandom;
+import org.apache.flink.core.fs.BlockLocation;
+import org.apache.flink.core.fs.EntropyInjectingFileSystem;
+import org.apache.flink.core.fs.FSDataInputStream;
+import org.apache.flink.core.fs.FSDataOutputStream;
+import org.apache.flink.core.fs.FileStatus;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.ICloseableRegistry;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.core.fs.PathsCopyingFileSystem;
+
+/**
+ * A Flink {@link FileSystem} over one S3 bucket (paths may name other buckets too), for the
+ * {@code s3://} and {@code s3a://} schemes.
+ *
+ * <p><b>Files and directories.</b> An object is a file, zero-byte objects included. A directory is a
+ * key prefix that has objects under it, or a directory marker: a zero-byte object whose key ends with
+ * {@code /}, as {@link #mkdirs} and other tools (S3A, the console) write. Listings show every object
+ * and prefix below a directory except its own marker.
+ *
+ * <p><b>Writes</b> go through the shared {@link UploadEngine}: parts upload while the caller writes and
+ * the object appears only when the stream is closed. {@code NO_OVERWRITE} is a conditional write
+ * ({@code If-None-Match: *}) that cannot race; on servers without conditional writes a HEAD checks
+ * the key at create and again just before the commit. {@code OVERWRITE} never deletes first, so readers
+ * never see the old object missing.
+ *
+ * <p><b>Reads</b> are lazy: {@link #open} sends nothing; the first read sends a ranged GET and a missing
+ * object raises {@link FileNotFoundException} then.
+ *
+ * <p>The filesystem owns nothing: the object client, the upload engine, the bulk copy and the read-ahead
+ * executor belong to the factory that made it and are shared by all its filesystems. Thread-safe.
+ */
+public class S3FileSystem extends FileSystem implements EntropyInjectingFileSystem, PathsCopyingFileSystem {
+
+    private static final char[] ENTROPY_ALPHABET =
+            "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".toCharArray();
+
+    private final URI uri;
+    private final BucketPaths paths;
+    private final ObjectClient client;
+    private final UploadEngine uploads;
+    private final BulkCopy bulkCopy;
+    private final Executor readAheadExecutor;
+    private final S3FileSystemSettings settings;
+
+    /**
+     * @param uri the filesystem's URI, {@code scheme://bucket}; a path is {@code scheme://bucket/key}
+     * @param client the S3 seam; not owned
+     * @param uploads the upload engine on the same client; not owned
+     * @param bulkCopy copies objects to local files for {@link #copyFiles}; {@code null} to let Flink copy
+     *     file by file through {@link #open}
+     * @param readAheadExecutor runs parallel read-ahead GETs of input streams; not owned; {@code null}
+     *     reads over one connection per stream
+     * @param settings what the factory was configured with
+     */
+    public S3FileSystem(
+            URI uri,
+            ObjectClient client,
+            UploadEngine uploads,
+            BulkCopy bulkCopy,
+            Executor readAheadExecutor,
+            S3FileSystemSettings settings) {
+        this.uri = URI.create(uri.getScheme() + "://" + (uri.getAuthority() == null ? "" : uri.getAuthority()) + "/");
+        this.paths = new BucketPaths(this.uri);
+        this.client = Objects.requireNonNull(client, "client");
+        this.uploads = Objects.requireNonNull(uploads, "uploads");
+        this.bulkCopy = bulkCopy;
+        this.readAheadExecutor = readAheadExecutor;
+        this.settings = Objects.requireNonNull(settings, "settings");
+    }
+
+    // ---- identity -----------------------------------------------------------------------------
+
+    /** {@code scheme://bucket/}. */
+    @Override
+    public URI getUri() {
+        return uri;
+    }
+
+    /** The bucket's root. */
+    @Override
+    public Path getWorkingDirectory() {
+        return new Path(uri);
+    }
+
+    /** The bucket's root. */
+    @Override
+    public Path getHomeDirectory() {
+        return new Path(uri);
+    }
+
+    @Override
+    public boolean isDistributedFS() {
+        return true;
+    }
+
+    // ---- status and listing --------------------------------------------------------------------
+
+    /**
+     * A file if an object is at the key; otherwise a directory if any object has the key as prefix
+     * (a marker {@code key/} counts). One HEAD, plus one LIST of at most one key if there is no object.
+     *
+     * @throws FileNotFoundException naming the {@code s3://} location if there is neither
+     */
+    @Override
+    public FileStatus getFileStatus(Path path) throws IOException {
+        S3Location location = paths.toLocation(path);
+        if (location.key().isEmpty()) {
+            return S3FileStatus.directory(paths.toPath(location));
+        }
+        ObjectMetadata object = headOrNull(location);
+        if (object != null) {
+            return fileStatus(location.bucket(), object);
+        }
+        ListPage first = client.list(location.bucket(), location.directoryPrefix(), null, null, 1);
+        if (!first.objects().isEmpty() || !first.commonPrefixes().isEmpty()) {
+            return S3FileStatus.directory(paths.toPath(location));
+        }
+        throw new FileNotFoundException("No file or directory at " + location);
+    }
+
+    /** One block covering the whole file: S3 offers no locality. */
+    @Override
+    public BlockLocation[] getFileBlockLocations(FileStatus file, long start, long len) {
+        return new BlockLocation[] {new S3BlockLocation(0, file.getLen())};
+    }
+
+    /**
+     * The files and sub-directories directly below {@code path}, read page by page (1,000 keys per
+     * ListObjectsV2 request). For a file, its own status.
+     *
+     * @throws FileNotFoundException naming the location if there is neither a file nor a directory
+     */
+    @Override
+    public FileStatus[] listStatus(Path path) throws IOException {
+        S3Location location = paths.toLocation(path);
+        String prefix = location.directoryPrefix();
+        List<FileStatus> entries = new ArrayList<>();
+        boolean markerSeen = false;
+        ObjectListing listing = new ObjectListing(client, location.bucket(), prefix, "/");
+        for (ListPage page = listing.next(); page != null; page = listing.next()) {
+            for (ObjectMetadata object : page.objects()) {
+                if (object.key().equals(prefix)) {
+                    markerSeen = true;
+                } else {
+                    entries.add(fileStatus(location.bucket(), object));
+                }
+            }
+            for (String subPrefix : page.commonPrefixes()) {
+                // "dir//x" lists as prefix "dir//", which names this directory again: not a child
+                if (subPrefix.length() > prefix.length() + 1) {
+                    entries.add(S3FileStatus.directory(paths.toPath(location.bucket(), subPrefix)));
+                }
+            }
+        }
+        if (entries.isEmpty() && !markerSeen && !location.key().isEmpty()) {
+            ObjectMetadata file = headOrNull(location);
+            if (file == null) {
+                throw new FileNotFoundException("No file or directory at " + location);
+            }
+            return new FileStatus[] {fileStatus(location.bucket(), file)};
+        }
+        return entries.toArray(new FileStatus[0]);
+    }
+
+    // ---- namespace changes ----------------------------------------------------------------------
+
+    /**
+     * Deletes a file, or a directory: with {@code recursive}, every object under it in DeleteObjects
+     * batches of up to 1,000 keys; without, only an empty directory (its marker).
+     *
+     * @return false if nothing was at the path
+     * @throws IOException if the directory is not empty and {@code recursive} is false, if the path is
+     *     a bucket's root, or naming the keys S3 could not delete
+     */
+    @Override
+    public boolean delete(Path path, boolean recursive) throws IOException {
+        S3Location location = paths.toLocation(path);
+        if (location.key().isEmpty()) {
+            throw new IOException("Refusing to delete the root of bucket " + location);
+        }
+        if (headOrNull(location) != null) {
+            client.delete(location);
+            return true;
+        }
+        String prefix = location.directoryPrefix();
+        if (recursive) {
+            return new PrefixDelete(client, location).deleteAllUnder(prefix) > 0;
+        }
+        ListPage page = client.list(location.bucket(), prefix, null, null, 2);
+        boolean marker = false;
+        for (ObjectMetadata object : page.objects()) {
+            if (!object.key().equals(prefix)) {
+                throw new IOException("Directory " + location + " is not empty; delete it with recursive = true");
+            }
+            marker = true;
+        }
+        if (marker) {
+            client.delete(location.withKey(prefix));
+        }
+        return marker;
+    }
+
+    /**
+     * Writes a directory marker ({@code key/}, zero bytes), so the directory exists while it is empty.
+     * Parent directories need no marker: they exist through the child's key.
+     *
+     * @throws FileAlreadyExistsException if a file is at the path
+     */
+    @Override
+    public boolean mkdirs(Path path) throws IOException {
+        S3Location location = paths.toLocation(path);
+        if (location.key().isEmpty()) {
+            return true;
+        }
+        if (headOrNull(location) != null) {
+            throw new FileAlreadyExistsException(location.toString(), null, "a file exists at the path");
+        }
+        await(client.put(location.withKey(location.directoryPrefix()), ByteBuffer.allocate(0), WriteCondition.NONE),
+                location);
+        return true;
+    }
+
+    /**
+     * Moves a file or a directory by server-side copy and delete. Never overwrites: returns false if
+     * the source does not exist, the target exists, or the target lies inside the source.
+     */
+    @Override
+    public boolean rename(Path source, Path target) throws IOException {
+        S3Location from = paths.toLocation(source);
+        S3Location to = paths.toLocation(target);
+        if (from.key().isEmpty() || to.key().isEmpty()
+                || (from.bucket().equals(to.bucket()) && (from.key().equals(to.key())
+                        || to.key().startsWith(from.directoryPrefix())))
+                || exists(target)) {
+            return false;
+        }
+        ServerSideRename rename = new ServerSideRename(client);
+        ObjectMetadata file = headOrNull(from);
+        if (file != null) {
+            rename.renameFile(from, file.length(), to);
+            return true;
+        }
+        return rename.renameDirectory(from, to);
+    }
+
+    // ---- streams ----------------------------------------------------------------------------------
+
+    /**
+     * Opens a stream that writes the object when closed.
+     *
+     * @throws FileAlreadyExistsException with {@code NO_OVERWRITE} on a server without conditional
+     *     writes, if an object is at the key (with conditional writes, {@code close()} throws it)
+     */
+    @Override
+    public FSDataOutputStream create(Path path, WriteMode overwriteMode) throws IOException {
+        S3Location location = paths.toLocation(path);
+        if (location.key().isEmpty()) {
+            throw new IOException("Cannot create a file at the root of bucket " + location);
+        }
+        WriteCondition condition = WriteCondition.NONE;
+        if (overwriteMode == WriteMode.NO_OVERWRITE) {
+            condition = WriteCondition.IF_NONE_MATCH;
+            if (!settings.s3().conditionalWritesEnabled() && headOrNull(location) != null) {
+                throw new FileAlreadyExistsException(location.toString(), null, "an object exists at the key");
+            }
+        }
+        return new S3DataOutputStream(uploads.openStream(location, condition));
+    }
+
+    /** Same as {@link #open(Path)}: read sizes come from the read-ahead settings, not the buffer size. */
+    @Override
+    public FSDataInputStream open(Path path, int bufferSize) throws IOException {
+        return open(path);
+    }
+
+    /** Opens the object lazily: no request until the first read. */
+    @Override
+    public FSDataInputStream open(Path path) throws IOException {
+        S3Location location = paths.toLocation(path);
+        if (location.key().isEmpty()) {
+            throw new FileNotFoundException(location + " is the root of a bucket, not a file");
+        }
+        return new S3DataInputStream(
+                new S3SeekableInputStream(client, location, settings.s3(), -1, readAheadExecutor));
+    }
+
+    // ---- entropy injection ------------------------------------------------------------------------
+
+    /** The marker Flink replaces with entropy in checkpoint data paths, or {@code null}. */
+    @Override
+    public String getEntropyInjectionKey() {
+        return settings.entropyKey();
+    }
+
+    /** {@code s3.entropy.length} random letters and digits. */
+    @Override
+    public String generateEntropy() {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        char[] entropy = new char[settings.entropyLength()];
+        for (int i = 0; i < entropy.length; i++) {
+            entropy[i] = ENTROPY_ALPHABET[random.nextInt(ENTROPY_ALPHABET.length)];
+        }
+        return new String(entropy);
+    }
+
+    // ---- bulk copy to local disk ---------------------------------------------------------------
+
+    /** True when bulk copy is enabled and the copy goes from this filesystem to a local file. */
+    @Override
+    public boolean canCopyPaths(Path source, Path destination) {
+        String sourceScheme = source.toUri().getScheme();
+        return bulkCopy != null
+                && settings.bulkCopyEnabled()
+                && (sourceScheme == null || sourceScheme.equals(uri.getScheme()))
+                && LocalCopyRequests.isLocal(destination);
+    }
+
+    /**
+     * Downloads the objects to local files, {@code s3.bulk-copy.max-concurrent} files at a time with
+     * parallel ranged GETs inside large files. Closing {@code closeableRegistry} cancels the copy.
+     *
+     * @throws IOException the first failed download, naming its location; incomplete files are deleted
+     */
+    @Override
+    public void copyFiles(List<CopyRequest> requests, ICloseableRegistry closeableRegistry) throws IOException {
+        if (bulkCopy == null) {
+            throw new IOException("Bulk copy is not available on " + uri);
+        }
+        new LocalCopyRequests(bulkCopy, paths).copy(requests, closeableRegistry);
+    }
+
+    // ---- helpers ------------------------------------------------------------------------------------
+
+    private FileStatus fileStatus(String bucket, ObjectMetadata object) {
+        return S3FileStatus.file(paths.toPath(bucket, object.key()), object.length(), object.lastModifiedMillis());
+    }
+
+    private ObjectMetadata headOrNull(S3Location location) throws IOException {
+        try {
+            return client.head(location);
+        } catch (FileNotFoundException absent) {
+            return null;
+        }
+    }
+
+    private static <T> T await(CompletableFuture<T> future, S3Location location)
+            throws IOException {
+        try {
+            return future.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            future.cancel(true);
+            throw new InterruptedIOException("Interrupted while writing " + location);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof CompletionException && cause.getCause() != null) {
+                cause = cause.getCause();
+            }
+            if (cause instanceof IOException) {
+                throw (IOException) cause;
+            }
+            throw new IOException("Request for " + location + " failed", cause);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "S3FileSystem{" + uri + "}";
+    }
+}

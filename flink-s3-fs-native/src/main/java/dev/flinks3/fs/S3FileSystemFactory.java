@@ -1,0 +1,113 @@
+package dev.flinks3.fs;
+
+import java.io.IOException;
+import java.net.URI;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.IllegalConfigurationException;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.FileSystemFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Creates the filesystem for {@code s3://} paths; {@link S3AFileSystemFactory} does the same for
+ * {@code s3a://}. Registered in {@code META-INF/services/org.apache.flink.core.fs.FileSystemFactory}.
+ *
+ * <p><b>Configuration.</b> {@link #configure} reads and validates every option of {@link
+ * S3ConfigOptions} and fails with an {@link IllegalConfigurationException} naming the key, so a bad
+ * value stops the process at start-up. The S3 clients, the upload engine and the read-ahead threads
+ * are built at the first {@link #create} and shared by every filesystem of this factory (one per
+ * bucket, as Flink caches filesystems by scheme and authority) until the factory is configured again.
+ *
+ * <p><b>Priority.</b> Flink 2.3 registers, for each scheme, the factory with the highest {@link
+ * #getPriority()}; the configuration key {@code fs.<scheme>.priority.<factory class>} overrides a
+ * factory's own priority. Flink's {@code flink-s3-fs-native} declares -1 and the Hadoop and Presto
+ * plugins 0, so this factory, at {@value #PRIORITY}, wins when several S3 plugins are installed. To
+ * prefer another plugin, give it a higher priority, e.g. {@code
+ * fs.s3.priority.org.apache.flink.fs.s3hadoop.S3FileSystemFactory: 100}, or lower ours with {@code
+ * fs.s3.priority.dev.flinks3.fs.S3FileSystemFactory: -10}. Flink versions before 2.3 know no
+ * priorities: there, install only one plugin per scheme.
+ */
+public class S3FileSystemFactory implements FileSystemFactory {
+
+    /** Above every other S3 plugin's default priority (Flink's native plugin: -1, Hadoop and Presto: 0). */
+    public static final int PRIORITY = 10;
+
+    private static final Logger LOG = LoggerFactory.getLogger(S3FileSystemFactory.class);
+
+    private S3FileSystemSettings settings;
+    private S3Backend backend;
+
+    @Override
+    public String getScheme() {
+        return "s3";
+    }
+
+    @Override
+    public int getPriority() {
+        return PRIORITY;
+    }
+
+    /**
+     * Reads and validates the configuration. Sends no request and starts no thread: Flink configures
+     * every installed factory, also those that lose on priority. A previous configuration's clients are
+     * closed.
+     *
+     * @throws IllegalConfigurationException naming the key, the value and what is allowed
+     */
+    @Override
+    public synchronized void configure(Configuration config) {
+        S3FileSystemSettings parsed = S3FileSystemSettings.fromConfiguration(config);
+        logKeysWithoutEffect(config);
+        closeBackend();
+        settings = parsed;
+    }
+
+    /**
+     * The filesystem for {@code fsUri}'s bucket; builds the shared S3 clients on the first call.
+     *
+     * @throws IOException if the S3 client cannot be built from the configuration
+     */
+    @Override
+    public synchronized FileSystem create(URI fsUri) throws IOException {
+        if (settings == null) {
+            settings = S3FileSystemSettings.fromConfiguration(new Configuration());
+        }
+        if (backend == null) {
+            try {
+                backend = new S3Backend(settings);
+            } catch (RuntimeException e) {
+                throw new IOException("Could not create the S3 client for " + getScheme() + "://: " + e.getMessage(), e);
+            }
+        }
+        S3FileSystem fs = new S3FileSystem(fsUri, backend.objectClient(), backend.uploads(), backend.bulkCopy(),
+                backend.readAheadExecutor(), settings);
+        LOG.info("Created {} (flinks3) on {} with {}", fs.getUri(), backend, settings);
+        return fs;
+    }
+
+    private void closeBackend() {
+        if (backend == null) {
+            return;
+        }
+        try {
+            backend.close();
+        } catch (IOException e) {
+            LOG.warn("Could not close the S3 clients of the previous configuration", e);
+        }
+        backend = null;
+    }
+
+    private static void logKeysWithoutEffect(Configuration config) {
+        for (String key : new String[] {S3ConfigOptions.ASYNC_ENABLED.key(), S3ConfigOptions.READ_BUFFER_SIZE.key()}) {
+            if (config.containsKey(key)) {
+                LOG.info("'{}' is accepted for compatibility with Flink's native S3 plugin and has no effect", key);
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return getClass().getSimpleName() + "{scheme=" + getScheme() + "}";
+    }
+}
