@@ -178,9 +178,12 @@ public final class MultipartUploadStream extends OutputStream {
      * @return the upload id, all parts and the length; the tail is empty
      */
     public synchronized UploadSnapshot closeForCommit() throws IOException {
-        ensureOpen();
+        if (closed) {
+            throw new IOException("Stream to " + session.target() + " is closed");
+        }
         closed = true;
         try {
+            session.throwFirstFailure();
             sendCurrentPart();
             List<CompletedPart> parts = session.awaitParts();
             String uploadId = session.handOut();
