@@ -13,14 +13,14 @@ import java.util.regex.Pattern;
  * {@code -N}, N the number of parts. Knowing the ETag to expect lets a writer recognise its own object
  * after a lost response. Servers that use other ETags simply never match, which errs on the safe side.
  */
-final class ETags {
+public final class ETags {
 
     private static final Pattern MD5_HEX = Pattern.compile("[0-9a-fA-F]{32}");
 
     private ETags() {}
 
     /** The ETag of a PutObject of the bytes from {@code body}'s position to its limit (body untouched). */
-    static String ofBody(ByteBuffer body) {
+    public static String ofBody(ByteBuffer body) {
         MessageDigest md5 = md5();
         md5.update(body.duplicate());
         return "\"" + hex(md5.digest()) + "\"";
@@ -30,7 +30,7 @@ final class ETags {
      * The ETag of an upload completed with {@code parts}, or {@code null} if a part's ETag is not an
      * MD5 (then the final ETag cannot be predicted).
      */
-    static String ofParts(List<CompletedPart> parts) {
+    public static String ofParts(List<CompletedPart> parts) {
         MessageDigest md5 = md5();
         for (CompletedPart part : parts) {
             String hex = unquote(part.eTag());
@@ -43,7 +43,7 @@ final class ETags {
     }
 
     /** True if both are the same ETag, ignoring quotes and hex case. */
-    static boolean same(String a, String b) {
+    public static boolean same(String a, String b) {
         return a != null && b != null && unquote(a).equalsIgnoreCase(unquote(b));
     }
 

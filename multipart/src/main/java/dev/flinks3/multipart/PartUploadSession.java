@@ -24,7 +24,8 @@ import java.util.concurrent.Semaphore;
  *
  * <p>{@link #handOut()} marks the upload as referenced by persisted state (a recoverable writer's
  * checkpoint); from then on {@link #abort()} leaves it alone, because a completed checkpoint may still
- * need to commit it. Thread-safe; parts are numbered in the order {@link #uploadPart} is called.
+ * need to commit it. A session that continues an existing upload id starts handed out. Thread-safe;
+ * parts are numbered in the order {@link #uploadPart} is called.
  */
 public final class PartUploadSession {
 
@@ -56,7 +57,9 @@ public final class PartUploadSession {
         this.guard = guard;
         this.permits = new Semaphore(maxPartsInFlight);
         if (existingUploadId != null) {
+            // A continued upload is referenced by the persisted state it was resumed from.
             this.uploadId = CompletableFuture.completedFuture(existingUploadId);
+            this.handedOut = true;
         } else if (!existingParts.isEmpty()) {
             throw new IllegalArgumentException("parts given without an upload id for " + target);
         }

@@ -56,8 +56,9 @@ public final class UploadEngine {
     /**
      * Opens a stream that continues an existing multipart upload after {@code parts}: its first part
      * gets the next part number and {@code getPos()} starts at the parts' total size. Writes the bytes of
-     * a persisted tail first to take them back into the first new part. With a {@code null} upload id
-     * (and no parts) it behaves like {@link #openStream}.
+     * a persisted tail first to take them back into the first new part. The upload counts as handed
+     * out (the persisted state it came from refers to it): failure or cancellation never aborts it.
+     * With a {@code null} upload id (and no parts) it behaves like {@link #openStream}.
      *
      * @param parts the parts already uploaded, in ascending part-number order
      */

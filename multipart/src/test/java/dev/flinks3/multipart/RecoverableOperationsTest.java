@@ -176,6 +176,20 @@ class RecoverableOperationsTest {
     }
 
     @Test
+    void cancelOfAResumedStreamKeepsTheUpload() throws IOException {
+        MultipartUploadStream first = engine.openStream(target, WriteCondition.NONE);
+        writeInSlices(first, random(PART + 1, 50));
+        UploadSnapshot persisted = first.persist();
+        first.cancel();
+
+        MultipartUploadStream resumed = engine.resumeStream(target, persisted.uploadId(), persisted.parts());
+        writeInSlices(resumed, random(2 * PART, 51));
+        resumed.cancel();
+        assertThat(client.calls(Operation.ABORT_MULTIPART_UPLOAD)).isZero();
+        assertThat(client.pendingUploads()).hasSize(1);
+    }
+
+    @Test
     void resumeFromAnOlderPersistReplacesTheNewerParts() throws IOException {
         byte[] older = random(PART + 10, 45);
         MultipartUploadStream out = engine.openStream(target, WriteCondition.NONE);
