@@ -7,6 +7,7 @@ import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -35,6 +36,9 @@ final class FaultInjectionFilter implements Filter {
         RequestRecord record = (RequestRecord) request.getAttribute(RequestLogFilter.RECORD_ATTRIBUTE);
         Fault fault = record == null ? null : faults.get(record.kind());
         if (fault != null && fault.remaining().getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            // Read the body first: answering before it is consumed makes Jetty close the connection
+            // while the client still sends, and clients retry that as a network error.
+            request.getInputStream().transferTo(OutputStream.nullOutputStream());
             fault.answer((HttpServletResponse) response, record);
         } else {
             chain.doFilter(request, response);

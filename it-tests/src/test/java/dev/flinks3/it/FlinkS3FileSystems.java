@@ -1,0 +1,41 @@
+package dev.flinks3.it;
+
+import static org.assertj.core.api.Assertions.fail;
+
+import java.io.IOException;
+import java.net.URI;
+import java.util.ServiceLoader;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.FileSystemFactory;
+
+/**
+ * Our filesystem as Flink finds it on the classpath: the {@link FileSystemFactory} registered for a
+ * scheme in {@code META-INF/services}. Tests never name the implementation classes.
+ */
+final class FlinkS3FileSystems {
+
+    private FlinkS3FileSystems() {}
+
+    /**
+     * A new filesystem instance for {@code scheme://bucket/} configured from {@code configuration},
+     * independent of Flink's global filesystem registry.
+     */
+    static FileSystem create(String scheme, String bucket, Configuration configuration) throws IOException {
+        for (FileSystemFactory factory : ServiceLoader.load(FileSystemFactory.class)) {
+            if (factory.getScheme().equals(scheme)) {
+                factory.configure(configuration);
+                return factory.create(URI.create(scheme + "://" + bucket + "/"));
+            }
+        }
+        return fail("No FileSystemFactory for scheme '%s' on the test classpath: module flink-s3-fs-native must "
+                + "register one in META-INF/services/%s", scheme, FileSystemFactory.class.getName());
+    }
+
+    /** Closes a filesystem if its implementation owns resources. */
+    static void close(FileSystem fileSystem) throws Exception {
+        if (fileSystem instanceof AutoCloseable) {
+            ((AutoCloseable) fileSystem).close();
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package dev.flinks3.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flinks3.testserver.RequestKind;
+import java.util.Map;
+import org.apache.flink.core.fs.Path;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.sync.RequestBody;
+
+/**
+ * A connection reset in the middle of a GET body is retried from the current position, and the
+ * bytes returned are exactly the object's bytes (issue 2, read path). The filesystem talks to S3Proxy
+ * through a TCP proxy that resets one connection halfway through the body.
+ */
+class ReadRetryAfterResetTest extends AbstractS3ProxyFileSystemTest {
+
+    private static final int SIZE = 6 * MIB;
+
+    private ResettingTcpProxy proxy;
+
+    @BeforeAll
+    @Override
+    void createFileSystem() throws Exception {
+        proxy = new ResettingTcpProxy(SharedS3Proxy.server().endpoint());
+        super.createFileSystem();
+    }
+
+    @AfterAll
+    void closeProxy() throws Exception {
+        proxy.close();
+    }
+
+    @Override
+    protected S3TestTarget filesystemTarget() {
+        return target.via(proxy.endpoint());
+    }
+
+    /** One GET covers the whole object, so the reset falls inside its body. */
+    @Override
+    protected Map<String, String> options() {
+        return Map.of("s3.read.ahead-size", "16mb");
+    }
+
+    @Test
+    void resetHalfwayThroughABodyIsRetriedAndTheBytesAreExact() throws Exception {
+        Path path = new Path(dir, "restored-state");
+        byte[] data = randomBytes(SIZE, 21);
+        s3.putObject(b -> b.bucket(target.bucket()).key(key(path)), RequestBody.fromBytes(data));
+        proxy.resetOnceAfterResponseBytes(SIZE / 2);
+
+        byte[] read = readFully(path);
+
+        assertThat(proxy.resets()).as("connections reset by the proxy").isEqualTo(1);
+        assertThat(read).isEqualTo(data);
+        assertThat(server.requestLog().entries(RequestKind.GET_OBJECT))
+                .filteredOn(r -> r.key().equals(key(path)))
+                .as("GETs of the object: the first broke, a retry resumed")
+                .hasSizeGreaterThanOrEqualTo(2);
+    }
+}

@@ -1,0 +1,38 @@
+package dev.flinks3.it;
+
+import dev.flinks3.testserver.EmbeddedS3Server;
+
+/**
+ * One embedded S3Proxy for the whole test JVM, started on first use and stopped at JVM exit, so
+ * test classes share its start-up cost. Tests keep apart by writing under their own key prefixes.
+ */
+final class SharedS3Proxy {
+
+    static final String BUCKET = "flinks3-it";
+
+    private static EmbeddedS3Server server;
+
+    private SharedS3Proxy() {}
+
+    /** The running server. */
+    static synchronized EmbeddedS3Server server() {
+        if (server == null) {
+            EmbeddedS3Server started = EmbeddedS3Server.builder().bucket(BUCKET).start();
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    started.close();
+                } catch (Exception e) {
+                    e.printStackTrace();
+                }
+            }, "shared-s3proxy-stop"));
+            server = started;
+        }
+        return server;
+    }
+
+    /** The server as a test target. */
+    static S3TestTarget target() {
+        EmbeddedS3Server s = server();
+        return new S3TestTarget("S3Proxy", s.endpoint(), s.accessKey(), s.secretKey(), s.region(), BUCKET);
+    }
+}

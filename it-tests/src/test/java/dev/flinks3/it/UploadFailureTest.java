@@ -1,0 +1,79 @@
+package dev.flinks3.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import dev.flinks3.testserver.RequestKind;
+import java.io.IOException;
+import java.util.Map;
+import org.apache.flink.core.fs.FSDataOutputStream;
+import org.apache.flink.core.fs.FileSystem.WriteMode;
+import org.apache.flink.core.fs.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A failed upload marks the stream failed; close() aborts the multipart upload and throws the first
+ * cause; nothing is visible at the key, no upload is left behind, a second close() creates nothing
+ * (issue 2, write path). Failures are real HTTP errors: the server answers with 403 AccessDenied,
+ * which the SDK does not retry.
+ */
+class UploadFailureTest extends AbstractS3ProxyFileSystemTest {
+
+    @Override
+    protected Map<String, String> options() {
+        return Map.of("s3.upload.min.part.size", "5mb");
+    }
+
+    @AfterEach
+    void clearFaults() {
+        server.clearFaults();
+    }
+
+    @Test
+    void failedPartAbortsTheUploadAndLeavesNoObject() throws Exception {
+        Path path = new Path(dir, "failed-part");
+        server.failNext(RequestKind.UPLOAD_PART, 1, 403, "AccessDenied");
+
+        assertWriteFailsAndLeavesNothing(path, randomBytes(12 * MIB, 1));
+
+        assertThat(server.requestLog().entries(RequestKind.ABORT_MULTIPART_UPLOAD))
+                .anySatisfy(abort -> assertThat(abort.key()).isEqualTo(key(path)));
+    }
+
+    @Test
+    void failedCompleteAbortsTheUploadAndLeavesNoObject() throws Exception {
+        server.failNext(RequestKind.COMPLETE_MULTIPART_UPLOAD, 1, 403, "AccessDenied");
+
+        assertWriteFailsAndLeavesNothing(new Path(dir, "failed-complete"), randomBytes(6 * MIB, 2));
+    }
+
+    @Test
+    void failedSinglePutLeavesNoObject() throws Exception {
+        server.failNext(RequestKind.PUT_OBJECT, 1, 403, "AccessDenied");
+
+        assertWriteFailsAndLeavesNothing(new Path(dir, "failed-put"), randomBytes(1000, 3));
+    }
+
+    private void assertWriteFailsAndLeavesNothing(Path path, byte[] data) throws IOException {
+        FSDataOutputStream out = fs.create(path, WriteMode.NO_OVERWRITE);
+
+        Throwable failure = catchThrowable(() -> {
+            out.write(data);
+            out.close();
+        });
+        assertThat(failure).as("write or close of %s", path).isInstanceOf(IOException.class);
+        long requestsAfterFailure = server.requestLog().entries().size();
+        catchThrowable(out::close);
+
+        assertThat(server.requestLog().entries().stream().skip(requestsAfterFailure).map(r -> r.kind()))
+                .as("requests made by a second close()")
+                .doesNotContain(RequestKind.PUT_OBJECT, RequestKind.CREATE_MULTIPART_UPLOAD,
+                        RequestKind.UPLOAD_PART, RequestKind.COMPLETE_MULTIPART_UPLOAD);
+        assertThat(s3.listMultipartUploads(b -> b.bucket(target.bucket()).prefix(key(dir))).uploads())
+                .as("multipart uploads left under %s", dir)
+                .isEmpty();
+        assertThat(fs.exists(path)).isFalse();
+        assertThat(s3.listObjectsV2(b -> b.bucket(target.bucket()).prefix(key(dir))).contents()).isEmpty();
+    }
+}
