@@ -1,0 +1,64 @@
+package dev.flinks3.bench.fs;
+
+import java.io.IOException;
+import java.lang.ProcessBuilder.Redirect;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Starts a main class of this classpath in a JVM of its own: the S3 server, or one contender. Standard
+ * input and output stay pipes to this process (for the line protocol); standard error is appended to
+ * a log file. Logging goes through Log4j 2 at WARN to standard error, so a JVM's logging neither
+ * pollutes its protocol lines nor costs measurable CPU.
+ */
+final class ChildJvm {
+
+    private static final String LOG4J_CONFIG = """
+            status = warn
+            appender.err.type = Console
+            appender.err.name = err
+            appender.err.target = SYSTEM_ERR
+            appender.err.layout.type = PatternLayout
+            appender.err.layout.pattern = %d{HH:mm:ss.SSS} %-5level [%t] %c{1.} - %msg%n
+            rootLogger.level = warn
+            rootLogger.appenderRef.err.ref = err
+            """;
+
+    private final Path logConfig;
+
+    /**
+     * @param workDir where the logging configuration for all child JVMs is written
+     * @throws IOException if it cannot be written
+     */
+    ChildJvm(Path workDir) throws IOException {
+        this.logConfig = workDir.resolve("log4j2-child.properties");
+        Files.writeString(logConfig, LOG4J_CONFIG);
+    }
+
+    /**
+     * Starts {@code mainClass} with this JVM's classpath.
+     *
+     * @param jvmOptions e.g. {@code -Xmx2g}
+     * @param environment variables added to this process's environment
+     * @param log file standard error is appended to
+     */
+    Process start(String mainClass, List<String> jvmOptions, List<String> args, Map<String, String> environment,
+            Path log) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmOptions);
+        // Two SLF4J bindings come with the server's dependencies; pin the one configured here.
+        command.add("-Dslf4j.provider=org.apache.logging.slf4j.SLF4JServiceProvider");
+        command.add("-Dlog4j2.configurationFile=" + logConfig.toAbsolutePath());
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(mainClass);
+        command.addAll(args);
+        ProcessBuilder builder = new ProcessBuilder(command).redirectError(Redirect.appendTo(log.toFile()));
+        builder.environment().putAll(environment);
+        return builder.start();
+    }
+}

@@ -1,0 +1,112 @@
+package dev.flinks3.bench.fs;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * A plugin under test: its name in reports ({@code ours}, {@code native}, {@code presto},
+ * {@code hadoop}) and its jar.
+ *
+ * @param name the name in reports
+ * @param jar the plugin jar
+ */
+public record Contender(String name, Path jar) {
+
+    /** The baseline's name: this repository's plugin. */
+    public static final String OURS = "ours";
+
+    /** The version of Flink's own S3 plugins compared against. */
+    public static final String FLINK_VERSION = "2.3.0";
+
+    private static final List<String> RIVALS = List.of("native", "presto", "hadoop");
+
+    /**
+     * Finds a contender's jar: an explicit {@code --plugin name=jar} first; for {@code ours} the
+     * shaded jar in {@code flink-s3-fs-native/target/}; for Flink's plugins
+     * {@code flink-s3-fs-<name>-2.3.0.jar} under {@code benchmark-job/target/plugins-rivals/} (where the
+     * build copies them) or else in the local Maven repository.
+     *
+     * @param repoRoot the repository's root directory
+     * @throws IllegalArgumentException for an unknown name or a jar that is not there
+     */
+    public static Contender resolve(String name, Map<String, Path> explicitJars, Path repoRoot) throws IOException {
+        Path explicit = explicitJars.get(name);
+        if (explicit != null) {
+            return existing(name, explicit);
+        }
+        if (name.equals(OURS)) {
+            return existing(name, ourJar(repoRoot.resolve("flink-s3-fs-native/target")).orElseThrow(() ->
+                    new IllegalArgumentException("no plugin jar in " + repoRoot.resolve("flink-s3-fs-native/target")
+                            + ": build it with mvn -o -q install -pl flink-s3-fs-native -am -DskipTests")));
+        }
+        if (!RIVALS.contains(name)) {
+            throw new IllegalArgumentException("unknown contender '" + name + "': expected " + OURS + ", "
+                    + String.join(", ", RIVALS) + " or --plugin " + name + "=<jar>");
+        }
+        String jarName = "flink-s3-fs-" + name + "-" + FLINK_VERSION + ".jar";
+        Path copied = repoRoot.resolve("benchmark-job/target/plugins-rivals");
+        if (Files.isDirectory(copied)) {
+            try (Stream<Path> walk = Files.walk(copied)) {
+                Optional<Path> found = walk.filter(p -> p.getFileName().toString().equals(jarName)).findFirst();
+                if (found.isPresent()) {
+                    return existing(name, found.get());
+                }
+            }
+        }
+        Path local = Path.of(System.getProperty("user.home"), ".m2", "repository", "org", "apache", "flink",
+                "flink-s3-fs-" + name, FLINK_VERSION, jarName);
+        return existing(name, local);
+    }
+
+    /**
+     * The plugins root folder for this contender, {@code <runDir>/plugins/<name>/}, holding one plugin
+     * subfolder with only this jar (a hard link where the filesystem allows, else a copy).
+     */
+    public Path pluginsRoot(Path runDir) throws IOException {
+        Path root = runDir.resolve("plugins").resolve(name);
+        Path pluginDir = Files.createDirectories(root.resolve("s3-fs-" + name));
+        try (DirectoryStream<Path> old = Files.newDirectoryStream(pluginDir)) {
+            for (Path file : old) {
+                Files.delete(file);
+            }
+        }
+        Path target = pluginDir.resolve(jar.getFileName());
+        try {
+            Files.createLink(target, jar);
+        } catch (IOException | UnsupportedOperationException e) {
+            Files.copy(jar, target);
+        }
+        return root;
+    }
+
+    private static Optional<Path> ourJar(Path target) throws IOException {
+        if (!Files.isDirectory(target)) {
+            return Optional.empty();
+        }
+        List<Path> jars = new ArrayList<>();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(target, "flinks3-flink-s3-fs-native-*.jar")) {
+            for (Path file : files) {
+                String fileName = file.getFileName().toString();
+                if (!fileName.endsWith("-sources.jar") && !fileName.endsWith("-tests.jar")
+                        && !fileName.endsWith("-javadoc.jar")) {
+                    jars.add(file);
+                }
+            }
+        }
+        return jars.stream().findFirst();
+    }
+
+    private static Contender existing(String name, Path jar) {
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalArgumentException("plugin jar of '" + name + "' not found: " + jar);
+        }
+        return new Contender(name, jar.toAbsolutePath().normalize());
+    }
+}

@@ -1,0 +1,30 @@
+package dev.flinks3.bench.fs;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one contender JVM is asked to do, handed to {@link ContenderMain} as a JSON file.
+ *
+ * @param contender the contender's name
+ * @param round the round, 1-based, or 0 for the warm-up
+ * @param bucket the bucket this run writes to, empty at start
+ * @param flinkConfiguration the Flink configuration the filesystem is initialized with
+ * @param sizes the workload sizes
+ * @param workloads the workloads to run, in this order
+ * @param localDir a local directory the run may use (restore downloads)
+ */
+public record ContenderTask(
+        String contender,
+        int round,
+        String bucket,
+        Map<String, String> flinkConfiguration,
+        WorkloadSizes sizes,
+        List<FsWorkload> workloads,
+        String localDir) {
+
+    public ContenderTask {
+        flinkConfiguration = Map.copyOf(flinkConfiguration);
+        workloads = List.copyOf(workloads);
+    }
+}

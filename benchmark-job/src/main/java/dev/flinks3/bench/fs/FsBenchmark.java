@@ -1,0 +1,155 @@
+package dev.flinks3.bench.fs;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A filesystem benchmark run ({@code shared/BENCHMARKING.md}): one S3 server JVM with the chosen
+ * profile for all contenders; each contender warmed once at small sizes; then rounds in alternating
+ * order, each contender in a fresh JVM with only its plugin and a fresh bucket. Writes
+ * {@code results.json} and {@code results.md} after every contender, so an interrupted run keeps
+ * what it measured.
+ */
+final class FsBenchmark {
+
+    /**
+     * What to run.
+     *
+     * @param command the command line, for the report
+     * @param profile {@code lan} or {@code wan}
+     * @param contenders the contenders in report order
+     * @param baseline the contender ratios are taken of
+     * @param rounds rounds, at least 1
+     * @param sizes workload sizes
+     * @param workloads workloads each contender runs, in order
+     * @param outDir where results, logs, plugin folders and the server's data go
+     * @param clientJvmOptions options of every contender JVM (heap size)
+     * @param warmUp whether to warm the server with every contender first
+     * @param eventTimeout the longest one set-up, timed part or check may take
+     */
+    record Settings(
+            String command,
+            String profile,
+            List<Contender> contenders,
+            String baseline,
+            int rounds,
+            WorkloadSizes sizes,
+            List<FsWorkload> workloads,
+            Path outDir,
+            List<String> clientJvmOptions,
+            boolean warmUp,
+            Duration eventTimeout) {}
+
+    private final Settings settings;
+    private final PrintStream progress;
+    private final List<WorkloadResult> results = new ArrayList<>();
+    private final Map<String, String> fileSystemClasses = new TreeMap<>();
+    private final List<String> warmUpFailures = new ArrayList<>();
+    private final RunDescription description;
+
+    FsBenchmark(Settings settings, PrintStream progress) {
+        this.settings = settings;
+        this.progress = progress;
+        Map<String, String> jars = new LinkedHashMap<>();
+        settings.contenders().forEach(c -> jars.put(c.name(), c.jar().getFileName().toString()));
+        this.description = new RunDescription(settings.command(), settings.profile(), settings.rounds(),
+                settings.sizes(), jars, Instant.now().toString());
+    }
+
+    /** Runs everything and returns the markdown report (also written to {@code results.md}). */
+    String run() throws IOException, InterruptedException {
+        Path out = Files.createDirectories(settings.outDir());
+        Path logs = Files.createDirectories(out.resolve("logs"));
+        ChildJvm jvm = new ChildJvm(out);
+        Map<String, Path> pluginRoots = new LinkedHashMap<>();
+        for (Contender contender : settings.contenders()) {
+            pluginRoots.put(contender.name(), contender.pluginsRoot(out));
+        }
+        progress.println("Starting the S3 server (profile " + settings.profile() + "); logs in " + logs);
+        try (ServerProcess server = ServerProcess.start(jvm, out.resolve("server-data"), settings.profile(),
+                logs.resolve("s3-server.log"))) {
+            ContenderProcess contenders = new ContenderProcess(jvm, server, settings.eventTimeout());
+            if (settings.warmUp()) {
+                for (Contender contender : settings.contenders()) {
+                    warmUp(contenders, server, contender, pluginRoots.get(contender.name()), logs);
+                }
+            }
+            for (int round = 1; round <= settings.rounds(); round++) {
+                for (Contender contender : RoundOrder.of(settings.contenders(), round)) {
+                    runOne(contenders, server, contender, pluginRoots.get(contender.name()), logs, round,
+                            settings.sizes(), settings.workloads());
+                    writeResults(out);
+                }
+            }
+        }
+        return writeResults(out);
+    }
+
+    private void warmUp(ContenderProcess contenders, ServerProcess server, Contender contender, Path pluginsRoot,
+            Path logs) throws IOException, InterruptedException {
+        List<WorkloadResult> warm = runOne(contenders, server, contender, pluginsRoot, logs, 0,
+                settings.sizes().warmUp(), settings.workloads());
+        warm.stream().filter(WorkloadResult::failed).findFirst().ifPresent(failed -> warmUpFailures.add(
+                contender.name() + ", " + failed.workload().title() + ": " + failed.failure()));
+    }
+
+    private List<WorkloadResult> runOne(ContenderProcess contenders, ServerProcess server, Contender contender,
+            Path pluginsRoot, Path logs, int round, WorkloadSizes sizes, List<FsWorkload> workloads)
+            throws IOException, InterruptedException {
+        String label = round == 0 ? "warm-up" : "round " + round;
+        String bucket = "fsbench-" + (round == 0 ? "warm" : "r" + round) + "-" + contender.name().toLowerCase(Locale.ROOT);
+        Path tmp = Files.createDirectories(settings.outDir().resolve("tmp").resolve(contender.name()));
+        server.createBucket(bucket);
+        progress.println("[" + label + "] " + contender.name() + " (" + contender.jar().getFileName() + ")");
+        ContenderTask task = new ContenderTask(contender.name(), round, bucket,
+                EndpointConfiguration.of(server.endpoint(), tmp), sizes, workloads, tmp.resolve("local").toString());
+        ContenderProcess.Outcome outcome;
+        try {
+            outcome = contenders.run(task, pluginsRoot, settings.clientJvmOptions(), logs);
+        } finally {
+            server.dropBucket(bucket);
+        }
+        if (!outcome.fileSystemClass().isEmpty()) {
+            fileSystemClasses.put(contender.name(), outcome.fileSystemClass());
+        }
+        outcome.results().forEach(r -> progress.println("  " + line(r)));
+        if (round > 0) {
+            results.addAll(outcome.results());
+        }
+        return outcome.results();
+    }
+
+    private String writeResults(Path out) {
+        List<String> names = settings.contenders().stream().map(Contender::name).toList();
+        Comparison comparison = Comparison.of(names, settings.baseline(), results);
+        Json.write(out.resolve("results.json"), new ResultsFile(description, fileSystemClasses, warmUpFailures,
+                results, ResultsFile.ratios(comparison)));
+        String markdown = MarkdownReport.render(description, comparison, results);
+        try {
+            Files.writeString(out.resolve("results.md"), markdown);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not write " + out.resolve("results.md"), e);
+        }
+        return markdown;
+    }
+
+    private static String line(WorkloadResult r) {
+        if (r.failed()) {
+            return String.format(Locale.ROOT, "%-26s FAILED: %s", r.workload().title(), r.failure());
+        }
+        return String.format(Locale.ROOT, "%-26s %9.1f %-5s %7.2f s wall %6.2f s cpu %6.2f s server %5d req %6.0f MiB heap  [%s]",
+                r.workload().title(), r.throughput(), r.workload().unit().label(), r.wallSeconds(),
+                r.clientCpuSeconds(), r.serverCpuSeconds(), r.requests(), r.peakHeapBytes() / 1048576.0, r.method());
+    }
+}

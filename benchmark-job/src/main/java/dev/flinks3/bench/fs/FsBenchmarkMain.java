@@ -1,0 +1,132 @@
+package dev.flinks3.bench.fs;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The filesystem-level benchmark: the same workloads against each plugin, each in its own JVM through
+ * Flink's plugin mechanism, against one S3 server JVM with the {@code lan} or {@code wan} profile.
+ * For example:
+ *
+ * <pre>java -cp ... dev.flinks3.bench.fs.FsBenchmarkMain --profile wan --plugins ours,native,presto,hadoop --rounds 2 --out target/fsbench</pre>
+ */
+@Command(name = "fsbench", mixinStandardHelpOptions = true,
+        description = "Filesystem-level benchmark of S3 plugins for Flink (see shared/BENCHMARKING.md).")
+public final class FsBenchmarkMain implements Callable<Integer> {
+
+    private static final long MIB = 1024L * 1024;
+    private static final int KIB = 1024;
+
+    @Option(names = "--profile", defaultValue = "wan", description = "S3 server profile: lan or wan (default: ${DEFAULT-VALUE}).")
+    String profile;
+
+    @Option(names = "--plugins", split = ",", defaultValue = "ours,native,presto,hadoop",
+            description = "Contenders in report order (default: ${DEFAULT-VALUE}).")
+    List<String> plugins;
+
+    @Option(names = "--plugin", description = "A contender's jar, overriding where it is looked for: NAME=JAR (repeatable).")
+    Map<String, Path> pluginJars = new LinkedHashMap<>();
+
+    @Option(names = "--baseline", defaultValue = Contender.OURS,
+            description = "The contender ratios are taken of (default: ${DEFAULT-VALUE}).")
+    String baseline;
+
+    @Option(names = "--rounds", defaultValue = "2", description = "Rounds, order alternating (default: ${DEFAULT-VALUE}).")
+    int rounds;
+
+    @Option(names = "--out", defaultValue = "target/fsbench", description = "Output directory (default: ${DEFAULT-VALUE}).")
+    Path out;
+
+    @Option(names = "--repo-root", defaultValue = ".",
+            description = "Repository root, where plugin jars are looked for (default: ${DEFAULT-VALUE}).")
+    Path repoRoot;
+
+    @Option(names = "--workloads", split = ",",
+            description = "Workloads to run, in order (default: all): ${COMPLETION-CANDIDATES}.")
+    List<FsWorkload> workloads = new ArrayList<>(List.of(FsWorkload.values()));
+
+    @Option(names = "--stream-mib", defaultValue = "512", description = "MiB per stream (default: ${DEFAULT-VALUE}).")
+    long streamMib;
+
+    @Option(names = "--write-kib", defaultValue = "64", description = "KiB per write call (default: ${DEFAULT-VALUE}).")
+    int writeKib;
+
+    @Option(names = "--concurrent-streams", defaultValue = "4", description = "Streams at once (default: ${DEFAULT-VALUE}).")
+    int concurrentStreams;
+
+    @Option(names = "--small-files", defaultValue = "300", description = "Small files (default: ${DEFAULT-VALUE}).")
+    int smallFiles;
+
+    @Option(names = "--small-file-kib", defaultValue = "64", description = "KiB per small file (default: ${DEFAULT-VALUE}).")
+    int smallFileKib;
+
+    @Option(names = "--positional-reads", defaultValue = "500", description = "Positional reads (default: ${DEFAULT-VALUE}).")
+    int positionalReads;
+
+    @Option(names = "--positional-read-kib", defaultValue = "16",
+            description = "KiB per positional read (default: ${DEFAULT-VALUE}).")
+    int positionalReadKib;
+
+    @Option(names = "--restore-files", defaultValue = "16", description = "Files downloaded (default: ${DEFAULT-VALUE}).")
+    int restoreFiles;
+
+    @Option(names = "--restore-file-mib", defaultValue = "32", description = "MiB per downloaded file (default: ${DEFAULT-VALUE}).")
+    long restoreFileMib;
+
+    @Option(names = "--restore-threads", defaultValue = "8",
+            description = "Download threads without bulk copy (default: ${DEFAULT-VALUE}).")
+    int restoreThreads;
+
+    @Option(names = "--delete-objects", defaultValue = "1000",
+            description = "Objects deleted recursively (default: ${DEFAULT-VALUE}).")
+    int deleteObjects;
+
+    @Option(names = "--client-heap", defaultValue = "2g", description = "-Xmx of each contender JVM (default: ${DEFAULT-VALUE}).")
+    String clientHeap;
+
+    @Option(names = "--warm-up", defaultValue = "true", arity = "0..1", fallbackValue = "true",
+            description = "Warm the server with every contender at small sizes first (default: ${DEFAULT-VALUE}).")
+    boolean warmUp;
+
+    @Option(names = "--event-timeout-min", defaultValue = "30",
+            description = "Minutes one set-up, timed part or check may take (default: ${DEFAULT-VALUE}).")
+    long eventTimeoutMinutes;
+
+    private String[] arguments = new String[0];
+
+    public static void main(String[] args) {
+        FsBenchmarkMain command = new FsBenchmarkMain();
+        command.arguments = args.clone();
+        System.exit(new CommandLine(command).setCaseInsensitiveEnumValuesAllowed(true).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        if (rounds < 1) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--rounds must be at least 1");
+        }
+        WorkloadSizes sizes = new WorkloadSizes(streamMib * MIB, writeKib * KIB, concurrentStreams, smallFiles,
+                smallFileKib * KIB, positionalReads, positionalReadKib * KIB, restoreFiles, restoreFileMib * MIB,
+                restoreThreads, deleteObjects, KIB);
+        List<Contender> contenders = new ArrayList<>();
+        for (String name : plugins) {
+            contenders.add(Contender.resolve(name.trim(), pluginJars, repoRoot));
+        }
+        FsBenchmark.Settings settings = new FsBenchmark.Settings(
+                "java " + FsBenchmarkMain.class.getName() + " " + String.join(" ", arguments), profile, contenders,
+                baseline, rounds, sizes, List.copyOf(workloads), out, List.of("-Xmx" + clientHeap, "-XX:+UseG1GC"),
+                warmUp, Duration.ofMinutes(eventTimeoutMinutes));
+        String report = new FsBenchmark(settings, System.out).run();
+        System.out.println();
+        System.out.println(report);
+        return 0;
+    }
+}

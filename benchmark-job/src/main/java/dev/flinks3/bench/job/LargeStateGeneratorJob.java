@@ -1,0 +1,87 @@
+package dev.flinks3.bench.job;
+
+import dev.flinks3.bench.job.source.SequenceSource;
+import java.util.Objects;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ExternalizedCheckpointRetention;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.configuration.StateBackendOptions;
+import org.apache.flink.core.execution.CheckpointingMode;
+import org.apache.flink.state.rocksdb.RocksDBOptions;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+
+/**
+ * The large-state generator: a rate-limited source of keyed records with a payload, {@code keyBy},
+ * an accumulator holding one {@code ValueState<byte[]>} per key (see {@link StateAccumulatorOperator}),
+ * and a discarding sink. It checkpoints with RocksDB (managed memory) to an {@code s3://} directory,
+ * exactly-once, one checkpoint at a time, retaining the last checkpoint on cancel: the
+ * configuration of a production job, so checkpoint figures reflect the filesystem plugin.
+ */
+public final class LargeStateGeneratorJob {
+
+    /** Fixed so key groups, and therefore the recorded digests, do not depend on the parallelism. */
+    public static final int MAX_PARALLELISM = 128;
+
+    /** The job's name in Flink's REST API and UI. */
+    public static final String JOB_NAME = "LargeStateGeneratorJob";
+
+    /** Names (and uids) of the job's operators. */
+    public static final String SOURCE_NAME = "generator";
+    public static final String ACCUMULATOR_NAME = "accumulator";
+    public static final String SINK_NAME = "discard";
+
+    private LargeStateGeneratorJob() {}
+
+    /**
+     * The job-level configuration: state backend, checkpointing and failure handling.
+     *
+     * @param parameters the job's parameters
+     * @param checkpointDirectory where checkpoints go, e.g. {@code s3://bucket/checkpoints}
+     */
+    public static Configuration configuration(JobParameters parameters, String checkpointDirectory) {
+        Objects.requireNonNull(checkpointDirectory, "checkpointDirectory");
+        Configuration conf = new Configuration();
+        conf.set(StateBackendOptions.STATE_BACKEND, "rocksdb");
+        conf.set(RocksDBOptions.USE_MANAGED_MEMORY, true);
+        conf.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
+        conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpointDirectory);
+        conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, parameters.incremental());
+        conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, parameters.checkpointInterval());
+        conf.set(CheckpointingOptions.MIN_PAUSE_BETWEEN_CHECKPOINTS, parameters.minPause());
+        conf.set(CheckpointingOptions.CHECKPOINTING_TIMEOUT, parameters.checkpointTimeout());
+        conf.set(CheckpointingOptions.MAX_CONCURRENT_CHECKPOINTS, 1);
+        conf.set(CheckpointingOptions.CHECKPOINTING_CONSISTENCY_MODE, CheckpointingMode.EXACTLY_ONCE);
+        conf.set(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
+                ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
+        // A failed checkpoint is a measurement (counted in the report), not a reason to stop the job.
+        conf.set(CheckpointingOptions.TOLERABLE_FAILURE_NUMBER, Integer.MAX_VALUE);
+        // A task failure (e.g. restored state that does not verify) must end the run, not be retried away.
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        return conf;
+    }
+
+    /**
+     * Adds the job's pipeline to {@code env}.
+     *
+     * @param parallelism parallelism of every operator (the restore may use another than the first run)
+     */
+    public static void addTo(StreamExecutionEnvironment env, JobParameters parameters, int parallelism) {
+        RecordGenerator generator = RecordGenerator.of(parameters);
+        env.setParallelism(parallelism);
+        env.setMaxParallelism(MAX_PARALLELISM);
+        env.fromSource(new SequenceSource(generator, parameters.totalRecords(), parameters.recordsPerSecond()),
+                        WatermarkStrategy.noWatermarks(), SOURCE_NAME, TypeInformation.of(GeneratedRecord.class))
+                .uid(SOURCE_NAME)
+                .keyBy(record -> record.key, Types.LONG)
+                .transform(ACCUMULATOR_NAME, Types.LONG, new StateAccumulatorOperator(generator))
+                .uid(ACCUMULATOR_NAME)
+                .sinkTo(new DiscardingSink<>())
+                .name(SINK_NAME)
+                .uid(SINK_NAME);
+    }
+}

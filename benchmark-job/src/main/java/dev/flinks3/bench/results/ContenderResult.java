@@ -1,0 +1,38 @@
+package dev.flinks3.bench.results;
+
+import java.util.Map;
+
+/**
+ * One contender's run: its plugin, what the job did, or why it failed.
+ *
+ * @param plugin the plugin
+ * @param round the round (1-based) when contenders run more than once
+ * @param run the run's figures; null if it failed before producing any
+ * @param error why the run failed, empty if it did not
+ * @param clientCpuSeconds CPU seconds of the contender's JVM (Flink, RocksDB and the plugin)
+ * @param peakHeapBytes the largest heap use sampled in the contender's JVM
+ * @param s3Traffic S3 requests per phase ({@code checkpointing}, {@code restore}), empty for an external endpoint
+ */
+public record ContenderResult(
+        PluginInfo plugin,
+        int round,
+        RunResult run,
+        String error,
+        double clientCpuSeconds,
+        long peakHeapBytes,
+        Map<String, S3Traffic> s3Traffic) {
+
+    public ContenderResult {
+        s3Traffic = Map.copyOf(s3Traffic);
+    }
+
+    /** Whether the run finished, its restore verified. */
+    public boolean succeeded() {
+        return error.isEmpty() && run != null && run.restore() != null && run.restore().verified();
+    }
+
+    /** The same result with S3 traffic attached. */
+    public ContenderResult withTraffic(Map<String, S3Traffic> traffic) {
+        return new ContenderResult(plugin, round, run, error, clientCpuSeconds, peakHeapBytes, traffic);
+    }
+}

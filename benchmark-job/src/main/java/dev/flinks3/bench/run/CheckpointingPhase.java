@@ -1,0 +1,105 @@
+package dev.flinks3.bench.run;
+
+import dev.flinks3.bench.job.JobAccumulators;
+import dev.flinks3.bench.job.JobParameters;
+import dev.flinks3.bench.rest.FlinkRestClient;
+import dev.flinks3.bench.stats.CheckpointStats;
+import dev.flinks3.bench.stats.CheckpointStatsCollector;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.core.execution.JobClient;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Runs the job until the source has emitted all its records and a checkpoint taken after the last
+ * record has completed, then cancels it (the checkpoint is retained). While it waits it reports every
+ * checkpoint and, every few seconds, the state's growth.
+ */
+final class CheckpointingPhase {
+
+    private static final Duration POLL_INTERVAL = Duration.ofMillis(500);
+    private static final Duration PROGRESS_INTERVAL = Duration.ofSeconds(5);
+    private static final Duration CANCEL_TIMEOUT = Duration.ofMinutes(2);
+
+    /** What the phase leaves for the restore and the report. */
+    record Outcome(String jobId, long recordsProcessed, long keysCreated, long stateDigest, double seconds,
+            List<CheckpointStats> checkpoints, CheckpointStats lastCompleted) {}
+
+    private final JobLauncher launcher;
+    private final FlinkRestClient rest;
+    private final RunEvents events;
+
+    CheckpointingPhase(JobLauncher launcher, FlinkRestClient rest, RunEvents events) {
+        this.launcher = launcher;
+        this.rest = rest;
+        this.events = events;
+    }
+
+    Outcome run() throws Exception {
+        JobParameters parameters = launcher.parameters();
+        events.phase(RunEvents.CHECKPOINTING_START);
+        long start = System.nanoTime();
+        JobClient client = launcher.submit(parameters.parallelism(), null);
+        JobWatch watch = new JobWatch(rest, client.getJobID().toString());
+        events.line("submitted job " + watch.jobId() + ": " + parameters);
+        CheckpointStatsCollector collector = new CheckpointStatsCollector(rest, watch.jobId(), events::line);
+        // Generous: the source needs `duration`, the last checkpoint at most `timeout` after the next trigger.
+        long deadline = start + parameters.duration().multipliedBy(3)
+                .plus(parameters.checkpointTimeout()).plus(parameters.checkpointInterval()).plusMinutes(1).toNanos();
+        long nextProgress = start + PROGRESS_INTERVAL.toNanos();
+        long checkpointAfterLastRecord = -1;
+        Map<String, String> accumulators;
+        while (true) {
+            Thread.sleep(POLL_INTERVAL.toMillis());
+            JsonNode job = watch.job();
+            watch.requireAlive(job);
+            collector.poll();
+            accumulators = watch.accumulators();
+            long records = watch.accumulator(accumulators, JobAccumulators.RECORDS_PROCESSED);
+            long now = System.nanoTime();
+            if (now >= nextProgress) {
+                events.line(StateGrowthProgress.line(parameters, (now - start) / 1e9, records,
+                        watch.accumulator(accumulators, JobAccumulators.KEYS_CREATED)));
+                nextProgress = now + PROGRESS_INTERVAL.toNanos();
+            }
+            if (checkpointAfterLastRecord < 0 && records >= parameters.totalRecords()) {
+                // Any checkpoint with a higher id than those seen now is triggered after the last record.
+                checkpointAfterLastRecord = collector.highestIdSeen() + 1;
+                events.line(String.format("all %,d records processed; waiting for checkpoint %d or later",
+                        records, checkpointAfterLastRecord));
+            }
+            long lastCompletedId = collector.latestCompleted().map(CheckpointStats::id).orElse(0L);
+            if (checkpointAfterLastRecord > 0 && lastCompletedId >= checkpointAfterLastRecord) {
+                break;
+            }
+            if (now > deadline) {
+                throw new RunFailure("job " + watch.jobId() + " did not complete a checkpoint after its last record in "
+                        + Duration.ofNanos(now - start).toSeconds() + " s (" + records + " of "
+                        + parameters.totalRecords() + " records processed)");
+            }
+        }
+        client.cancel().get(CANCEL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        awaitState(watch, "CANCELED");
+        double seconds = (System.nanoTime() - start) / 1e9;
+        events.phase(RunEvents.CHECKPOINTING_END);
+        collector.poll();
+        CheckpointStats last = collector.latestCompleted().orElseThrow();
+        return new Outcome(watch.jobId(),
+                watch.accumulator(accumulators, JobAccumulators.RECORDS_PROCESSED),
+                watch.accumulator(accumulators, JobAccumulators.KEYS_CREATED),
+                watch.accumulator(accumulators, JobAccumulators.STATE_DIGEST),
+                seconds, collector.checkpoints(), last);
+    }
+
+    static void awaitState(JobWatch watch, String state) throws Exception {
+        long deadline = System.nanoTime() + CANCEL_TIMEOUT.toNanos();
+        while (!state.equals(watch.state())) {
+            if (System.nanoTime() > deadline) {
+                throw new RunFailure("job " + watch.jobId() + " did not reach " + state + " in " + CANCEL_TIMEOUT);
+            }
+            Thread.sleep(POLL_INTERVAL.toMillis());
+        }
+    }
+}

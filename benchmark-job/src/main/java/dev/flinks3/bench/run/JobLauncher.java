@@ -1,0 +1,53 @@
+package dev.flinks3.bench.run;
+
+import dev.flinks3.bench.job.JobParameters;
+import dev.flinks3.bench.job.LargeStateGeneratorJob;
+import java.util.function.Function;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * Submits the job, fresh or restored from a checkpoint, through a {@link StreamExecutionEnvironment}:
+ * in local mode one that targets the MiniCluster's REST address, under {@code flink run} the
+ * context environment. Thread-safe if the environment factory is.
+ */
+public final class JobLauncher {
+
+    private final Function<Configuration, StreamExecutionEnvironment> environments;
+    private final Configuration jobConfiguration;
+    private final JobParameters parameters;
+
+    /**
+     * @param environments creates an environment carrying the given job configuration
+     * @param jobConfiguration checkpointing and state backend settings ({@link LargeStateGeneratorJob#configuration})
+     */
+    public JobLauncher(Function<Configuration, StreamExecutionEnvironment> environments,
+            Configuration jobConfiguration, JobParameters parameters) {
+        this.environments = environments;
+        this.jobConfiguration = jobConfiguration;
+        this.parameters = parameters;
+    }
+
+    /**
+     * Submits the job and returns without waiting for it to run.
+     *
+     * @param parallelism the job's parallelism
+     * @param restorePath a checkpoint to restore from, or null for a fresh start
+     * @throws Exception if the submission fails
+     */
+    public JobClient submit(int parallelism, String restorePath) throws Exception {
+        Configuration conf = new Configuration(jobConfiguration);
+        if (restorePath != null) {
+            conf.set(StateRecoveryOptions.SAVEPOINT_PATH, restorePath);
+        }
+        StreamExecutionEnvironment env = environments.apply(conf);
+        LargeStateGeneratorJob.addTo(env, parameters, parallelism);
+        return env.executeAsync(LargeStateGeneratorJob.JOB_NAME + (restorePath == null ? "" : " (restore)"));
+    }
+
+    public JobParameters parameters() {
+        return parameters;
+    }
+}

@@ -1,0 +1,26 @@
+package dev.flinks3.bench.run;
+
+/**
+ * What a run tells the outside while it goes: human-readable lines (checkpoints, progress) and phase
+ * boundaries (so a parent process can attribute S3 requests to phases).
+ */
+public interface RunEvents {
+
+    /** The checkpointing job is about to be submitted. */
+    String CHECKPOINTING_START = "checkpointing-start";
+
+    /** The checkpointing job is cancelled. */
+    String CHECKPOINTING_END = "checkpointing-end";
+
+    /** The restored job is about to be submitted. */
+    String RESTORE_START = "restore-start";
+
+    /** Every subtask of the restored job is RUNNING. */
+    String RESTORE_RUNNING = "restore-running";
+
+    /** One line for a person. */
+    void line(String text);
+
+    /** A phase boundary, one of the constants above. */
+    void phase(String name);
+}
