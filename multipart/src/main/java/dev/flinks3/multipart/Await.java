@@ -5,8 +5,12 @@ import java.io.InterruptedIOException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
-/** Blocking on the object client's futures with the failure contract of {@link java.io.OutputStream}. */
-final class Await {
+/**
+ * Blocking on the object client's futures with the failure contract of {@link java.io.OutputStream}:
+ * the request's own {@link IOException} is thrown as it is, an interrupt becomes an
+ * {@link InterruptedIOException}.
+ */
+public final class Await {
 
     private Await() {}
 
@@ -16,7 +20,7 @@ final class Await {
      * @throws IOException the future's failure if it is one, otherwise an IOException wrapping it
      * @throws InterruptedIOException if interrupted while waiting (the interrupt flag is set again)
      */
-    static <T> T result(CompletableFuture<T> future) throws IOException {
+    public static <T> T result(CompletableFuture<T> future) throws IOException {
         try {
             return future.get();
         } catch (InterruptedException e) {
@@ -42,7 +46,7 @@ final class Await {
      *
      * @return the failure, or {@code null} on success or interrupt
      */
-    static Throwable quietly(CompletableFuture<?> future) {
+    public static Throwable quietly(CompletableFuture<?> future) {
         try {
             future.get();
             return null;

@@ -1,0 +1,111 @@
+package dev.flinks3.writer;
+
+import dev.flinks3.multipart.Await;
+import dev.flinks3.multipart.ETags;
+import dev.flinks3.multipart.UploadEngine;
+import dev.flinks3.transfer.ObjectClient;
+import dev.flinks3.transfer.ObjectMetadata;
+import dev.flinks3.transfer.WriteCondition;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import org.apache.flink.core.fs.RecoverableFsDataOutputStream;
+import org.apache.flink.core.fs.RecoverableWriter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Publishes a closed stream's object: CompleteMultipartUpload of the recorded parts (a zero-byte
+ * object is written with one PutObject).
+ *
+ * <p>{@link #commitAfterRecovery()} is idempotent, as Flink's contract requires: if the upload is gone
+ * because an earlier attempt completed it, the object at the key is accepted only if it has exactly
+ * the recorded length and, where the server's ETags allow the comparison, the ETag the recorded parts
+ * give. Anything else is an error naming the key and both lengths (compare Flink's
+ * {@code S3Committer}). Retries only as the object client does.
+ */
+final class S3Committer implements RecoverableFsDataOutputStream.Committer {
+
+    private static final Logger LOG = LoggerFactory.getLogger(S3Committer.class);
+
+    private final ObjectClient client;
+    private final UploadEngine engine;
+    private final S3CommitRecoverable recoverable;
+
+    S3Committer(ObjectClient client, UploadEngine engine, S3CommitRecoverable recoverable) {
+        this.client = client;
+        this.engine = engine;
+        this.recoverable = recoverable;
+    }
+
+    /**
+     * Completes the upload.
+     *
+     * @throws IOException if S3 refuses, e.g. {@link dev.flinks3.transfer.S3RequestException} NoSuchUpload
+     */
+    @Override
+    public void commit() throws IOException {
+        if (recoverable.uploadId() == null) {
+            Await.result(client.put(recoverable.target(), ByteBuffer.allocate(0), WriteCondition.NONE));
+            return;
+        }
+        engine.completeUpload(recoverable.target(), recoverable.uploadId(), recoverable.parts(), WriteCondition.NONE);
+    }
+
+    /**
+     * Completes the upload, or accepts the object an earlier attempt already completed.
+     *
+     * @throws IOException naming the key and both lengths if the object there is not the recorded one,
+     *     or the completion's failure if no object exists
+     */
+    @Override
+    public void commitAfterRecovery() throws IOException {
+        try {
+            commit();
+        } catch (IOException failure) {
+            acceptExistingObject(failure);
+        }
+    }
+
+    @Override
+    public RecoverableWriter.CommitRecoverable getRecoverable() {
+        return recoverable;
+    }
+
+    private void acceptExistingObject(IOException failure) throws IOException {
+        ObjectMetadata existing;
+        try {
+            existing = client.head(recoverable.target());
+        } catch (FileNotFoundException absent) {
+            failure.addSuppressed(absent);
+            throw failure;
+        }
+        if (existing.length() != recoverable.length()) {
+            IOException mismatch = new IOException("Cannot commit " + recoverable.target() + ": the upload is gone and"
+                    + " the object at the key has " + existing.length() + " bytes, but the recoverable recorded "
+                    + recoverable.length() + " bytes");
+            mismatch.addSuppressed(failure);
+            throw mismatch;
+        }
+        String expected = ETags.ofParts(recoverable.parts());
+        if (expected != null && isMultipartETagOf(existing.eTag(), recoverable.parts().size())
+                && !ETags.same(expected, existing.eTag())) {
+            IOException mismatch = new IOException("Cannot commit " + recoverable.target() + ": the object at the key"
+                    + " has the recorded length of " + existing.length() + " bytes but ETag " + existing.eTag()
+                    + " where the recorded parts give " + expected);
+            mismatch.addSuppressed(failure);
+            throw mismatch;
+        }
+        LOG.debug("{} was already committed ({} bytes); accepting it after recovery", recoverable.target(),
+                existing.length());
+    }
+
+    /** True if {@code eTag} has the AWS multipart form {@code "<hex>-<parts>"} for this many parts. */
+    private static boolean isMultipartETagOf(String eTag, int parts) {
+        if (eTag == null) {
+            return false;
+        }
+        String unquoted = eTag.replace("\"", "");
+        return unquoted.endsWith("-" + parts);
+    }
+}

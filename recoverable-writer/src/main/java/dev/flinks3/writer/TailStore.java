@@ -1,0 +1,89 @@
+package dev.flinks3.writer;
+
+import dev.flinks3.multipart.Await;
+import dev.flinks3.transfer.ListPage;
+import dev.flinks3.transfer.ObjectClient;
+import dev.flinks3.transfer.ObjectMetadata;
+import dev.flinks3.transfer.RangeStream;
+import dev.flinks3.transfer.S3Location;
+import dev.flinks3.transfer.WriteCondition;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes, reads and deletes tail objects (see {@link TailObjects}) through the object client. Every
+ * method blocks until S3 answered and retries only as the client does. Thread-safe.
+ */
+final class TailStore {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TailStore.class);
+    private static final int DELETE_BATCH = 1000;
+
+    private final ObjectClient client;
+
+    TailStore(ObjectClient client) {
+        this.client = client;
+    }
+
+    /** Stores {@code tail} (position to limit) as a new tail object and returns its location. */
+    S3Location write(S3Location target, String streamId, long position, ByteBuffer tail) throws IOException {
+        S3Location location = TailObjects.newTail(target, streamId, position);
+        Await.result(client.put(location, tail, WriteCondition.NONE));
+        return location;
+    }
+
+    /**
+     * Reads a whole tail object.
+     *
+     * @throws FileNotFoundException if it is gone (cleaned up, or invalidated by recovering an older state)
+     * @throws IOException if its length is not {@code expectedBytes}
+     */
+    byte[] read(S3Location tail, long expectedBytes) throws IOException {
+        byte[] bytes;
+        try (RangeStream body = client.get(tail, 0, expectedBytes + 1)) {
+            bytes = body.readAllBytes();
+        }
+        if (bytes.length != expectedBytes) {
+            throw new IOException("Tail object " + tail + " has " + bytes.length + " bytes, the recoverable recorded "
+                    + expectedBytes);
+        }
+        return bytes;
+    }
+
+    /** Deletes one tail object; a missing one counts as deleted. */
+    void delete(S3Location tail) throws IOException {
+        client.delete(tail);
+    }
+
+    /**
+     * Deletes the tails the stream persisted after {@code position} bytes: states newer than the one
+     * being recovered, which the recovered stream is about to overwrite. Keys S3 refuses to delete are
+     * logged; their resumables stay formally readable but their parts will be replaced.
+     */
+    void deleteLaterTails(S3Location target, String streamId, long position) throws IOException {
+        String prefix = TailObjects.streamPrefix(target, streamId);
+        List<String> later = new ArrayList<>();
+        String token = null;
+        do {
+            ListPage page = client.list(target.bucket(), prefix, null, token, DELETE_BATCH);
+            for (ObjectMetadata object : page.objects()) {
+                if (TailObjects.positionOf(object.key(), prefix) > position) {
+                    later.add(object.key());
+                }
+            }
+            token = page.nextContinuationToken();
+        } while (token != null);
+        for (int from = 0; from < later.size(); from += DELETE_BATCH) {
+            List<String> batch = later.subList(from, Math.min(later.size(), from + DELETE_BATCH));
+            List<String> failed = client.deleteBatch(target.bucket(), batch);
+            if (!failed.isEmpty()) {
+                LOG.warn("Could not delete tail objects of later persists of {}: {}", target, failed);
+            }
+        }
+    }
+}
