@@ -18,7 +18,7 @@ class PartSizingTest {
         assertThat(sizing.partBytes(2_001)).isEqualTo(32 * MIB);
         assertThat(sizing.partBytes(6_001)).isEqualTo(128 * MIB);
         assertThat(sizing.partBytes(10_000)).isEqualTo(1024 * MIB / 5);
-        assertThat(sizing.maxObjectBytes()).isGreaterThan(860L * 1024 * MIB);
+        assertThat(sizing.maxObjectBytes()).isEqualTo(2_000 * (16 + 32 + 64 + 128) * MIB + 2_000 * (1024 * MIB / 5));
         assertThat(sizing.maxObjectBytes()).isGreaterThan(10_000L * 16 * MIB);
     }
 
