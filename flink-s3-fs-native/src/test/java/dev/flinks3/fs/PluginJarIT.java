@@ -1,0 +1,127 @@
+package dev.flinks3.fs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.CoreOptions;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.plugin.DefaultPluginManager;
+import org.apache.flink.core.plugin.PluginDescriptor;
+import org.apache.flink.util.WrappingProxy;
+import org.apache.flink.util.WrappingProxyUtil;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Checks the shaded plugin jar the build produced: what it contains, and that Flink's plugin mechanism
+ * loads it and sends requests through the relocated SDK with both HTTP clients (the CRT one loads its
+ * native library from the jar). Runs in the integration-test phase, after the jar is built.
+ */
+class PluginJarIT {
+
+    private static final Path JAR = Paths.get(System.getProperty("plugin.jar", "target/plugin.jar"));
+
+    @AfterEach
+    void resetFlinksRegistry() {
+        FileSystem.initialize(new Configuration(), null);
+    }
+
+    @Test
+    void everyClassIsOursRelocatedOrTheCrtJniClasses() throws IOException {
+        List<String> strays = new ArrayList<>();
+        try (ZipFile zip = new ZipFile(JAR.toFile())) {
+            zip.stream().map(ZipEntry::getName).filter(name -> name.endsWith(".class")).forEach(name -> {
+                boolean ours = name.startsWith("dev/flinks3/");
+                // aws-crt's native code looks its classes up by name, so they keep their package
+                boolean crtJni = name.startsWith("software/amazon/awssdk/crt/");
+                if (!ours && !crtJni) {
+                    strays.add(name);
+                }
+            });
+            assertThat(strays).isEmpty();
+            assertThat(zip.stream().map(ZipEntry::getName)).noneMatch(name -> name.startsWith("org/apache/flink/"))
+                    .noneMatch(name -> name.startsWith("org/slf4j/"))
+                    .anyMatch(name -> name.startsWith("dev/flinks3/shaded/software/amazon/awssdk/services/s3/"))
+                    .anyMatch(name -> name.startsWith("dev/flinks3/shaded/io/netty/"));
+            assertThat(read(zip, "META-INF/services/org.apache.flink.core.fs.FileSystemFactory"))
+                    .contains("dev.flinks3.fs.S3FileSystemFactory", "dev.flinks3.fs.S3AFileSystemFactory");
+            assertThat(read(zip, "META-INF/services/dev.flinks3.shaded.software.amazon.awssdk.http.async.SdkAsyncHttpService"))
+                    .contains("dev.flinks3.shaded.software.amazon.awssdk.http.nio.netty.NettySdkAsyncHttpService");
+        }
+    }
+
+    /**
+     * The SDK loads execution interceptors from resource files of class names, which relocation does not
+     * rewrite: each file the SDK jars ship must exist relocated, naming relocated classes that are in the jar.
+     */
+    @Test
+    void everyExecutionInterceptorOfTheSdkIsRelocated() throws IOException {
+        String path = "software/amazon/awssdk/services/s3/execution.interceptors";
+        List<String> expected = new ArrayList<>();
+        for (URL url : java.util.Collections.list(getClass().getClassLoader().getResources(path))) {
+            try (InputStream in = url.openStream()) {
+                for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\\R")) {
+                    if (!line.isBlank() && !line.startsWith("#")) {
+                        expected.add("dev.flinks3.shaded." + line.trim());
+                    }
+                }
+            }
+        }
+        assertThat(expected).isNotEmpty();
+        try (ZipFile zip = new ZipFile(JAR.toFile())) {
+            String relocated = read(zip, "dev/flinks3/shaded/" + path);
+            for (String className : expected) {
+                assertThat(relocated).contains(className);
+                assertThat(zip.getEntry(className.replace('.', '/') + ".class")).as(className).isNotNull();
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"netty", "crt"})
+    void flinksPluginMechanismLoadsTheJarAndRequestsGoOut(String httpClient) throws IOException {
+        Configuration config = Configuration.fromMap(Map.of(
+                "s3.endpoint", "http://127.0.0.1:9", // discard port: nothing listens, the connection is refused
+                "s3.path-style-access", "true",
+                "s3.access-key", "AKIAPLUGINTEST",
+                "s3.secret-key", "plugin-test-secret",
+                "s3.retry.max-num-retries", "0",
+                "s3.http-client", httpClient));
+        PluginDescriptor plugin = new PluginDescriptor("s3-fs-native", new URL[] {JAR.toUri().toURL()}, new String[0]);
+        FileSystem.initialize(config, new DefaultPluginManager(
+                List.of(plugin), CoreOptions.getPluginParentFirstLoaderPatterns(config)));
+
+        FileSystem fs = FileSystem.get(URI.create("s3://bucket/"));
+
+        Object inner = fs instanceof WrappingProxy ? WrappingProxyUtil.stripProxy((WrappingProxy<?>) fs) : fs;
+        assertThat(inner.getClass().getName()).isEqualTo(S3FileSystem.class.getName());
+        assertThat(inner.getClass().getClassLoader()).isNotSameAs(S3FileSystem.class.getClassLoader());
+        assertThatThrownBy(() -> fs.exists(new org.apache.flink.core.fs.Path("s3://bucket/key")))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("s3://bucket/key");
+    }
+
+    private static String read(ZipFile zip, String name) throws IOException {
+        ZipEntry entry = zip.getEntry(name);
+        assertThat(entry).as(name).isNotNull();
+        try (InputStream in = zip.getInputStream(entry)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+}
