@@ -26,11 +26,21 @@ public final class BenchmarkRun {
      *
      * @param restoreParallelism the restored job's parallelism
      * @return the figures of both phases; {@link RestoreResult#verified()} says whether the state matched
+     * @throws RunFailure if the restore failed, carrying the checkpointing phase's figures
      * @throws Exception if the job failed, timed out, or Flink could not be reached
      */
     public RunResult run(int restoreParallelism) throws Exception {
         CheckpointingPhase.Outcome checkpointing = new CheckpointingPhase(launcher, rest, events).run();
-        RestoreResult restore = new RestorePhase(launcher, rest, events).run(checkpointing, restoreParallelism);
+        RestoreResult restore;
+        try {
+            restore = new RestorePhase(launcher, rest, events).run(checkpointing, restoreParallelism);
+        } catch (Exception e) {
+            throw new RunFailure("restore failed: " + e.getMessage(), e, result(checkpointing, null));
+        }
+        return result(checkpointing, restore);
+    }
+
+    private RunResult result(CheckpointingPhase.Outcome checkpointing, RestoreResult restore) {
         return new RunResult(checkpointing.jobId(), launcher.parameters().totalRecords(),
                 checkpointing.recordsProcessed(), checkpointing.keysCreated(),
                 RestorePhase.hex(checkpointing.stateDigest()), checkpointing.seconds(), checkpointing.checkpoints(),

@@ -1,0 +1,31 @@
+package dev.flinks3.bench;
+
+import dev.flinks3.bench.fs.FsBenchmarkMain;
+import dev.flinks3.bench.local.CompareCommand;
+import dev.flinks3.bench.local.LocalCommand;
+import dev.flinks3.bench.local.RunContenderCommand;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The benchmark jar's entry point:
+ * <pre>
+ * java -jar benchmark-job/target/flinks3-benchmark-job.jar local     # the job on an embedded S3 server
+ * java -jar benchmark-job/target/flinks3-benchmark-job.jar compare   # the same against several plugins
+ * flink run benchmark-job/target/flinks3-benchmark-job.jar cluster   # the same job on a real cluster
+ * </pre>
+ * Each command prints its options with {@code --help}.
+ */
+@Command(name = "flinks3-benchmark-job", mixinStandardHelpOptions = true,
+        description = "Checkpoint and restore benchmarks of S3 filesystem plugins for Apache Flink.",
+        subcommands = {LocalCommand.class, CompareCommand.class, RunContenderCommand.class, FsBenchmarkMain.class})
+public final class BenchmarkCli {
+
+    private BenchmarkCli() {}
+
+    public static void main(String[] args) {
+        int exitCode = new CommandLine(new BenchmarkCli()).execute(args);
+        // Flink's and the plugins' non-daemon threads must not keep a finished benchmark alive.
+        System.exit(exitCode);
+    }
+}

@@ -1,0 +1,179 @@
+package dev.flinks3.bench.local;
+
+import dev.flinks3.bench.fs.Contender;
+import dev.flinks3.bench.job.JobParameters;
+import dev.flinks3.bench.report.ReportWriter;
+import dev.flinks3.bench.results.BenchmarkResults;
+import dev.flinks3.bench.results.ContenderResult;
+import dev.flinks3.bench.results.Machine;
+import dev.flinks3.bench.results.PluginInfo;
+import dev.flinks3.bench.results.ResultsFile;
+import dev.flinks3.bench.results.RunConfiguration;
+import dev.flinks3.bench.results.S3Traffic;
+import dev.flinks3.bench.run.RunEvents;
+import dev.flinks3.testserver.EmbeddedS3Server;
+import dev.flinks3.testserver.NetworkProfile;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * Runs the job once per contender and round, each contender in its own JVM with only its plugin, all
+ * against one S3 target (the embedded server with a network profile, owned by this JVM, or an
+ * external endpoint), and writes {@code results.json}, {@code report.md} and the charts. Rounds
+ * alternate the order (A B C, then C B A), as {@code shared/BENCHMARKING.md} asks.
+ */
+public final class BenchmarkSession {
+
+    private final JobParameters job;
+    private final S3Options s3;
+    private final int restoreParallelism;
+    private final List<Contender> contenders;
+    private final int rounds;
+    private final Path output;
+    private final ContenderJvm jvm;
+    private final String managedMemory;
+    private final String command;
+    private final PrintStream out;
+
+    /**
+     * @param output the output folder (created); work files go to {@code output/work}
+     * @param command the command line, recorded in the results
+     */
+    public BenchmarkSession(JobParameters job, S3Options s3, int restoreParallelism, List<Contender> contenders,
+            int rounds, Path output, List<String> jvmOptions, String managedMemory, String command, PrintStream out) {
+        this.job = job;
+        this.s3 = s3;
+        this.restoreParallelism = restoreParallelism;
+        this.contenders = List.copyOf(contenders);
+        this.rounds = rounds;
+        this.output = output;
+        this.managedMemory = managedMemory;
+        this.command = command;
+        this.out = out;
+        // Generous: a contender that hangs is killed rather than blocking the other contenders.
+        Duration timeout = job.duration().multipliedBy(4).plus(job.checkpointTimeout().multipliedBy(2)).plusMinutes(5);
+        this.jvm = new ContenderJvm(jvmOptions, timeout);
+    }
+
+    /**
+     * Runs every contender and writes the results and the report.
+     *
+     * @return the results as written to {@code results.json}
+     * @throws Exception if the server cannot start or the output cannot be written; a failing contender
+     *     is recorded with its error instead
+     */
+    public BenchmarkResults run() throws Exception {
+        Files.createDirectories(output);
+        Path work = Files.createDirectories(output.resolve("work"));
+        String date = Instant.now().toString();
+        List<ContenderResult> results = new ArrayList<>();
+        try (EmbeddedS3Server server = s3.embedded() ? startServer(work) : null) {
+            Path flinkConf = writeFlinkConfiguration(work, server);
+            S3TrafficMeter meter = server == null ? null : new S3TrafficMeter(server);
+            String endpoint = server == null ? s3.endpoint().toString() : server.endpoint().toString();
+            out.println("S3: " + endpoint + " (" + s3.profile() + "), bucket " + s3.bucket() + "; job: " + job);
+            for (int round = 1; round <= rounds; round++) {
+                List<Contender> order = new ArrayList<>(contenders);
+                if (round % 2 == 0) {
+                    Collections.reverse(order);
+                }
+                for (Contender contender : order) {
+                    results.add(runContender(contender, round, flinkConf, work, meter));
+                }
+            }
+            BenchmarkResults benchmark = new BenchmarkResults(date, Machine.current(), configuration(endpoint), results);
+            ResultsFile.write(output.resolve("results.json"), benchmark);
+            Path report = new ReportWriter(output).write(benchmark);
+            out.println("results: " + output.resolve("results.json").toAbsolutePath());
+            out.println("report: " + report.toAbsolutePath());
+            return benchmark;
+        }
+    }
+
+    private ContenderResult runContender(Contender contender, int round, Path flinkConf, Path work,
+            S3TrafficMeter meter) throws IOException, InterruptedException {
+        String runName = rounds > 1 ? contender.name() + "-r" + round : contender.name();
+        Path runDir = Files.createDirectories(work.resolve(runName));
+        Path resultFile = output.resolve("contenders").resolve(runName + ".json");
+        Files.deleteIfExists(resultFile);
+        List<String> arguments = new ArrayList<>(job.toArguments());
+        arguments.addAll(List.of(
+                "--restoreParallelism", Integer.toString(restoreParallelism),
+                "--contender", contender.name(),
+                "--round", Integer.toString(round),
+                "--plugin-jar", contender.jar().toString(),
+                "--checkpoint-dir", "s3://" + s3.bucket() + "/" + output.getFileName() + "/" + runName,
+                "--flink-conf", flinkConf.toString(),
+                "--work-dir", runDir.toString(),
+                "--managed-memory", managedMemory,
+                "--result", resultFile.toString()));
+        out.println("== " + runName + ": " + contender.jar());
+        ContenderJvm.Exit exit = jvm.run(runName, contender.pluginsRoot(runDir), arguments,
+                output.resolve("logs").resolve(runName), out::println);
+        if (!Files.isRegularFile(resultFile)) {
+            return new ContenderResult(new PluginInfo(contender.name(), contender.jar().getFileName().toString(),
+                    "", ""), round, null, "contender JVM exited with code " + exit.code() + " without a result; see "
+                    + output.resolve("logs").resolve(runName), 0, 0, Map.of());
+        }
+        ContenderResult result = ResultsFile.read(resultFile, ContenderResult.class);
+        return meter == null ? result : result.withTraffic(traffic(meter, exit.phaseNanos()));
+    }
+
+    private static Map<String, S3Traffic> traffic(S3TrafficMeter meter, Map<String, Long> phases) {
+        Map<String, S3Traffic> traffic = new LinkedHashMap<>();
+        addPhase(traffic, "checkpointing", meter, phases.get(RunEvents.CHECKPOINTING_START),
+                phases.get(RunEvents.CHECKPOINTING_END));
+        addPhase(traffic, "restore", meter, phases.get(RunEvents.RESTORE_START), phases.get(RunEvents.RESTORE_RUNNING));
+        return traffic;
+    }
+
+    private static void addPhase(Map<String, S3Traffic> traffic, String name, S3TrafficMeter meter, Long start, Long end) {
+        if (start != null && end != null) {
+            traffic.put(name, meter.between(start, end));
+        }
+    }
+
+    private EmbeddedS3Server startServer(Path work) {
+        return EmbeddedS3Server.builder()
+                .baseDir(work.resolve("s3"))
+                .profile(NetworkProfile.named(s3.profile()))
+                .bucket(s3.bucket())
+                .start();
+    }
+
+    /** The contenders' Flink configuration, in a file only this user can read (it may hold credentials). */
+    private Path writeFlinkConfiguration(Path work, EmbeddedS3Server server) throws IOException {
+        Properties properties = new Properties();
+        properties.putAll(s3.flinkConfiguration(server));
+        Path file = work.resolve("flink-conf.properties");
+        Files.deleteIfExists(file);
+        Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        try (OutputStream stream = Files.newOutputStream(file)) {
+            properties.store(stream, "Flink configuration of the contenders");
+        }
+        return file;
+    }
+
+    private RunConfiguration configuration(String endpoint) {
+        Map<String, String> parameters = new LinkedHashMap<>();
+        List<String> args = job.toArguments();
+        for (int i = 0; i + 1 < args.size(); i += 2) {
+            parameters.put(args.get(i).substring(2), args.get(i + 1));
+        }
+        return new RunConfiguration(parameters, job.keyCount(), job.totalRecords(), job.expectedStateBytes(),
+                restoreParallelism, s3.profile(), endpoint, s3.bucket(), rounds,
+                contenders.stream().map(Contender::name).toList(), command);
+    }
+}

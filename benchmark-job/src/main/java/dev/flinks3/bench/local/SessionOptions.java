@@ -1,0 +1,85 @@
+package dev.flinks3.bench.local;
+
+import dev.flinks3.bench.fs.Contender;
+import dev.flinks3.bench.job.JobParameters;
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Option;
+
+/** Options that local and comparison mode share besides the job's and the S3 target's. A picocli mixin. */
+public final class SessionOptions {
+
+    @Option(names = "--restoreParallelism",
+            description = "Parallelism of the restored job (default: the job's --parallelism).")
+    Integer restoreParallelism;
+
+    @Option(names = "--output", description = "Output folder (default: benchmark-results/<date>-<mode>-<profile>).")
+    Path output;
+
+    @Option(names = "--plugin", paramLabel = "NAME=JAR",
+            description = "A contender's plugin jar, overriding where it is looked for (repeatable).")
+    Map<String, Path> pluginJars = new LinkedHashMap<>();
+
+    @Option(names = "--repo-root",
+            description = "Repository root where plugin jars are looked for (default: found from this jar's location).")
+    Path repoRoot;
+
+    @Option(names = "--jvm-option", paramLabel = "OPTION",
+            description = "Option of each contender's JVM (repeatable; default: -Xmx2g).")
+    List<String> jvmOptions = new ArrayList<>();
+
+    @Option(names = "--managed-memory", defaultValue = "512m",
+            description = "Managed memory of each contender's TaskManager, used by RocksDB (default: ${DEFAULT-VALUE}).")
+    String managedMemory;
+
+    int restoreParallelism(JobParameters job) {
+        return restoreParallelism == null ? job.parallelism() : restoreParallelism;
+    }
+
+    Path output(String mode, String profile) {
+        return output != null ? output : Path.of("benchmark-results",
+                LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-" + mode + "-" + profile);
+    }
+
+    List<String> jvmOptions() {
+        return jvmOptions.isEmpty() ? List.of("-Xmx2g") : jvmOptions;
+    }
+
+    /** The contenders by name, with their jars resolved. */
+    List<Contender> contenders(List<String> names) throws IOException {
+        List<Contender> contenders = new ArrayList<>();
+        for (String name : names) {
+            contenders.add(Contender.resolve(name, pluginJars, repoRoot()));
+        }
+        return contenders;
+    }
+
+    /**
+     * The repository root: given, or the folder two levels above this jar when it runs from
+     * {@code benchmark-job/target/}, or the working directory.
+     */
+    Path repoRoot() {
+        if (repoRoot != null) {
+            return repoRoot;
+        }
+        try {
+            Path codeSource = Path.of(SessionOptions.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            Path target = codeSource.getParent();
+            if (target != null && target.getFileName() != null && target.getFileName().toString().equals("target")
+                    && target.getParent() != null && Files.isDirectory(target.getParent().getParent())) {
+                return target.getParent().getParent();
+            }
+        } catch (URISyntaxException | SecurityException | NullPointerException e) {
+            // Not run from a jar in a build folder: fall back to the working directory.
+        }
+        return Path.of("");
+    }
+}

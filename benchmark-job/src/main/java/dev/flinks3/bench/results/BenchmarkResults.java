@@ -1,0 +1,20 @@
+package dev.flinks3.bench.results;
+
+import java.util.List;
+
+/**
+ * The content of {@code results.json}: when and where the benchmark ran, what it was asked to do, and
+ * every contender's run (one per contender and round).
+ *
+ * @param date ISO-8601 instant the benchmark started
+ * @param machine the machine
+ * @param configuration the parameters
+ * @param contenders one entry per contender and round, in run order
+ */
+public record BenchmarkResults(String date, Machine machine, RunConfiguration configuration,
+        List<ContenderResult> contenders) {
+
+    public BenchmarkResults {
+        contenders = List.copyOf(contenders);
+    }
+}

@@ -1,0 +1,40 @@
+package dev.flinks3.bench.results;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a benchmark was asked to do, enough to reproduce it.
+ *
+ * @param jobParameters the job's parameters by option name
+ * @param keyCount keys the job uses
+ * @param totalRecords records the source emits
+ * @param expectedStateBytes value bytes once all records are processed
+ * @param restoreParallelism parallelism of the restored job
+ * @param s3Profile {@code lan}, {@code wan} or {@code external}
+ * @param endpoint the S3 endpoint (the embedded server's address for lan and wan)
+ * @param bucket the bucket checkpoints went to
+ * @param rounds rounds over the contenders (order alternating)
+ * @param contenders contender names in report order
+ * @param command the command line that produced the results
+ */
+public record RunConfiguration(
+        Map<String, String> jobParameters,
+        int keyCount,
+        long totalRecords,
+        long expectedStateBytes,
+        int restoreParallelism,
+        String s3Profile,
+        String endpoint,
+        String bucket,
+        int rounds,
+        List<String> contenders,
+        String command) {
+
+    public RunConfiguration {
+        jobParameters = Collections.unmodifiableMap(new LinkedHashMap<>(jobParameters));
+        contenders = List.copyOf(contenders);
+    }
+}
