@@ -1,0 +1,63 @@
+package dev.flinks3.k8s;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flinks3.fs.S3SettingsFactory;
+import dev.flinks3.transfer.S3Settings;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.apache.flink.configuration.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import software.amazon.awssdk.auth.credentials.WebIdentityTokenFileCredentialsProvider;
+
+/** Every key in the manifests' flinkConfiguration is one that Flink or our plugin reads. */
+class FlinkConfigurationKeysTest {
+
+    @ParameterizedTest
+    @EnumSource(Variant.class)
+    void everyS3KeyIsOneOurPluginKnows(Variant variant) {
+        Set<String> s3Keys = variant.flinkConfiguration().keySet().stream()
+                .filter(KnownKeys::isS3Key)
+                .collect(Collectors.toSet());
+
+        assertThat(KnownKeys.ourPluginKeys()).containsAll(s3Keys);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Variant.class)
+    void everyOtherKeyIsTheCurrentSpellingOfAFlinkOption(Variant variant) {
+        Set<String> flinkKeys = variant.flinkConfiguration().keySet().stream()
+                .filter(key -> !KnownKeys.isS3Key(key))
+                .collect(Collectors.toSet());
+
+        assertThat(KnownKeys.flinkKeys()).containsAll(flinkKeys);
+    }
+
+    @Test
+    void theKeySetsCatchAMisspelling() {
+        assertThat(KnownKeys.ourPluginKeys()).contains("s3.region", "fs.s3.aws.credentials.provider")
+                .doesNotContain("s3.regoin");
+        assertThat(KnownKeys.flinkKeys()).contains("execution.checkpointing.interval")
+                .doesNotContain("execution.checkpointing.intervall");
+    }
+
+    @Test
+    void nativeVariantSettingsBuildWithTheRegionAndOnlyTheWebIdentityToken() {
+        Map<String, String> configuration = Variant.NATIVE.flinkConfiguration();
+
+        S3Settings settings = S3SettingsFactory.create(Configuration.fromMap(configuration));
+
+        assertThat(settings.region()).isEqualTo(Settings.load().region());
+        assertThat(settings.credentialsProviderClasses())
+                .containsExactly(WebIdentityTokenFileCredentialsProvider.class.getName());
+        assertThat(settings.accessKey()).isNull();
+    }
+
+    @Test
+    void prestoVariantLeavesOurPluginsKeysAlone() {
+        assertThat(Variant.PRESTO.flinkConfiguration().keySet()).noneMatch(KnownKeys::isS3Key);
+    }
+}
