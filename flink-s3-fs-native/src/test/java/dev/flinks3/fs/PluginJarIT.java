@@ -17,7 +17,9 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
+import org.apache.flink.core.fs.EntropyInjector;
 import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.PathsCopyingFileSystem;
 import org.apache.flink.core.plugin.DefaultPluginManager;
 import org.apache.flink.core.plugin.PluginDescriptor;
 import org.apache.flink.util.WrappingProxy;
@@ -101,6 +103,7 @@ class PluginJarIT {
                 "s3.access-key", "AKIAPLUGINTEST",
                 "s3.secret-key", "plugin-test-secret",
                 "s3.retry.max-num-retries", "0",
+                "s3.entropy.key", "_entropy_",
                 "s3.http-client", httpClient));
         PluginDescriptor plugin = new PluginDescriptor("s3-fs-native", new URL[] {JAR.toUri().toURL()}, new String[0]);
         FileSystem.initialize(config, new DefaultPluginManager(
@@ -114,6 +117,14 @@ class PluginJarIT {
         assertThatThrownBy(() -> fs.exists(new org.apache.flink.core.fs.Path("s3://bucket/key")))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("s3://bucket/key");
+
+        // entropy injection and bulk copy are seen through Flink's plugin wrapper
+        org.apache.flink.core.fs.Path withMarker = new org.apache.flink.core.fs.Path("s3://bucket/_entropy_/chk-1");
+        assertThat(EntropyInjector.isEntropyInjecting(fs, withMarker)).isTrue();
+        assertThat(EntropyInjector.removeEntropyMarkerIfPresent(fs, withMarker))
+                .isEqualTo(new org.apache.flink.core.fs.Path("s3://bucket/chk-1"));
+        assertThat(fs).isInstanceOf(PathsCopyingFileSystem.class);
+        assertThat(fs.canCopyPaths(withMarker, new org.apache.flink.core.fs.Path("/tmp/restore/f"))).isTrue();
     }
 
     private static String read(ZipFile zip, String name) throws IOException {
