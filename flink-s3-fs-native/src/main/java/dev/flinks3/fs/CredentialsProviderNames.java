@@ -16,21 +16,14 @@ import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
  *       documentation "Authenticating with S3" lists them).
  *   <li>S3A's {@code SimpleAWSCredentialsProvider} and {@code TemporaryAWSCredentialsProvider} read the
  *       static keys; the static keys are used anyway when configured, so they are dropped.
- *   <li>In the plugin jar the SDK is relocated; names the user wrote with the SDK's own package are
- *       moved to the package the SDK was relocated to, so they load.
  * </ul>
+ *
+ * SDK v2 names the user wrote in full keep the SDK's own package; the S3 client owner loads them from
+ * the relocated package inside the plugin jar. Names mapped here use the package the SDK is loaded from.
  */
 final class CredentialsProviderNames {
 
-    /**
-     * The SDK's package as users write it, assembled at run time so that relocation in the plugin jar
-     * leaves this string alone.
-     */
-    private static final String WRITTEN_SDK_ROOT = String.join(".", "software", "amazon", "awssdk") + ".";
-
-    /** The SDK's package as loaded: relocated in the plugin jar, unchanged elsewhere. */
-    private static final String LOADED_SDK_ROOT = loadedSdkRoot();
-
+    /** The package of the SDK's credentials providers as loaded (relocated in the plugin jar). */
     static final String SDK_V2_PACKAGE = AwsCredentialsProvider.class.getPackage().getName() + ".";
 
     private static final String STATIC_KEYS = "";
@@ -72,25 +65,12 @@ final class CredentialsProviderNames {
             if (name.isEmpty()) {
                 continue;
             }
-            String mapped = relocated(
-                    EQUIVALENTS.getOrDefault(name, name.indexOf('.') < 0 ? SDK_V2_PACKAGE + name : name));
+            String mapped = EQUIVALENTS.getOrDefault(name, name.indexOf('.') < 0 ? SDK_V2_PACKAGE + name : name);
             if (!mapped.equals(STATIC_KEYS) && !names.contains(mapped)) {
                 names.add(mapped);
             }
         }
         return names;
-    }
-
-    private static String relocated(String className) {
-        return className.startsWith(WRITTEN_SDK_ROOT)
-                ? LOADED_SDK_ROOT + className.substring(WRITTEN_SDK_ROOT.length())
-                : className;
-    }
-
-    private static String loadedSdkRoot() {
-        String name = AwsCredentialsProvider.class.getName();
-        String suffix = "auth.credentials.AwsCredentialsProvider";
-        return name.substring(0, name.length() - suffix.length());
     }
 
     private static String v2(String simpleName) {
