@@ -27,7 +27,8 @@ import org.gaul.shaded.org.eclipse.jetty.server.Server;
  *
  * <p>Servlet filters sit in front of S3Proxy: one records every request in a {@link RequestLog}, one
  * applies a {@link NetworkProfile} (added latency, paced bodies), one answers requests chosen with
- * {@link #failNext} with an S3 error. Create with
+ * {@link #failNext} with an S3 error. {@code GET /__flinks3/requests} reports the request counts to
+ * other processes. Create with
  * {@link #builder()}; {@link #close()} stops the server and deletes a base directory it created.
  * Thread-safe once started.
  */
@@ -50,7 +51,7 @@ public final class EmbeddedS3Server implements AutoCloseable {
     private final NetworkProfile profile;
     private final BlobStore blobStore;
     private final S3Proxy proxy;
-    private final RequestLog requestLog = new RequestLog();
+    private final RequestLog requestLog;
     private final FaultInjectionFilter faults = new FaultInjectionFilter();
     private final List<String> initialBuckets;
     private URI endpoint;
@@ -60,6 +61,7 @@ public final class EmbeddedS3Server implements AutoCloseable {
         this.baseDir = ownsBaseDir ? Files.createTempDirectory("s3-test-server") : Files.createDirectories(builder.baseDir);
         this.profile = builder.profile;
         this.initialBuckets = List.copyOf(builder.buckets);
+        this.requestLog = new RequestLog(builder.keepRequestEntries);
         Properties properties = new Properties();
         properties.setProperty(FILESYSTEM_BASEDIR, baseDir.toAbsolutePath().toString());
         this.blobStore = BlobStores.create("filesystem", properties);
@@ -71,6 +73,7 @@ public final class EmbeddedS3Server implements AutoCloseable {
                 .build();
         ServletContextHandler context = servletContext(proxy);
         EnumSet<DispatcherType> requests = EnumSet.of(DispatcherType.REQUEST);
+        context.addFilter(new RequestCountsEndpoint(requestLog), "/*", requests);
         context.addFilter(new RequestLogFilter(requestLog), "/*", requests);
         if (!profile.isUnlimited()) {
             context.addFilter(new NetworkEmulationFilter(profile), "/*", requests);
@@ -231,8 +234,18 @@ public final class EmbeddedS3Server implements AutoCloseable {
         private int port;
         private NetworkProfile profile = NetworkProfile.LAN;
         private final List<String> buckets = new ArrayList<>();
+        private boolean keepRequestEntries = true;
 
         private Builder() {}
+
+        /**
+         * Whether the {@link RequestLog} keeps every request (default) or only counts per kind, for a
+         * long-running server whose memory must not grow with the number of requests.
+         */
+        public Builder keepRequestEntries(boolean keep) {
+            this.keepRequestEntries = keep;
+            return this;
+        }
 
         /** Directory for the filesystem backend; kept on close. Default: a fresh temp dir, deleted on close. */
         public Builder baseDir(Path baseDir) {

@@ -1,38 +1,57 @@
 package dev.flinks3.testserver;
 
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * Every S3 request the embedded server received, in arrival order. Tests use it to prove how a
- * client talks to S3: "the first UploadPart starts before close()", "one PutObject per small file".
- * Thread-safe: Jetty threads append while a test reads.
+ * The S3 requests the embedded server received: a count per {@link RequestKind} and, unless
+ * disabled, every request in arrival order. Tests use it to prove how a client talks to S3 ("the
+ * first UploadPart starts before close()", "one PutObject per small file"); a long benchmark server
+ * keeps counts only, so its memory does not grow with the run. Thread-safe: Jetty threads append
+ * while a test reads.
  */
 public final class RequestLog {
 
+    private final boolean keepEntries;
     private final List<RequestRecord> entries = new ArrayList<>();
+    private final Map<RequestKind, Long> counts = new EnumMap<>(RequestKind.class);
 
-    synchronized void add(RequestRecord record) {
-        entries.add(record);
+    RequestLog(boolean keepEntries) {
+        this.keepEntries = keepEntries;
     }
 
-    /** A snapshot of all recorded requests in arrival order. */
+    synchronized void add(RequestRecord record) {
+        counts.merge(record.kind(), 1L, Long::sum);
+        if (keepEntries) {
+            entries.add(record);
+        }
+    }
+
+    /** A snapshot of all recorded requests in arrival order; empty if the server keeps counts only. */
     public synchronized List<RequestRecord> entries() {
         return List.copyOf(entries);
     }
 
-    /** A snapshot of the recorded requests of one kind, in arrival order. */
+    /** A snapshot of the recorded requests of one kind, in arrival order; empty if the server keeps counts only. */
     public synchronized List<RequestRecord> entries(RequestKind kind) {
         return entries.stream().filter(r -> r.kind() == kind).toList();
     }
 
-    /** The number of recorded requests of one kind. */
+    /** The number of requests of one kind since start or the last {@link #clear()}. */
     public synchronized long count(RequestKind kind) {
-        return entries.stream().filter(r -> r.kind() == kind).count();
+        return counts.getOrDefault(kind, 0L);
     }
 
-    /** Forgets all recorded requests. */
+    /** The non-zero request counts by kind since start or the last {@link #clear()}. */
+    public synchronized Map<RequestKind, Long> counts() {
+        return Map.copyOf(counts);
+    }
+
+    /** Forgets all recorded requests and counts. */
     public synchronized void clear() {
         entries.clear();
+        counts.clear();
     }
 }

@@ -12,7 +12,9 @@ import java.util.concurrent.CountDownLatch;
  * <pre>java -cp ... dev.flinks3.testserver.S3ServerMain --port 9000 --dir /tmp/s3 --profile wan --bucket b</pre>
  *
  * <p>Once listening it prints one line {@code S3_SERVER_READY <endpoint>} on standard output, for a
- * parent process to wait on. {@code --bucket} may repeat.
+ * parent process to wait on. {@code --bucket} may repeat. The server keeps request counts only
+ * (memory stays flat over a long run); {@code GET <endpoint>/__flinks3/requests} returns them and
+ * {@code DELETE} on that path resets them. They are also printed when the process stops.
  */
 public final class S3ServerMain {
 
@@ -22,7 +24,7 @@ public final class S3ServerMain {
     private S3ServerMain() {}
 
     public static void main(String[] args) throws Exception {
-        EmbeddedS3Server.Builder builder = EmbeddedS3Server.builder();
+        EmbeddedS3Server.Builder builder = EmbeddedS3Server.builder().keepRequestEntries(false);
         List<String> buckets = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             String option = args[i];
@@ -43,6 +45,7 @@ public final class S3ServerMain {
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
+                System.out.print(RequestCountsEndpoint.render(server.requestLog().counts()));
                 server.close();
             } catch (Exception e) {
                 e.printStackTrace();

@@ -3,6 +3,11 @@ package dev.flinks3.testserver;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -191,6 +196,34 @@ class EmbeddedS3ServerTest {
         s3.abortMultipartUpload(b -> b.bucket(BUCKET).key("faulty").uploadId(uploadId));
 
         assertThat(server.requestLog().count(RequestKind.UPLOAD_PART)).isEqualTo(2);
+    }
+
+    @Test
+    void requestCountsAreServedOverHttpAndCanBeReset() throws Exception {
+        s3.headBucket(b -> b.bucket(BUCKET));
+        s3.headBucket(b -> b.bucket(BUCKET));
+        URI counts = server.endpoint().resolve("/__flinks3/requests");
+        HttpClient http = HttpClient.newHttpClient();
+
+        HttpResponse<String> before = http.send(HttpRequest.newBuilder(counts).build(), BodyHandlers.ofString());
+        HttpResponse<Void> reset =
+                http.send(HttpRequest.newBuilder(counts).DELETE().build(), BodyHandlers.discarding());
+
+        assertThat(before.statusCode()).isEqualTo(200);
+        assertThat(before.body()).isEqualTo("HeadBucket 2\nTotal 2\n");
+        assertThat(reset.statusCode()).isEqualTo(204);
+        assertThat(server.requestLog().count(RequestKind.HEAD_BUCKET)).isZero();
+    }
+
+    @Test
+    void countsOnlyServerKeepsNoEntries() throws Exception {
+        try (EmbeddedS3Server counting = EmbeddedS3Server.builder().keepRequestEntries(false).bucket(BUCKET).start();
+                S3Client client = TestClients.s3(counting)) {
+            client.putObject(b -> b.bucket(BUCKET).key("k"), RequestBody.fromString("v"));
+
+            assertThat(counting.requestLog().count(RequestKind.PUT_OBJECT)).isEqualTo(1);
+            assertThat(counting.requestLog().entries()).isEmpty();
+        }
     }
 
     @Test

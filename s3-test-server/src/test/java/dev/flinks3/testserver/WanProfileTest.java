@@ -3,6 +3,9 @@ package dev.flinks3.testserver;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -13,11 +16,16 @@ import software.amazon.awssdk.services.s3.S3Client;
  * The {@code wan} profile delivers what {@code shared/BENCHMARKING.md} promises: 20 ms once per
  * request, each body at 50 MB/s. Bounds are wide enough for a shared 2-core machine, narrow enough
  * to fail a pacer that loses its rate to sleep rounding (S3Proxy's own delivers about 7 MB/s).
+ *
+ * <p>On a busy machine noise only adds time, never removes it: every attempt must take at least the
+ * profile's time (less the pacer's 1 ms slack), and the fastest of up to {@value #ATTEMPTS} attempts
+ * must be within the upper bound.
  */
 class WanProfileTest {
 
     private static final String BUCKET = "wan";
     private static final int FIFTY_MB = 50_000_000;
+    private static final int ATTEMPTS = 3;
 
     private static EmbeddedS3Server server;
     private static S3Client s3;
@@ -41,22 +49,18 @@ class WanProfileTest {
 
     @Test
     void putOf50MbTakesAboutOneSecond() {
-        Duration took = timed(() -> s3.putObject(b -> b.bucket(BUCKET).key("fifty"), RequestBody.fromBytes(body)));
-
-        assertThat(took).isBetween(Duration.ofMillis(900), Duration.ofMillis(1400));
+        assertFastestWithin(Duration.ofMillis(1010), Duration.ofMillis(1400),
+                () -> timed(() -> s3.putObject(b -> b.bucket(BUCKET).key("fifty"), RequestBody.fromBytes(body))));
     }
 
     @Test
     void getOf50MbTakesAboutOneSecond() {
         s3.putObject(b -> b.bucket(BUCKET).key("fifty-get"), RequestBody.fromBytes(body));
-        int[] length = new int[1];
 
-        Duration took = timed(() ->
-                length[0] = s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("fifty-get")).asByteArray().length);
-
-        assertThat(length[0]).isEqualTo(FIFTY_MB);
         // The client copies 50 MB into a growing array while it reads: allow it 100 ms more than a PUT.
-        assertThat(took).isBetween(Duration.ofMillis(900), Duration.ofMillis(1500));
+        assertFastestWithin(Duration.ofMillis(1010), Duration.ofMillis(1500), () -> timed(() -> assertThat(
+                        s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("fifty-get")).asByteArray())
+                .hasSize(FIFTY_MB)));
     }
 
     /**
@@ -73,18 +77,18 @@ class WanProfileTest {
             lanClient.putObject(b -> b.bucket(BUCKET).key("small"), RequestBody.fromString("x"));
             hundredHeads(lanClient);
 
-            Duration onLan = timed(() -> hundredHeads(lanClient));
-            Duration onWan = timed(() -> hundredHeads(s3));
+            int[] rounds = {0};
 
-            assertThat(onWan).isGreaterThanOrEqualTo(Duration.ofSeconds(2));
-            assertThat(onWan.minus(onLan)).isBetween(Duration.ofMillis(1900), Duration.ofMillis(2600));
-        }
-        assertThat(server.requestLog().count(RequestKind.HEAD_OBJECT)).isEqualTo(100);
-    }
+            // Each round's wan time must reach 2 s; noise in the lan time may shrink a difference.
+            assertFastestWithin(Duration.ZERO, Duration.ofMillis(2600), () -> {
+                rounds[0]++;
+                Duration onLan = timed(() -> hundredHeads(lanClient));
+                Duration onWan = timed(() -> hundredHeads(s3));
+                assertThat(onWan).isGreaterThanOrEqualTo(Duration.ofSeconds(2));
+                return onWan.minus(onLan);
+            });
 
-    private static void hundredHeads(S3Client client) {
-        for (int i = 0; i < 100; i++) {
-            client.headObject(b -> b.bucket(BUCKET).key("small"));
+            assertThat(server.requestLog().count(RequestKind.HEAD_OBJECT)).isEqualTo(100L * rounds[0]);
         }
     }
 
@@ -95,20 +99,38 @@ class WanProfileTest {
                 S3Client client = TestClients.s3(custom)) {
             client.headBucket(b -> b.bucket(BUCKET));
 
-            Duration head = timed(() -> client.headBucket(b -> b.bucket(BUCKET)));
-            Duration put = timed(() ->
-                    client.putObject(b -> b.bucket(BUCKET).key("five"), RequestBody.fromBytes(new byte[5_000_000])));
-
-            assertThat(head).isBetween(Duration.ofMillis(100), Duration.ofMillis(250));
-            assertThat(put).isBetween(Duration.ofMillis(550), Duration.ofMillis(900));
+            assertFastestWithin(Duration.ofMillis(100), Duration.ofMillis(250),
+                    () -> timed(() -> client.headBucket(b -> b.bucket(BUCKET))));
+            assertFastestWithin(Duration.ofMillis(590), Duration.ofMillis(900), () -> timed(() ->
+                    client.putObject(b -> b.bucket(BUCKET).key("five"), RequestBody.fromBytes(new byte[5_000_000]))));
         }
+    }
+
+    private static void hundredHeads(S3Client client) {
+        for (int i = 0; i < 100; i++) {
+            client.headObject(b -> b.bucket(BUCKET).key("small"));
+        }
+    }
+
+    /** Measures up to {@value #ATTEMPTS} times; each must reach {@code low}, one must be at most {@code high}. */
+    private static void assertFastestWithin(Duration low, Duration high, Supplier<Duration> measurement) {
+        List<Duration> attempts = new ArrayList<>();
+        while (attempts.size() < ATTEMPTS) {
+            Duration took = measurement.get();
+            System.out.println("measured " + took.toMillis() + " ms (expected " + low.toMillis() + ".." + high.toMillis()
+                    + " ms)");
+            attempts.add(took);
+            assertThat(took).as("attempt %d of %s", attempts.size(), attempts).isGreaterThanOrEqualTo(low);
+            if (took.compareTo(high) <= 0) {
+                return;
+            }
+        }
+        assertThat(attempts).as("the fastest of %d attempts", ATTEMPTS).anySatisfy(d -> assertThat(d).isLessThanOrEqualTo(high));
     }
 
     private static Duration timed(Runnable action) {
         long start = System.nanoTime();
         action.run();
-        Duration took = Duration.ofNanos(System.nanoTime() - start);
-        System.out.println("measured " + took.toMillis() + " ms");
-        return took;
+        return Duration.ofNanos(System.nanoTime() - start);
     }
 }
