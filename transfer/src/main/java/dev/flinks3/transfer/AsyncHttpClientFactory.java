@@ -1,14 +1,17 @@
 package dev.flinks3.transfer;
 
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import software.amazon.awssdk.http.async.SdkAsyncHttpClient;
 import software.amazon.awssdk.http.crt.AwsCrtAsyncHttpClient;
 import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
+import software.amazon.awssdk.http.nio.netty.SdkEventLoopGroup;
+import software.amazon.awssdk.utils.ThreadFactoryBuilder;
 
 /**
  * Builds the one asynchronous HTTP client of a process from {@link S3Settings}: the AWS Common
  * Runtime client or the Netty client, with the connection limit and timeouts applied the same way
- * to both. The caller owns (and closes) the returned client.
+ * to both. What it creates is registered with the caller's {@link Closer}.
  */
 final class AsyncHttpClientFactory {
 
@@ -18,15 +21,17 @@ final class AsyncHttpClientFactory {
      */
     private static final long CRT_MIN_THROUGHPUT_BYTES_PER_SECOND = 1;
 
+    private static final long EVENT_LOOP_SHUTDOWN_TIMEOUT_MS = 5_000;
+
     private AsyncHttpClientFactory() {}
 
-    /** A new HTTP client of the configured type; the caller closes it. */
-    static SdkAsyncHttpClient create(S3Settings settings) {
+    /** A new HTTP client of the configured type, registered with {@code closer} (as are its event loops). */
+    static SdkAsyncHttpClient create(S3Settings settings, Closer closer) {
         switch (settings.httpClient()) {
             case CRT:
-                return crt(settings);
+                return closer.register(crt(settings));
             case NETTY:
-                return netty(settings);
+                return netty(settings, closer);
             default:
                 throw new IllegalArgumentException("unknown HTTP client " + settings.httpClient());
         }
@@ -43,15 +48,27 @@ final class AsyncHttpClientFactory {
                 .build();
     }
 
-    private static SdkAsyncHttpClient netty(S3Settings settings) {
-        return NettyNioAsyncHttpClient.builder()
+    /**
+     * The Netty client on event loops we own: the SDK would shut its own loops down with Netty's
+     * two-second quiet period, which every filesystem close would then wait for. By the time the
+     * loops are closed the client is closed and no request is left to be quiet for.
+     */
+    private static SdkAsyncHttpClient netty(S3Settings settings, Closer closer) {
+        SdkEventLoopGroup eventLoops = SdkEventLoopGroup.builder()
+                .threadFactory(new ThreadFactoryBuilder().threadNamePrefix("flinks3-s3-netty").daemonThreads(true).build())
+                .build();
+        closer.register(() -> eventLoops.eventLoopGroup()
+                .shutdownGracefully(0, EVENT_LOOP_SHUTDOWN_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+                .await(EVENT_LOOP_SHUTDOWN_TIMEOUT_MS, TimeUnit.MILLISECONDS));
+        return closer.register(NettyNioAsyncHttpClient.builder()
+                .eventLoopGroup(eventLoops)
                 .maxConcurrency(settings.maxConnections())
                 .connectionTimeout(settings.connectionTimeout())
                 .connectionAcquisitionTimeout(connectionAcquisitionTimeout(settings))
                 .readTimeout(settings.socketTimeout())
                 .writeTimeout(settings.socketTimeout())
                 .tcpKeepAlive(true)
-                .build();
+                .build());
     }
 
     /**

@@ -8,40 +8,46 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import software.amazon.awssdk.transfer.s3.S3TransferManager;
-import software.amazon.awssdk.transfer.s3.model.DownloadFileRequest;
+import software.amazon.awssdk.services.s3.S3AsyncClient;
 
 /**
- * Copies many objects to local files through the S3 Transfer Manager: what Flink's {@code
- * PathsCopyingFileSystem} asks for when RocksDB restores its files. At most {@code filesInFlight}
- * files download at once, and the next one starts as soon as any one finishes. Inside a file the
- * Transfer Manager fetches the parts of a multipart object with parallel GETs.
+ * Copies many objects to local files: what Flink's {@code PathsCopyingFileSystem} asks for when
+ * RocksDB restores its files. At most {@code filesInFlight} files download at once and the next one
+ * starts as soon as any one finishes; inside a file, ranges of {@code rangeBytes} are fetched by
+ * {@code rangesPerFile} parallel ranged GETs ({@link RangedFileDownload}).
  *
  * <p>Thread-safe; each {@link #download} call is independent.
  */
 public final class BulkDownloader {
 
-    private final S3TransferManager transferManager;
+    private final S3AsyncClient s3;
     private final SseDecorator sse;
     private final int filesInFlight;
+    private final long rangeBytes;
+    private final int rangesPerFile;
 
     /**
-     * @param transferManager the Transfer Manager to download with; not owned
+     * @param s3 the client to download with; not owned
      * @param sse the encryption to apply to each GET (SSE-C needs the customer key)
      * @param filesInFlight most files downloading at once, at least 1
+     * @param rangeBytes bytes per ranged GET, at least 1
+     * @param rangesPerFile ranged GETs of one file in flight at once, at least 1
      */
-    public BulkDownloader(S3TransferManager transferManager, SseDecorator sse, int filesInFlight) {
-        if (filesInFlight < 1) {
-            throw new IllegalArgumentException("filesInFlight " + filesInFlight + " must be at least 1");
+    BulkDownloader(S3AsyncClient s3, SseDecorator sse, int filesInFlight, long rangeBytes, int rangesPerFile) {
+        if (filesInFlight < 1 || rangeBytes < 1 || rangesPerFile < 1) {
+            throw new IllegalArgumentException("files in flight (" + filesInFlight + "), range size (" + rangeBytes
+                    + " bytes) and ranges per file (" + rangesPerFile + ") must all be at least 1");
         }
-        this.transferManager = Objects.requireNonNull(transferManager, "transferManager");
+        this.s3 = Objects.requireNonNull(s3, "s3");
         this.sse = Objects.requireNonNull(sse, "sse");
         this.filesInFlight = filesInFlight;
+        this.rangeBytes = rangeBytes;
+        this.rangesPerFile = rangesPerFile;
     }
 
     /**
      * Downloads every object to its file, creating missing parent directories and replacing files
-     * that exist. Blocks until all are done. Each GET is retried by the SDK's retry strategy.
+     * that exist. Blocks until all are done. Each ranged GET is retried by the SDK's retry strategy.
      *
      * @throws java.io.FileNotFoundException if an object does not exist (the message names it)
      * @throws IOException the first failure, naming its {@code s3://} location, with later failures
@@ -79,12 +85,7 @@ public final class BulkDownloader {
         } catch (IOException e) {
             return CompletableFuture.failedFuture(e);
         }
-        DownloadFileRequest request = DownloadFileRequest.builder()
-                .getObjectRequest(get -> sse.decorate(get.bucket(file.source().bucket()).key(file.source().key())))
-                .destination(file.target())
-                .build();
-        return S3Errors.translating(
-                transferManager.downloadFile(request).completionFuture(), done -> null, "GetObject", file.source());
+        return new RangedFileDownload(s3, sse, file.source(), file.target(), rangeBytes, rangesPerFile).start();
     }
 
     /** One object and the local file it is copied to. Immutable. */

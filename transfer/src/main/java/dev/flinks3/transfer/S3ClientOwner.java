@@ -20,20 +20,19 @@ import software.amazon.awssdk.retries.api.RetryStrategy;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3AsyncClientBuilder;
 import software.amazon.awssdk.services.s3.S3Configuration;
-import software.amazon.awssdk.services.s3.multipart.MultipartConfiguration;
-import software.amazon.awssdk.transfer.s3.S3TransferManager;
 import software.amazon.awssdk.utils.ThreadFactoryBuilder;
 
 /**
  * The one owner of everything heavy on the S3 side of a process: the HTTP client (CRT or Netty)
- * with its connection pool and event loops, the asynchronous S3 clients, the S3 Transfer Manager,
- * the credentials provider (and STS client), and the executors that complete futures and schedule
- * retries and timeouts. Built once per filesystem from {@link S3Settings}; {@link #close()} releases
- * everything in the reverse order of creation.
+ * with its connection pool and event loops, the asynchronous S3 client, the credentials provider
+ * (and STS client), and the executors that complete futures and schedule retries and timeouts.
+ * Built once per filesystem from {@link S3Settings}; {@link #close()} releases everything in the
+ * reverse order of creation. The {@link #objectClient() object client} and the {@link
+ * #bulkDownloader() bulk downloader} are cheap views on that client.
  *
- * <p>Two S3 clients share the HTTP client, credentials, retry strategy and executors: a plain one
- * behind {@link #objectClient()}, which sends exactly one request per call, and one with the SDK's
- * multipart support for the Transfer Manager, which splits large downloads into parallel GETs.
+ * <p>The SDK's Transfer Manager is not used: with the Java-based client its multipart download
+ * reads parts by part number, which S3-compatible servers such as S3Proxy do not implement, while
+ * the {@link BulkDownloader}'s ranged GETs work everywhere.
  *
  * <p>Thread-safe. Futures of the object client complete on this owner's completion executor, so
  * callers' callbacks never run on (and never block) an event-loop thread.
@@ -46,6 +45,8 @@ public final class S3ClientOwner implements Closeable {
     static final long COPY_PART_BYTES = 512L * 1024 * 1024;
     /** UploadPartCopy requests of one multipart copy in flight at once. */
     static final int COPY_PARTS_IN_FLIGHT = 8;
+    /** Most ranged GETs of one file a bulk download has in flight. */
+    static final int RANGES_IN_FLIGHT_PER_FILE = 4;
 
     private static final int SCHEDULER_THREADS = 2;
     private static final long EXECUTOR_SHUTDOWN_WAIT_MS = 5_000;
@@ -67,33 +68,30 @@ public final class S3ClientOwner implements Closeable {
      *     configuration; everything created so far is closed first
      */
     public S3ClientOwner(S3Settings settings) {
+        this(settings, SdkObjectClient.MAX_SINGLE_COPY_BYTES, COPY_PART_BYTES);
+    }
+
+    /**
+     * As {@link #S3ClientOwner(S3Settings)}, with the multipart copy's threshold and part size
+     * chosen (tests copy a few MiB in parts instead of 5 GiB).
+     */
+    S3ClientOwner(S3Settings settings, long maxSingleCopyBytes, long copyPartBytes) {
         this.settings = settings;
         try {
             this.region = resolveRegion(settings);
             ThreadPoolExecutor completion = closer.register(new Shutdown<>(completionExecutor())).executor;
             ScheduledThreadPoolExecutor scheduler = closer.register(new Shutdown<>(scheduler())).executor;
             this.credentials = closer.register(S3Credentials.create(settings, region));
-            SdkAsyncHttpClient http = closer.register(AsyncHttpClientFactory.create(settings));
+            SdkAsyncHttpClient http = AsyncHttpClientFactory.create(settings, closer);
             RetryStrategy retryStrategy = S3RetryStrategy.create(settings);
 
-            S3AsyncClient s3 = closer.register(
-                    clientBuilder(http, completion, scheduler, retryStrategy, true).build());
-            S3AsyncClient transferClient = closer.register(
-                    clientBuilder(http, completion, scheduler, retryStrategy, false)
-                            .multipartEnabled(true)
-                            .multipartConfiguration(MultipartConfiguration.builder()
-                                    .minimumPartSizeInBytes(settings.partSizeBytes())
-                                    .thresholdInBytes(settings.partSizeBytes())
-                                    .build())
-                            .build());
-            S3TransferManager transferManager = closer.register(
-                    S3TransferManager.builder().s3Client(transferClient).executor(completion).build());
+            S3AsyncClient s3 = closer.register(clientBuilder(http, completion, scheduler, retryStrategy).build());
 
             SseDecorator sse = new SseDecorator(settings);
             this.objectClient = new SdkObjectClient(s3, sse, new UploadChecksums(settings.checksumsEnabled()),
-                    new MultipartCopy(s3, sse, COPY_PART_BYTES, COPY_PARTS_IN_FLIGHT),
-                    SdkObjectClient.MAX_SINGLE_COPY_BYTES);
-            this.bulkDownloader = new BulkDownloader(transferManager, sse, settings.bulkCopyConcurrency());
+                    new MultipartCopy(s3, sse, copyPartBytes, COPY_PARTS_IN_FLIGHT), maxSingleCopyBytes);
+            this.bulkDownloader = new BulkDownloader(s3, sse, settings.bulkCopyConcurrency(),
+                    settings.partSizeBytes(), rangesPerFile(settings));
         } catch (RuntimeException e) {
             throw closer.closeAfterFailure(e);
         } catch (Error e) {
@@ -107,7 +105,7 @@ public final class S3ClientOwner implements Closeable {
         return objectClient;
     }
 
-    /** The bulk downloader on this owner's Transfer Manager; valid until {@link #close()}. */
+    /** The bulk downloader on this owner's S3 client; valid until {@link #close()}. */
     public BulkDownloader bulkDownloader() {
         return bulkDownloader;
     }
@@ -118,8 +116,8 @@ public final class S3ClientOwner implements Closeable {
     }
 
     /**
-     * Closes the Transfer Manager, the S3 clients, the HTTP client, the credentials and the
-     * executors, in that order. Requests still in flight fail.
+     * Closes the S3 client, the HTTP client, the credentials and the executors, in that order.
+     * Requests still in flight fail.
      *
      * @throws IOException the first failure to close, later ones suppressed
      */
@@ -145,12 +143,16 @@ public final class S3ClientOwner implements Closeable {
     }
 
     /**
-     * @param timeouts whether the per-call and per-attempt timeouts apply: they do for the object
-     *     client's requests, whose bodies are at most a part; not for the Transfer Manager, whose
-     *     downloads take as long as the file needs (the socket timeout still ends a stalled one)
+     * Ranged GETs per file of a bulk download: up to {@value #RANGES_IN_FLIGHT_PER_FILE}, fewer when
+     * the files in flight would otherwise ask for more connections than the pool has, since waiting
+     * GETs count against the per-attempt timeout.
      */
+    static int rangesPerFile(S3Settings settings) {
+        return Math.max(1, Math.min(RANGES_IN_FLIGHT_PER_FILE, settings.maxConnections() / settings.bulkCopyConcurrency()));
+    }
+
     private S3AsyncClientBuilder clientBuilder(SdkAsyncHttpClient http, ExecutorService completion,
-            ScheduledThreadPoolExecutor scheduler, RetryStrategy retryStrategy, boolean timeouts) {
+            ScheduledThreadPoolExecutor scheduler, RetryStrategy retryStrategy) {
         S3AsyncClientBuilder builder = S3AsyncClient.builder()
                 .httpClient(http)
                 .credentialsProvider(credentials.provider())
@@ -167,13 +169,11 @@ public final class S3ClientOwner implements Closeable {
                         .build())
                 .asyncConfiguration(async -> async.advancedOption(
                         SdkAdvancedAsyncClientOption.FUTURE_COMPLETION_EXECUTOR, completion))
-                .overrideConfiguration(override -> {
-                    override.retryStrategy(retryStrategy).scheduledExecutorService(scheduler);
-                    if (timeouts) {
-                        override.apiCallTimeout(settings.apiCallTimeout())
-                                .apiCallAttemptTimeout(settings.apiCallAttemptTimeout());
-                    }
-                });
+                .overrideConfiguration(override -> override
+                        .retryStrategy(retryStrategy)
+                        .scheduledExecutorService(scheduler)
+                        .apiCallTimeout(settings.apiCallTimeout())
+                        .apiCallAttemptTimeout(settings.apiCallAttemptTimeout()));
         if (settings.endpoint() != null) {
             builder.endpointOverride(settings.endpoint());
         } else if (settings.region() == null) {

@@ -41,7 +41,17 @@ public final class S3Errors {
     static final String CHUNKED_HINT = "If this S3-compatible server does not support aws-chunked"
             + " transfer encoding, turn chunked encoding off in the filesystem configuration";
 
+    private static final String IF_NONE_MATCH_SUFFIX = " (If-None-Match: *)";
+
     private S3Errors() {}
+
+    /**
+     * The name of a write sent with {@code If-None-Match: *}: its 412 answer means that an object
+     * exists, and messages show the header.
+     */
+    public static String conditionalWrite(String operation) {
+        return operation + IF_NONE_MATCH_SUFFIX;
+    }
 
     /**
      * The {@link IOException} for a failure of one S3 operation.
@@ -160,8 +170,12 @@ public final class S3Errors {
                 return withCause(new EOFException(operation + " of " + location
                         + ": the requested range starts at or past the end of the object (" + answer + ")"), e);
             case 412:
-                return withCause(new FileAlreadyExistsException(String.valueOf(location), null,
-                        "an object already exists at the key (" + operation + " answered " + answer + ")"), e);
+                if (operation.endsWith(IF_NONE_MATCH_SUFFIX)) {
+                    return withCause(new FileAlreadyExistsException(String.valueOf(location), null,
+                            "an object already exists at the key (" + operation + " answered " + answer + ")"), e);
+                }
+                return new S3RequestException(operation, String.valueOf(location), status, code,
+                        "The object changed while it was read", e);
             default:
                 return new S3RequestException(operation, String.valueOf(location), status, code, hint(e, code), e);
         }

@@ -383,7 +383,7 @@ public final class SdkObjectClient implements ObjectClient {
 
     /** The operation's name in messages; a conditional write names its header. */
     private static String operation(String name, WriteCondition condition) {
-        return condition == WriteCondition.IF_NONE_MATCH ? name + " (If-None-Match: *)" : name;
+        return condition == WriteCondition.IF_NONE_MATCH ? S3Errors.conditionalWrite(name) : name;
     }
 
     /** Sends a request and waits for its response; see {@link S3Errors#await}. */

@@ -47,10 +47,17 @@ class S3ErrorsTest {
 
     @Test
     void failedPreconditionIsFileAlreadyExists() {
-        IOException e = S3Errors.translate("PutObject (If-None-Match: *)", LOCATION, s3Error(412, "PreconditionFailed"));
+        IOException e = S3Errors.translate(
+                S3Errors.conditionalWrite("PutObject"), LOCATION, s3Error(412, "PreconditionFailed"));
         assertThat(e).isInstanceOf(FileAlreadyExistsException.class);
         assertThat(((FileAlreadyExistsException) e).getFile()).isEqualTo("s3://bucket/dir/file");
-        assertThat(e).hasMessageContaining("PreconditionFailed");
+        assertThat(e).hasMessageContaining("PreconditionFailed").hasMessageContaining("If-None-Match: *");
+    }
+
+    @Test
+    void failedPreconditionOfAReadMeansTheObjectChanged() {
+        IOException e = S3Errors.translate("GetObject", LOCATION, s3Error(412, "PreconditionFailed"));
+        assertThat(e).isInstanceOf(S3RequestException.class).hasMessageContaining("changed while it was read");
     }
 
     @Test
