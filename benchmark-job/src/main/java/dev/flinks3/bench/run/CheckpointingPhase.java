@@ -86,11 +86,13 @@ final class CheckpointingPhase {
         events.phase(RunEvents.CHECKPOINTING_END);
         collector.poll();
         CheckpointStats last = collector.latestCompleted().orElseThrow();
+        // A checkpoint after the last completed one was aborted by the cancellation, not by the filesystem.
+        List<CheckpointStats> checkpoints = collector.checkpoints().stream().filter(c -> c.id() <= last.id()).toList();
         return new Outcome(watch.jobId(),
                 watch.accumulator(accumulators, JobAccumulators.RECORDS_PROCESSED),
                 watch.accumulator(accumulators, JobAccumulators.KEYS_CREATED),
                 watch.accumulator(accumulators, JobAccumulators.STATE_DIGEST),
-                seconds, collector.checkpoints(), last);
+                seconds, checkpoints, last);
     }
 
     static void awaitState(JobWatch watch, String state) throws Exception {
