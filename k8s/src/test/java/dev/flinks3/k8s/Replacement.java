@@ -3,7 +3,6 @@ package dev.flinks3.k8s;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
@@ -81,12 +80,5 @@ final class Replacement {
                     + value.asText() + "\"; give the target a placeholder instead");
         }
         path.set(object, value.deepCopy(), create);
-    }
-
-    /** Every field path this replacement writes, for tests that look at what the settings control. */
-    List<String> targetFieldPaths() {
-        List<String> paths = new ArrayList<>();
-        spec.path("targets").forEach(target -> target.path("fieldPaths").forEach(path -> paths.add(path.asText())));
-        return paths;
     }
 }

@@ -32,10 +32,6 @@ final class Settings {
         return text("imageRepository");
     }
 
-    JsonNode field(String name) {
-        return document.path(name);
-    }
-
     private String text(String name) {
         JsonNode value = document.get(name);
         if (value == null || !value.isTextual()) {

@@ -28,7 +28,12 @@ enum Variant {
 
     /** What {@code kubectl apply -k k8s/manifests/overlays/<overlay>} sends. */
     List<ObjectNode> render() {
-        return Kustomization.build(ModuleFiles.OVERLAYS.resolve(overlay));
+        return render(ModuleFiles.MANIFESTS);
+    }
+
+    /** The same from a copy of the manifests folder. */
+    List<ObjectNode> render(java.nio.file.Path manifests) {
+        return Kustomization.build(manifests.resolve("overlays").resolve(overlay));
     }
 
     /** The one FlinkDeployment of the rendered overlay. */
