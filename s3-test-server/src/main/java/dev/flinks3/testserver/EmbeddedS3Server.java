@@ -1,6 +1,7 @@
 package dev.flinks3.testserver;
 
 import jakarta.servlet.DispatcherType;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Field;
@@ -20,6 +21,7 @@ import org.gaul.s3proxy.auth.AuthenticationType;
 import org.gaul.s3proxy.blobstore.BlobStore;
 import org.gaul.shaded.org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.gaul.shaded.org.eclipse.jetty.server.Server;
+import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 
 /**
  * An S3-compatible server in this JVM: S3Proxy with its filesystem backend, SigV4 (and V2)
@@ -170,6 +172,15 @@ public final class EmbeddedS3Server implements AutoCloseable {
         if (!blobStore.containerExists(bucket)) {
             blobStore.createContainer(bucket);
         }
+    }
+
+    /**
+     * Stores an object directly in the backend (no HTTP request, nothing logged): a fast way to
+     * prepare thousands of keys for a listing or delete test.
+     */
+    public void putObjectDirectly(String bucket, String key, byte[] content) {
+        blobStore.putBlob(PutObjectRequest.builder().bucket(bucket).key(key).contentLength((long) content.length).build(),
+                new ByteArrayInputStream(content));
     }
 
     /** Stops the server and deletes the base directory if the server created it. */

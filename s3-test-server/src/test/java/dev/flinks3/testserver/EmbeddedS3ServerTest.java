@@ -227,6 +227,15 @@ class EmbeddedS3ServerTest {
     }
 
     @Test
+    void objectsPutDirectlyAreServedAndNotLogged() {
+        server.putObjectDirectly(BUCKET, "direct/key", "direct".getBytes(StandardCharsets.UTF_8));
+
+        assertThat(server.requestLog().entries()).isEmpty();
+        assertThat(s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("direct/key")).asUtf8String()).isEqualTo("direct");
+        assertThat(s3.headObject(b -> b.bucket(BUCKET).key("direct/key")).contentLength()).isEqualTo(6);
+    }
+
+    @Test
     void keepsAGivenBaseDirOnClose(@TempDir Path dir) throws Exception {
         Path base = dir.resolve("s3");
         try (EmbeddedS3Server own = EmbeddedS3Server.builder().baseDir(base).bucket("kept").start()) {
