@@ -1,0 +1,56 @@
+package dev.flinks3.bench.report;
+
+import static dev.flinks3.bench.report.ResultsSamples.DIGEST;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flinks3.bench.results.BenchmarkResults;
+import dev.flinks3.bench.results.ResultsFile;
+import dev.flinks3.bench.stats.CheckpointSummary;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ReportWriterTest {
+
+    @TempDir
+    Path output;
+
+    @Test
+    void writesAReportWhoseFiguresComeFromTheResultsAndFourCharts() throws Exception {
+        BenchmarkResults results = ResultsSamples.results(List.of("ours", "presto"), 1, List.of(
+                ResultsSamples.run("ours", 1, 1.0, 1000, DIGEST), ResultsSamples.run("presto", 1, 2.0, 2500, DIGEST)));
+        ResultsFile.write(output.resolve("results.json"), results);
+        BenchmarkResults reread = ResultsFile.read(output.resolve("results.json"), BenchmarkResults.class);
+
+        Path report = new ReportWriter(output).write(reread);
+
+        String md = Files.readString(report);
+        CheckpointSummary ours = CheckpointSummary.of(reread.contenders().get(0).run().checkpoints());
+        assertThat(md).contains(String.format(Locale.ROOT, "| avg throughput (MB/s) | %.1f | %.1f |",
+                ours.avgThroughputMbPerSecond(), ours.avgThroughputMbPerSecond() / 2));
+        assertThat(md).contains("| checkpoints completed | 4 | 4 |", "| checkpoints failed | 1 | 1 |",
+                "| restore: submission to all RUNNING (s) | 1.00 | 2.50 |", "| restore verified | yes | yes |");
+        assertThat(md).contains("## Comparison", "ours vs presto: 2.00x checkpoint throughput",
+                "2.50x faster restore", "## Run: ours", "### Checkpoint percentiles", "### Throughput by state size",
+                "### Restore", "### S3 requests");
+        for (String chart : List.of(Charts.DURATION, Charts.STATE_SIZE, Charts.THROUGHPUT, Charts.RESTORE)) {
+            Path png = output.resolve(ReportWriter.CHARTS).resolve(chart);
+            assertThat(ImageIO.read(png.toFile())).as(chart).isNotNull();
+            assertThat(md).contains("](charts/" + chart + ")");
+        }
+    }
+
+    @Test
+    void aSingleRunHasNoComparisonSection() throws Exception {
+        BenchmarkResults results = ResultsSamples.results(List.of("ours"), 1,
+                List.of(ResultsSamples.run("ours", 1, 1.0, 1000, DIGEST)));
+
+        String md = Files.readString(new ReportWriter(output).write(results));
+
+        assertThat(md).doesNotContain("## Comparison").contains("| figure | ours |");
+    }
+}
