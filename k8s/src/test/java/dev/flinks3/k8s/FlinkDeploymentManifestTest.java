@@ -47,6 +47,15 @@ class FlinkDeploymentManifestTest {
 
     @ParameterizedTest
     @EnumSource(Variant.class)
+    void entryClassIsInTheBenchmarkJobJar(Variant variant) throws ClassNotFoundException {
+        String entryClass = OperatorModel.bind(variant.flinkDeployment()).getSpec().getJob().getEntryClass();
+
+        assertThat(Class.forName(entryClass).getProtectionDomain().getCodeSource().getLocation().getPath())
+                .contains("benchmark-job");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Variant.class)
     void passesTheCrdSchema(Variant variant) {
         CrdSchema schema = CrdSchema.flinkDeployment(Set.of(FLINK_VERSION_FIELD));
 
