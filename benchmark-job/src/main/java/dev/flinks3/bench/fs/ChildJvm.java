@@ -7,6 +7,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Starts a main class of this classpath in a JVM of its own: the S3 server, or one contender. Standard
@@ -28,6 +30,7 @@ final class ChildJvm {
             """;
 
     private final Path logConfig;
+    private final Set<Process> started = ConcurrentHashMap.newKeySet();
 
     /**
      * @param workDir where the logging configuration for all child JVMs is written
@@ -36,6 +39,9 @@ final class ChildJvm {
     ChildJvm(Path workDir) throws IOException {
         this.logConfig = workDir.resolve("log4j2-child.properties");
         Files.writeString(logConfig, LOG4J_CONFIG);
+        // A benchmark stopped with Ctrl-C or kill must not leave a server or contender JVM behind.
+        Runtime.getRuntime().addShutdownHook(new Thread(
+                () -> started.stream().filter(Process::isAlive).forEach(Process::destroyForcibly), "child-jvm-reaper"));
     }
 
     /**
@@ -59,6 +65,9 @@ final class ChildJvm {
         command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command).redirectError(Redirect.appendTo(log.toFile()));
         builder.environment().putAll(environment);
-        return builder.start();
+        Process process = builder.start();
+        started.removeIf(p -> !p.isAlive());
+        started.add(process);
+        return process;
     }
 }

@@ -131,9 +131,9 @@ public final class MarkdownReport {
             return FAILED;
         }
         Spread spread = cell.get().spread(metric);
-        String text = number(spread.mean());
+        String text = number(spread.mean(), metric);
         if (spread.count() > 1) {
-            text += " (" + number(spread.min()) + "-" + number(spread.max()) + ")";
+            text += " (" + number(spread.min(), metric) + "-" + number(spread.max(), metric) + ")";
         }
         return spread.flagged() ? text + UNSTABLE : text;
     }
@@ -142,10 +142,10 @@ public final class MarkdownReport {
         return ratio.isPresent() ? String.format(Locale.ROOT, "%.2fx", ratio.getAsDouble()) : ABSENT;
     }
 
-    /** Three significant figures for ordinary magnitudes, whole numbers from 100 on. */
-    static String number(double value) {
+    /** Whole numbers for counts, otherwise three significant figures, whole numbers from 100 on. */
+    static String number(double value, Metric metric) {
         double magnitude = Math.abs(value);
-        if (magnitude >= 100 || value == Math.rint(value) && magnitude < 1e15) {
+        if (metric.whole() || magnitude >= 100 || value == 0) {
             return String.format(Locale.ROOT, "%.0f", value);
         }
         return String.format(Locale.ROOT, magnitude >= 10 ? "%.1f" : "%.2f", value);

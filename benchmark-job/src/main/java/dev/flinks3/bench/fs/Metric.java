@@ -4,20 +4,22 @@ import java.util.function.ToDoubleFunction;
 
 /** A figure reported per workload and contender, and whether more of it is better. */
 public enum Metric {
-    THROUGHPUT("Throughput", true, WorkloadResult::throughput),
-    WALL_SECONDS("Wall seconds", false, WorkloadResult::wallSeconds),
-    CLIENT_CPU_SECONDS("Client CPU seconds", false, WorkloadResult::clientCpuSeconds),
-    SERVER_CPU_SECONDS("S3 server CPU seconds", false, WorkloadResult::serverCpuSeconds),
-    PEAK_HEAP_MIB("Peak heap MiB", false, r -> r.peakHeapBytes() / (1024.0 * 1024.0)),
-    S3_REQUESTS("S3 requests", false, r -> r.requests());
+    THROUGHPUT("Throughput", true, false, WorkloadResult::throughput),
+    WALL_SECONDS("Wall seconds", false, false, WorkloadResult::wallSeconds),
+    CLIENT_CPU_SECONDS("Client CPU seconds", false, false, WorkloadResult::clientCpuSeconds),
+    SERVER_CPU_SECONDS("S3 server CPU seconds", false, false, WorkloadResult::serverCpuSeconds),
+    PEAK_HEAP_MIB("Peak heap MiB", false, true, r -> r.peakHeapBytes() / (1024.0 * 1024.0)),
+    S3_REQUESTS("S3 requests", false, true, r -> r.requests());
 
     private final String title;
     private final boolean higherIsBetter;
+    private final boolean whole;
     private final ToDoubleFunction<WorkloadResult> extractor;
 
-    Metric(String title, boolean higherIsBetter, ToDoubleFunction<WorkloadResult> extractor) {
+    Metric(String title, boolean higherIsBetter, boolean whole, ToDoubleFunction<WorkloadResult> extractor) {
         this.title = title;
         this.higherIsBetter = higherIsBetter;
+        this.whole = whole;
         this.extractor = extractor;
     }
 
@@ -29,6 +31,11 @@ public enum Metric {
     /** True for throughput, false for costs (time, CPU, memory, requests). */
     public boolean higherIsBetter() {
         return higherIsBetter;
+    }
+
+    /** Whether the figure is printed as a whole number (counts, MiB). */
+    public boolean whole() {
+        return whole;
     }
 
     /** This figure of one result. */

@@ -78,12 +78,27 @@ final class PositionalReads implements WorkloadTask {
         return problem;
     }
 
+    /**
+     * Fills the buffer from {@code position} on. Counts what each call returns rather than trusting
+     * the buffer's position: Flink's {@code HadoopDataInputStream} (presto and hadoop plugins) fills a
+     * heap buffer with {@code readFully} and returns its length without advancing the position.
+     */
     private static void readFully(ByteBufferReadable in, long position, ByteBuffer buffer) throws IOException {
-        while (buffer.hasRemaining()) {
-            int read = in.read(position + buffer.position(), buffer);
+        int done = 0;
+        int length = buffer.remaining();
+        while (done < length) {
+            int before = buffer.position();
+            int read = in.read(position + done, buffer);
             if (read < 0) {
-                throw new EOFException("end of file at " + (position + buffer.position()));
+                throw new EOFException("end of file at " + (position + done));
             }
+            if (read == 0) {
+                throw new IOException("read(position, buffer) returned 0 bytes at " + (position + done));
+            }
+            if (buffer.position() == before) {
+                buffer.position(before + read);
+            }
+            done += read;
         }
     }
 
