@@ -62,6 +62,7 @@ class PluginLoadingTest {
             process.destroyForcibly();
         }
         String output = Files.readString(work.resolve("child.log"), StandardCharsets.UTF_8);
+        System.out.print(output);
 
         assertThat(exited).as("child JVM exited within 120 s; output:%n%s", output).isTrue();
         assertThat(process.exitValue()).as("child JVM exit code; output:%n%s", output).isZero();

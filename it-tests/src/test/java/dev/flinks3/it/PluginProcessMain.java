@@ -60,8 +60,8 @@ public final class PluginProcessMain {
                 throw new IllegalStateException("read back " + read.size() + " bytes that differ from the "
                         + data.length + " written to " + path);
             }
-            System.out.println(scheme + ":// served by " + fs.getClass().getName() + " (class loader "
-                    + fs.getClass().getClassLoader() + ")");
+            // Flink wraps a plugin's filesystem in PluginFileSystemFactory's class-loader-fixing wrapper.
+            System.out.println(scheme + ":// served by " + fs.getClass().getName());
         }
         System.out.println(OK);
     }
