@@ -7,6 +7,7 @@ import dev.flinks3.transfer.ObjectMetadata;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.WriteCondition;
 import dev.flinks3.transfer.read.S3SeekableInputStream;
+import dev.flinks3.writer.S3RecoverableWriter;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -30,6 +31,7 @@ import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.ICloseableRegistry;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.core.fs.PathsCopyingFileSystem;
+import org.apache.flink.core.fs.RecoverableWriter;
 
 /**
  * A Flink {@link FileSystem} over one S3 bucket (paths may name other buckets too), for the
@@ -38,7 +40,9 @@ import org.apache.flink.core.fs.PathsCopyingFileSystem;
  * <p><b>Files and directories.</b> An object is a file, zero-byte objects included. A directory is a
  * key prefix that has objects under it, or a directory marker: a zero-byte object whose key ends with
  * {@code /}, as {@link #mkdirs} and other tools (S3A, the console) write. Listings show every object
- * and prefix below a directory except its own marker.
+ * and prefix below a directory except its own marker and the tail objects of in-progress recoverable
+ * streams ({@link dev.flinks3.writer.TailObjects}); a prefix that holds nothing but tails is no
+ * directory ({@link VisibleObjects}).
  *
  * <p><b>Writes</b> go through the shared {@link UploadEngine}: parts upload while the caller writes and
  * the object appears only when the stream is closed. {@code NO_OVERWRITE} is a conditional write
@@ -51,6 +55,9 @@ import org.apache.flink.core.fs.PathsCopyingFileSystem;
  *
  * <p>The filesystem owns nothing: the object client, the upload engine, the bulk copy and the read-ahead
  * executor belong to the factory that made it and are shared by all its filesystems. Thread-safe.
+ *
+ * <p><b>Exactly-once sinks</b> get an {@link S3RecoverableWriter} from {@link #createRecoverableWriter()},
+ * on the same client and upload engine.
  */
 public class S3FileSystem extends FileSystem implements EntropyInjectingFileSystem, PathsCopyingFileSystem {
 
@@ -64,6 +71,7 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
     private final BulkCopy bulkCopy;
     private final Executor readAheadExecutor;
     private final S3FileSystemSettings settings;
+    private final VisibleObjects visible;
 
     /**
      * @param uri the filesystem's URI, {@code scheme://bucket}; a path is {@code scheme://bucket/key}
@@ -89,6 +97,7 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
         this.bulkCopy = bulkCopy;
         this.readAheadExecutor = readAheadExecutor;
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.visible = new VisibleObjects(client);
     }
 
     // ---- identity -----------------------------------------------------------------------------
@@ -119,8 +128,9 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
     // ---- status and listing --------------------------------------------------------------------
 
     /**
-     * A file if an object is at the key; otherwise a directory if any object has the key as prefix
-     * (a marker {@code key/} counts). One HEAD, plus one LIST of at most one key if there is no object.
+     * A file if an object is at the key; otherwise a directory if any visible object has the key as
+     * prefix (a marker {@code key/} counts, tail objects do not). One HEAD, plus usually one LIST if
+     * there is no object. A tail object is neither.
      *
      * @throws FileNotFoundException naming the {@code s3://} location if there is neither
      */
@@ -130,12 +140,11 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
         if (location.key().isEmpty()) {
             return S3FileStatus.directory(paths.toPath(location));
         }
-        ObjectMetadata object = headOrNull(location);
+        ObjectMetadata object = VisibleObjects.isVisible(location.key()) ? headOrNull(location) : null;
         if (object != null) {
             return fileStatus(location.bucket(), object);
         }
-        ListPage first = client.list(location.bucket(), location.directoryPrefix(), null, null, 1);
-        if (!first.objects().isEmpty() || !first.commonPrefixes().isEmpty()) {
+        if (visible.anyUnder(location.bucket(), location.directoryPrefix(), null)) {
             return S3FileStatus.directory(paths.toPath(location));
         }
         throw new FileNotFoundException("No file or directory at " + location);
@@ -149,7 +158,9 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
 
     /**
      * The files and sub-directories directly below {@code path}, read page by page (1,000 keys per
-     * ListObjectsV2 request). For a file, its own status.
+     * ListObjectsV2 request), without tail objects. Each sub-directory costs one more LIST (usually)
+     * to check that it holds a visible object, so that a listing never shows a directory that {@link
+     * #getFileStatus} denies. For a file, its own status.
      *
      * @throws FileNotFoundException naming the location if there is neither a file nor a directory
      */
@@ -164,19 +175,19 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
             for (ObjectMetadata object : page.objects()) {
                 if (object.key().equals(prefix)) {
                     markerSeen = true;
-                } else {
+                } else if (VisibleObjects.isVisible(object.key())) {
                     entries.add(fileStatus(location.bucket(), object));
                 }
             }
             for (String subPrefix : page.commonPrefixes()) {
                 // "dir//x" lists as prefix "dir//", which names this directory again: not a child
-                if (subPrefix.length() > prefix.length() + 1) {
+                if (subPrefix.length() > prefix.length() + 1 && visible.anyUnder(location.bucket(), subPrefix, null)) {
                     entries.add(S3FileStatus.directory(paths.toPath(location.bucket(), subPrefix)));
                 }
             }
         }
         if (entries.isEmpty() && !markerSeen && !location.key().isEmpty()) {
-            ObjectMetadata file = headOrNull(location);
+            ObjectMetadata file = VisibleObjects.isVisible(location.key()) ? headOrNull(location) : null;
             if (file == null) {
                 throw new FileNotFoundException("No file or directory at " + location);
             }
@@ -188,8 +199,9 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
     // ---- namespace changes ----------------------------------------------------------------------
 
     /**
-     * Deletes a file, or a directory: with {@code recursive}, every object under it in DeleteObjects
-     * batches of up to 1,000 keys; without, only an empty directory (its marker).
+     * Deletes a file, or a directory: with {@code recursive}, every object under it (tail objects
+     * too) in DeleteObjects batches of up to 1,000 keys; without, only an empty directory (its
+     * marker; tail objects in it are invisible and stay).
      *
      * @return false if nothing was at the path
      * @throws IOException if the directory is not empty and {@code recursive} is false, if the path is
@@ -209,18 +221,15 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
         if (recursive) {
             return new PrefixDelete(client, location).deleteAllUnder(prefix) > 0;
         }
-        ListPage page = client.list(location.bucket(), prefix, null, null, 2);
-        boolean marker = false;
-        for (ObjectMetadata object : page.objects()) {
-            if (!object.key().equals(prefix)) {
-                throw new IOException("Directory " + location + " is not empty; delete it with recursive = true");
-            }
-            marker = true;
+        if (visible.anyUnder(location.bucket(), prefix, prefix)) {
+            throw new IOException("Directory " + location + " is not empty; delete it with recursive = true");
         }
-        if (marker) {
-            client.delete(location.withKey(prefix));
+        S3Location marker = location.withKey(prefix);
+        if (headOrNull(marker) == null) {
+            return false;
         }
-        return marker;
+        client.delete(marker);
+        return true;
     }
 
     /**
@@ -305,6 +314,15 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
         }
         return new S3DataInputStream(
                 new S3SeekableInputStream(client, location, settings.s3(), -1, readAheadExecutor));
+    }
+
+    /**
+     * Flink's exactly-once writer ({@code FileSink}) on multipart uploads: resumable, committing on
+     * {@code commit()}, with the same part size and buffer bounds as {@link #create}. Cheap; owns nothing.
+     */
+    @Override
+    public RecoverableWriter createRecoverableWriter() {
+        return new S3RecoverableWriter(client, uploads);
     }
 
     // ---- entropy injection ------------------------------------------------------------------------

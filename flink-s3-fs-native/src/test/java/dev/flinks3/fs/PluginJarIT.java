@@ -125,6 +125,12 @@ class PluginJarIT {
                 .isEqualTo(new org.apache.flink.core.fs.Path("s3://bucket/chk-1"));
         assertThat(fs).isInstanceOf(PathsCopyingFileSystem.class);
         assertThat(fs.canCopyPaths(withMarker, new org.apache.flink.core.fs.Path("/tmp/restore/f"))).isTrue();
+
+        // the exactly-once writer comes from the plugin's own classes
+        org.apache.flink.core.fs.RecoverableWriter writer = fs.createRecoverableWriter();
+        assertThat(writer.getClass().getName()).isEqualTo("dev.flinks3.writer.S3RecoverableWriter");
+        assertThat(writer.getClass().getClassLoader()).isSameAs(inner.getClass().getClassLoader());
+        assertThat(writer.supportsResume()).isTrue();
     }
 
     private static String read(ZipFile zip, String name) throws IOException {
