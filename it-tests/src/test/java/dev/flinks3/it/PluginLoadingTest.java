@@ -19,14 +19,15 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The shaded plugin jar loads through Flink's plugin mechanism and serves {@code s3://} and
- * {@code s3a://}: the jar is copied to {@code plugins/s3-fs-native/}, and a separate JVM whose class
+ * The shaded plugin jar loads through Flink's plugin mechanism, serves {@code s3://} and
+ * {@code s3a://}, and injects entropy into checkpoint paths through Flink's plugin wrapper: the jar is copied to {@code plugins/s3-fs-native/}, and a separate JVM whose class
  * path has Flink but none of our modules or the AWS SDK runs {@link PluginProcessMain} with
  * {@code FLINK_PLUGINS_DIR} pointing there, exactly as Flink's launch scripts do.
  */
@@ -69,7 +70,8 @@ class PluginLoadingTest {
         assertThat(output).contains(PluginProcessMain.OK);
         assertThat(server.requestLog().entries(RequestKind.PUT_OBJECT))
                 .extracting(r -> r.key())
-                .contains(prefix + "/s3", prefix + "/s3a");
+                .contains(prefix + "/s3", prefix + "/s3a")
+                .anySatisfy(key -> assertThat(key).matches(Pattern.quote(prefix) + "/[^/_]{4}/chk-1/data"));
     }
 
     /**

@@ -8,15 +8,18 @@ import java.util.Arrays;
 import java.util.Map;
 import java.util.ServiceLoader;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.fs.EntropyInjector;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.FileSystem.WriteMode;
 import org.apache.flink.core.fs.FileSystemFactory;
+import org.apache.flink.core.fs.OutputStreamAndPath;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.core.plugin.PluginUtils;
 
 /**
  * The child process of {@link PluginLoadingTest}: loads the S3 filesystem the way a Flink process
- * does, from the folder in {@code FLINK_PLUGINS_DIR}, then writes and reads one file per scheme.
+ * does, from the folder in {@code FLINK_PLUGINS_DIR}, then writes and reads one file per scheme and
+ * writes one checkpoint file with entropy injection.
  * Its class path holds Flink but none of our modules. Exit code 0 and the line {@value #OK} mean
  * success; anything else is printed with its stack trace.
  *
@@ -26,6 +29,7 @@ import org.apache.flink.core.plugin.PluginUtils;
 public final class PluginProcessMain {
 
     static final String OK = "PLUGIN ROUND TRIP OK";
+    static final String ENTROPY_MARKER = "_entropy_";
 
     private PluginProcessMain() {}
 
@@ -42,7 +46,9 @@ public final class PluginProcessMain {
                 "s3.access-key", env.get("IT_S3_ACCESS_KEY"),
                 "s3.secret-key", env.get("IT_S3_SECRET_KEY"),
                 "s3.region", "us-east-1",
-                "s3.path-style-access", "true"));
+                "s3.path-style-access", "true",
+                "s3.entropy.key", ENTROPY_MARKER,
+                "s3.entropy.length", "4"));
         FileSystem.initialize(configuration, PluginUtils.createPluginManagerFromRootFolder(configuration));
 
         for (String scheme : new String[] {"s3", "s3a"}) {
@@ -63,6 +69,24 @@ public final class PluginProcessMain {
             // Flink wraps a plugin's filesystem in PluginFileSystemFactory's class-loader-fixing wrapper.
             System.out.println(scheme + ":// served by " + fs.getClass().getName());
         }
+        writeWithEntropy(new Path("s3://" + env.get("IT_S3_BUCKET") + "/" + env.get("IT_S3_PREFIX") + "/"
+                + ENTROPY_MARKER + "/chk-1/data"));
         System.out.println(OK);
+    }
+
+    /** Flink's checkpoint streams inject entropy this way; it must see through the plugin wrapper. */
+    private static void writeWithEntropy(Path marked) throws Exception {
+        FileSystem fs = marked.getFileSystem();
+        if (!EntropyInjector.isEntropyInjecting(fs, marked)) {
+            throw new IllegalStateException("the plugin's filesystem does not inject entropy into " + marked);
+        }
+        OutputStreamAndPath created = EntropyInjector.createEntropyAware(fs, marked, WriteMode.NO_OVERWRITE);
+        try (OutputStream out = created.stream()) {
+            out.write("checkpoint data".getBytes(StandardCharsets.UTF_8));
+        }
+        if (created.path().toString().contains(ENTROPY_MARKER)) {
+            throw new IllegalStateException("entropy marker left in " + created.path());
+        }
+        System.out.println("entropy injected: " + created.path());
     }
 }
