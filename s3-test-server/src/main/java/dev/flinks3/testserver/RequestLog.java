@@ -17,16 +17,25 @@ public final class RequestLog {
     private final boolean keepEntries;
     private final List<RequestRecord> entries = new ArrayList<>();
     private final Map<RequestKind, Long> counts = new EnumMap<>(RequestKind.class);
+    private final Map<RequestKind, Integer> inFlight = new EnumMap<>(RequestKind.class);
+    private final Map<RequestKind, Integer> peakInFlight = new EnumMap<>(RequestKind.class);
 
     RequestLog(boolean keepEntries) {
         this.keepEntries = keepEntries;
     }
 
-    synchronized void add(RequestRecord record) {
+    /** Records a request as it arrives; {@link #finished} must follow when it has been answered. */
+    synchronized void started(RequestRecord record) {
         counts.merge(record.kind(), 1L, Long::sum);
+        int now = inFlight.merge(record.kind(), 1, Integer::sum);
+        peakInFlight.merge(record.kind(), now, Math::max);
         if (keepEntries) {
             entries.add(record);
         }
+    }
+
+    synchronized void finished(RequestRecord record) {
+        inFlight.merge(record.kind(), -1, Integer::sum);
     }
 
     /** A snapshot of all recorded requests in arrival order; empty if the server keeps counts only. */
@@ -49,9 +58,19 @@ public final class RequestLog {
         return Map.copyOf(counts);
     }
 
-    /** Forgets all recorded requests and counts. */
+    /**
+     * The most requests of one kind that were being served at the same time since start or the last
+     * {@link #clear()}: how many parts a client really had in flight, for example.
+     */
+    public synchronized int peakInFlight(RequestKind kind) {
+        return peakInFlight.getOrDefault(kind, 0);
+    }
+
+    /** Forgets all recorded requests and counts; the in-flight peaks restart from what is in flight now. */
     public synchronized void clear() {
         entries.clear();
         counts.clear();
+        peakInFlight.clear();
+        peakInFlight.putAll(inFlight);
     }
 }

@@ -14,7 +14,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** Appends each request to a {@link RequestLog} when it arrives, before S3Proxy serves it. */
+/**
+ * Records each request in a {@link RequestLog} when it arrives, before S3Proxy serves it, and again
+ * when it has been answered (for the in-flight count).
+ */
 final class RequestLogFilter implements Filter {
 
     /** Request attribute under which later filters find this request's {@link RequestRecord}. */
@@ -36,9 +39,13 @@ final class RequestLogFilter implements Filter {
         RequestKind kind = RequestKind.classify(
                 method, target.bucket(), target.key(), target.queryNames(), http.getHeader("x-amz-copy-source") != null);
         RequestRecord record = new RequestRecord(kind, method, target.bucket(), target.key(), startNanos, headers(http));
-        log.add(record);
+        log.started(record);
         request.setAttribute(RECORD_ATTRIBUTE, record);
-        chain.doFilter(request, response);
+        try {
+            chain.doFilter(request, response);
+        } finally {
+            log.finished(record);
+        }
     }
 
     private static Map<String, List<String>> headers(HttpServletRequest http) {

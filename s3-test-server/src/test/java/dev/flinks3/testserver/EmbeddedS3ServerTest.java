@@ -11,10 +11,14 @@ import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -233,6 +237,33 @@ class EmbeddedS3ServerTest {
         assertThat(server.requestLog().entries()).isEmpty();
         assertThat(s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("direct/key")).asUtf8String()).isEqualTo("direct");
         assertThat(s3.headObject(b -> b.bucket(BUCKET).key("direct/key")).contentLength()).isEqualTo(6);
+    }
+
+    @Test
+    void peakInFlightCountsRequestsServedAtTheSameTime() throws Exception {
+        try (EmbeddedS3Server slow = EmbeddedS3Server.builder()
+                        .profile(NetworkProfile.wan(Duration.ofMillis(300), 100_000_000L)).bucket(BUCKET).start();
+                S3Client client = TestClients.s3(slow)) {
+            client.headBucket(b -> b.bucket(BUCKET));
+            assertThat(slow.requestLog().peakInFlight(RequestKind.HEAD_BUCKET)).isEqualTo(1);
+            slow.requestLog().clear();
+
+            ExecutorService pool = Executors.newFixedThreadPool(3);
+            try {
+                List<Future<?>> heads = new ArrayList<>();
+                for (int i = 0; i < 3; i++) {
+                    heads.add(pool.submit(() -> client.headBucket(b -> b.bucket(BUCKET))));
+                }
+                for (Future<?> head : heads) {
+                    head.get();
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+
+            assertThat(slow.requestLog().peakInFlight(RequestKind.HEAD_BUCKET)).isEqualTo(3);
+            assertThat(slow.requestLog().peakInFlight(RequestKind.GET_OBJECT)).isZero();
+        }
     }
 
     @Test
