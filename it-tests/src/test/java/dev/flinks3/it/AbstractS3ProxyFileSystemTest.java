@@ -90,7 +90,7 @@ abstract class AbstractS3ProxyFileSystemTest {
         return s3.getObjectAsBytes(b -> b.bucket(target.bucket()).key(key(path))).asByteArray();
     }
 
-    protected static byte[] randomBytes(int size, long seed) {
+    static byte[] randomBytes(int size, long seed) {
         byte[] bytes = new byte[size];
         new Random(seed).nextBytes(bytes);
         return bytes;
