@@ -30,9 +30,8 @@ import software.amazon.awssdk.services.s3.model.PutObjectRequest;
  * <p>Servlet filters sit in front of S3Proxy: one records every request in a {@link RequestLog}, one
  * applies a {@link NetworkProfile} (added latency, paced bodies), one answers requests chosen with
  * {@link #failNext} with an S3 error. {@code GET /__flinks3/requests} reports the request counts to
- * other processes. Create with
- * {@link #builder()}; {@link #close()} stops the server and deletes a base directory it created.
- * Thread-safe once started.
+ * other processes. Create with {@link #builder()}; {@link #close()} stops the server and deletes a
+ * base directory it created. Thread-safe once started.
  */
 public final class EmbeddedS3Server implements AutoCloseable {
 
@@ -56,7 +55,7 @@ public final class EmbeddedS3Server implements AutoCloseable {
     private final RequestLog requestLog;
     private final FaultInjectionFilter faults = new FaultInjectionFilter();
     private final List<String> initialBuckets;
-    private URI endpoint;
+    private volatile URI endpoint;
 
     private EmbeddedS3Server(Builder builder) throws IOException {
         this.ownsBaseDir = builder.baseDir == null;
@@ -124,14 +123,17 @@ public final class EmbeddedS3Server implements AutoCloseable {
         return endpoint().getPort();
     }
 
+    /** {@link #ACCESS_KEY}. */
     public String accessKey() {
         return ACCESS_KEY;
     }
 
+    /** {@link #SECRET_KEY}. */
     public String secretKey() {
         return SECRET_KEY;
     }
 
+    /** {@link #REGION}. */
     public String region() {
         return REGION;
     }
