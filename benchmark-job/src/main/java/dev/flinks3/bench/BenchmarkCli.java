@@ -1,5 +1,7 @@
 package dev.flinks3.bench;
 
+import dev.flinks3.bench.cluster.ClusterCommand;
+import dev.flinks3.bench.cluster.ReportCommand;
 import dev.flinks3.bench.fs.FsBenchmarkMain;
 import dev.flinks3.bench.local.CompareCommand;
 import dev.flinks3.bench.local.LocalCommand;
@@ -13,12 +15,15 @@ import picocli.CommandLine.Command;
  * java -jar benchmark-job/target/flinks3-benchmark-job.jar local     # the job on an embedded S3 server
  * java -jar benchmark-job/target/flinks3-benchmark-job.jar compare   # the same against several plugins
  * flink run benchmark-job/target/flinks3-benchmark-job.jar cluster   # the same job on a real cluster
+ * java -jar benchmark-job/target/flinks3-benchmark-job.jar report --rest-url http://jm:8081 --job-id ID --output out
+ * java -jar benchmark-job/target/flinks3-benchmark-job.jar fsbench   # filesystem-level benchmark
  * </pre>
  * Each command prints its options with {@code --help}.
  */
 @Command(name = "flinks3-benchmark-job", mixinStandardHelpOptions = true,
         description = "Checkpoint and restore benchmarks of S3 filesystem plugins for Apache Flink.",
-        subcommands = {LocalCommand.class, CompareCommand.class, RunContenderCommand.class, FsBenchmarkMain.class})
+        subcommands = {LocalCommand.class, CompareCommand.class, ClusterCommand.class, ReportCommand.class,
+            FsBenchmarkMain.class, RunContenderCommand.class})
 public final class BenchmarkCli {
 
     private BenchmarkCli() {}

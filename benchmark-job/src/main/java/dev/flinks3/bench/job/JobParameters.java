@@ -3,8 +3,11 @@ package dev.flinks3.bench.job;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 /**
@@ -172,6 +175,29 @@ public final class JobParameters implements Serializable {
         add(args, "--incremental", Boolean.toString(incremental));
         add(args, "--duration", duration.toMillis() + "ms");
         return args;
+    }
+
+    /** The parameters by option name without dashes, in option order (e.g. {@code numKeys -> 4096}). */
+    public Map<String, String> toMap() {
+        Map<String, String> map = new LinkedHashMap<>();
+        List<String> args = toArguments();
+        for (int i = 0; i + 1 < args.size(); i += 2) {
+            map.put(args.get(i).substring(2), args.get(i + 1));
+        }
+        return map;
+    }
+
+    /**
+     * The parameters of a {@link #toMap()}, e.g. read back from a running job's configuration.
+     *
+     * @throws picocli.CommandLine.ParameterException if a name is unknown or a value malformed
+     */
+    public static JobParameters fromMap(Map<String, String> map) {
+        List<String> args = new ArrayList<>();
+        map.forEach((name, value) -> add(args, "--" + name, value));
+        JobParameters parameters = new JobParameters();
+        new CommandLine(parameters).parseArgs(args.toArray(String[]::new));
+        return parameters;
     }
 
     @Override

@@ -1,19 +1,23 @@
 package dev.flinks3.bench.job;
 
 import dev.flinks3.bench.job.source.SequenceSource;
-import java.util.Objects;
+import dev.flinks3.bench.job.source.SequenceSource.AfterLastRecord;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
+import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.state.rocksdb.RocksDBOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import picocli.CommandLine;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * The large-state generator: a rate-limited source of keyed records with a payload, {@code keyBy},
@@ -38,18 +42,49 @@ public final class LargeStateGeneratorJob {
     private LargeStateGeneratorJob() {}
 
     /**
+     * Runs the job on its own, e.g. {@code flink run -c dev.flinks3.bench.job.LargeStateGeneratorJob
+     * flinks3-benchmark-job.jar --numKeys ...} or as a Kubernetes operator deployment's entry class:
+     * the source ends after its last record and the job finishes after Flink's final checkpoint.
+     * Checkpoints go to {@code --checkpointDir}, or else to the cluster's {@code execution.checkpointing.dir};
+     * {@code s3.*} settings come from the cluster's configuration.
+     *
+     * @param args the {@link JobParameters} options, and optionally {@code --checkpointDir s3://...}
+     * @throws Exception if the job fails
+     */
+    public static void main(String[] args) throws Exception {
+        StandaloneOptions options = new StandaloneOptions();
+        new CommandLine(options).parseArgs(args);
+        JobParameters parameters = options.parameters.validate();
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
+                configuration(parameters, options.checkpointDirectory));
+        addTo(env, parameters, parameters.parallelism(), AfterLastRecord.FINISH);
+        env.execute(JOB_NAME);
+    }
+
+    /** The options of {@link #main}: the job's parameters and where checkpoints go. */
+    static final class StandaloneOptions {
+        @Mixin
+        JobParameters parameters = new JobParameters();
+
+        @Option(names = "--checkpointDir", description = "Checkpoint directory (default: the cluster's execution.checkpointing.dir).")
+        String checkpointDirectory;
+    }
+
+    /**
      * The job-level configuration: state backend, checkpointing and failure handling.
      *
      * @param parameters the job's parameters
-     * @param checkpointDirectory where checkpoints go, e.g. {@code s3://bucket/checkpoints}
+     * @param checkpointDirectory where checkpoints go, e.g. {@code s3://bucket/checkpoints}; null to keep
+     *     the cluster's {@code execution.checkpointing.dir}
      */
     public static Configuration configuration(JobParameters parameters, String checkpointDirectory) {
-        Objects.requireNonNull(checkpointDirectory, "checkpointDirectory");
         Configuration conf = new Configuration();
         conf.set(StateBackendOptions.STATE_BACKEND, "rocksdb");
         conf.set(RocksDBOptions.USE_MANAGED_MEMORY, true);
         conf.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
-        conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpointDirectory);
+        if (checkpointDirectory != null) {
+            conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpointDirectory);
+        }
         conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, parameters.incremental());
         conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, parameters.checkpointInterval());
         conf.set(CheckpointingOptions.MIN_PAUSE_BETWEEN_CHECKPOINTS, parameters.minPause());
@@ -62,6 +97,8 @@ public final class LargeStateGeneratorJob {
         conf.set(CheckpointingOptions.TOLERABLE_FAILURE_NUMBER, Integer.MAX_VALUE);
         // A task failure (e.g. restored state that does not verify) must end the run, not be retried away.
         conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        // Shown by the REST API (/jobs/:jobid/config, user-config): a report can say what ran.
+        conf.set(PipelineOptions.GLOBAL_JOB_PARAMETERS, parameters.toMap());
         return conf;
     }
 
@@ -69,12 +106,15 @@ public final class LargeStateGeneratorJob {
      * Adds the job's pipeline to {@code env}.
      *
      * @param parallelism parallelism of every operator (the restore may use another than the first run)
+     * @param afterLastRecord whether the source idles (for the runner to cancel) or ends after its last record
      */
-    public static void addTo(StreamExecutionEnvironment env, JobParameters parameters, int parallelism) {
+    public static void addTo(StreamExecutionEnvironment env, JobParameters parameters, int parallelism,
+            AfterLastRecord afterLastRecord) {
         RecordGenerator generator = RecordGenerator.of(parameters);
         env.setParallelism(parallelism);
         env.setMaxParallelism(MAX_PARALLELISM);
-        env.fromSource(new SequenceSource(generator, parameters.totalRecords(), parameters.recordsPerSecond()),
+        env.fromSource(new SequenceSource(generator, parameters.totalRecords(), parameters.recordsPerSecond(),
+                                afterLastRecord),
                         WatermarkStrategy.noWatermarks(), SOURCE_NAME, TypeInformation.of(GeneratedRecord.class))
                 .uid(SOURCE_NAME)
                 .keyBy(record -> record.key, Types.LONG)

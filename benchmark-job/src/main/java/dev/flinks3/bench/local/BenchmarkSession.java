@@ -23,10 +23,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.stream.Stream;
 
 /**
  * Runs the job once per contender and round, each contender in its own JVM with only its plugin, all
@@ -45,14 +47,17 @@ public final class BenchmarkSession {
     private final ContenderJvm jvm;
     private final String managedMemory;
     private final String command;
+    private final boolean keepWork;
     private final PrintStream out;
 
     /**
      * @param output the output folder (created); work files go to {@code output/work}
      * @param command the command line, recorded in the results
+     * @param keepWork whether {@code output/work} stays after the run (else it is deleted)
      */
     public BenchmarkSession(JobParameters job, S3Options s3, int restoreParallelism, List<Contender> contenders,
-            int rounds, Path output, List<String> jvmOptions, String managedMemory, String command, PrintStream out) {
+            int rounds, Path output, List<String> jvmOptions, String managedMemory, String command, boolean keepWork,
+            PrintStream out) {
         this.job = job;
         this.s3 = s3;
         this.restoreParallelism = restoreParallelism;
@@ -61,6 +66,7 @@ public final class BenchmarkSession {
         this.output = output;
         this.managedMemory = managedMemory;
         this.command = command;
+        this.keepWork = keepWork;
         this.out = out;
         // Generous: a contender that hangs is killed rather than blocking the other contenders.
         Duration timeout = job.duration().multipliedBy(4).plus(job.checkpointTimeout().multipliedBy(2)).plusMinutes(5);
@@ -99,6 +105,21 @@ public final class BenchmarkSession {
             out.println("results: " + output.resolve("results.json").toAbsolutePath());
             out.println("report: " + report.toAbsolutePath());
             return benchmark;
+        } finally {
+            if (!keepWork) {
+                deleteRecursively(work);
+            }
+        }
+    }
+
+    private static void deleteRecursively(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
         }
     }
 
@@ -167,13 +188,7 @@ public final class BenchmarkSession {
     }
 
     private RunConfiguration configuration(String endpoint) {
-        Map<String, String> parameters = new LinkedHashMap<>();
-        List<String> args = job.toArguments();
-        for (int i = 0; i + 1 < args.size(); i += 2) {
-            parameters.put(args.get(i).substring(2), args.get(i + 1));
-        }
-        return new RunConfiguration(parameters, job.keyCount(), job.totalRecords(), job.expectedStateBytes(),
-                restoreParallelism, s3.profile(), endpoint, s3.bucket(), rounds,
+        return RunConfiguration.of(job, restoreParallelism, s3.profile(), endpoint, s3.bucket(), rounds,
                 contenders.stream().map(Contender::name).toList(), command);
     }
 }

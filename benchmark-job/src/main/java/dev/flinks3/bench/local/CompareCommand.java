@@ -47,7 +47,8 @@ public final class CompareCommand implements Callable<Integer> {
         }
         BenchmarkResults results = new BenchmarkSession(job, s3, session.restoreParallelism(job),
                 session.contenders(contenders), rounds, session.output("compare", s3.profile()),
-                session.jvmOptions(), session.managedMemory, CommandLines.describe(spec), System.out).run();
+                session.jvmOptions(), session.managedMemory, CommandLines.describe(spec), session.keepWork,
+                System.out).run();
         return results.contenders().stream().allMatch(r -> r.succeeded()) ? 0 : 1;
     }
 }

@@ -40,7 +40,8 @@ public final class LocalCommand implements Callable<Integer> {
         job.validate();
         BenchmarkResults results = new BenchmarkSession(job, s3, session.restoreParallelism(job),
                 session.contenders(List.of(contender)), 1, session.output("local", s3.profile()),
-                session.jvmOptions(), session.managedMemory, CommandLines.describe(spec), System.out).run();
+                session.jvmOptions(), session.managedMemory, CommandLines.describe(spec), session.keepWork,
+                System.out).run();
         return results.contenders().stream().allMatch(r -> r.succeeded()) ? 0 : 1;
     }
 }

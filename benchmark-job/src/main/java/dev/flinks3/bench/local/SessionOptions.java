@@ -40,6 +40,10 @@ public final class SessionOptions {
             description = "Managed memory of each contender's TaskManager, used by RocksDB (default: ${DEFAULT-VALUE}).")
     String managedMemory;
 
+    @Option(names = "--keep-work",
+            description = "Keep the work folder (the embedded server's objects, RocksDB's files) after the run.")
+    boolean keepWork;
+
     int restoreParallelism(JobParameters job) {
         return restoreParallelism == null ? job.parallelism() : restoreParallelism;
     }

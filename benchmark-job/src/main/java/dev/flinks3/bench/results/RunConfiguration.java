@@ -1,5 +1,6 @@
 package dev.flinks3.bench.results;
 
+import dev.flinks3.bench.job.JobParameters;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,6 +33,13 @@ public record RunConfiguration(
         int rounds,
         List<String> contenders,
         String command) {
+
+    /** The configuration of a run of {@code job}. */
+    public static RunConfiguration of(JobParameters job, int restoreParallelism, String s3Profile, String endpoint,
+            String bucket, int rounds, List<String> contenders, String command) {
+        return new RunConfiguration(job.toMap(), job.keyCount(), job.totalRecords(), job.expectedStateBytes(),
+                restoreParallelism, s3Profile, endpoint, bucket, rounds, contenders, command);
+    }
 
     public RunConfiguration {
         jobParameters = Collections.unmodifiableMap(new LinkedHashMap<>(jobParameters));

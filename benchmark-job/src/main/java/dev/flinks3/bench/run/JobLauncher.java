@@ -2,6 +2,7 @@ package dev.flinks3.bench.run;
 
 import dev.flinks3.bench.job.JobParameters;
 import dev.flinks3.bench.job.LargeStateGeneratorJob;
+import dev.flinks3.bench.job.source.SequenceSource.AfterLastRecord;
 import java.util.function.Function;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.StateRecoveryOptions;
@@ -43,7 +44,7 @@ public final class JobLauncher {
             conf.set(StateRecoveryOptions.SAVEPOINT_PATH, restorePath);
         }
         StreamExecutionEnvironment env = environments.apply(conf);
-        LargeStateGeneratorJob.addTo(env, parameters, parallelism);
+        LargeStateGeneratorJob.addTo(env, parameters, parallelism, AfterLastRecord.IDLE);
         return env.executeAsync(LargeStateGeneratorJob.JOB_NAME + (restorePath == null ? "" : " (restore)"));
     }
 

@@ -8,25 +8,26 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * Reads one job's status, task states, accumulators and failure through the REST API, for the
- * phases that wait on them. Stateless apart from the job id.
+ * phases that wait on them and for reports of jobs run elsewhere. Stateless apart from the job id.
  */
-final class JobWatch {
+public final class JobWatch {
 
     private static final Set<String> TERMINAL = Set.of("FAILED", "CANCELED", "FINISHED", "SUSPENDED");
 
     private final FlinkRestClient rest;
     private final String jobId;
 
-    JobWatch(FlinkRestClient rest, String jobId) {
+    public JobWatch(FlinkRestClient rest, String jobId) {
         this.rest = rest;
         this.jobId = jobId;
     }
 
-    String jobId() {
+    public String jobId() {
         return jobId;
     }
 
-    JsonNode job() throws IOException {
+    /** {@code GET /jobs/:jobid}. */
+    public JsonNode job() throws IOException {
         return rest.job(jobId);
     }
 
@@ -55,12 +56,13 @@ final class JobWatch {
     }
 
     /** A user accumulator summed over subtasks; 0 while no subtask reported it. */
-    long accumulator(Map<String, String> accumulators, String name) {
+    public long accumulator(Map<String, String> accumulators, String name) {
         String value = accumulators.get(name);
         return value == null || value.isEmpty() ? 0 : Long.parseLong(value.trim());
     }
 
-    Map<String, String> accumulators() throws IOException {
+    /** The job's user accumulators by name. */
+    public Map<String, String> accumulators() throws IOException {
         return rest.accumulators(jobId);
     }
 
@@ -72,8 +74,26 @@ final class JobWatch {
         return job().path("state").asString("");
     }
 
+    /**
+     * From the JobManager's receipt of the job (its INITIALIZING timestamp) to the last subtask's
+     * switch to RUNNING ({@code /vertices/:id/subtasktimes}); 0 if either is missing.
+     *
+     * @param job the job's {@code /jobs/:jobid} page, read once all subtasks run
+     */
+    public long jobManagerRestoreMs(JsonNode job) throws IOException {
+        long received = job.path("timestamps").path("INITIALIZING").asLong(0);
+        long lastRunning = 0;
+        for (JsonNode vertex : job.path("vertices")) {
+            JsonNode times = rest.subtaskTimes(jobId, vertex.path("id").asString(""));
+            for (JsonNode subtask : times.path("subtasks")) {
+                lastRunning = Math.max(lastRunning, subtask.path("timestamps").path("RUNNING").asLong(0));
+            }
+        }
+        return received > 0 && lastRunning >= received ? lastRunning - received : 0;
+    }
+
     /** {@code ": <first line of the newest exception>"}, or empty if the job recorded none. */
-    String rootCause() throws IOException {
+    public String rootCause() throws IOException {
         JsonNode entries = rest.exceptions(jobId).path("exceptionHistory").path("entries");
         if (entries.isEmpty()) {
             return "";

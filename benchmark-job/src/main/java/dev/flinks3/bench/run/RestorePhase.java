@@ -3,7 +3,6 @@ package dev.flinks3.bench.run;
 import dev.flinks3.bench.job.JobAccumulators;
 import dev.flinks3.bench.rest.FlinkRestClient;
 import dev.flinks3.bench.results.RestoreResult;
-import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -53,7 +52,7 @@ final class RestorePhase {
         long running = System.nanoTime();
         events.phase(RunEvents.RESTORE_RUNNING);
         long submitToRunningMs = TimeUnit.NANOSECONDS.toMillis(running - start);
-        long jobManagerRestoreMs = jobManagerRestoreMs(watch, job);
+        long jobManagerRestoreMs = watch.jobManagerRestoreMs(job);
         events.line(String.format("restore: all %d subtasks RUNNING %.2f s after submission (JobManager: %.2f s)",
                 parallelism, submitToRunningMs / 1000.0, jobManagerRestoreMs / 1000.0));
 
@@ -89,22 +88,6 @@ final class RestorePhase {
             }
             Thread.sleep(VERIFY_POLL.toMillis());
         }
-    }
-
-    /**
-     * From the JobManager's receipt of the job (its INITIALIZING timestamp) to the last subtask's
-     * switch to RUNNING ({@code /vertices/:id/subtasktimes}); 0 if either is missing.
-     */
-    private long jobManagerRestoreMs(JobWatch watch, JsonNode job) throws IOException {
-        long received = job.path("timestamps").path("INITIALIZING").asLong(0);
-        long lastRunning = 0;
-        for (JsonNode vertex : job.path("vertices")) {
-            JsonNode times = rest.subtaskTimes(watch.jobId(), vertex.path("id").asString(""));
-            for (JsonNode subtask : times.path("subtasks")) {
-                lastRunning = Math.max(lastRunning, subtask.path("timestamps").path("RUNNING").asLong(0));
-            }
-        }
-        return received > 0 && lastRunning >= received ? lastRunning - received : 0;
     }
 
     static String hex(long digest) {

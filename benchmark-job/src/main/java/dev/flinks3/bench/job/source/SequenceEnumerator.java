@@ -9,19 +9,27 @@ import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 
 /**
  * Hands each reader the splits numbered like it ({@code splitIndex % parallelism == subtask}) as it
- * registers, and takes splits back from failed readers. Never signals "no more splits": readers
- * whose splits are exhausted stay idle and RUNNING, so the job keeps taking checkpoints until the
- * runner cancels it. Splits already in readers travel in the readers' own state (Flink redistributes
- * it when the parallelism changes); the enumerator's state is only the splits not yet assigned.
+ * registers, and takes splits back from failed readers. Unless the source is to finish, it never
+ * signals "no more splits": readers whose splits are exhausted stay idle and RUNNING, so the job keeps
+ * taking checkpoints until the runner cancels it. Splits already in readers travel in the readers' own
+ * state (Flink redistributes it when the parallelism changes); the enumerator's state is only the
+ * splits not yet assigned.
  */
 final class SequenceEnumerator implements SplitEnumerator<SequenceSplit, Collection<SequenceSplit>> {
 
     private final SplitEnumeratorContext<SequenceSplit> context;
     private final List<SequenceSplit> pending;
+    private final boolean finish;
 
-    SequenceEnumerator(SplitEnumeratorContext<SequenceSplit> context, Collection<SequenceSplit> pending) {
+    /**
+     * @param pending splits not yet assigned
+     * @param finish whether readers are told there are no more splits once they have theirs
+     */
+    SequenceEnumerator(SplitEnumeratorContext<SequenceSplit> context, Collection<SequenceSplit> pending,
+            boolean finish) {
         this.context = context;
         this.pending = new ArrayList<>(pending);
+        this.finish = finish;
     }
 
     @Override
@@ -48,6 +56,9 @@ final class SequenceEnumerator implements SplitEnumerator<SequenceSplit, Collect
                 context.assignSplit(split, subtaskId);
                 it.remove();
             }
+        }
+        if (finish) {
+            context.signalNoMoreSplits(subtaskId);
         }
     }
 

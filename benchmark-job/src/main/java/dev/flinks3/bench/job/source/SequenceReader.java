@@ -13,14 +13,16 @@ import org.apache.flink.core.io.InputStatus;
 
 /**
  * Emits the records of its splits one per {@link #pollNext} call (the rate limiter wrapped around it
- * paces the calls). When its splits are exhausted it reports nothing available and stays idle until
- * new splits arrive. Runs on the task thread only.
+ * paces the calls). When its splits are exhausted it ends its input if the enumerator said no more
+ * splits will come, and otherwise reports nothing available and stays idle until new splits arrive.
+ * Runs on the task thread only.
  */
 final class SequenceReader implements SourceReader<GeneratedRecord, SequenceSplit> {
 
     private final RecordGenerator generator;
     private final Deque<SequenceSplit> splits = new ArrayDeque<>();
     private CompletableFuture<Void> splitsArrived = new CompletableFuture<>();
+    private boolean noMoreSplits;
 
     SequenceReader(RecordGenerator generator) {
         this.generator = generator;
@@ -33,19 +35,22 @@ final class SequenceReader implements SourceReader<GeneratedRecord, SequenceSpli
     public InputStatus pollNext(ReaderOutput<GeneratedRecord> output) {
         SequenceSplit split = splits.pollFirst();
         if (split == null) {
-            return InputStatus.NOTHING_AVAILABLE;
+            return noMoreSplits ? InputStatus.END_OF_INPUT : InputStatus.NOTHING_AVAILABLE;
         }
         output.collect(generator.record(split.next()));
         SequenceSplit advanced = split.advance();
         if (!advanced.isExhausted()) {
             splits.addFirst(advanced);
         }
-        return splits.isEmpty() ? InputStatus.NOTHING_AVAILABLE : InputStatus.MORE_AVAILABLE;
+        if (splits.isEmpty()) {
+            return noMoreSplits ? InputStatus.END_OF_INPUT : InputStatus.NOTHING_AVAILABLE;
+        }
+        return InputStatus.MORE_AVAILABLE;
     }
 
     @Override
     public CompletableFuture<Void> isAvailable() {
-        if (!splits.isEmpty()) {
+        if (!splits.isEmpty() || noMoreSplits) {
             return CompletableFuture.completedFuture(null);
         }
         if (splitsArrived.isDone()) {
@@ -61,7 +66,10 @@ final class SequenceReader implements SourceReader<GeneratedRecord, SequenceSpli
     }
 
     @Override
-    public void notifyNoMoreSplits() {}
+    public void notifyNoMoreSplits() {
+        noMoreSplits = true;
+        splitsArrived.complete(null);
+    }
 
     @Override
     public List<SequenceSplit> snapshotState(long checkpointId) {

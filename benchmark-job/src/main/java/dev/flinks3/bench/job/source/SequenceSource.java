@@ -17,10 +17,13 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 /**
  * A rate-limited source of the records {@code 0 .. totalRecords-1} of a {@link RecordGenerator}.
  *
- * <p>Unlike Flink's {@code DataGeneratorSource}, it does not finish after the last record: its
- * subtasks stay RUNNING and idle, so checkpoints continue, the last checkpoint holds the effect of
- * every record, and the runner can cancel the job with that checkpoint retained and restore from it.
- * The rate is Flink's {@link RateLimiterStrategy#perSecond} split evenly over the subtasks.
+ * <p>With {@link AfterLastRecord#IDLE} (the benchmark runner's choice), unlike Flink's
+ * {@code DataGeneratorSource}, it does not finish after the last record: its subtasks stay RUNNING and
+ * idle, so checkpoints continue, the last checkpoint holds the effect of every record, and the runner
+ * can cancel the job with that checkpoint retained and restore from it. With
+ * {@link AfterLastRecord#FINISH} the source ends and the job finishes after Flink's final checkpoint,
+ * as a job submitted on its own to a cluster should. The rate is Flink's
+ * {@link RateLimiterStrategy#perSecond} split evenly over the subtasks.
  */
 public final class SequenceSource implements Source<GeneratedRecord, SequenceSplit, Collection<SequenceSplit>> {
 
@@ -29,13 +32,24 @@ public final class SequenceSource implements Source<GeneratedRecord, SequenceSpl
     private final RecordGenerator generator;
     private final long totalRecords;
     private final double recordsPerSecond;
+    private final AfterLastRecord afterLastRecord;
+
+    /** What the source does once all its records are emitted. */
+    public enum AfterLastRecord {
+        /** Stay RUNNING without emitting, until cancelled. */
+        IDLE,
+        /** End the input, so the job finishes. */
+        FINISH
+    }
 
     /**
      * @param generator turns indices into records
      * @param totalRecords records to emit in all, positive
      * @param recordsPerSecond rate across all subtasks, positive
+     * @param afterLastRecord whether the source idles or ends after the last record
      */
-    public SequenceSource(RecordGenerator generator, long totalRecords, double recordsPerSecond) {
+    public SequenceSource(RecordGenerator generator, long totalRecords, double recordsPerSecond,
+            AfterLastRecord afterLastRecord) {
         if (totalRecords <= 0 || !(recordsPerSecond > 0)) {
             throw new IllegalArgumentException("totalRecords and recordsPerSecond must be positive, were "
                     + totalRecords + " and " + recordsPerSecond);
@@ -43,11 +57,12 @@ public final class SequenceSource implements Source<GeneratedRecord, SequenceSpl
         this.generator = generator;
         this.totalRecords = totalRecords;
         this.recordsPerSecond = recordsPerSecond;
+        this.afterLastRecord = afterLastRecord;
     }
 
     @Override
     public Boundedness getBoundedness() {
-        return Boundedness.CONTINUOUS_UNBOUNDED;
+        return afterLastRecord == AfterLastRecord.FINISH ? Boundedness.BOUNDED : Boundedness.CONTINUOUS_UNBOUNDED;
     }
 
     @Override
@@ -64,13 +79,14 @@ public final class SequenceSource implements Source<GeneratedRecord, SequenceSpl
     @Override
     public SplitEnumerator<SequenceSplit, Collection<SequenceSplit>> createEnumerator(
             SplitEnumeratorContext<SequenceSplit> context) {
-        return new SequenceEnumerator(context, SequenceSplit.partition(totalRecords, context.currentParallelism()));
+        return new SequenceEnumerator(context, SequenceSplit.partition(totalRecords, context.currentParallelism()),
+                afterLastRecord == AfterLastRecord.FINISH);
     }
 
     @Override
     public SplitEnumerator<SequenceSplit, Collection<SequenceSplit>> restoreEnumerator(
             SplitEnumeratorContext<SequenceSplit> context, Collection<SequenceSplit> pending) {
-        return new SequenceEnumerator(context, pending);
+        return new SequenceEnumerator(context, pending, afterLastRecord == AfterLastRecord.FINISH);
     }
 
     @Override

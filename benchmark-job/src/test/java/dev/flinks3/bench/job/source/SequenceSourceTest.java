@@ -75,6 +75,19 @@ class SequenceSourceTest {
     }
 
     @Test
+    void toldThatNoMoreSplitsComeTheReaderEndsAfterItsLastRecord() {
+        SequenceReader reader = new SequenceReader(generator);
+        List<GeneratedRecord> out = new ArrayList<>();
+        reader.addSplits(List.of(new SequenceSplit(0, 1, 0, 2)));
+        reader.notifyNoMoreSplits();
+
+        assertThat(reader.pollNext(collect(out))).isEqualTo(InputStatus.MORE_AVAILABLE);
+        assertThat(reader.pollNext(collect(out))).isEqualTo(InputStatus.END_OF_INPUT);
+        assertThat(reader.isAvailable()).isDone();
+        assertThat(out).hasSize(2);
+    }
+
+    @Test
     void newSplitsWakeAnIdleReader() {
         SequenceReader reader = new SequenceReader(generator);
         var idle = reader.isAvailable();
