@@ -2,13 +2,13 @@ package dev.flinks3.transfer;
 
 import java.io.IOException;
 import software.amazon.awssdk.core.ResponseInputStream;
-import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 
 /**
- * The body of one ranged GET as the SDK's blocking input stream delivers it. SDK failures while
- * reading (a reset connection, a checksum mismatch) surface as {@link IOException}s naming the
- * location. Not thread-safe, like any input stream.
+ * The body of one ranged GET as the SDK's blocking input stream delivers it. Failures while reading
+ * (a reset connection, a checksum mismatch, a timeout) surface as {@link IOException}s naming the
+ * location, also when the HTTP layer throws an unchecked exception of its own (the CRT client's
+ * {@code HttpException} is not an {@code SdkException}). Not thread-safe, like any input stream.
  */
 final class SdkRangeStream extends RangeStream {
 
@@ -62,7 +62,7 @@ final class SdkRangeStream extends RangeStream {
     public int read() throws IOException {
         try {
             return body.read();
-        } catch (SdkException e) {
+        } catch (RuntimeException e) {
             throw S3Errors.translate("GetObject", location, e);
         }
     }
@@ -71,7 +71,7 @@ final class SdkRangeStream extends RangeStream {
     public int read(byte[] buffer, int offset, int length) throws IOException {
         try {
             return body.read(buffer, offset, length);
-        } catch (SdkException e) {
+        } catch (RuntimeException e) {
             throw S3Errors.translate("GetObject", location, e);
         }
     }
@@ -80,7 +80,7 @@ final class SdkRangeStream extends RangeStream {
     public long skip(long n) throws IOException {
         try {
             return body.skip(n);
-        } catch (SdkException e) {
+        } catch (RuntimeException e) {
             throw S3Errors.translate("GetObject", location, e);
         }
     }
