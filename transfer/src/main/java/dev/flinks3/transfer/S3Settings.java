@@ -523,12 +523,16 @@ public final class S3Settings {
          * Checks combinations and builds.
          *
          * @throws IllegalArgumentException if a secret key is given without an access key (or the
-         *     reverse), an SSE-KMS key or context without SSE-KMS, SSE-C without a customer key (or a
-         *     customer key without SSE-C), or a buffer limit smaller than one stream's parts in flight
+         *     reverse), a session token without them, an SSE-KMS key or context without SSE-KMS,
+         *     SSE-C without a customer key (or a customer key without SSE-C), or a buffer limit
+         *     smaller than one stream's parts in flight
          */
         public S3Settings build() {
             if ((accessKey == null) != (secretKey == null)) {
                 throw new IllegalArgumentException("access key and secret key must be given together");
+            }
+            if (sessionToken != null && accessKey == null) {
+                throw new IllegalArgumentException("a session token needs an access key and a secret key");
             }
             if ((sseKmsKeyId != null || sseKmsEncryptionContext != null) && sseType != SseType.SSE_KMS) {
                 throw new IllegalArgumentException("an SSE-KMS key id or context needs SSE type SSE_KMS, not " + sseType);

@@ -201,6 +201,24 @@ abstract class SdkObjectClientS3ProxyTest {
     }
 
     @Test
+    void serverWithoutConditionalWritesFailsClearly() {
+        S3Location location = newLocation();
+        server.failNext(RequestKind.PUT_OBJECT, 1, 501, "NotImplemented");
+        try {
+            Throwable failure = catchThrowable(() -> client.put(
+                    location, ByteBuffer.wrap(randomBytes(10)), WriteCondition.IF_NONE_MATCH).join());
+            assertThat(failure.getCause())
+                    .isInstanceOf(S3RequestException.class)
+                    .hasMessageContaining("If-None-Match: *")
+                    .hasMessageContaining("HTTP 501 NotImplemented")
+                    .hasMessageContaining(location.toString());
+            assertThat(((S3RequestException) failure.getCause()).statusCode()).isEqualTo(501);
+        } finally {
+            server.clearFaults();
+        }
+    }
+
+    @Test
     void unconditionalPutReplaces() throws IOException {
         S3Location location = newLocation();
         put(location, randomBytes(100));
