@@ -22,7 +22,11 @@ import org.slf4j.LoggerFactory;
  * because an earlier attempt completed it, the object at the key is accepted only if it has exactly
  * the recorded length and, where the server's ETags allow the comparison, the ETag the recorded parts
  * give. Anything else is an error naming the key and both lengths (compare Flink's
- * {@code S3Committer}). Retries only as the object client does.
+ * {@code S3Committer}).
+ *
+ * <p>Once the object is in place, both delete every tail object left beside the target ({@link
+ * TailStore#deleteAllTails}): one LIST, plus one DeleteObjects if any are left. A failure of that
+ * clean-up is logged, not thrown: the commit itself took effect. Retries only as the object client does.
  */
 final class S3Committer implements RecoverableFsDataOutputStream.Committer {
 
@@ -30,26 +34,25 @@ final class S3Committer implements RecoverableFsDataOutputStream.Committer {
 
     private final ObjectClient client;
     private final UploadEngine engine;
+    private final TailStore tails;
     private final S3CommitRecoverable recoverable;
 
-    S3Committer(ObjectClient client, UploadEngine engine, S3CommitRecoverable recoverable) {
+    S3Committer(ObjectClient client, UploadEngine engine, TailStore tails, S3CommitRecoverable recoverable) {
         this.client = client;
         this.engine = engine;
+        this.tails = tails;
         this.recoverable = recoverable;
     }
 
     /**
-     * Completes the upload.
+     * Completes the upload, then deletes the target's tail objects.
      *
      * @throws IOException if S3 refuses, e.g. {@link dev.flinks3.transfer.S3RequestException} NoSuchUpload
      */
     @Override
     public void commit() throws IOException {
-        if (recoverable.uploadId() == null) {
-            Await.result(client.put(recoverable.target(), ByteBuffer.allocate(0), WriteCondition.NONE));
-            return;
-        }
-        engine.completeUpload(recoverable.target(), recoverable.uploadId(), recoverable.parts(), WriteCondition.NONE);
+        complete();
+        discardTails();
     }
 
     /**
@@ -61,15 +64,33 @@ final class S3Committer implements RecoverableFsDataOutputStream.Committer {
     @Override
     public void commitAfterRecovery() throws IOException {
         try {
-            commit();
+            complete();
         } catch (IOException failure) {
             acceptExistingObject(failure);
         }
+        discardTails();
     }
 
     @Override
     public RecoverableWriter.CommitRecoverable getRecoverable() {
         return recoverable;
+    }
+
+    private void complete() throws IOException {
+        if (recoverable.uploadId() == null) {
+            Await.result(client.put(recoverable.target(), ByteBuffer.allocate(0), WriteCondition.NONE));
+            return;
+        }
+        engine.completeUpload(recoverable.target(), recoverable.uploadId(), recoverable.parts(), WriteCondition.NONE);
+    }
+
+    private void discardTails() {
+        try {
+            tails.deleteAllTails(recoverable.target());
+        } catch (IOException e) {
+            LOG.warn("{} is committed, but its tail objects could not be deleted; they stay hidden from listings",
+                    recoverable.target(), e);
+        }
     }
 
     private void acceptExistingObject(IOException failure) throws IOException {

@@ -76,7 +76,7 @@ final class S3RecoverableFsDataOutputStream extends RecoverableFsDataOutputStrea
     @Override
     public Committer closeForCommit() throws IOException {
         UploadSnapshot state = out.closeForCommit();
-        return new S3Committer(client, engine,
+        return new S3Committer(client, engine, tails,
                 new S3CommitRecoverable(out.target(), state.uploadId(), state.parts(), state.position()));
     }
 

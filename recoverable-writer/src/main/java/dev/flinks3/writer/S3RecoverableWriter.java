@@ -26,7 +26,8 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  * continues the same upload with the tail taken back into the first new part; {@code closeForCommit()}
  * uploads the last part and the committer completes the upload. Nothing is visible at the target
  * before the commit. Recovering a state makes later states of the same stream unusable (their tails are
- * deleted; their parts would be overwritten), as truncating a file does on a local filesystem.
+ * deleted; their parts would be overwritten), as truncating a file does on a local filesystem. A commit
+ * deletes every tail left beside its target, including those Flink never cleans up.
  *
  * <p>Owns nothing: the client and the engine belong to the filesystem. Thread-safe.
  */
@@ -86,7 +87,8 @@ public final class S3RecoverableWriter implements RecoverableWriter {
 
     /**
      * Deletes the resumable's tail object. Never touches the upload or any other resumable's tail (each
-     * persist has its own), so state a newer resumable needs survives.
+     * persist has its own), so state a newer resumable needs survives. Tails Flink never names here (of
+     * a state a stream was recovered from) go when the target is committed.
      *
      * @return true once nothing of this resumable's own is left
      */
@@ -101,7 +103,7 @@ public final class S3RecoverableWriter implements RecoverableWriter {
 
     @Override
     public RecoverableFsDataOutputStream.Committer recoverForCommit(CommitRecoverable recoverable) {
-        return new S3Committer(client, engine, cast(recoverable, S3CommitRecoverable.class));
+        return new S3Committer(client, engine, tails, cast(recoverable, S3CommitRecoverable.class));
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.flinks3.writer;
 
 import dev.flinks3.transfer.S3Location;
 import java.util.UUID;
+import java.util.regex.Pattern;
 
 /**
  * Where tail objects live and how they are recognised.
@@ -19,6 +20,9 @@ public final class TailObjects {
 
     /** The marker in every tail object's name. */
     public static final String MARKER = ".s3-tail.";
+
+    /** What follows a target's tail prefix: 32 hex digits of stream id, the position, 8 random hex digits. */
+    private static final Pattern SUFFIX = Pattern.compile("[0-9a-f]{32}\\.[0-9]+\\.[0-9a-f]{8}");
 
     private TailObjects() {}
 
@@ -40,11 +44,25 @@ public final class TailObjects {
 
     /** The key prefix shared by all tail objects of one stream. */
     static String streamPrefix(S3Location target, String streamId) {
+        return targetPrefix(target) + streamId + ".";
+    }
+
+    /** The key prefix shared by the tail objects of every stream to {@code target}. */
+    static String targetPrefix(S3Location target) {
         String key = target.key();
         int slash = key.lastIndexOf('/');
         String directory = key.substring(0, slash + 1);
         String name = key.substring(slash + 1);
-        return directory + "." + name + MARKER + streamId + ".";
+        return directory + "." + name + MARKER;
+    }
+
+    /**
+     * True if {@code key} is a tail object of a stream to {@code target}, not merely a key that starts
+     * like one (the tails of a target named {@code a.s3-tail.x} also start with the prefix of {@code a}).
+     */
+    static boolean isTailOf(String key, S3Location target) {
+        String prefix = targetPrefix(target);
+        return key.startsWith(prefix) && SUFFIX.matcher(key).region(prefix.length(), key.length()).matches();
     }
 
     /**

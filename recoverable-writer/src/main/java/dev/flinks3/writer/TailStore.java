@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,22 +68,38 @@ final class TailStore {
      */
     void deleteLaterTails(S3Location target, String streamId, long position) throws IOException {
         String prefix = TailObjects.streamPrefix(target, streamId);
-        List<String> later = new ArrayList<>();
+        deleteUnder(target, prefix, key -> TailObjects.positionOf(key, prefix) > position, "of later persists of");
+    }
+
+    /**
+     * Deletes every tail object of every stream to {@code target}: once the target is committed no
+     * resumable of it can be recovered any more, so none of them is needed. This also removes the
+     * tails Flink never asks to clean up: the one a recovered stream resumed from, and those of
+     * persists taken after the checkpoint a job restored from. Keys S3 refuses to delete are logged.
+     */
+    void deleteAllTails(S3Location target) throws IOException {
+        deleteUnder(target, TailObjects.targetPrefix(target), key -> TailObjects.isTailOf(key, target), "of committed");
+    }
+
+    /** One flat listing of {@code prefix}, then DeleteObjects of the keys {@code selected} accepts. */
+    private void deleteUnder(S3Location target, String prefix, Predicate<String> selected, String what)
+            throws IOException {
+        List<String> keys = new ArrayList<>();
         String token = null;
         do {
             ListPage page = client.list(target.bucket(), prefix, null, token, DELETE_BATCH);
             for (ObjectMetadata object : page.objects()) {
-                if (TailObjects.positionOf(object.key(), prefix) > position) {
-                    later.add(object.key());
+                if (selected.test(object.key())) {
+                    keys.add(object.key());
                 }
             }
             token = page.nextContinuationToken();
         } while (token != null);
-        for (int from = 0; from < later.size(); from += DELETE_BATCH) {
-            List<String> batch = later.subList(from, Math.min(later.size(), from + DELETE_BATCH));
+        for (int from = 0; from < keys.size(); from += DELETE_BATCH) {
+            List<String> batch = keys.subList(from, Math.min(keys.size(), from + DELETE_BATCH));
             List<String> failed = client.deleteBatch(target.bucket(), batch);
             if (!failed.isEmpty()) {
-                LOG.warn("Could not delete tail objects of later persists of {}: {}", target, failed);
+                LOG.warn("Could not delete tail objects {} {}: {}", what, target, failed);
             }
         }
     }
