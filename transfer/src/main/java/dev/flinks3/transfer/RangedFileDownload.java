@@ -130,7 +130,8 @@ final class RangedFileDownload {
         CompletableFuture<GetObjectResponse> get;
         try {
             get = S3Errors.translating(
-                    s3.getObject(request.build(), AsyncResponseTransformer.toFile(target, toFile.build())), "GetObject", source);
+                    s3.getObject(request.build(), AsyncResponseTransformer.toFile(target, toFile.build())),
+                    "GetObject", source);
         } catch (RuntimeException e) {
             get = CompletableFuture.failedFuture(S3Errors.translate("GetObject", source, e));
         }

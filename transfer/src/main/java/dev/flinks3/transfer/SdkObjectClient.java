@@ -344,7 +344,8 @@ public final class SdkObjectClient implements ObjectClient {
                     .keyMarker(keyMarker)
                     .uploadIdMarker(uploadIdMarker)
                     .build();
-            ListMultipartUploadsResponse page = sendAndWait("ListMultipartUploads", where, () -> s3.listMultipartUploads(request));
+            ListMultipartUploadsResponse page =
+                    sendAndWait("ListMultipartUploads", where, () -> s3.listMultipartUploads(request));
             for (MultipartUpload upload : page.uploads()) {
                 uploads.add(new PendingUpload(upload.key(), upload.uploadId(),
                         upload.initiated() == null ? 0 : upload.initiated().toEpochMilli()));

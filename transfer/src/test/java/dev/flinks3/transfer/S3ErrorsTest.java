@@ -97,7 +97,8 @@ class S3ErrorsTest {
         assertThat(S3Errors.translate("PutObject", LOCATION,
                         s3Error(501, "NotImplemented", "Transfer-Encoding: aws-chunked is not implemented")))
                 .hasMessageContaining(S3Errors.CHUNKED_HINT);
-        assertThat(S3Errors.translate("PutObject", LOCATION, s3Error(400, "BadDigest", "The CRC32C you specified did not match the calculated checksum")))
+        String mismatch = "The CRC32C you specified did not match the calculated checksum";
+        assertThat(S3Errors.translate("PutObject", LOCATION, s3Error(400, "BadDigest", mismatch)))
                 .hasMessageNotContaining(S3Errors.CHECKSUM_HINT);
     }
 
