@@ -57,7 +57,8 @@ public final class RemoteJobReader {
     public ContenderResult read(String label, Consumer<String> lines) throws IOException {
         JobWatch watch = new JobWatch(rest, jobId);
         JsonNode job = watch.job();
-        CheckpointStatsCollector collector = new CheckpointStatsCollector(rest, jobId, lines);
+        CheckpointStatsCollector collector = new CheckpointStatsCollector(rest, jobId,
+                checkpoint -> lines.accept(CheckpointStatsCollector.describe(checkpoint)));
         collector.poll();
         Map<String, String> accumulators = watch.accumulators();
         long totalRecords = parameters().map(JobParameters::totalRecords).orElse(0L);

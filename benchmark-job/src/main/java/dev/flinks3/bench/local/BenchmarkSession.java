@@ -48,16 +48,18 @@ public final class BenchmarkSession {
     private final String managedMemory;
     private final String command;
     private final boolean keepWork;
+    private final boolean warmUp;
     private final PrintStream out;
 
     /**
      * @param output the output folder (created); work files go to {@code output/work}
      * @param command the command line, recorded in the results
      * @param keepWork whether {@code output/work} stays after the run (else it is deleted)
+     * @param warmUp whether every contender first runs once with small state, not recorded
      */
     public BenchmarkSession(JobParameters job, S3Options s3, int restoreParallelism, List<Contender> contenders,
             int rounds, Path output, List<String> jvmOptions, String managedMemory, String command, boolean keepWork,
-            PrintStream out) {
+            boolean warmUp, PrintStream out) {
         this.job = job;
         this.s3 = s3;
         this.restoreParallelism = restoreParallelism;
@@ -67,6 +69,7 @@ public final class BenchmarkSession {
         this.managedMemory = managedMemory;
         this.command = command;
         this.keepWork = keepWork;
+        this.warmUp = warmUp;
         this.out = out;
         // Generous: a contender that hangs is killed rather than blocking the other contenders.
         Duration timeout = job.duration().multipliedBy(4).plus(job.checkpointTimeout().multipliedBy(2)).plusMinutes(5);
@@ -90,13 +93,20 @@ public final class BenchmarkSession {
             S3TrafficMeter meter = server == null ? null : new S3TrafficMeter(server);
             String endpoint = server == null ? s3.endpoint().toString() : server.endpoint().toString();
             out.println("S3: " + endpoint + " (" + s3.profile() + "), bucket " + s3.bucket() + "; job: " + job);
+            if (warmUp) {
+                // shared/BENCHMARKING.md: warm the server once with every contender at small sizes first.
+                for (Contender contender : contenders) {
+                    runContender(warmUpParameters(), "warmup-" + contender.name(), 0, contender, flinkConf, work, null);
+                }
+            }
             for (int round = 1; round <= rounds; round++) {
                 List<Contender> order = new ArrayList<>(contenders);
                 if (round % 2 == 0) {
                     Collections.reverse(order);
                 }
                 for (Contender contender : order) {
-                    results.add(runContender(contender, round, flinkConf, work, meter));
+                    String runName = rounds > 1 ? contender.name() + "-r" + round : contender.name();
+                    results.add(runContender(job, runName, round, contender, flinkConf, work, meter));
                 }
             }
             BenchmarkResults benchmark = new BenchmarkResults(date, Machine.current(), configuration(endpoint), results);
@@ -123,13 +133,25 @@ public final class BenchmarkSession {
         }
     }
 
-    private ContenderResult runContender(Contender contender, int round, Path flinkConf, Path work,
-            S3TrafficMeter meter) throws IOException, InterruptedException {
-        String runName = rounds > 1 ? contender.name() + "-r" + round : contender.name();
+    /** Small state, a few seconds: enough to load every class and open connections to the server. */
+    private JobParameters warmUpParameters() {
+        Map<String, String> small = job.toMap();
+        small.putAll(Map.of("numKeys", "64", "valueSizeKb", "16", "recordsPerSecond", "100", "duration", "3s",
+                "checkpointInterval", "1s", "minPause", "200ms"));
+        return JobParameters.fromMap(small);
+    }
+
+    /**
+     * Runs one contender's JVM to its end.
+     *
+     * @param meter counts the run's S3 requests, or null not to
+     */
+    private ContenderResult runContender(JobParameters parameters, String runName, int round, Contender contender,
+            Path flinkConf, Path work, S3TrafficMeter meter) throws IOException, InterruptedException {
         Path runDir = Files.createDirectories(work.resolve(runName));
         Path resultFile = output.resolve("contenders").resolve(runName + ".json");
         Files.deleteIfExists(resultFile);
-        List<String> arguments = new ArrayList<>(job.toArguments());
+        List<String> arguments = new ArrayList<>(parameters.toArguments());
         arguments.addAll(List.of(
                 "--restoreParallelism", Integer.toString(restoreParallelism),
                 "--contender", contender.name(),

@@ -36,6 +36,10 @@ public final class CompareCommand implements Callable<Integer> {
             description = "Rounds over the contenders, order alternating (default: ${DEFAULT-VALUE}).")
     int rounds;
 
+    @Option(names = "--warm-up", defaultValue = "true", arity = "0..1", fallbackValue = "true",
+            description = "First run every contender once with small state, not recorded (default: ${DEFAULT-VALUE}).")
+    boolean warmUp;
+
     @Spec
     CommandSpec spec;
 
@@ -48,7 +52,7 @@ public final class CompareCommand implements Callable<Integer> {
         BenchmarkResults results = new BenchmarkSession(job, s3, session.restoreParallelism(job),
                 session.contenders(contenders), rounds, session.output("compare", s3.profile()),
                 session.jvmOptions(), session.managedMemory, CommandLines.describe(spec), session.keepWork,
-                System.out).run();
+                warmUp, System.out).run();
         return results.contenders().stream().allMatch(r -> r.succeeded()) ? 0 : 1;
     }
 }

@@ -32,6 +32,10 @@ public final class LocalCommand implements Callable<Integer> {
             description = "The plugin: ours, native, presto, hadoop, or a name given with --plugin (default: ${DEFAULT-VALUE}).")
     String contender;
 
+    @Option(names = "--warm-up", defaultValue = "false", arity = "0..1", fallbackValue = "true",
+            description = "First run every contender once with small state, not recorded (default: ${DEFAULT-VALUE}).")
+    boolean warmUp;
+
     @Spec
     CommandSpec spec;
 
@@ -41,7 +45,7 @@ public final class LocalCommand implements Callable<Integer> {
         BenchmarkResults results = new BenchmarkSession(job, s3, session.restoreParallelism(job),
                 session.contenders(List.of(contender)), 1, session.output("local", s3.profile()),
                 session.jvmOptions(), session.managedMemory, CommandLines.describe(spec), session.keepWork,
-                System.out).run();
+                warmUp, System.out).run();
         return results.contenders().stream().allMatch(r -> r.succeeded()) ? 0 : 1;
     }
 }

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.flink.core.execution.JobClient;
 import tools.jackson.databind.JsonNode;
 
@@ -44,7 +45,13 @@ final class CheckpointingPhase {
         JobClient client = launcher.submit(parameters.parallelism(), null);
         JobWatch watch = new JobWatch(rest, client.getJobID().toString());
         events.line("submitted job " + watch.jobId() + ": " + parameters);
-        CheckpointStatsCollector collector = new CheckpointStatsCollector(rest, watch.jobId(), events::line);
+        AtomicBoolean cancelled = new AtomicBoolean();
+        CheckpointStatsCollector collector = new CheckpointStatsCollector(rest, watch.jobId(), checkpoint -> {
+            // A checkpoint that fails once the job is cancelled is not the filesystem's failure: not reported.
+            if (!cancelled.get() || checkpoint.completed()) {
+                events.line(CheckpointStatsCollector.describe(checkpoint));
+            }
+        });
         // Generous: the source needs `duration`, the last checkpoint at most `timeout` after the next trigger.
         long deadline = start + parameters.duration().multipliedBy(3)
                 .plus(parameters.checkpointTimeout()).plus(parameters.checkpointInterval()).plusMinutes(1).toNanos();
@@ -80,6 +87,7 @@ final class CheckpointingPhase {
                         + parameters.totalRecords() + " records processed)");
             }
         }
+        cancelled.set(true);
         client.cancel().get(CANCEL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         awaitState(watch, "CANCELED");
         double seconds = (System.nanoTime() - start) / 1e9;

@@ -15,25 +15,26 @@ import tools.jackson.databind.JsonNode;
 /**
  * Follows one job's checkpoints through the REST API. Each {@link #poll()} reads the checkpoint
  * history and, for every checkpoint that completed or failed since, its per-vertex and per-subtask
- * details, and reports one line for it. Polling often enough keeps every checkpoint even though the
+ * details, and hands it to a listener. Polling often enough keeps every checkpoint even though the
  * JobManager keeps only the last {@code web.checkpoints.history} entries. Not thread-safe.
  */
 public final class CheckpointStatsCollector {
 
     private final FlinkRestClient rest;
     private final String jobId;
-    private final Consumer<String> lines;
+    private final Consumer<CheckpointStats> listener;
     private final TreeMap<Long, CheckpointStats> finished = new TreeMap<>();
     private Map<String, String> vertexNames;
     private long highestIdSeen;
 
     /**
-     * @param lines receives one line per checkpoint that completed or failed
+     * @param listener receives each checkpoint once, when it has completed or failed ({@link #describe}
+     *     makes a line of it)
      */
-    public CheckpointStatsCollector(FlinkRestClient rest, String jobId, Consumer<String> lines) {
+    public CheckpointStatsCollector(FlinkRestClient rest, String jobId, Consumer<CheckpointStats> listener) {
         this.rest = rest;
         this.jobId = jobId;
-        this.lines = lines;
+        this.listener = listener;
     }
 
     /**
@@ -47,7 +48,7 @@ public final class CheckpointStatsCollector {
             if (checkpoint.terminal() && !finished.containsKey(checkpoint.id())) {
                 CheckpointStats detailed = checkpoint.withVertices(details(checkpoint.id()));
                 finished.put(checkpoint.id(), detailed);
-                lines.accept(describe(detailed));
+                listener.accept(detailed);
             }
         }
     }

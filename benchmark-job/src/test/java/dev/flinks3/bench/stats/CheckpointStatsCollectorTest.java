@@ -65,7 +65,8 @@ class CheckpointStatsCollectorTest {
     @Test
     void reportsEachFinishedCheckpointOnceWithItsDetails() throws IOException {
         List<String> lines = new ArrayList<>();
-        CheckpointStatsCollector collector = new CheckpointStatsCollector(rest, JOB_ID, lines::add);
+        CheckpointStatsCollector collector = new CheckpointStatsCollector(rest, JOB_ID,
+                checkpoint -> lines.add(CheckpointStatsCollector.describe(checkpoint)));
 
         collector.poll();
         collector.poll();
@@ -83,7 +84,7 @@ class CheckpointStatsCollectorTest {
 
     @Test
     void aFailingEndpointIsAnIoExceptionWithTheAnswer() {
-        CheckpointStatsCollector collector = new CheckpointStatsCollector(rest, "0000", line -> {});
+        CheckpointStatsCollector collector = new CheckpointStatsCollector(rest, "0000", checkpoint -> {});
 
         org.assertj.core.api.Assertions.assertThatThrownBy(collector::poll)
                 .isInstanceOf(IOException.class)
