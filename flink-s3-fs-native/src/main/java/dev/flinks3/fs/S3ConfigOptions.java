@@ -16,7 +16,7 @@ import org.apache.flink.configuration.MemorySize;
  * keys it mirrors to {@code fs.s3a.*}) and {@code flink-s3-fs-presto} ({@code presto.s3.*} and the
  * {@code s3.*} keys it mirrors) use for the same setting are fallback keys, so a configuration written
  * for either plugin works unchanged. Values are read and validated by {@link S3SettingsFactory}; the
- * ranges are listed in {@code CONFIG.md}.
+ * ranges are listed in the README's Configuration section.
  */
 public final class S3ConfigOptions {
 
@@ -350,7 +350,7 @@ public final class S3ConfigOptions {
     /** Options whose values are secret: never shown in messages or logs. */
     static final Set<ConfigOption<?>> SECRETS = Set.of(SECRET_KEY, SESSION_TOKEN, SSE_C_KEY);
 
-    /** Every option, in the order of {@code CONFIG.md}. */
+    /** Every option, in the order of the README's configuration table. */
     public static List<ConfigOption<?>> all() {
         return List.of(
                 ENDPOINT, SSL_ENABLED, REGION, PATH_STYLE_ACCESS,

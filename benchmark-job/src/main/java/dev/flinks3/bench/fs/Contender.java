@@ -29,7 +29,7 @@ public record Contender(String name, Path jar) {
 
     /**
      * Finds a contender's jar: an explicit {@code --plugin name=jar} first; for {@code ours} the
-     * shaded jar in {@code flink-s3-fs-native/target/}; for Flink's plugins
+     * shaded jar ({@code *-plugin.jar}) in {@code flink-s3-fs-native/target/}; for Flink's plugins
      * {@code flink-s3-fs-<name>-2.3.0.jar} under {@code benchmark-job/target/plugins-rivals/} (where the
      * build copies them) or else in the local Maven repository.
      *
@@ -90,15 +90,10 @@ public record Contender(String name, Path jar) {
         if (!Files.isDirectory(target)) {
             return Optional.empty();
         }
+        // The shaded jar carries the classifier "plugin"; the main artifact lacks the SDK and is no plugin.
         List<Path> jars = new ArrayList<>();
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(target, "flinks3-flink-s3-fs-native-*.jar")) {
-            for (Path file : files) {
-                String fileName = file.getFileName().toString();
-                if (!fileName.endsWith("-sources.jar") && !fileName.endsWith("-tests.jar")
-                        && !fileName.endsWith("-javadoc.jar")) {
-                    jars.add(file);
-                }
-            }
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(target, "flinks3-flink-s3-fs-native-*-plugin.jar")) {
+            files.forEach(jars::add);
         }
         return jars.stream().findFirst();
     }

@@ -61,13 +61,35 @@ public final class ContenderMain {
         }
         send(new ChildEvent(ChildEvent.Type.LOADED, null, null, describe(fs)));
         java.nio.file.Path localDir = Files.createDirectories(java.nio.file.Path.of(task.localDir()));
-        WorkloadContext context = new WorkloadContext(fs, root, new PatternData(), task.sizes(), localDir);
+        PatternData data = new PatternData();
+        if (task.jitWarmUp()) {
+            warmUp(new WorkloadContext(fs, new Path("s3://" + task.bucket() + "/jit-warm-up"), data,
+                    task.sizes().warmUp(), localDir));
+        }
+        WorkloadContext context = new WorkloadContext(fs, root, data, task.sizes(), localDir);
         try (ProcessMeter meter = new ProcessMeter()) {
             for (FsWorkload workload : task.workloads()) {
                 runWorkload(WorkloadTask.of(workload, context), workload, meter);
             }
         }
         send(ChildEvent.of(ChildEvent.Type.END, null));
+    }
+
+    /**
+     * Runs every workload once at small sizes before anything is measured. Failures are only logged:
+     * the measured run meets and reports them again.
+     */
+    private void warmUp(WorkloadContext context) {
+        for (FsWorkload workload : task.workloads()) {
+            WorkloadTask work = WorkloadTask.of(workload, context);
+            try {
+                work.prepare();
+                work.run();
+                work.verify();
+            } catch (Exception e) {
+                System.err.println("JIT warm-up of " + workload + " failed: " + Failures.summary(e));
+            }
+        }
     }
 
     private void runWorkload(WorkloadTask work, FsWorkload workload, ProcessMeter meter) throws IOException {

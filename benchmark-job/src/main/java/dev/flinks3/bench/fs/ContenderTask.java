@@ -13,6 +13,8 @@ import java.util.Map;
  * @param sizes the workload sizes
  * @param workloads the workloads to run, in this order
  * @param localDir a local directory the run may use (restore downloads)
+ * @param jitWarmUp whether to run every workload once at {@link WorkloadSizes#warmUp()} sizes first,
+ *     untimed and uncounted, so the measured run sees compiled code as a long-running TaskManager does
  */
 public record ContenderTask(
         String contender,
@@ -21,7 +23,8 @@ public record ContenderTask(
         Map<String, String> flinkConfiguration,
         WorkloadSizes sizes,
         List<FsWorkload> workloads,
-        String localDir) {
+        String localDir,
+        boolean jitWarmUp) {
 
     public ContenderTask {
         flinkConfiguration = Map.copyOf(flinkConfiguration);

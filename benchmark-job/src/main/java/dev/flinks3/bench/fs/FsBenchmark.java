@@ -36,6 +36,7 @@ final class FsBenchmark {
      * @param outDir where results, logs, plugin folders and the server's data go
      * @param clientJvmOptions options of every contender JVM (heap size)
      * @param warmUp whether to warm the server with every contender first
+     * @param jitWarmUp whether each measured contender JVM runs the workloads at small sizes first
      * @param eventTimeout the longest one set-up, timed part or check may take
      */
     record Settings(
@@ -49,6 +50,7 @@ final class FsBenchmark {
             Path outDir,
             List<String> clientJvmOptions,
             boolean warmUp,
+            boolean jitWarmUp,
             Duration eventTimeout) {}
 
     private final Settings settings;
@@ -113,7 +115,8 @@ final class FsBenchmark {
         server.createBucket(bucket);
         progress.println("[" + label + "] " + contender.name() + " (" + contender.jar().getFileName() + ")");
         ContenderTask task = new ContenderTask(contender.name(), round, bucket,
-                EndpointConfiguration.of(server.endpoint(), tmp), sizes, workloads, tmp.resolve("local").toString());
+                EndpointConfiguration.of(server.endpoint(), tmp), sizes, workloads, tmp.resolve("local").toString(),
+                round > 0 && settings.jitWarmUp());
         ContenderProcess.Outcome outcome;
         try {
             outcome = contenders.run(task, pluginsRoot, settings.clientJvmOptions(), logs);

@@ -96,6 +96,11 @@ public final class FsBenchmarkMain implements Callable<Integer> {
             description = "Warm the server with every contender at small sizes first (default: ${DEFAULT-VALUE}).")
     boolean warmUp;
 
+    @Option(names = "--jit-warm-up", defaultValue = "true", arity = "0..1", fallbackValue = "true",
+            description = "Run the workloads at small sizes in each contender JVM before measuring, so a "
+                    + "measurement sees compiled code as a long-running TaskManager does (default: ${DEFAULT-VALUE}).")
+    boolean jitWarmUp;
+
     @Option(names = "--event-timeout-min", defaultValue = "30",
             description = "Minutes one set-up, timed part or check may take (default: ${DEFAULT-VALUE}).")
     long eventTimeoutMinutes;
@@ -123,7 +128,7 @@ public final class FsBenchmarkMain implements Callable<Integer> {
         FsBenchmark.Settings settings = new FsBenchmark.Settings(
                 "java " + FsBenchmarkMain.class.getName() + " " + String.join(" ", arguments), profile, contenders,
                 baseline, rounds, sizes, List.copyOf(workloads), out, List.of("-Xmx" + clientHeap, "-XX:+UseG1GC"),
-                warmUp, Duration.ofMinutes(eventTimeoutMinutes));
+                warmUp, jitWarmUp, Duration.ofMinutes(eventTimeoutMinutes));
         String report = new FsBenchmark(settings, System.out).run();
         System.out.println();
         System.out.println(report);
