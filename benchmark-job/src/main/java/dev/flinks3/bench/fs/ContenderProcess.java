@@ -127,7 +127,7 @@ final class ContenderProcess {
             return finished;
         }
 
-        void take(ChildEvent event) throws IOException {
+        void take(ChildEvent event) throws IOException, InterruptedException {
             switch (event.type()) {
                 case LOADED -> fileSystemClass = event.text();
                 case FAILED -> abort("the plugin did not load: " + event.text());

@@ -79,7 +79,13 @@ final class FsBenchmark {
             pluginRoots.put(contender.name(), contender.pluginsRoot(out));
         }
         progress.println("Starting the S3 server (profile " + settings.profile() + "); logs in " + logs);
-        try (ServerProcess server = ServerProcess.start(jvm, out.resolve("server-data"), settings.profile(),
+        List<String> buckets = new ArrayList<>();
+        for (Contender contender : settings.contenders()) {
+            for (int round = settings.warmUp() ? 0 : 1; round <= settings.rounds(); round++) {
+                buckets.add(bucket(contender, round));
+            }
+        }
+        try (ServerProcess server = ServerProcess.start(jvm, out.resolve("server-data"), settings.profile(), buckets,
                 logs.resolve("s3-server.log"))) {
             ContenderProcess contenders = new ContenderProcess(jvm, server, settings.eventTimeout());
             if (settings.warmUp()) {
@@ -110,9 +116,8 @@ final class FsBenchmark {
             Path pluginsRoot, Path logs, int round, WorkloadSizes sizes, List<FsWorkload> workloads)
             throws IOException, InterruptedException {
         String label = round == 0 ? "warm-up" : "round " + round;
-        String bucket = "fsbench-" + (round == 0 ? "warm" : "r" + round) + "-" + contender.name().toLowerCase(Locale.ROOT);
+        String bucket = bucket(contender, round);
         Path tmp = Files.createDirectories(settings.outDir().resolve("tmp").resolve(contender.name()));
-        server.createBucket(bucket);
         progress.println("[" + label + "] " + contender.name() + " (" + contender.jar().getFileName() + ")");
         ContenderTask task = new ContenderTask(contender.name(), round, bucket,
                 EndpointConfiguration.of(server.endpoint(), tmp), sizes, workloads, tmp.resolve("local").toString(),
@@ -131,6 +136,11 @@ final class FsBenchmark {
             results.addAll(outcome.results());
         }
         return outcome.results();
+    }
+
+    /** A fresh bucket for each contender JVM: {@code fsbench-warm-<name>} or {@code fsbench-r<round>-<name>}. */
+    private static String bucket(Contender contender, int round) {
+        return "fsbench-" + (round == 0 ? "warm" : "r" + round) + "-" + contender.name().toLowerCase(Locale.ROOT);
     }
 
     private String writeResults(Path out) {

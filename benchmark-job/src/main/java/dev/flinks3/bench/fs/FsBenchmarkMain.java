@@ -113,14 +113,19 @@ public final class FsBenchmarkMain implements Callable<Integer> {
         System.exit(new CommandLine(command).setCaseInsensitiveEnumValuesAllowed(true).execute(args));
     }
 
+    /** The workload sizes the options give. */
+    WorkloadSizes sizes() {
+        return new WorkloadSizes(streamMib * MIB, writeKib * KIB, concurrentStreams, smallFiles, smallFileKib * KIB,
+                positionalReads, positionalReadKib * KIB, restoreFiles, restoreFileMib * MIB, restoreThreads,
+                deleteObjects, KIB);
+    }
+
     @Override
     public Integer call() throws Exception {
         if (rounds < 1) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--rounds must be at least 1");
         }
-        WorkloadSizes sizes = new WorkloadSizes(streamMib * MIB, writeKib * KIB, concurrentStreams, smallFiles,
-                smallFileKib * KIB, positionalReads, positionalReadKib * KIB, restoreFiles, restoreFileMib * MIB,
-                restoreThreads, deleteObjects, KIB);
+        WorkloadSizes sizes = sizes();
         List<Contender> contenders = new ArrayList<>();
         for (String name : plugins) {
             contenders.add(Contender.resolve(name.trim(), pluginJars, repoRoot));

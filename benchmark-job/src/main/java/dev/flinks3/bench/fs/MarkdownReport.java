@@ -1,5 +1,7 @@
 package dev.flinks3.bench.fs;
 
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -138,8 +140,16 @@ public final class MarkdownReport {
         return spread.flagged() ? text + UNSTABLE : text;
     }
 
+    /** Two decimals, or two significant digits below 0.1 (1,000 requests against 3 must not read 0.00x). */
     static String ratio(OptionalDouble ratio) {
-        return ratio.isPresent() ? String.format(Locale.ROOT, "%.2fx", ratio.getAsDouble()) : ABSENT;
+        if (ratio.isEmpty()) {
+            return ABSENT;
+        }
+        double value = ratio.getAsDouble();
+        if (value >= 0.1 || value == 0) {
+            return String.format(Locale.ROOT, "%.2fx", value);
+        }
+        return new BigDecimal(value).round(new MathContext(2)).toPlainString() + "x";
     }
 
     /** Whole numbers for counts, otherwise three significant figures, whole numbers from 100 on. */

@@ -9,6 +9,8 @@ public enum Metric {
     CLIENT_CPU_SECONDS("Client CPU seconds", false, false, WorkloadResult::clientCpuSeconds),
     SERVER_CPU_SECONDS("S3 server CPU seconds", false, false, WorkloadResult::serverCpuSeconds),
     PEAK_HEAP_MIB("Peak heap MiB", false, true, r -> r.peakHeapBytes() / (1024.0 * 1024.0)),
+    /** Buffers from {@code ByteBuffer.allocateDirect} only: not Netty's cleaner-less pool, not CRT's native memory. */
+    PEAK_DIRECT_MIB("Peak direct-buffer MiB", false, true, r -> r.peakDirectBytes() / (1024.0 * 1024.0)),
     S3_REQUESTS("S3 requests", false, true, r -> r.requests());
 
     private final String title;

@@ -1,39 +1,46 @@
 package dev.flinks3.bench.fs;
 
+import dev.flinks3.testserver.S3ServerMain;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.io.PrintStream;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
- * The benchmark's side of the S3 server JVM ({@link MeteredS3ServerMain}): starts it, waits until it
- * listens, and sends it commands. Thread-safe (one command at a time).
+ * The S3 server of a benchmark, {@link S3ServerMain} in a JVM of its own so its CPU is not charged to
+ * a contender. Reads the server's request counts from {@code GET /__flinks3/requests} (neither
+ * counted, delayed nor paced by the server) and its CPU time from the operating system. Thread-safe.
  */
 final class ServerProcess implements AutoCloseable {
 
+    private static final String COUNTS_PATH = "/__flinks3/requests";
+    private static final String TOTAL = "Total";
     private static final long EXIT_WAIT_SECONDS = 10;
 
     private final Process process;
-    private final BufferedReader replies;
-    private final PrintStream commands;
+    private final Path dataDir;
     private final URI endpoint;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
-    private ServerProcess(Process process) throws IOException {
+    private ServerProcess(Process process, Path dataDir, URI endpoint) {
         this.process = process;
-        this.replies = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-        this.commands = new PrintStream(process.getOutputStream(), true, StandardCharsets.UTF_8);
-        String ready = replies.readLine();
-        if (ready == null || !ready.startsWith(MeteredS3ServerMain.READY + " ")) {
-            process.destroyForcibly();
-            throw new IOException("the S3 server did not start (first line: " + ready + "); see its log");
-        }
-        this.endpoint = URI.create(ready.substring(MeteredS3ServerMain.READY.length() + 1).trim());
+        this.dataDir = dataDir;
+        this.endpoint = endpoint;
     }
 
     /**
@@ -41,12 +48,39 @@ final class ServerProcess implements AutoCloseable {
      *
      * @param dataDir the server's filesystem backend directory
      * @param profile {@code lan} or {@code wan}
-     * @param log the server's log file
+     * @param buckets the buckets to create at start
+     * @param log the server's log file (its standard error and any other output)
+     * @throws IOException if the server does not start
      */
-    static ServerProcess start(ChildJvm jvm, Path dataDir, String profile, Path log) throws IOException {
-        Process process = jvm.start(MeteredS3ServerMain.class.getName(), List.of("-Xmx2g", "-XX:+UseG1GC"),
-                List.of("--dir", dataDir.toAbsolutePath().toString(), "--profile", profile), Map.of(), log);
-        return new ServerProcess(process);
+    static ServerProcess start(ChildJvm jvm, Path dataDir, String profile, List<String> buckets, Path log)
+            throws IOException {
+        List<String> args = new ArrayList<>(List.of("--dir", dataDir.toAbsolutePath().toString(), "--profile", profile));
+        buckets.forEach(bucket -> args.addAll(List.of("--bucket", bucket)));
+        Process process = jvm.start(S3ServerMain.class.getName(), List.of("-Xmx1g", "-XX:+UseG1GC"), args, Map.of(), log);
+        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        String line;
+        while ((line = out.readLine()) != null && !line.startsWith(S3ServerMain.READY + " ")) {
+            Files.writeString(log, line + System.lineSeparator(), StandardOpenOption.APPEND);
+        }
+        if (line == null) {
+            throw new IOException("the S3 server did not start; see " + log);
+        }
+        URI endpoint = URI.create(line.split(" ")[1]);
+        // Drain whatever else it prints (its request counts at exit), so it never blocks on a full pipe.
+        Thread drain = new Thread(() -> drain(out), "s3-server-stdout");
+        drain.setDaemon(true);
+        drain.start();
+        return new ServerProcess(process, dataDir, endpoint);
+    }
+
+    private static void drain(BufferedReader out) {
+        try {
+            while (out.readLine() != null) {
+                // nothing to do with it
+            }
+        } catch (IOException closed) {
+            // the server is gone
+        }
     }
 
     /** The server's base URI, {@code http://127.0.0.1:<port>}. */
@@ -54,53 +88,54 @@ final class ServerProcess implements AutoCloseable {
         return endpoint;
     }
 
-    /** The process id of the server JVM. */
-    long pid() {
-        return process.pid();
-    }
-
-    /** The server's cumulative CPU time and request counts. */
-    synchronized ServerStats stats() throws IOException {
-        String reply = command(MeteredS3ServerMain.STATS);
-        if (!reply.startsWith(MeteredS3ServerMain.STATS + " ")) {
-            throw new IOException("unexpected answer to STATS: " + reply);
+    /** The server's CPU time and request counts since it started. */
+    ServerStats stats() throws IOException, InterruptedException {
+        HttpResponse<String> response = http.send(
+                HttpRequest.newBuilder(endpoint.resolve(COUNTS_PATH)).GET().timeout(Duration.ofSeconds(30)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != 200) {
+            throw new IOException("GET " + COUNTS_PATH + " answered " + response.statusCode());
         }
-        return Json.COMPACT.readValue(reply.substring(MeteredS3ServerMain.STATS.length() + 1), ServerStats.class);
+        Duration cpu = process.info().totalCpuDuration()
+                .orElseThrow(() -> new IOException("the operating system does not report the server's CPU time"));
+        return new ServerStats(cpu.toNanos(), parseCounts(response.body()));
     }
 
-    /** Creates a bucket. */
-    synchronized void createBucket(String bucket) throws IOException {
-        expectOk(command("BUCKET " + bucket));
+    /** The counts of lines {@code <Operation> <count>}, without the {@code Total} line. */
+    static Map<String, Long> parseCounts(String body) {
+        Map<String, Long> counts = new TreeMap<>();
+        body.lines().map(String::trim).filter(line -> !line.isEmpty()).forEach(line -> {
+            String[] words = line.split(" ");
+            if (words.length != 2) {
+                throw new IllegalArgumentException("not a request count line: '" + line + "'");
+            }
+            if (!words[0].equals(TOTAL)) {
+                counts.put(words[0], Long.parseLong(words[1]));
+            }
+        });
+        return counts;
     }
 
-    /** Deletes a bucket and everything in it from the backend's disk. */
-    synchronized void dropBucket(String bucket) throws IOException {
-        expectOk(command("DROP " + bucket));
-    }
-
-    private String command(String line) throws IOException {
-        commands.println(line);
-        String reply = replies.readLine();
-        if (reply == null) {
-            throw new IOException("the S3 server JVM exited (code " + exitCode() + "); see its log");
+    /**
+     * Deletes a bucket's directory from the server's filesystem backend, to keep the disk from filling
+     * over a run. The bucket must not be used afterwards.
+     */
+    void dropBucket(String bucket) throws IOException {
+        Path root = dataDir.resolve(bucket);
+        if (!Files.exists(root)) {
+            return;
         }
-        return reply;
-    }
-
-    private static void expectOk(String reply) throws IOException {
-        if (!MeteredS3ServerMain.OK.equals(reply)) {
-            throw new IOException("the S3 server answered: " + reply);
+        try (Stream<Path> walk = Files.walk(root)) {
+            for (Path path : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
         }
     }
 
-    private String exitCode() {
-        return process.isAlive() ? "still running" : String.valueOf(process.exitValue());
-    }
-
+    /** Stops the server (its shutdown hook closes S3Proxy). */
     @Override
-    public synchronized void close() throws InterruptedException {
-        commands.println("EXIT");
-        commands.close();
+    public void close() throws InterruptedException {
+        process.destroy();
         if (!process.waitFor(EXIT_WAIT_SECONDS, TimeUnit.SECONDS)) {
             process.destroyForcibly();
         }

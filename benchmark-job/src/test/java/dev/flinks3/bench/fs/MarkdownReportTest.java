@@ -70,6 +70,7 @@ class MarkdownReportTest {
         assertThat(MarkdownReport.cell(Optional.empty(), Metric.THROUGHPUT)).isEqualTo("-");
         assertThat(MarkdownReport.ratio(OptionalDouble.empty())).isEqualTo("-");
         assertThat(MarkdownReport.ratio(OptionalDouble.of(1.3456))).isEqualTo("1.35x");
+        assertThat(MarkdownReport.ratio(OptionalDouble.of(3.0 / 2003))).isEqualTo("0.0015x");
         assertThat(MarkdownReport.number(48.456, Metric.THROUGHPUT)).isEqualTo("48.5");
         assertThat(MarkdownReport.number(3.14159, Metric.CLIENT_CPU_SECONDS)).isEqualTo("3.14");
         assertThat(MarkdownReport.number(187.4, Metric.THROUGHPUT)).isEqualTo("187");
