@@ -1,10 +1,16 @@
 package dev.flinks3.bench.fs;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.DigestInputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -66,8 +72,27 @@ public record Contender(String name, Path jar) {
     }
 
     /**
+     * The jar as the report names it: file name, size, modification time and the start of its
+     * SHA-256, so a figure can be tied to the exact build of a plugin that is still changing.
+     */
+    public String describe() throws IOException {
+        MessageDigest sha256;
+        try {
+            sha256 = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
+        try (InputStream in = new DigestInputStream(Files.newInputStream(jar), sha256)) {
+            in.transferTo(OutputStream.nullOutputStream());
+        }
+        String digest = HexFormat.of().formatHex(sha256.digest()).substring(0, 12);
+        return jar.getFileName() + " (" + Files.size(jar) + " bytes, " + Files.getLastModifiedTime(jar)
+                + ", sha256 " + digest + ")";
+    }
+
+    /**
      * The plugins root folder for this contender, {@code <runDir>/plugins/<name>/}, holding one plugin
-     * subfolder with only this jar (a hard link where the filesystem allows, else a copy).
+     * subfolder with a copy of this jar (a copy, not a link: the build may rewrite the jar mid-run).
      */
     public Path pluginsRoot(Path runDir) throws IOException {
         Path root = runDir.resolve("plugins").resolve(name);
@@ -77,12 +102,7 @@ public record Contender(String name, Path jar) {
                 Files.delete(file);
             }
         }
-        Path target = pluginDir.resolve(jar.getFileName());
-        try {
-            Files.createLink(target, jar);
-        } catch (IOException | UnsupportedOperationException e) {
-            Files.copy(jar, target);
-        }
+        Files.copy(jar, pluginDir.resolve(jar.getFileName()));
         return root;
     }
 

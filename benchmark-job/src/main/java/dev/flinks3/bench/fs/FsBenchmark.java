@@ -60,11 +60,13 @@ final class FsBenchmark {
     private final List<String> warmUpFailures = new ArrayList<>();
     private final RunDescription description;
 
-    FsBenchmark(Settings settings, PrintStream progress) {
+    FsBenchmark(Settings settings, PrintStream progress) throws IOException {
         this.settings = settings;
         this.progress = progress;
         Map<String, String> jars = new LinkedHashMap<>();
-        settings.contenders().forEach(c -> jars.put(c.name(), c.jar().getFileName().toString()));
+        for (Contender contender : settings.contenders()) {
+            jars.put(contender.name(), contender.describe());
+        }
         this.description = new RunDescription(settings.command(), settings.profile(), settings.rounds(),
                 settings.sizes(), jars, Instant.now().toString());
     }

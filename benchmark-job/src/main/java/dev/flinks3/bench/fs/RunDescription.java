@@ -12,7 +12,7 @@ import java.util.Map;
  * @param profile the S3 server's network profile ({@code lan} or {@code wan})
  * @param rounds rounds run, contenders alternating their order
  * @param sizes the workload sizes
- * @param pluginJars the plugin jar's file name per contender, in report order
+ * @param pluginJars each contender's jar (file name, size, time, SHA-256 prefix), in report order
  * @param startedAt when the run started, ISO-8601
  */
 public record RunDescription(
