@@ -73,15 +73,7 @@ public final class ClusterCommand implements Callable<Integer> {
                 : clientConfiguration.get(CheckpointingOptions.CHECKPOINTS_DIRECTORY);
         JobLauncher launcher = new JobLauncher(StreamExecutionEnvironment::getExecutionEnvironment,
                 LargeStateGeneratorJob.configuration(job, checkpoints), job);
-        RunEvents events = new RunEvents() {
-            @Override
-            public void line(String text) {
-                System.out.println(text);
-            }
-
-            @Override
-            public void phase(String name) {}
-        };
+        RunEvents events = RunEvents.of(System.out::println, phase -> {});
         RunResult run = null;
         String error = "";
         try {

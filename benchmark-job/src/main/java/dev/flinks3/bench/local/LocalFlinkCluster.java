@@ -54,8 +54,10 @@ public final class LocalFlinkCluster implements AutoCloseable {
         conf.set(TaskManagerOptions.NETWORK_MEMORY_MAX, MemorySize.ofMebiBytes(64));
         // Accumulators reach the JobManager with heartbeats: a short interval keeps progress lines current.
         conf.set(HeartbeatManagerOptions.HEARTBEAT_INTERVAL, Duration.ofSeconds(1));
-        // The collector polls every half second; a long history keeps nothing from being missed.
+        // The collector polls every half second; a long history keeps nothing from being missed, and a short
+        // refresh interval keeps the REST API's cached views of jobs and checkpoints close to the truth.
         conf.set(WebOptions.CHECKPOINTS_HISTORY_SIZE, 1000);
+        conf.set(WebOptions.REFRESH_INTERVAL, Duration.ofMillis(500));
         MiniCluster miniCluster = new MiniCluster(new MiniClusterConfiguration.Builder()
                 .setConfiguration(conf)
                 .setNumTaskManagers(1)

@@ -82,17 +82,7 @@ public final class RunContenderCommand implements Callable<Integer> {
         job.validate();
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         System.setOut(System.err);
-        RunEvents events = new RunEvents() {
-            @Override
-            public void line(String text) {
-                out.println(text);
-            }
-
-            @Override
-            public void phase(String name) {
-                out.println(PHASE_PREFIX + name);
-            }
-        };
+        RunEvents events = RunEvents.of(out::println, phase -> out.println(PHASE_PREFIX + phase));
         JvmMeter meter = new JvmMeter();
         Configuration conf = configuration();
         PluginInfo plugin = new PluginInfo(contender, pluginJar.getFileName().toString(), "", "");

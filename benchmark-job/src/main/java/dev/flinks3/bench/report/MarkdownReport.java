@@ -73,7 +73,7 @@ final class MarkdownReport {
         row(table, "avg throughput (MB/s)", r -> decimal(r.summary().avgThroughputMbPerSecond()));
         row(table, "restore: submission to all RUNNING (s)", r -> seconds(r.restoreMs()));
         row(table, "restore: read from S3 (MB)", r -> mb(r.restoreBytesRead()));
-        row(table, "restore verified", r -> r.restore() != null && r.restore().verified() ? "yes" : "no");
+        row(table, "restore verified", r -> r.restore() == null ? "-" : r.restore().verified() ? "yes" : "no");
         row(table, "records processed", r -> r.result().run() == null ? "-" : Long.toString(r.result().run().recordsProcessed()));
         row(table, "client CPU (s)", r -> decimal(r.result().clientCpuSeconds()));
         row(table, "error", r -> r.result().error().isEmpty() ? "-" : r.result().error());

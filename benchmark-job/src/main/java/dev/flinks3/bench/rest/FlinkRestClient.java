@@ -20,6 +20,7 @@ import tools.jackson.databind.json.JsonMapper;
 public final class FlinkRestClient {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    private static final long DEFAULT_REFRESH_INTERVAL_MS = 3_000;
 
     private final URI base;
     private final HttpClient http;
@@ -87,6 +88,14 @@ public final class FlinkRestClient {
             values.put(accumulator.path("name").asString(""), accumulator.path("value").asString(""));
         }
         return values;
+    }
+
+    /**
+     * How long the REST API may serve a cached view of a job ({@code GET /config}, {@code refresh-interval},
+     * which is also the default of the execution-graph and checkpoint-statistics caches), ms.
+     */
+    public long refreshIntervalMs() throws IOException {
+        return get("config").path("refresh-interval").asLong(DEFAULT_REFRESH_INTERVAL_MS);
     }
 
     /** {@code PATCH /jobs/:jobid?mode=cancel}: asks the JobManager to cancel the job. */

@@ -92,6 +92,9 @@ final class CheckpointingPhase {
         awaitState(watch, "CANCELED");
         double seconds = (System.nanoTime() - start) / 1e9;
         events.phase(RunEvents.CHECKPOINTING_END);
+        // A checkpoint may have completed between the last poll and the cancellation, and it is then the one
+        // retained: read the history once the REST API's cached view is certainly newer than the cancellation.
+        Thread.sleep(rest.refreshIntervalMs() + POLL_INTERVAL.toMillis());
         collector.poll();
         CheckpointStats last = collector.latestCompleted().orElseThrow();
         // A checkpoint after the last completed one was aborted by the cancellation, not by the filesystem.

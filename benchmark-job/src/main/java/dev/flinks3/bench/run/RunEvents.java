@@ -1,5 +1,7 @@
 package dev.flinks3.bench.run;
 
+import java.util.function.Consumer;
+
 /**
  * What a run tells the outside while it goes: human-readable lines (checkpoints, progress) and phase
  * boundaries (so a parent process can attribute S3 requests to phases).
@@ -23,4 +25,19 @@ public interface RunEvents {
 
     /** A phase boundary, one of the constants above. */
     void phase(String name);
+
+    /** Events that go to two consumers: the lines, and the phase names. */
+    static RunEvents of(Consumer<String> lines, Consumer<String> phases) {
+        return new RunEvents() {
+            @Override
+            public void line(String text) {
+                lines.accept(text);
+            }
+
+            @Override
+            public void phase(String name) {
+                phases.accept(name);
+            }
+        };
+    }
 }

@@ -46,17 +46,8 @@ class BenchmarkRunTest {
             JobLauncher launcher = new JobLauncher(cluster.environments(),
                     LargeStateGeneratorJob.configuration(parameters, work.resolve("checkpoints").toUri().toString()),
                     parameters);
-            result = new BenchmarkRun(launcher, new FlinkRestClient(cluster.restAddress()), new RunEvents() {
-                @Override
-                public void line(String text) {
-                    lines.add(text);
-                }
-
-                @Override
-                public void phase(String name) {
-                    phases.add(name);
-                }
-            }).run(1);
+            result = new BenchmarkRun(launcher, new FlinkRestClient(cluster.restAddress()),
+                    RunEvents.of(lines::add, phases::add)).run(1);
         }
 
         assertThat(result.recordsProcessed()).isEqualTo(1200);
