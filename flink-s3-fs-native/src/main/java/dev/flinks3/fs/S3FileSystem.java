@@ -203,7 +203,7 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
      * too) in DeleteObjects batches of up to 1,000 keys; without, only an empty directory (its
      * marker; tail objects in it are invisible and stay).
      *
-     * @return false if nothing was at the path
+     * @return false if nothing was at the path (a tail object counts as nothing)
      * @throws IOException if the directory is not empty and {@code recursive} is false, if the path is
      *     a bucket's root, or naming the keys S3 could not delete
      */
@@ -213,7 +213,7 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
         if (location.key().isEmpty()) {
             throw new IOException("Refusing to delete the root of bucket " + location);
         }
-        if (headOrNull(location) != null) {
+        if (VisibleObjects.isVisible(location.key()) && headOrNull(location) != null) {
             client.delete(location);
             return true;
         }

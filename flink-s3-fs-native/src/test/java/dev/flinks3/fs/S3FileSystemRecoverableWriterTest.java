@@ -66,6 +66,8 @@ class S3FileSystemRecoverableWriterTest {
         assertThatThrownBy(() -> fs.getFileStatus(path(tailKey))).isInstanceOf(FileNotFoundException.class);
         assertThatThrownBy(() -> fs.listStatus(path(tailKey))).isInstanceOf(FileNotFoundException.class);
         assertThat(fs.exists(path("out/in-progress"))).isFalse();
+        assertThat(fs.delete(path(tailKey), false)).isFalse();
+        assertThat(client.exists(location(tailKey))).isTrue();
     }
 
     @Test
