@@ -19,7 +19,7 @@ import org.apache.flink.util.WrappingProxyUtil;
  * One contender of {@link PersistBenchmark}, in a JVM of its own whose plugins folder
  * ({@code FLINK_PLUGINS_DIR}) holds only the contender's jar, loaded as a Flink process loads it.
  *
- * <p>Opens a recoverable stream, writes {@code mib} MiB in 1 MiB writes (as a sink does between two
+ * <p>After an untimed warm-up stream, opens a recoverable stream, writes {@code mib} MiB in 1 MiB writes (as a sink does between two
  * checkpoints), calls {@code persist()}, and times each step. Then, untimed, commits the file, reads
  * it back and compares every byte, and deletes what it wrote. Prints one line:
  * {@code RESULT <filesystem class> <open ms> <write ms> <persist ms> <bytes> <outcome>}, the outcome
@@ -54,6 +54,7 @@ public final class PersistContender {
         new Random(mib).nextBytes(data);
 
         RecoverableWriter writer = fs.createRecoverableWriter();
+        warmUp(writer, new Path(path.getParent(), "warm-up"), data);
         long start = System.nanoTime();
         RecoverableFsDataOutputStream out = writer.open(path);
         long opened = System.nanoTime();
@@ -82,6 +83,17 @@ public final class PersistContender {
         }
         // the plugins' client threads must not keep this JVM alive
         System.exit(0);
+    }
+
+    /**
+     * Untimed: one small stream persisted and abandoned, so the plugin has created its S3 client and
+     * threads (which a Flink process does once) before the timed stream.
+     */
+    private static void warmUp(RecoverableWriter writer, Path path, byte[] data) throws IOException {
+        RecoverableFsDataOutputStream out = writer.open(path);
+        out.write(data, 0, WRITE_BYTES);
+        out.persist();
+        out.close();
     }
 
     private static boolean readsBack(FileSystem fs, Path path, byte[] expected) throws IOException {
