@@ -1,5 +1,6 @@
 package dev.flinks3.testserver;
 
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -40,6 +41,22 @@ public enum RequestKind {
     /** The operation's name in the S3 API reference, e.g. {@code UploadPart}. */
     public String operationName() {
         return operationName;
+    }
+
+    /**
+     * Classifies a path-style request as a proxy in front of the server sees it.
+     *
+     * @param method HTTP method, any case
+     * @param rawUrl the request's path and query, still percent-encoded ({@code /bucket/key?uploadId=..})
+     * @param copySource whether the request carries {@code x-amz-copy-source}
+     */
+    public static RequestKind of(String method, String rawUrl, boolean copySource) {
+        int question = rawUrl.indexOf('?');
+        RequestTarget target = question < 0
+                ? RequestTarget.parse(rawUrl, null)
+                : RequestTarget.parse(rawUrl.substring(0, question), rawUrl.substring(question + 1));
+        return classify(method.toUpperCase(Locale.ROOT), target.bucket(), target.key(), target.queryNames(),
+                copySource);
     }
 
     /**
