@@ -1,0 +1,100 @@
+package dev.flinks3.it.faults;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.any;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
+import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import dev.flinks3.testserver.RequestKind;
+import java.net.URI;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * An HTTP proxy between the code under test and the S3 server that spoils chosen requests: WireMock
+ * (in-process, standalone jar) forwards every request to the server unless an armed {@link FaultRule}
+ * takes it. Rules are tried in the order they were armed; the first that takes a request decides its
+ * fault. {@link FaultFilter} applies the faults that keep the request from the server, {@link
+ * FaultTransformer} those that spoil the server's answer.
+ *
+ * <p>The proxy preserves the {@code Host} header, so SigV4 signatures computed for the proxy's address
+ * still verify at the server. WireMock's request journal is off: a throttling storm sends gigabytes
+ * through it. Thread-safe; close it after use.
+ */
+public final class FaultInjectingProxy implements AutoCloseable {
+
+    /** Enough Jetty threads for 16 writers with 4 parts in flight each, plus reads and listings. */
+    private static final int CONTAINER_THREADS = 160;
+    private static final int PROXY_TIMEOUT_MS = 120_000;
+
+    private final List<FaultRule> rules = new CopyOnWriteArrayList<>();
+    private final FaultTransformer transformer = new FaultTransformer();
+    private final WireMockServer wireMock;
+
+    /** Starts a proxy on a free port of 127.0.0.1 in front of {@code upstream} ({@code http://host:port}). */
+    public FaultInjectingProxy(URI upstream) {
+        wireMock = new WireMockServer(wireMockConfig()
+                .bindAddress("127.0.0.1")
+                .dynamicPort()
+                .containerThreads(CONTAINER_THREADS)
+                .preserveHostHeader(true)
+                .disableRequestJournal()
+                .stubRequestLoggingDisabled(true)
+                .gzipDisabled(true)
+                // WireMock reads up to this much of a body for its serve event before sending; a body cut
+                // halfway must only fail when sent.
+                .maxLoggedResponseSize(1)
+                .proxyTimeout(PROXY_TIMEOUT_MS)
+                .extensionScanningEnabled(false)
+                .extensions(new FaultFilter(rules, transformer), transformer));
+        wireMock.start();
+        wireMock.stubFor(any(anyUrl()).willReturn(aResponse().proxiedFrom(upstream.toString())));
+    }
+
+    /** {@code http://127.0.0.1:<port>} of the proxy. */
+    public URI endpoint() {
+        return URI.create("http://127.0.0.1:" + wireMock.port());
+    }
+
+    /** Spoils the next {@code times} requests of {@code kind} with {@code fault}. */
+    public FaultRule failNext(RequestKind kind, int times, Fault fault) {
+        return arm(FaultRule.next(kind, times, fault));
+    }
+
+    /** Spoils every request of {@code kind} with {@code fault} until {@link #clear()}. */
+    public FaultRule failAlways(RequestKind kind, Fault fault) {
+        return arm(FaultRule.always(kind, fault));
+    }
+
+    /**
+     * Spoils each request of {@code kind} ({@code null}: any kind) with the given probability, drawn
+     * from a generator seeded with {@code seed}.
+     */
+    public FaultRule failRandomly(RequestKind kind, double probability, long seed, Fault fault) {
+        return arm(FaultRule.randomly(kind, probability, seed, fault));
+    }
+
+    /**
+     * Spoils every request that carries a header whose name starts with {@code headerPrefix}, as a
+     * server does that rejects a header it does not implement.
+     */
+    public FaultRule failRequestsWithHeader(String headerPrefix, Fault fault) {
+        return arm(FaultRule.withHeader(headerPrefix, fault));
+    }
+
+    /** Disarms every rule. */
+    public void clear() {
+        rules.clear();
+    }
+
+    private FaultRule arm(FaultRule rule) {
+        rules.add(rule);
+        return rule;
+    }
+
+    @Override
+    public void close() {
+        wireMock.stop();
+    }
+}
