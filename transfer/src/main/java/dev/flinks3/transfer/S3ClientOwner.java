@@ -55,6 +55,7 @@ public final class S3ClientOwner implements Closeable {
     private final S3Settings settings;
     private final Region region;
     private final S3Credentials credentials;
+    private final S3RequestMetrics requestMetrics = new S3RequestMetrics();
     private final SdkObjectClient objectClient;
     private final BulkDownloader bulkDownloader;
 
@@ -108,6 +109,14 @@ public final class S3ClientOwner implements Closeable {
     /** The bulk downloader on this owner's S3 client; valid until {@link #close()}. */
     public BulkDownloader bulkDownloader() {
         return bulkDownloader;
+    }
+
+    /**
+     * Counts of this owner's S3 requests, attempts, retries and throttled attempts; valid also after
+     * {@link #close()}.
+     */
+    public S3RequestMetrics requestMetrics() {
+        return requestMetrics;
     }
 
     /** The region requests are signed for. */
@@ -171,6 +180,7 @@ public final class S3ClientOwner implements Closeable {
                         SdkAdvancedAsyncClientOption.FUTURE_COMPLETION_EXECUTOR, completion))
                 .overrideConfiguration(override -> override
                         .retryStrategy(retryStrategy)
+                        .addMetricPublisher(requestMetrics)
                         .scheduledExecutorService(scheduler)
                         .apiCallTimeout(settings.apiCallTimeout())
                         .apiCallAttemptTimeout(settings.apiCallAttemptTimeout()));

@@ -1,0 +1,75 @@
+package dev.flinks3.transfer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import dev.flinks3.testserver.EmbeddedS3Server;
+import dev.flinks3.testserver.RequestKind;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The SDK really publishes what {@link S3RequestMetrics} counts: error answers of the real server
+ * show up as throttled or failed attempts, with the retry strategy's backoffs.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class S3RequestMetricsS3ProxyTest {
+
+    private static final String BUCKET = "metrics";
+
+    private EmbeddedS3Server server;
+    private S3ClientOwner owner;
+
+    @BeforeAll
+    void start() {
+        server = EmbeddedS3Server.builder().bucket(BUCKET).start();
+        owner = new S3ClientOwner(TestSettings.forServer(server, S3Settings.HttpClientType.NETTY).build());
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        try (EmbeddedS3Server stopping = server) {
+            owner.close();
+        }
+    }
+
+    @Test
+    void throttledAndFailedAttemptsAreCountedWithTheirBackoffs() throws Exception {
+        S3RequestMetrics.Snapshot before = owner.requestMetrics().snapshot();
+        server.failNext(RequestKind.PUT_OBJECT, 2, 503, "SlowDown");
+        put("throttled");
+        server.failNext(RequestKind.PUT_OBJECT, 2, 500, "InternalError");
+        put("failing");
+        server.failNext(RequestKind.PUT_OBJECT, 1, 403, "AccessDenied");
+        Throwable denied = catchThrowable(() -> put("denied"));
+
+        S3RequestMetrics.Snapshot since = owner.requestMetrics().snapshot().since(before);
+
+        assertThat(denied).hasRootCauseInstanceOf(software.amazon.awssdk.services.s3.model.S3Exception.class);
+        assertThat(since.requests()).isEqualTo(3);
+        assertThat(since.failedRequests()).isEqualTo(1);
+        assertThat(since.attempts()).isEqualTo(7);
+        assertThat(since.retries("PutObject")).isEqualTo(4);
+        assertThat(since.throttledAttempts()).isEqualTo(2);
+        assertThat(since.errorAnswerAttempts()).as("two 500 and one 403").isEqualTo(3);
+        S3RequestMetrics.BackoffRange throttled = since.backoffAfterThrottling();
+        S3RequestMetrics.BackoffRange failed = since.backoffAfterOtherFailures();
+        assertThat(throttled.retries()).isEqualTo(2);
+        assertThat(failed.retries()).isEqualTo(2);
+        assertThat(throttled.shortestMillis())
+                .as("throttled retries back off longer than retries after server errors")
+                .isGreaterThanOrEqualTo(S3RetryStrategy.THROTTLING_BASE_DELAY_MS / 2)
+                .isGreaterThan(failed.longestMillis());
+        assertThat(failed.longestMillis()).isLessThanOrEqualTo(2 * S3RetryStrategy.BASE_DELAY_MS);
+    }
+
+    private void put(String key) throws Exception {
+        S3Location location = S3Location.of("s3", BUCKET, key);
+        ByteBuffer body = ByteBuffer.wrap(key.getBytes(StandardCharsets.UTF_8));
+        S3Errors.await(owner.objectClient().put(location, body, WriteCondition.NONE), "PutObject", location);
+    }
+}
