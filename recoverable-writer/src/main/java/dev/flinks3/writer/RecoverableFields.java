@@ -15,8 +15,12 @@ import java.util.List;
  * <pre>
  * location:     scheme UTF, bucket UTF, key UTF
  * optional UTF: boolean present, then UTF if present
- * parts:        int count, then per part: int part number, UTF ETag, long size in bytes
+ * parts:        int count, then per part: int part number, UTF ETag, long size in bytes,
+ *               and from version 2 on an optional UTF: the part's base64 CRC32C
  * </pre>
+ *
+ * <p>Version 2 keeps each part's CRC32C because S3 refuses to complete an upload created with a checksum
+ * algorithm unless the complete request lists every part's checksum; version 1 recoverables carry none.
  *
  * Changing any of this needs a new serializer version; old versions must stay readable.
  */
@@ -52,16 +56,23 @@ final class RecoverableFields {
         return in.readBoolean() ? in.readUTF() : null;
     }
 
+    /** Writes the parts in the current (version 2) form, checksums included. */
     static void writeParts(DataOutputStream out, List<CompletedPart> parts) throws IOException {
         out.writeInt(parts.size());
         for (CompletedPart part : parts) {
             out.writeInt(part.partNumber());
             out.writeUTF(part.eTag());
             out.writeLong(part.sizeBytes());
+            writeOptional(out, part.checksumCrc32c());
         }
     }
 
-    static List<CompletedPart> readParts(DataInputStream in) throws IOException {
+    /**
+     * Reads parts written by serializer version {@code version} (1 or 2).
+     *
+     * @throws IOException for corrupt bytes
+     */
+    static List<CompletedPart> readParts(DataInputStream in, int version) throws IOException {
         int count = in.readInt();
         if (count < 0 || count > CompletedPart.MAX_PART_NUMBER) {
             throw new IOException("corrupt recoverable: " + count + " parts");
@@ -71,8 +82,9 @@ final class RecoverableFields {
             int number = in.readInt();
             String eTag = in.readUTF();
             long size = in.readLong();
+            String checksum = version >= 2 ? readOptional(in) : null;
             try {
-                parts.add(new CompletedPart(number, eTag, size));
+                parts.add(new CompletedPart(number, eTag, size, checksum));
             } catch (IllegalArgumentException e) {
                 throw new IOException("corrupt recoverable: " + e.getMessage(), e);
             }

@@ -10,7 +10,8 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 /**
  * Serializer of {@link S3CommitRecoverable}. Version 1: location, optional upload id, parts, long
- * length (see {@link RecoverableFields}). Every version ever written stays readable. Stateless.
+ * length (see {@link RecoverableFields}). Version 2 (written now) adds each part's CRC32C. Every version
+ * ever written stays readable. Stateless.
  */
 public final class S3CommitRecoverableSerializer
         implements SimpleVersionedSerializer<RecoverableWriter.CommitRecoverable> {
@@ -19,12 +20,13 @@ public final class S3CommitRecoverableSerializer
     public static final S3CommitRecoverableSerializer INSTANCE = new S3CommitRecoverableSerializer();
 
     private static final int VERSION_1 = 1;
+    private static final int VERSION_2 = 2;
 
     private S3CommitRecoverableSerializer() {}
 
     @Override
     public int getVersion() {
-        return VERSION_1;
+        return VERSION_2;
     }
 
     @Override
@@ -43,14 +45,14 @@ public final class S3CommitRecoverableSerializer
     /** @throws IOException for an unknown version or corrupt bytes */
     @Override
     public RecoverableWriter.CommitRecoverable deserialize(int version, byte[] serialized) throws IOException {
-        if (version != VERSION_1) {
+        if (version != VERSION_1 && version != VERSION_2) {
             throw new IOException("Unknown version " + version + " of an S3 commit recoverable; this build reads "
-                    + VERSION_1);
+                    + VERSION_1 + " and " + VERSION_2);
         }
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(serialized))) {
             try {
                 return new S3CommitRecoverable(RecoverableFields.readLocation(in), RecoverableFields.readOptional(in),
-                        RecoverableFields.readParts(in), in.readLong());
+                        RecoverableFields.readParts(in, version), in.readLong());
             } catch (IllegalArgumentException e) {
                 throw new IOException("corrupt S3 commit recoverable: " + e.getMessage(), e);
             }

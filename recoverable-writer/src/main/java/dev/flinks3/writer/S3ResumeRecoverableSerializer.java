@@ -10,7 +10,8 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 /**
  * Serializer of {@link S3ResumeRecoverable}. Version 1: location, UTF stream id, optional upload id,
- * parts, optional tail key, long tail bytes, long length (see {@link RecoverableFields}). Every
+ * parts, optional tail key, long tail bytes, long length (see {@link RecoverableFields}). Version 2
+ * (written now) adds each part's CRC32C. Every
  * version ever written stays readable. Stateless.
  */
 public final class S3ResumeRecoverableSerializer
@@ -20,12 +21,13 @@ public final class S3ResumeRecoverableSerializer
     public static final S3ResumeRecoverableSerializer INSTANCE = new S3ResumeRecoverableSerializer();
 
     private static final int VERSION_1 = 1;
+    private static final int VERSION_2 = 2;
 
     private S3ResumeRecoverableSerializer() {}
 
     @Override
     public int getVersion() {
-        return VERSION_1;
+        return VERSION_2;
     }
 
     @Override
@@ -47,14 +49,14 @@ public final class S3ResumeRecoverableSerializer
     /** @throws IOException for an unknown version or corrupt bytes */
     @Override
     public RecoverableWriter.ResumeRecoverable deserialize(int version, byte[] serialized) throws IOException {
-        if (version != VERSION_1) {
+        if (version != VERSION_1 && version != VERSION_2) {
             throw new IOException("Unknown version " + version + " of an S3 resume recoverable; this build reads "
-                    + VERSION_1);
+                    + VERSION_1 + " and " + VERSION_2);
         }
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(serialized))) {
             try {
                 return new S3ResumeRecoverable(RecoverableFields.readLocation(in), in.readUTF(),
-                        RecoverableFields.readOptional(in), RecoverableFields.readParts(in),
+                        RecoverableFields.readOptional(in), RecoverableFields.readParts(in, version),
                         RecoverableFields.readOptional(in), in.readLong(), in.readLong());
             } catch (IllegalArgumentException e) {
                 throw new IOException("corrupt S3 resume recoverable: " + e.getMessage(), e);
