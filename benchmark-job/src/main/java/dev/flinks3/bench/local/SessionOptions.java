@@ -4,7 +4,6 @@ import dev.flinks3.bench.fs.Contender;
 import dev.flinks3.bench.job.JobParameters;
 import java.io.IOException;
 import java.net.URISyntaxException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -75,14 +74,14 @@ public final class SessionOptions {
             return repoRoot;
         }
         try {
-            Path codeSource = Path.of(SessionOptions.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-            Path target = codeSource.getParent();
-            if (target != null && target.getFileName() != null && target.getFileName().toString().equals("target")
-                    && target.getParent() != null && Files.isDirectory(target.getParent().getParent())) {
+            Path jar = Path.of(SessionOptions.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            Path target = jar.getParent();
+            if (target != null && target.endsWith("target") && target.getParent() != null
+                    && target.getParent().getParent() != null) {
                 return target.getParent().getParent();
             }
-        } catch (URISyntaxException | SecurityException | NullPointerException e) {
-            // Not run from a jar in a build folder: fall back to the working directory.
+        } catch (URISyntaxException e) {
+            // Not a file location: fall back to the working directory.
         }
         return Path.of("");
     }

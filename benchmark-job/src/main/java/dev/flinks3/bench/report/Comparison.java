@@ -11,7 +11,8 @@ import java.util.function.ToDoubleFunction;
 /**
  * Compares contenders over all rounds: each figure's mean with min and max, a flag when rounds differ
  * by more than {@value #SPREAD_FLAG}x, the correctness gate, and the ratios of the baseline to each
- * rival ("ours vs presto: 2.17x throughput"). Ratios are given only between contenders whose every
+ * rival ("ours vs presto: 2.17x checkpoint throughput"; restore speed is the rival's restore time over
+ * ours, so above 1 means ours restores faster). Ratios are given only between contenders whose every
  * run passed the gate: all records processed, restore verified, and the same final state digest as
  * every other passing run (equal parameters give byte-identical state).
  */
@@ -109,12 +110,12 @@ public final class Comparison {
                 continue;
             }
             if (!ours.passed() || !rival.passed()) {
-                lines.add(String.format("%s vs %s: no ratio, %s did not pass the correctness gate", baseline,
+                lines.add(String.format(Locale.ROOT, "%s vs %s: no ratio, %s did not pass the correctness gate", baseline,
                         rival.name(), ours.passed() ? rival.name() : baseline));
                 continue;
             }
             lines.add(String.format(Locale.ROOT,
-                    "%s vs %s: %.2fx checkpoint throughput (%.1f vs %.1f MB/s), %.2fx faster restore (%.2f vs %.2f s), "
+                    "%s vs %s: %.2fx checkpoint throughput (%.1f vs %.1f MB/s), %.2fx restore speed (%.2f vs %.2f s), "
                             + "%.2fx client CPU (%.1f vs %.1f s)",
                     baseline, rival.name(),
                     ratio(ours.throughputMbPerSecond().mean(), rival.throughputMbPerSecond().mean()),

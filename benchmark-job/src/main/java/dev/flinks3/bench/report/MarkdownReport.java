@@ -83,14 +83,14 @@ final class MarkdownReport {
     private String comparison() {
         Comparison comparison = new Comparison(runs, results.configuration().contenders(),
                 results.configuration().totalRecords());
-        MarkdownTable table = new MarkdownTable(List.of("contender", "gate", "throughput (MB/s)", "p50 duration (s)",
-                "p99 duration (s)", "restore (s)", "client CPU (s)"));
+        MarkdownTable table = new MarkdownTable(List.of("contender", "gate", "throughput (MB/s)", "p50 duration (ms)",
+                "p99 duration (ms)", "restore (ms)", "client CPU (s)"));
         for (Comparison.ContenderFigures c : comparison.contenders()) {
             table.row(List.of(c.name(), c.passed() ? "passed" : "FAILED: " + c.gateNote(),
                     c.throughputMbPerSecond().format("%.1f"),
-                    c.p50DurationMs().format("%.0f") + " ms",
-                    c.p99DurationMs().format("%.0f") + " ms",
-                    c.restoreMs().format("%.0f") + " ms",
+                    c.p50DurationMs().format("%.0f"),
+                    c.p99DurationMs().format("%.0f"),
+                    c.restoreMs().format("%.0f"),
                     c.cpuSeconds().format("%.1f")));
         }
         StringBuilder md = new StringBuilder(table.toString());

@@ -35,7 +35,7 @@ class ReportWriterTest {
         assertThat(md).contains("| checkpoints completed | 4 | 4 |", "| checkpoints failed | 1 | 1 |",
                 "| restore: submission to all RUNNING (s) | 1.00 | 2.50 |", "| restore verified | yes | yes |");
         assertThat(md).contains("## Comparison", "ours vs presto: 2.00x checkpoint throughput",
-                "2.50x faster restore", "## Run: ours", "### Checkpoint percentiles", "### Throughput by state size",
+                "2.50x restore speed", "## Run: ours", "### Checkpoint percentiles", "### Throughput by state size",
                 "### Restore", "### S3 requests");
         for (String chart : List.of(Charts.DURATION, Charts.STATE_SIZE, Charts.THROUGHPUT, Charts.RESTORE)) {
             Path png = output.resolve(ReportWriter.CHARTS).resolve(chart);
