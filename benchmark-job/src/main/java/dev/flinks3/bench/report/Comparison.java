@@ -116,7 +116,7 @@ public final class Comparison {
             }
             lines.add(String.format(Locale.ROOT,
                     "%s vs %s: %.2fx checkpoint throughput (%.1f vs %.1f MB/s), %.2fx restore speed (%.2f vs %.2f s), "
-                            + "%.2fx client CPU (%.1f vs %.1f s)",
+                            + "%.2fx contender JVM CPU (%.1f vs %.1f s)",
                     baseline, rival.name(),
                     ratio(ours.throughputMbPerSecond().mean(), rival.throughputMbPerSecond().mean()),
                     ours.throughputMbPerSecond().mean(), rival.throughputMbPerSecond().mean(),

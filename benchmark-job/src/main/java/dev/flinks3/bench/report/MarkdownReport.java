@@ -75,7 +75,7 @@ final class MarkdownReport {
         row(table, "restore: read from S3 (MB)", r -> mb(r.restoreBytesRead()));
         row(table, "restore verified", r -> r.restore() == null ? "-" : r.restore().verified() ? "yes" : "no");
         row(table, "records processed", r -> r.result().run() == null ? "-" : Long.toString(r.result().run().recordsProcessed()));
-        row(table, "client CPU (s)", r -> decimal(r.result().clientCpuSeconds()));
+        row(table, "contender JVM CPU (s)", r -> decimal(r.result().clientCpuSeconds()));
         row(table, "error", r -> r.result().error().isEmpty() ? "-" : r.result().error());
         return table.toString();
     }
@@ -84,7 +84,7 @@ final class MarkdownReport {
         Comparison comparison = new Comparison(runs, results.configuration().contenders(),
                 results.configuration().totalRecords());
         MarkdownTable table = new MarkdownTable(List.of("contender", "gate", "throughput (MB/s)", "p50 duration (ms)",
-                "p99 duration (ms)", "restore (ms)", "client CPU (s)"));
+                "p99 duration (ms)", "restore (ms)", "JVM CPU (s)"));
         for (Comparison.ContenderFigures c : comparison.contenders()) {
             table.row(List.of(c.name(), c.passed() ? "passed" : "FAILED: " + c.gateNote(),
                     c.throughputMbPerSecond().format("%.1f"),

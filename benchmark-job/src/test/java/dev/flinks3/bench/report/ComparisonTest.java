@@ -24,7 +24,7 @@ class ComparisonTest {
         assertThat(comparison.ratioLines()).singleElement().asString()
                 .startsWith("ours vs presto: 2.00x checkpoint throughput")
                 .contains("3.00x restore speed (1.00 vs 3.00 s)")
-                .contains("0.50x client CPU");
+                .contains("0.50x contender JVM CPU");
         Comparison.ContenderFigures presto = comparison.contenders().get(1);
         assertThat(presto.runs()).hasSize(2);
         assertThat(presto.restoreMs().mean()).isEqualTo(3000);
