@@ -84,7 +84,7 @@ public final class S3ClientOwner implements Closeable {
             ScheduledThreadPoolExecutor scheduler = closer.register(new Shutdown<>(scheduler())).executor;
             this.credentials = closer.register(S3Credentials.create(settings, region));
             SdkAsyncHttpClient http = AsyncHttpClientFactory.create(settings, closer);
-            RetryStrategy retryStrategy = S3RetryStrategy.create(settings);
+            RetryStrategy retryStrategy = S3RetryStrategy.create(settings, requestMetrics);
 
             S3AsyncClient s3 = closer.register(clientBuilder(http, completion, scheduler, retryStrategy).build());
 

@@ -1,6 +1,7 @@
 package dev.flinks3.transfer;
 
 import java.time.Duration;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -13,25 +14,18 @@ import software.amazon.awssdk.metrics.MetricCollection;
 import software.amazon.awssdk.metrics.MetricPublisher;
 
 /**
- * Counts what the S3 client's requests went through, from the metrics the AWS SDK publishes after
- * each API call ("Java SDK metrics", {@link CoreMetric}): requests, attempts, retries, and the
- * failed attempts by the SDK's error type (throttling, other error answers, I/O, configured timeout). It
- * also keeps the backoff the retry strategy chose before each retry, split by what the previous
- * attempt ran into, so a test can show that throttled requests wait longer than failed ones without
- * measuring time.
+ * Counts what the S3 client's requests went through: requests (API calls) and their HTTP attempts and
+ * retries per S3 operation, from the metrics the AWS SDK publishes after each call ("Java SDK metrics",
+ * {@link CoreMetric}); and the failed attempts by kind (throttled, other error answer, timed out,
+ * connection failure) with the backoff the retry strategy chose before each retry, split into retries
+ * after throttling and after other failures, so a test can show that throttled requests wait longer
+ * without measuring time.
  *
- * <p>Registered as a metric publisher of the client by {@link S3ClientOwner}; the filesystem can
- * expose {@link #snapshot()} in Flink's metric group. Holds counts only, never request contents or
- * credentials. Thread-safe; {@link #publish} runs on the SDK's threads and only adds to counters.
+ * <p>Registered with the client by {@link S3ClientOwner} (as metric publisher and inside the retry
+ * strategy); the filesystem can expose {@link #snapshot()} in Flink's metric group. Holds counts only,
+ * never request contents or credentials. Thread-safe; the SDK's threads only add to counters.
  */
 public final class S3RequestMetrics implements MetricPublisher {
-
-    /** The values of {@link CoreMetric#ERROR_TYPE} this class counts. */
-    static final String THROTTLING = "Throttling";
-    /** The SDK's name for any error answer other than throttling, 4xx included. */
-    static final String ERROR_ANSWER = "ServerError";
-    static final String IO = "IO";
-    static final String CONFIGURED_TIMEOUT = "ConfiguredTimeout";
 
     private static final String ATTEMPT = "ApiCallAttempt";
 
@@ -39,11 +33,18 @@ public final class S3RequestMetrics implements MetricPublisher {
     private final LongAdder failedRequests = new LongAdder();
     private final LongAdder attempts = new LongAdder();
     private final LongAdder retries = new LongAdder();
-    private final ConcurrentMap<String, LongAdder> failedAttemptsByType = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, LongAdder> retriesByOperation = new ConcurrentHashMap<>();
+    private final Map<S3RetryStrategy.Failure, LongAdder> failedAttempts = new EnumMap<>(S3RetryStrategy.Failure.class);
     private final Backoffs afterThrottling = new Backoffs();
     private final Backoffs afterOtherFailures = new Backoffs();
 
+    public S3RequestMetrics() {
+        for (S3RetryStrategy.Failure failure : S3RetryStrategy.Failure.values()) {
+            failedAttempts.put(failure, new LongAdder());
+        }
+    }
+
+    /** Counts one finished API call of the SDK: its outcome, attempts and retries. */
     @Override
     public void publish(MetricCollection apiCall) {
         requests.increment();
@@ -53,23 +54,22 @@ public final class S3RequestMetrics implements MetricPublisher {
         int callRetries = apiCall.metricValues(CoreMetric.RETRY_COUNT).stream().mapToInt(Integer::intValue).sum();
         if (callRetries > 0) {
             retries.add(callRetries);
-            String operation = first(apiCall.metricValues(CoreMetric.OPERATION_NAME), "unknown");
+            List<String> names = apiCall.metricValues(CoreMetric.OPERATION_NAME);
+            String operation = names.isEmpty() ? "unknown" : names.get(0);
             retriesByOperation.computeIfAbsent(operation, name -> new LongAdder()).add(callRetries);
         }
-        String previousFailure = null;
-        for (MetricCollection attempt : apiCall.children()) {
-            if (!ATTEMPT.equals(attempt.name())) {
-                continue;
-            }
-            attempts.increment();
-            Duration backoff = first(attempt.metricValues(CoreMetric.BACKOFF_DELAY_DURATION), null);
-            if (previousFailure != null && backoff != null) {
-                (THROTTLING.equals(previousFailure) ? afterThrottling : afterOtherFailures).record(backoff);
-            }
-            previousFailure = first(attempt.metricValues(CoreMetric.ERROR_TYPE), null);
-            if (previousFailure != null) {
-                failedAttemptsByType.computeIfAbsent(previousFailure, type -> new LongAdder()).increment();
-            }
+        attempts.add(apiCall.children().stream().filter(child -> ATTEMPT.equals(child.name())).count());
+    }
+
+    /**
+     * Counts one failed attempt, as the retry strategy saw it.
+     *
+     * @param backoff the wait before the retry, or {@code null} if the request is not retried
+     */
+    void attemptFailed(S3RetryStrategy.Failure failure, Duration backoff) {
+        failedAttempts.get(failure).increment();
+        if (backoff != null) {
+            (failure == S3RetryStrategy.Failure.THROTTLED ? afterThrottling : afterOtherFailures).record(backoff);
         }
     }
 
@@ -78,23 +78,18 @@ public final class S3RequestMetrics implements MetricPublisher {
         Map<String, Long> byOperation = new TreeMap<>();
         retriesByOperation.forEach((operation, count) -> byOperation.put(operation, count.sum()));
         return new Snapshot(requests.sum(), failedRequests.sum(), attempts.sum(), retries.sum(),
-                failedAttempts(THROTTLING), failedAttempts(ERROR_ANSWER), failedAttempts(IO),
-                failedAttempts(CONFIGURED_TIMEOUT), byOperation, afterThrottling.snapshot(),
-                afterOtherFailures.snapshot());
+                failed(S3RetryStrategy.Failure.THROTTLED), failed(S3RetryStrategy.Failure.ERROR_ANSWER),
+                failed(S3RetryStrategy.Failure.CONNECTION), failed(S3RetryStrategy.Failure.TIMED_OUT), byOperation,
+                afterThrottling.snapshot(), afterOtherFailures.snapshot());
     }
 
-    private long failedAttempts(String type) {
-        LongAdder count = failedAttemptsByType.get(type);
-        return count == null ? 0 : count.sum();
+    private long failed(S3RetryStrategy.Failure failure) {
+        return failedAttempts.get(failure).sum();
     }
 
     /** Nothing to release: the counts stay readable after the client is closed. */
     @Override
     public void close() {}
-
-    private static <T> T first(List<T> values, T otherwise) {
-        return values.isEmpty() ? otherwise : values.get(0);
-    }
 
     @Override
     public String toString() {
@@ -168,14 +163,14 @@ public final class S3RequestMetrics implements MetricPublisher {
         private final long retries;
         private final long throttledAttempts;
         private final long errorAnswerAttempts;
-        private final long ioErrorAttempts;
+        private final long connectionFailedAttempts;
         private final long timedOutAttempts;
         private final Map<String, Long> retriesByOperation;
         private final BackoffRange backoffAfterThrottling;
         private final BackoffRange backoffAfterOtherFailures;
 
         Snapshot(long requests, long failedRequests, long attempts, long retries, long throttledAttempts,
-                long errorAnswerAttempts, long ioErrorAttempts, long timedOutAttempts,
+                long errorAnswerAttempts, long connectionFailedAttempts, long timedOutAttempts,
                 Map<String, Long> retriesByOperation, BackoffRange backoffAfterThrottling,
                 BackoffRange backoffAfterOtherFailures) {
             this.requests = requests;
@@ -184,7 +179,7 @@ public final class S3RequestMetrics implements MetricPublisher {
             this.retries = retries;
             this.throttledAttempts = throttledAttempts;
             this.errorAnswerAttempts = errorAnswerAttempts;
-            this.ioErrorAttempts = ioErrorAttempts;
+            this.connectionFailedAttempts = connectionFailedAttempts;
             this.timedOutAttempts = timedOutAttempts;
             this.retriesByOperation = Map.copyOf(retriesByOperation);
             this.backoffAfterThrottling = backoffAfterThrottling;
@@ -221,7 +216,7 @@ public final class S3RequestMetrics implements MetricPublisher {
             return retriesByOperation.getOrDefault(operation, 0L);
         }
 
-        /** Attempts answered with throttling (503 SlowDown, 429 and the other throttling codes). */
+        /** Attempts answered with throttling (any 503, 429 and the other throttling codes). */
         public long throttledAttempts() {
             return throttledAttempts;
         }
@@ -231,9 +226,9 @@ public final class S3RequestMetrics implements MetricPublisher {
             return errorAnswerAttempts;
         }
 
-        /** Attempts that failed on the connection (reset, closed, unreadable answer). */
-        public long ioErrorAttempts() {
-            return ioErrorAttempts;
+        /** Attempts that got no usable answer: the connection failed, broke or closed early. */
+        public long connectionFailedAttempts() {
+            return connectionFailedAttempts;
         }
 
         /** Attempts abandoned at the per-attempt timeout. */
@@ -259,7 +254,7 @@ public final class S3RequestMetrics implements MetricPublisher {
             return new Snapshot(requests - earlier.requests, failedRequests - earlier.failedRequests,
                     attempts - earlier.attempts, retries - earlier.retries,
                     throttledAttempts - earlier.throttledAttempts, errorAnswerAttempts - earlier.errorAnswerAttempts,
-                    ioErrorAttempts - earlier.ioErrorAttempts, timedOutAttempts - earlier.timedOutAttempts,
+                    connectionFailedAttempts - earlier.connectionFailedAttempts, timedOutAttempts - earlier.timedOutAttempts,
                     byOperation, backoffAfterThrottling, backoffAfterOtherFailures);
         }
 
@@ -268,7 +263,7 @@ public final class S3RequestMetrics implements MetricPublisher {
             return "S3 requests: " + requests + " (" + failedRequests + " failed), attempts: " + attempts
                     + ", retries: " + retries + " " + retriesByOperation
                     + ", throttled: " + throttledAttempts + ", other error answers: " + errorAnswerAttempts
-                    + ", I/O errors: " + ioErrorAttempts + ", timeouts: " + timedOutAttempts
+                    + ", connection failures: " + connectionFailedAttempts + ", timeouts: " + timedOutAttempts
                     + ", backoff after throttling: " + backoffAfterThrottling
                     + ", after other failures: " + backoffAfterOtherFailures;
         }

@@ -1,9 +1,13 @@
 package dev.flinks3.transfer;
 
 import java.time.Duration;
+import javax.xml.stream.XMLStreamException;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.core.exception.SdkServiceException;
 import software.amazon.awssdk.retries.api.BackoffStrategy;
 import software.amazon.awssdk.retries.api.RetryStrategy;
 
@@ -18,13 +22,20 @@ import software.amazon.awssdk.retries.api.RetryStrategy;
  *       jitter, at most {@value #MAX_DELAY_MS} ms;
  *   <li>throttling backs off exponentially from {@value #THROTTLING_BASE_DELAY_MS} ms with half
  *       jitter, so every throttled retry waits at least half of that: S3 asks a client that sees
- *       SlowDown to slow down, not to come straight back;
+ *       SlowDown to slow down, not to come straight back. Every 503 counts as throttling: S3 answers
+ *       both of its 503 codes (SlowDown, ServiceUnavailable) with "reduce your request rate", and the
+ *       answer to a HEAD has no body, so its code cannot be read;
  *   <li>a body corrupted in flight (S3 answers 400 {@code BadDigest} when a checksum or
  *       {@code XAmzContentSHA256Mismatch} when the payload hash does not match) is sent again, like
  *       a network error: nothing was stored;
+ *   <li>an answer whose XML body cannot be parsed is asked for again: a connection that a proxy or load
+ *       balancer closes cleanly in the middle of a body (FIN, not reset) looks like a short document,
+ *       and the SDK would otherwise give up on the first attempt;
  *   <li>the retry-quota circuit breaker is off: a checkpoint must not fail because other requests
  *       of the process failed before it; the attempt count and backoff bound each request.
  * </ul>
+ *
+ * <p>Every failed attempt and the backoff chosen after it are counted in {@link S3RequestMetrics}.
  */
 final class S3RetryStrategy {
 
@@ -34,6 +45,11 @@ final class S3RetryStrategy {
 
     private S3RetryStrategy() {}
 
+    /** The strategy for {@code settings.maxRetries()}, counting into {@code metrics}. */
+    static RetryStrategy create(S3Settings settings, S3RequestMetrics metrics) {
+        return new MeasuredRetryStrategy(create(settings), metrics);
+    }
+
     /** The strategy for {@code settings.maxRetries()}; stateless apart from the SDK's bookkeeping. */
     static RetryStrategy create(S3Settings settings) {
         Duration max = Duration.ofMillis(MAX_DELAY_MS);
@@ -42,9 +58,51 @@ final class S3RetryStrategy {
                 .backoffStrategy(BackoffStrategy.exponentialDelay(Duration.ofMillis(BASE_DELAY_MS), max))
                 .throttlingBackoffStrategy(
                         BackoffStrategy.exponentialDelayHalfJitter(Duration.ofMillis(THROTTLING_BASE_DELAY_MS), max))
+                .treatAsThrottling(S3RetryStrategy::isThrottling)
                 .retryOnException(S3RetryStrategy::isCorruptedInFlight)
+                .retryOnException(S3RetryStrategy::isTruncatedAnswer)
                 .circuitBreakerEnabled(false)
                 .build();
+    }
+
+    /** What an attempt failed with, as the retry strategy and the metrics tell failures apart. */
+    enum Failure {
+        /** 503, 429 or another throttling code: retried with the throttling backoff. */
+        THROTTLED,
+        /** Any other S3 error answer (5xx retried, 4xx final). */
+        ERROR_ANSWER,
+        /** The attempt took longer than the per-attempt timeout. */
+        TIMED_OUT,
+        /** No usable answer: the connection failed, broke or closed early. */
+        CONNECTION
+    }
+
+    static Failure classify(Throwable failure) {
+        if (isThrottling(failure)) {
+            return Failure.THROTTLED;
+        }
+        if (failure instanceof SdkServiceException) {
+            return Failure.ERROR_ANSWER;
+        }
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof ApiCallAttemptTimeoutException) {
+                return Failure.TIMED_OUT;
+            }
+        }
+        return Failure.CONNECTION;
+    }
+
+    static boolean isThrottling(Throwable failure) {
+        if (!(failure instanceof SdkServiceException)) {
+            return false;
+        }
+        SdkServiceException answer = (SdkServiceException) failure;
+        return answer.statusCode() == 503 || answer.isThrottlingException();
+    }
+
+    /** An answer whose body ended before its XML document did (the SDK wraps the parser's complaint). */
+    static boolean isTruncatedAnswer(Throwable failure) {
+        return failure instanceof SdkClientException && failure.getCause() instanceof XMLStreamException;
     }
 
     static boolean isCorruptedInFlight(Throwable failure) {

@@ -56,6 +56,8 @@ class S3RequestMetricsS3ProxyTest {
         assertThat(since.retries("PutObject")).isEqualTo(4);
         assertThat(since.throttledAttempts()).isEqualTo(2);
         assertThat(since.errorAnswerAttempts()).as("two 500 and one 403").isEqualTo(3);
+        assertThat(since.connectionFailedAttempts()).isZero();
+        assertThat(since.timedOutAttempts()).isZero();
         S3RequestMetrics.BackoffRange throttled = since.backoffAfterThrottling();
         S3RequestMetrics.BackoffRange failed = since.backoffAfterOtherFailures();
         assertThat(throttled.retries()).isEqualTo(2);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
+import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.retries.api.AcquireInitialTokenRequest;
 import software.amazon.awssdk.retries.api.RefreshRetryTokenRequest;
@@ -26,10 +27,13 @@ class S3RetryStrategyTest {
     @Test
     void throttlingWaitsAtLeastHalfTheThrottlingBaseDelay() {
         for (int i = 0; i < 50; i++) {
-            assertThat(firstRetryDelay(s3Error(503, "SlowDown")))
-                    .isGreaterThanOrEqualTo(Duration.ofMillis(S3RetryStrategy.THROTTLING_BASE_DELAY_MS / 2));
-            assertThat(firstRetryDelay(s3Error(429, "TooManyRequests")))
-                    .isGreaterThanOrEqualTo(Duration.ofMillis(S3RetryStrategy.THROTTLING_BASE_DELAY_MS / 2));
+            for (S3Exception throttled : new S3Exception[] {
+                s3Error(503, "SlowDown"), s3Error(429, "TooManyRequests"), s3Error(503, "ServiceUnavailable"),
+                headError(503)
+            }) {
+                assertThat(firstRetryDelay(throttled)).as("%s", throttled)
+                        .isGreaterThanOrEqualTo(Duration.ofMillis(S3RetryStrategy.THROTTLING_BASE_DELAY_MS / 2));
+            }
         }
     }
 
@@ -38,9 +42,22 @@ class S3RetryStrategyTest {
         for (int i = 0; i < 50; i++) {
             assertThat(firstRetryDelay(s3Error(500, "InternalError")))
                     .isLessThanOrEqualTo(Duration.ofMillis(2 * S3RetryStrategy.BASE_DELAY_MS));
-            assertThat(firstRetryDelay(s3Error(503, "ServiceUnavailable")))
+            assertThat(firstRetryDelay(headError(500)))
                     .isLessThanOrEqualTo(Duration.ofMillis(2 * S3RetryStrategy.BASE_DELAY_MS));
         }
+    }
+
+    @Test
+    void failuresAreClassifiedAsTheMetricsCountThem() {
+        assertThat(S3RetryStrategy.classify(s3Error(503, "SlowDown"))).isEqualTo(S3RetryStrategy.Failure.THROTTLED);
+        assertThat(S3RetryStrategy.classify(headError(503))).isEqualTo(S3RetryStrategy.Failure.THROTTLED);
+        assertThat(S3RetryStrategy.classify(s3Error(429, "TooManyRequests"))).isEqualTo(S3RetryStrategy.Failure.THROTTLED);
+        assertThat(S3RetryStrategy.classify(s3Error(500, "InternalError"))).isEqualTo(S3RetryStrategy.Failure.ERROR_ANSWER);
+        assertThat(S3RetryStrategy.classify(s3Error(403, "AccessDenied"))).isEqualTo(S3RetryStrategy.Failure.ERROR_ANSWER);
+        assertThat(S3RetryStrategy.classify(ApiCallAttemptTimeoutException.create(1000)))
+                .isEqualTo(S3RetryStrategy.Failure.TIMED_OUT);
+        assertThat(S3RetryStrategy.classify(SdkClientException.create("reset", new java.io.IOException("reset"))))
+                .isEqualTo(S3RetryStrategy.Failure.CONNECTION);
     }
 
     @Test
@@ -56,6 +73,13 @@ class S3RetryStrategyTest {
     void bodiesCorruptedInFlightAreRetried() {
         assertThat(firstRetryDelay(s3Error(400, "BadDigest"))).isNotNull();
         assertThat(firstRetryDelay(s3Error(400, "XAmzContentSHA256Mismatch"))).isNotNull();
+    }
+
+    @Test
+    void answersCutShortInTheirXmlAreRetried() {
+        SdkClientException truncated = SdkClientException.create("Could not parse XML response.",
+                new javax.xml.stream.XMLStreamException("ParseError: Premature end of file."));
+        assertThat(firstRetryDelay(truncated)).isNotNull();
     }
 
     @Test
@@ -89,6 +113,11 @@ class S3RetryStrategyTest {
         RetryToken token = strategy.acquireInitialToken(AcquireInitialTokenRequest.create("s3")).token();
         return strategy.refreshRetryToken(RefreshRetryTokenRequest.builder().token(token).failure(failure).build())
                 .delay();
+    }
+
+    /** The answer to a HEAD: a status, no body, so no error code. */
+    static S3Exception headError(int status) {
+        return (S3Exception) S3Exception.builder().statusCode(status).build();
     }
 
     static S3Exception s3Error(int status, String code) {

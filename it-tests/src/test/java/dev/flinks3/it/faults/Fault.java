@@ -31,8 +31,13 @@ public record Fault(Type type, int status, String errorCode, String message, Dur
         DELAY_FIRST_BYTE(true),
         /** The server acts; its answer is replaced by a connection reset, so the client never learns the outcome. */
         DROP_RESPONSE(true),
-        /** The server acts; the connection breaks after the status, the headers and half of the body. */
+        /** The server acts; the connection is reset after the status, the headers and half of the body. */
         RESET_MID_BODY(true),
+        /**
+         * The server acts; the connection is closed cleanly (FIN) after the status, the headers (with the
+         * full Content-Length) and half of the body, as a proxy or load balancer that gives up may do.
+         */
+        CLOSE_MID_BODY(true),
         /** The server acts; one byte of its answer's body is flipped on the way back. */
         CORRUPT_RESPONSE_BODY(true);
 
@@ -87,6 +92,10 @@ public record Fault(Type type, int status, String errorCode, String message, Dur
 
     public static Fault resetMidBody() {
         return of(Type.RESET_MID_BODY);
+    }
+
+    public static Fault closeMidBody() {
+        return of(Type.CLOSE_MID_BODY);
     }
 
     public static Fault corruptResponseBody() {

@@ -7,6 +7,8 @@ import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMoc
 
 import com.github.tomakehurst.wiremock.WireMockServer;
 import dev.flinks3.testserver.RequestKind;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -16,7 +18,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * (in-process, standalone jar) forwards every request to the server unless an armed {@link FaultRule}
  * takes it. Rules are tried in the order they were armed; the first that takes a request decides its
  * fault. {@link FaultFilter} applies the faults that keep the request from the server, {@link
- * FaultTransformer} those that spoil the server's answer.
+ * FaultTransformer} those that spoil the server's answer. A {@link MidBodyResetRelay} in front of
+ * WireMock resets connections in the middle of a body, which WireMock cannot do itself.
  *
  * <p>The proxy preserves the {@code Host} header, so SigV4 signatures computed for the proxy's address
  * still verify at the server. WireMock's request journal is off: a throttling storm sends gigabytes
@@ -31,8 +34,13 @@ public final class FaultInjectingProxy implements AutoCloseable {
     private final List<FaultRule> rules = new CopyOnWriteArrayList<>();
     private final FaultTransformer transformer = new FaultTransformer();
     private final WireMockServer wireMock;
+    private final MidBodyResetRelay relay;
 
-    /** Starts a proxy on a free port of 127.0.0.1 in front of {@code upstream} ({@code http://host:port}). */
+    /**
+     * Starts a proxy on a free port of 127.0.0.1 in front of {@code upstream} ({@code http://host:port}).
+     *
+     * @throws UncheckedIOException if the relay cannot listen
+     */
     public FaultInjectingProxy(URI upstream) {
         wireMock = new WireMockServer(wireMockConfig()
                 .bindAddress("127.0.0.1")
@@ -50,11 +58,17 @@ public final class FaultInjectingProxy implements AutoCloseable {
                 .extensions(new FaultFilter(rules, transformer), transformer));
         wireMock.start();
         wireMock.stubFor(any(anyUrl()).willReturn(aResponse().proxiedFrom(upstream.toString())));
+        try {
+            relay = new MidBodyResetRelay(URI.create("http://127.0.0.1:" + wireMock.port()));
+        } catch (IOException e) {
+            wireMock.stop();
+            throw new UncheckedIOException("Could not start the relay in front of WireMock", e);
+        }
     }
 
-    /** {@code http://127.0.0.1:<port>} of the proxy. */
+    /** {@code http://127.0.0.1:<port>} the code under test talks to. */
     public URI endpoint() {
-        return URI.create("http://127.0.0.1:" + wireMock.port());
+        return relay.endpoint();
     }
 
     /** Spoils the next {@code times} requests of {@code kind} with {@code fault}. */
@@ -95,6 +109,12 @@ public final class FaultInjectingProxy implements AutoCloseable {
 
     @Override
     public void close() {
-        wireMock.stop();
+        try {
+            relay.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            wireMock.stop();
+        }
     }
 }

@@ -150,6 +150,19 @@ class FaultInjectingProxyTest {
     }
 
     @Test
+    void aCloseMidBodyEndsTheBodyAfterHalf() {
+        String key = prefix + "closed-mid-body";
+        byte[] data = bytes(1024 * 1024);
+        s3.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromBytes(data));
+        proxy.failNext(RequestKind.GET_OBJECT, 1, Fault.closeMidBody());
+
+        Throwable failure = catchThrowable(() -> s3.getObjectAsBytes(b -> b.bucket(bucket).key(key)));
+
+        assertThat(failure).isInstanceOf(SdkClientException.class);
+        assertThat(s3.getObjectAsBytes(b -> b.bucket(bucket).key(key)).asByteArray()).isEqualTo(data);
+    }
+
+    @Test
     void aDelayHoldsTheAnswerBack() {
         String key = prefix + "delayed";
         s3.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromString("x"));

@@ -1,6 +1,7 @@
 package dev.flinks3.it.faults;
 
 import com.github.tomakehurst.wiremock.extension.ResponseTransformerV2;
+import com.github.tomakehurst.wiremock.http.HttpHeader;
 import com.github.tomakehurst.wiremock.http.Response;
 import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
 import java.util.Map;
@@ -9,7 +10,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Spoils the server's answer to a request the {@link FaultFilter} picked: holds it back, replaces it
- * with a connection reset, cuts it halfway through the body, or flips a byte of the body.
+ * with a connection reset, ends it cleanly halfway through the body, asks the {@link MidBodyResetRelay}
+ * to reset it halfway through the body, or flips a byte of the body.
  */
 final class FaultTransformer implements ResponseTransformerV2 {
 
@@ -33,6 +35,9 @@ final class FaultTransformer implements ResponseTransformerV2 {
             case DROP_RESPONSE:
                 return spoilt.fault(com.github.tomakehurst.wiremock.http.Fault.CONNECTION_RESET_BY_PEER).build();
             case RESET_MID_BODY:
+                return spoilt.headers(response.getHeaders().plus(new HttpHeader(MidBodyResetRelay.HEADER,
+                        String.valueOf(response.getBody().length / 2)))).build();
+            case CLOSE_MID_BODY:
                 return spoilt.body(Corruption.breakingHalfway(response.getBody())).build();
             case CORRUPT_RESPONSE_BODY:
                 return spoilt.body(Corruption.flipMiddleByte(response.getBody())).build();

@@ -1,0 +1,59 @@
+package dev.flinks3.it.faults;
+
+import dev.flinks3.fs.S3FileSystem;
+import dev.flinks3.fs.S3FileSystemSettings;
+import dev.flinks3.it.SharedS3ProxyTarget;
+import dev.flinks3.multipart.UploadEngine;
+import dev.flinks3.transfer.S3ClientOwner;
+import dev.flinks3.transfer.S3RequestMetrics;
+import java.net.URI;
+import java.util.Map;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.fs.FileSystem;
+
+/**
+ * Our {@code s3://} filesystem on the shared S3Proxy, reached through a {@link FaultInjectingProxy},
+ * wired the way {@code S3FileSystemFactory} wires it (settings from a Flink configuration, one client
+ * owner, one upload engine), so the test can also read the owner's {@link S3RequestMetrics}: the
+ * factory keeps its owner to itself. Close after use.
+ */
+final class ProxiedFileSystem implements AutoCloseable {
+
+    private final S3ClientOwner owner;
+    private final S3FileSystem fs;
+
+    private ProxiedFileSystem(S3ClientOwner owner, S3FileSystem fs) {
+        this.owner = owner;
+        this.fs = fs;
+    }
+
+    /**
+     * @param options {@code s3.*} options on top of the endpoint, keys, region and path style
+     * @throws org.apache.flink.configuration.IllegalConfigurationException for a bad option
+     */
+    static ProxiedFileSystem create(FaultInjectingProxy proxy, Map<String, String> options) {
+        Configuration configuration = SharedS3ProxyTarget.flinkConfiguration();
+        configuration.setString("s3.endpoint", proxy.endpoint().toString());
+        options.forEach(configuration::setString);
+        S3FileSystemSettings settings = S3FileSystemSettings.fromConfiguration(configuration);
+        S3ClientOwner owner = new S3ClientOwner(settings.s3());
+        UploadEngine uploads = new UploadEngine(owner.objectClient(), settings.s3());
+        S3FileSystem fs = new S3FileSystem(URI.create("s3://" + SharedS3ProxyTarget.bucket() + "/"),
+                owner.objectClient(), uploads, owner.bulkDownloader()::download, null, settings);
+        return new ProxiedFileSystem(owner, fs);
+    }
+
+    FileSystem fs() {
+        return fs;
+    }
+
+    /** The counts so far of the filesystem's S3 requests. */
+    S3RequestMetrics.Snapshot metrics() {
+        return owner.requestMetrics().snapshot();
+    }
+
+    @Override
+    public void close() throws Exception {
+        owner.close();
+    }
+}
