@@ -42,9 +42,15 @@ public final class ContenderMain {
         System.setOut(System.err);
         ContenderTask task = Json.read(java.nio.file.Path.of(args[0]), ContenderTask.class);
         BufferedReader answers = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        new ContenderMain(task, protocol, answers).run();
+        int exitCode = 0;
+        try {
+            new ContenderMain(task, protocol, answers).run();
+        } catch (IOException | RuntimeException e) {
+            e.printStackTrace();
+            exitCode = 1;
+        }
         // Some plugins keep non-daemon threads (executors, connection reapers) after their last stream.
-        System.exit(0);
+        System.exit(exitCode);
     }
 
     private void run() throws IOException {

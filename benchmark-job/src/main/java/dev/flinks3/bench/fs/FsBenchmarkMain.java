@@ -9,7 +9,9 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * The filesystem-level benchmark: the same workloads against each plugin, each in its own JVM through
@@ -105,12 +107,23 @@ public final class FsBenchmarkMain implements Callable<Integer> {
             description = "Minutes one set-up, timed part or check may take (default: ${DEFAULT-VALUE}).")
     long eventTimeoutMinutes;
 
-    private String[] arguments = new String[0];
+    @Spec
+    CommandSpec spec;
 
     public static void main(String[] args) {
-        FsBenchmarkMain command = new FsBenchmarkMain();
-        command.arguments = args.clone();
-        System.exit(new CommandLine(command).setCaseInsensitiveEnumValuesAllowed(true).execute(args));
+        System.exit(new CommandLine(new FsBenchmarkMain()).setCaseInsensitiveEnumValuesAllowed(true).execute(args));
+    }
+
+    /** The command as typed, also when run as a subcommand of the benchmark jar's CLI. */
+    String commandLine() {
+        CommandSpec root = spec;
+        while (root.parent() != null) {
+            root = root.parent();
+        }
+        // The parse result holds every argument given to the root command, subcommand names included.
+        List<String> words = new ArrayList<>(List.of(root.name()));
+        words.addAll(spec.commandLine().getParseResult().originalArgs());
+        return String.join(" ", words);
     }
 
     /** The workload sizes the options give. */
@@ -131,7 +144,7 @@ public final class FsBenchmarkMain implements Callable<Integer> {
             contenders.add(Contender.resolve(name.trim(), pluginJars, repoRoot));
         }
         FsBenchmark.Settings settings = new FsBenchmark.Settings(
-                "java " + FsBenchmarkMain.class.getName() + " " + String.join(" ", arguments), profile, contenders,
+                commandLine(), profile, contenders,
                 baseline, rounds, sizes, List.copyOf(workloads), out, List.of("-Xmx" + clientHeap, "-XX:+UseG1GC"),
                 warmUp, jitWarmUp, Duration.ofMinutes(eventTimeoutMinutes));
         String report = new FsBenchmark(settings, System.out).run();

@@ -14,11 +14,11 @@ import org.apache.flink.core.fs.Path;
  */
 record WorkloadContext(FileSystem fs, Path root, PatternData data, WorkloadSizes sizes, java.nio.file.Path localDir) {
 
+    /** The seed of {@link #streamFile()}. */
+    static final long STREAM_SEED = 1;
+
     /** The file the single stream workload writes and the read workloads read. */
     Path streamFile() {
         return new Path(root, "stream/one");
     }
-
-    /** The seed of {@link #streamFile()}. */
-    static final long STREAM_SEED = 1;
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
+import picocli.CommandLine.Command;
 
 class FsBenchmarkMainTest {
 
@@ -41,5 +42,19 @@ class FsBenchmarkMainTest {
         assertThat(command.sizes().streamBytes()).isEqualTo(128L << 20);
         assertThat(command.sizes().restoreFileBytes()).isEqualTo(8L << 20);
         assertThat(command.pluginJars).containsEntry("native", Path.of("/tmp/native.jar"));
+    }
+
+    @Command(name = "bench")
+    static final class Parent {}
+
+    @Test
+    void theReportedCommandIsTheOneTyped() {
+        FsBenchmarkMain alone = new FsBenchmarkMain();
+        new CommandLine(alone).parseArgs("--rounds", "3");
+        FsBenchmarkMain sub = new FsBenchmarkMain();
+        new CommandLine(new Parent()).addSubcommand("fsbench", sub).parseArgs("fsbench", "--profile", "lan");
+
+        assertThat(alone.commandLine()).isEqualTo("fsbench --rounds 3");
+        assertThat(sub.commandLine()).isEqualTo("bench fsbench --profile lan");
     }
 }
