@@ -37,6 +37,7 @@ abstract class FaultSuite {
     protected ProxiedFileSystem fileSystem;
     protected S3Client s3;
     protected String bucket;
+    protected final OutcomeTable outcomes = new OutcomeTable(getClass().getSimpleName());
 
     /** Options of this suite's filesystem beyond the part size and the attempt timeout. */
     abstract Map<String, String> options();
@@ -56,6 +57,7 @@ abstract class FaultSuite {
 
     @AfterAll
     void stop() throws Exception {
+        outcomes.write();
         try (S3Client closing = s3; FaultInjectingProxy stopping = proxy) {
             fileSystem.close();
         }

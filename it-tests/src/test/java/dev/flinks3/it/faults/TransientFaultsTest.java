@@ -40,6 +40,23 @@ class TransientFaultsTest extends FaultSuite {
                     .as("multipart uploads left").isEmpty();
         }
         assertRecovered(scenario, fault, c, since);
+        outcomes.record(scenario, fault, "succeeds, exact bytes; " + recovery(scenario, fault, since));
+    }
+
+    private static String recovery(Scenario scenario, Fault fault, S3RequestMetrics.Snapshot since) {
+        if (since.retries(scenario.operation()) == 0) {
+            return "the read path resumed with a second ranged GET";
+        }
+        String how = switch (fault.type()) {
+            case ERROR_ANSWER -> isThrottling(fault)
+                    ? "retried after a throttling backoff of " + since.backoffAfterThrottling().shortestMillis() + "+ ms"
+                    : "retried after a backoff of at most " + since.backoffAfterOtherFailures().longestMillis() + " ms";
+            case DELAY_FIRST_BYTE -> "attempt abandoned at the " + ATTEMPT_TIMEOUT.toSeconds() + " s attempt timeout, retried";
+            default -> "retried after the broken connection";
+        };
+        boolean commitChecked = since.failedRequests() > 0 && fault.reachesServer()
+                && (scenario == Scenario.PUT_OBJECT || scenario == Scenario.COMPLETE_MULTIPART_UPLOAD);
+        return how + (commitChecked ? "; the retry found the write done (412/NoSuchUpload), HEAD matched the ETag" : "");
     }
 
     /** How the operation got past the fault, from the filesystem's request metrics and the server's log. */
