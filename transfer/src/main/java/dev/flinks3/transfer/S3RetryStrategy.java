@@ -18,10 +18,11 @@ import software.amazon.awssdk.retries.api.RetryStrategy;
  *
  * <ul>
  *   <li>attempts = {@code maxRetries + 1};
- *   <li>5xx and network errors back off exponentially from {@value #BASE_DELAY_MS} ms with full
- *       jitter, at most {@value #MAX_DELAY_MS} ms;
- *   <li>throttling backs off exponentially from {@value #THROTTLING_BASE_DELAY_MS} ms with half
- *       jitter, so every throttled retry waits at least half of that: S3 asks a client that sees
+ *   <li>5xx and network errors back off exponentially from {@link S3Settings#retryBaseDelay()}
+ *       (default {@value #BASE_DELAY_MS} ms) with full jitter, at most {@link
+ *       S3Settings#retryMaxDelay()} (default {@value #MAX_DELAY_MS} ms);
+ *   <li>throttling backs off exponentially from {@link S3Settings#throttlingRetryBaseDelay()}
+ *       (default {@value #THROTTLING_BASE_DELAY_MS} ms) with half jitter, so every throttled retry waits at least half of that: S3 asks a client that sees
  *       SlowDown to slow down, not to come straight back. Every 503 counts as throttling: S3 answers
  *       both of its 503 codes (SlowDown, ServiceUnavailable) with "reduce your request rate", and the
  *       answer to a HEAD has no body, so its code cannot be read;
@@ -39,6 +40,7 @@ import software.amazon.awssdk.retries.api.RetryStrategy;
  */
 final class S3RetryStrategy {
 
+    /** Defaults of the settings' retry delays. */
     static final long BASE_DELAY_MS = 100;
     static final long THROTTLING_BASE_DELAY_MS = 1_000;
     static final long MAX_DELAY_MS = 20_000;
@@ -52,12 +54,12 @@ final class S3RetryStrategy {
 
     /** The strategy for {@code settings.maxRetries()}; stateless apart from the SDK's bookkeeping. */
     static RetryStrategy create(S3Settings settings) {
-        Duration max = Duration.ofMillis(MAX_DELAY_MS);
+        Duration max = settings.retryMaxDelay();
         return AwsRetryStrategy.standardRetryStrategy().toBuilder()
                 .maxAttempts(settings.maxRetries() + 1)
-                .backoffStrategy(BackoffStrategy.exponentialDelay(Duration.ofMillis(BASE_DELAY_MS), max))
+                .backoffStrategy(BackoffStrategy.exponentialDelay(settings.retryBaseDelay(), max))
                 .throttlingBackoffStrategy(
-                        BackoffStrategy.exponentialDelayHalfJitter(Duration.ofMillis(THROTTLING_BASE_DELAY_MS), max))
+                        BackoffStrategy.exponentialDelayHalfJitter(settings.throttlingRetryBaseDelay(), max))
                 .treatAsThrottling(S3RetryStrategy::isThrottling)
                 .retryOnException(S3RetryStrategy::isCorruptedInFlight)
                 .retryOnException(S3RetryStrategy::isTruncatedAnswer)

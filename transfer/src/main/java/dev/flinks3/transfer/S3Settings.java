@@ -60,6 +60,9 @@ public final class S3Settings {
     private final Duration apiCallAttemptTimeout;
     private final Duration apiCallTimeout;
     private final int maxRetries;
+    private final Duration retryBaseDelay;
+    private final Duration throttlingRetryBaseDelay;
+    private final Duration retryMaxDelay;
     private final long partSizeBytes;
     private final int maxPartsInFlightPerStream;
     private final long maxBufferedBytesPerProcess;
@@ -93,6 +96,9 @@ public final class S3Settings {
         this.apiCallAttemptTimeout = b.apiCallAttemptTimeout;
         this.apiCallTimeout = b.apiCallTimeout;
         this.maxRetries = b.maxRetries;
+        this.retryBaseDelay = b.retryBaseDelay;
+        this.throttlingRetryBaseDelay = b.throttlingRetryBaseDelay;
+        this.retryMaxDelay = b.retryMaxDelay;
         this.partSizeBytes = b.partSizeBytes;
         this.maxPartsInFlightPerStream = b.maxPartsInFlightPerStream;
         this.maxBufferedBytesPerProcess = b.maxBufferedBytesPerProcess;
@@ -110,6 +116,11 @@ public final class S3Settings {
 
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** A builder holding every setting of this object, to derive changed settings from it. */
+    public Builder toBuilder() {
+        return new Builder(this);
     }
 
     /** Custom endpoint (MinIO, S3Proxy, a VPC endpoint), or {@code null} for AWS's regional endpoint. */
@@ -200,6 +211,27 @@ public final class S3Settings {
         return maxRetries;
     }
 
+    /**
+     * Base of the exponential backoff (full jitter) before retrying a 5xx, a timeout or a broken
+     * connection: the first retry waits up to twice this.
+     */
+    public Duration retryBaseDelay() {
+        return retryBaseDelay;
+    }
+
+    /**
+     * Base of the exponential backoff (half jitter) before retrying a throttled request (503, 429):
+     * the first retry waits at least half of this.
+     */
+    public Duration throttlingRetryBaseDelay() {
+        return throttlingRetryBaseDelay;
+    }
+
+    /** Longest backoff before any retry. */
+    public Duration retryMaxDelay() {
+        return retryMaxDelay;
+    }
+
     /** Size of each multipart part in bytes, 5 MiB..5 GiB. */
     public long partSizeBytes() {
         return partSizeBytes;
@@ -286,6 +318,9 @@ public final class S3Settings {
                 + ", apiCallAttemptTimeout=" + apiCallAttemptTimeout
                 + ", apiCallTimeout=" + apiCallTimeout
                 + ", maxRetries=" + maxRetries
+                + ", retryBaseDelay=" + retryBaseDelay
+                + ", throttlingRetryBaseDelay=" + throttlingRetryBaseDelay
+                + ", retryMaxDelay=" + retryMaxDelay
                 + ", partSizeBytes=" + partSizeBytes
                 + ", maxPartsInFlightPerStream=" + maxPartsInFlightPerStream
                 + ", maxBufferedBytesPerProcess=" + maxBufferedBytesPerProcess
@@ -325,6 +360,9 @@ public final class S3Settings {
         private Duration apiCallAttemptTimeout = Duration.ofMinutes(2);
         private Duration apiCallTimeout = Duration.ofMinutes(10);
         private int maxRetries = 10;
+        private Duration retryBaseDelay = Duration.ofMillis(S3RetryStrategy.BASE_DELAY_MS);
+        private Duration throttlingRetryBaseDelay = Duration.ofMillis(S3RetryStrategy.THROTTLING_BASE_DELAY_MS);
+        private Duration retryMaxDelay = Duration.ofMillis(S3RetryStrategy.MAX_DELAY_MS);
         private long partSizeBytes = 16L * 1024 * 1024;
         private int maxPartsInFlightPerStream = 4;
         private long maxBufferedBytesPerProcess = 1024L * 1024 * 1024;
@@ -340,6 +378,43 @@ public final class S3Settings {
         private boolean conditionalWritesEnabled = true;
 
         private Builder() {}
+
+        private Builder(S3Settings s) {
+            endpoint = s.endpoint;
+            region = s.region;
+            pathStyleAccess = s.pathStyleAccess;
+            accessKey = s.accessKey;
+            secretKey = s.secretKey;
+            sessionToken = s.sessionToken;
+            credentialsProviderClasses = s.credentialsProviderClasses;
+            assumeRoleArn = s.assumeRoleArn;
+            assumeRoleExternalId = s.assumeRoleExternalId;
+            assumeRoleSessionName = s.assumeRoleSessionName;
+            assumeRoleDuration = s.assumeRoleDuration;
+            httpClient = s.httpClient;
+            maxConnections = s.maxConnections;
+            connectionTimeout = s.connectionTimeout;
+            socketTimeout = s.socketTimeout;
+            apiCallAttemptTimeout = s.apiCallAttemptTimeout;
+            apiCallTimeout = s.apiCallTimeout;
+            maxRetries = s.maxRetries;
+            retryBaseDelay = s.retryBaseDelay;
+            throttlingRetryBaseDelay = s.throttlingRetryBaseDelay;
+            retryMaxDelay = s.retryMaxDelay;
+            partSizeBytes = s.partSizeBytes;
+            maxPartsInFlightPerStream = s.maxPartsInFlightPerStream;
+            maxBufferedBytesPerProcess = s.maxBufferedBytesPerProcess;
+            readAheadBytes = s.readAheadBytes;
+            readAheadParallelism = s.readAheadParallelism;
+            bulkCopyConcurrency = s.bulkCopyConcurrency;
+            sseType = s.sseType;
+            sseKmsKeyId = s.sseKmsKeyId;
+            sseKmsEncryptionContext = s.sseKmsEncryptionContext;
+            sseCustomerKey = s.sseCustomerKey;
+            checksumsEnabled = s.checksumsEnabled;
+            chunkedEncodingEnabled = s.chunkedEncodingEnabled;
+            conditionalWritesEnabled = s.conditionalWritesEnabled;
+        }
 
         /** @throws IllegalArgumentException unless the URI is absolute http(s) with a host */
         public Builder endpoint(URI value) {
@@ -442,6 +517,21 @@ public final class S3Settings {
             return this;
         }
 
+        public Builder retryBaseDelay(Duration value) {
+            this.retryBaseDelay = positive("retryBaseDelay", value);
+            return this;
+        }
+
+        public Builder throttlingRetryBaseDelay(Duration value) {
+            this.throttlingRetryBaseDelay = positive("throttlingRetryBaseDelay", value);
+            return this;
+        }
+
+        public Builder retryMaxDelay(Duration value) {
+            this.retryMaxDelay = positive("retryMaxDelay", value);
+            return this;
+        }
+
         /** @throws IllegalArgumentException outside 5 MiB..5 GiB */
         public Builder partSizeBytes(long value) {
             if (value < MIN_PART_SIZE || value > MAX_PART_SIZE) {
@@ -525,7 +615,7 @@ public final class S3Settings {
          * @throws IllegalArgumentException if a secret key is given without an access key (or the
          *     reverse), a session token without them, an SSE-KMS key or context without SSE-KMS,
          *     SSE-C without a customer key (or a customer key without SSE-C), or a buffer limit
-         *     smaller than one stream's parts in flight
+         *     smaller than one stream's parts in flight, or a retry base delay above the largest retry delay
          */
         public S3Settings build() {
             if ((accessKey == null) != (secretKey == null)) {
@@ -539,6 +629,10 @@ public final class S3Settings {
             }
             if ((sseCustomerKey != null) != (sseType == SseType.SSE_C)) {
                 throw new IllegalArgumentException("SSE-C needs SSE type SSE_C and a customer key together");
+            }
+            if (retryBaseDelay.compareTo(retryMaxDelay) > 0 || throttlingRetryBaseDelay.compareTo(retryMaxDelay) > 0) {
+                throw new IllegalArgumentException("retry base delays " + retryBaseDelay + " and "
+                        + throttlingRetryBaseDelay + " must not exceed the largest retry delay " + retryMaxDelay);
             }
             if (maxBufferedBytesPerProcess < partSizeBytes) {
                 throw new IllegalArgumentException("process buffer limit " + maxBufferedBytesPerProcess

@@ -6,8 +6,10 @@ import dev.flinks3.it.SharedS3ProxyTarget;
 import dev.flinks3.multipart.UploadEngine;
 import dev.flinks3.transfer.S3ClientOwner;
 import dev.flinks3.transfer.S3RequestMetrics;
+import dev.flinks3.transfer.S3Settings;
 import java.net.URI;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.fs.FileSystem;
 
@@ -32,10 +34,22 @@ final class ProxiedFileSystem implements AutoCloseable {
      * @throws org.apache.flink.configuration.IllegalConfigurationException for a bad option
      */
     static ProxiedFileSystem create(FaultInjectingProxy proxy, Map<String, String> options) {
+        return create(proxy, options, UnaryOperator.identity());
+    }
+
+    /**
+     * As {@link #create(FaultInjectingProxy, Map)}, with S3 settings that have no configuration key
+     * changed by {@code tweak} (the other filesystem settings are then the defaults).
+     */
+    static ProxiedFileSystem create(
+            FaultInjectingProxy proxy, Map<String, String> options, UnaryOperator<S3Settings.Builder> tweak) {
         Configuration configuration = SharedS3ProxyTarget.flinkConfiguration();
         configuration.setString("s3.endpoint", proxy.endpoint().toString());
         options.forEach(configuration::setString);
-        S3FileSystemSettings settings = S3FileSystemSettings.fromConfiguration(configuration);
+        S3FileSystemSettings configured = S3FileSystemSettings.fromConfiguration(configuration);
+        S3FileSystemSettings settings = tweak == UnaryOperator.<S3Settings.Builder>identity()
+                ? configured
+                : S3FileSystemSettings.of(tweak.apply(configured.s3().toBuilder()).build());
         S3ClientOwner owner = new S3ClientOwner(settings.s3());
         UploadEngine uploads = new UploadEngine(owner.objectClient(), settings.s3());
         S3FileSystem fs = new S3FileSystem(URI.create("s3://" + SharedS3ProxyTarget.bucket() + "/"),

@@ -1,0 +1,60 @@
+package dev.flinks3.transfer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.URI;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class S3SettingsTest {
+
+    @Test
+    void retryDelaysDefaultToTheStrategysFigures() {
+        S3Settings settings = S3Settings.builder().build();
+
+        assertThat(settings.retryBaseDelay()).isEqualTo(Duration.ofMillis(100));
+        assertThat(settings.throttlingRetryBaseDelay()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(settings.retryMaxDelay()).isEqualTo(Duration.ofSeconds(20));
+    }
+
+    @Test
+    void aRetryBaseDelayAboveTheLargestDelayIsRejected() {
+        assertThatThrownBy(() -> S3Settings.builder().throttlingRetryBaseDelay(Duration.ofSeconds(30)).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("PT30S")
+                .hasMessageContaining("PT20S");
+        assertThatThrownBy(() -> S3Settings.builder().retryBaseDelay(Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("retryBaseDelay");
+    }
+
+    @Test
+    void toBuilderKeepsEverySetting() {
+        S3Settings original = S3Settings.builder()
+                .endpoint(URI.create("http://127.0.0.1:9000"))
+                .pathStyleAccess(true)
+                .accessKey("AKIAEXAMPLE")
+                .secretKey(Secret.ofNullable("secret"))
+                .sessionToken(Secret.ofNullable("token"))
+                .maxRetries(3)
+                .retryBaseDelay(Duration.ofMillis(50))
+                .throttlingRetryBaseDelay(Duration.ofMillis(300))
+                .retryMaxDelay(Duration.ofSeconds(2))
+                .partSizeBytes(S3Settings.MIN_PART_SIZE)
+                .sseType(S3Settings.SseType.SSE_KMS)
+                .sseKmsKeyId("alias/key")
+                .checksumsEnabled(false)
+                .chunkedEncodingEnabled(false)
+                .conditionalWritesEnabled(false)
+                .build();
+
+        S3Settings copy = original.toBuilder().build();
+
+        assertThat(copy.toString()).isEqualTo(original.toString());
+        assertThat(copy.secretKey()).isEqualTo(original.secretKey());
+        assertThat(copy.sessionToken()).isEqualTo(original.sessionToken());
+        assertThat(original.toBuilder().throttlingRetryBaseDelay(Duration.ofMillis(200)).build().throttlingRetryBaseDelay())
+                .isEqualTo(Duration.ofMillis(200));
+    }
+}
