@@ -29,9 +29,10 @@ import software.amazon.awssdk.services.s3.model.PutObjectRequest;
  *
  * <p>Servlet filters sit in front of S3Proxy: one records every request in a {@link RequestLog}, one
  * applies a {@link NetworkProfile} (added latency, paced bodies), one answers requests chosen with
- * {@link #failNext} with an S3 error. {@code GET /__flinks3/requests} reports the request counts to
- * other processes. Create with {@link #builder()}; {@link #close()} stops the server and deletes a
- * base directory it created. Thread-safe once started.
+ * {@link #failNext} with an S3 error, and one checks the trailing CRC32C of aws-chunked uploads as S3
+ * does (S3Proxy 4.1.0 skips it, see {@link TrailingChecksumFilter}). {@code GET /__flinks3/requests}
+ * reports the request counts to other processes. Create with {@link #builder()}; {@link #close()}
+ * stops the server and deletes a base directory it created. Thread-safe once started.
  */
 public final class EmbeddedS3Server implements AutoCloseable {
 
@@ -80,6 +81,7 @@ public final class EmbeddedS3Server implements AutoCloseable {
             context.addFilter(new NetworkEmulationFilter(profile), "/*", requests);
         }
         context.addFilter(faults, "/*", requests);
+        context.addFilter(new TrailingChecksumFilter(), "/*", requests);
     }
 
     /** A builder with the defaults: fresh temporary base directory, a free port, {@link NetworkProfile#LAN}. */

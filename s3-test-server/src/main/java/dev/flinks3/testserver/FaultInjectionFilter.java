@@ -8,7 +8,6 @@ import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -47,14 +46,7 @@ final class FaultInjectionFilter implements Filter {
 
     private record Fault(AtomicInteger remaining, int httpStatus, String errorCode) {
         void answer(HttpServletResponse response, RequestRecord record) throws IOException {
-            byte[] body = ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>" + errorCode
-                            + "</Code><Message>Fault injected by the test server for " + record.kind()
-                            + "</Message><RequestId>injected</RequestId></Error>")
-                    .getBytes(StandardCharsets.UTF_8);
-            response.setStatus(httpStatus);
-            response.setContentType("application/xml");
-            response.setContentLength(body.length);
-            response.getOutputStream().write(body);
+            S3ErrorAnswer.send(response, httpStatus, errorCode, "Fault injected by the test server for " + record.kind());
         }
     }
 }
