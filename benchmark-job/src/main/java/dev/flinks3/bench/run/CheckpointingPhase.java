@@ -5,6 +5,7 @@ import dev.flinks3.bench.job.JobParameters;
 import dev.flinks3.bench.rest.FlinkRestClient;
 import dev.flinks3.bench.stats.CheckpointStats;
 import dev.flinks3.bench.stats.CheckpointStatsCollector;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -72,7 +73,10 @@ final class CheckpointingPhase {
                 nextProgress = now + PROGRESS_INTERVAL.toNanos();
             }
             if (checkpointAfterLastRecord < 0 && records >= parameters.totalRecords()) {
-                // Any checkpoint with a higher id than those seen now is triggered after the last record.
+                // Every record is processed by now. Once the REST API's view is newer than now, any checkpoint
+                // with a higher id than those it shows is triggered after the last record.
+                awaitFreshView();
+                collector.poll();
                 checkpointAfterLastRecord = collector.highestIdSeen() + 1;
                 events.line(String.format("all %,d records processed; waiting for checkpoint %d or later",
                         records, checkpointAfterLastRecord));
@@ -93,8 +97,8 @@ final class CheckpointingPhase {
         double seconds = (System.nanoTime() - start) / 1e9;
         events.phase(RunEvents.CHECKPOINTING_END);
         // A checkpoint may have completed between the last poll and the cancellation, and it is then the one
-        // retained: read the history once the REST API's cached view is certainly newer than the cancellation.
-        Thread.sleep(rest.refreshIntervalMs() + POLL_INTERVAL.toMillis());
+        // retained: read the history once the REST API's view is newer than the cancellation.
+        awaitFreshView();
         collector.poll();
         CheckpointStats last = collector.latestCompleted().orElseThrow();
         // A checkpoint after the last completed one was aborted by the cancellation, not by the filesystem.
@@ -104,6 +108,14 @@ final class CheckpointingPhase {
                 watch.accumulator(accumulators, JobAccumulators.KEYS_CREATED),
                 watch.accumulator(accumulators, JobAccumulators.STATE_DIGEST),
                 seconds, checkpoints, last);
+    }
+
+    /**
+     * Waits until what the REST API shows is newer than the moment of the call: its handlers serve cached
+     * views of a job's execution graph and checkpoint statistics for up to the refresh interval.
+     */
+    private void awaitFreshView() throws IOException, InterruptedException {
+        Thread.sleep(rest.refreshIntervalMs() + POLL_INTERVAL.toMillis());
     }
 
     static void awaitState(JobWatch watch, String state) throws Exception {
