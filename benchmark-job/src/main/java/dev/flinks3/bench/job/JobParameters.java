@@ -203,8 +203,8 @@ public final class JobParameters implements Serializable {
     @Override
     public String toString() {
         return String.format(Locale.ROOT,
-                "%d keys x %d KiB (%.1f MiB), %d records at %.0f/s, parallelism %d, %s checkpoints every %d ms",
-                keyCount(), valueSizeKb, expectedStateBytes() / (1024.0 * 1024.0), totalRecords(),
+                "%d keys x %d KiB (%.1f MB), %d records at %.0f/s, parallelism %d, %s checkpoints every %d ms",
+                keyCount(), valueSizeKb, expectedStateBytes() / 1e6, totalRecords(),
                 recordsPerSecond, parallelism, incremental ? "incremental" : "full", checkpointInterval.toMillis());
     }
 
