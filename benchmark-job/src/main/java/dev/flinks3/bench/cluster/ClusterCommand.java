@@ -12,6 +12,7 @@ import dev.flinks3.bench.results.ResultsFile;
 import dev.flinks3.bench.results.RunConfiguration;
 import dev.flinks3.bench.results.RunResult;
 import dev.flinks3.bench.run.BenchmarkRun;
+import dev.flinks3.bench.run.FailureMessages;
 import dev.flinks3.bench.run.JobLauncher;
 import dev.flinks3.bench.run.RunEvents;
 import dev.flinks3.bench.run.RunFailure;
@@ -84,6 +85,8 @@ public final class ClusterCommand implements Callable<Integer> {
         } catch (RunFailure e) {
             run = e.partial().orElse(null);
             error = e.getMessage();
+        } catch (Exception e) {
+            error = FailureMessages.describe(e);
         }
         ContenderResult result = new ContenderResult(new PluginInfo(label, "", "", ""), 1, run, error, 0, 0, Map.of());
         String bucket = checkpoints == null ? "" : String.valueOf(URI.create(checkpoints).getHost());

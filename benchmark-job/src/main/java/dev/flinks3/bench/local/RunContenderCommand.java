@@ -8,6 +8,7 @@ import dev.flinks3.bench.results.PluginInfo;
 import dev.flinks3.bench.results.ResultsFile;
 import dev.flinks3.bench.results.RunResult;
 import dev.flinks3.bench.run.BenchmarkRun;
+import dev.flinks3.bench.run.FailureMessages;
 import dev.flinks3.bench.run.JobLauncher;
 import dev.flinks3.bench.run.RunEvents;
 import dev.flinks3.bench.run.RunFailure;
@@ -102,7 +103,7 @@ public final class RunContenderCommand implements Callable<Integer> {
             run = e.partial().orElse(null);
             error = e.getMessage();
         } catch (Exception e) {
-            error = e.toString();
+            error = FailureMessages.describe(e);
         }
         if (!error.isEmpty()) {
             events.line("FAILED: " + error);

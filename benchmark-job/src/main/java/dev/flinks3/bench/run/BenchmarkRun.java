@@ -35,7 +35,7 @@ public final class BenchmarkRun {
         try {
             restore = new RestorePhase(launcher, rest, events).run(checkpointing, restoreParallelism);
         } catch (Exception e) {
-            throw new RunFailure("restore failed: " + e.getMessage(), e, result(checkpointing, null));
+            throw new RunFailure("restore failed: " + FailureMessages.describe(e), e, result(checkpointing, null));
         }
         return result(checkpointing, restore);
     }
