@@ -89,7 +89,7 @@ public final class S3ClientOwner implements Closeable {
             S3AsyncClient s3 = closer.register(clientBuilder(http, completion, scheduler, retryStrategy).build());
 
             SseDecorator sse = new SseDecorator(settings);
-            this.objectClient = new SdkObjectClient(s3, sse, new UploadChecksums(settings.checksumsEnabled()),
+            this.objectClient = new SdkObjectClient(s3, sse, new FlexibleChecksums(settings.checksumsEnabled()),
                     new MultipartCopy(s3, sse, copyPartBytes, COPY_PARTS_IN_FLIGHT), maxSingleCopyBytes);
             this.bulkDownloader = new BulkDownloader(s3, sse, settings.bulkCopyConcurrency(),
                     settings.partSizeBytes(), rangesPerFile(settings));

@@ -31,15 +31,21 @@ import software.amazon.awssdk.awscore.exception.AwsServiceException;
  *       <td>{@link S3RequestException} with operation, location, status and error code</td></tr>
  * </table>
  *
- * <p>When a server rejects a flexible checksum or aws-chunked encoding, the message says which
- * switch turns the feature off.
+ * <p>When a server rejects a flexible checksum, aws-chunked encoding or a conditional write, the
+ * message names the configuration key ({@code s3.checksum-validation.enabled},
+ * {@code s3.chunked-encoding.enabled}, {@code s3.conditional-writes.enabled}) that turns the feature off.
  */
 public final class S3Errors {
 
-    static final String CHECKSUM_HINT = "If this S3-compatible server does not support flexible checksums,"
-            + " turn request checksums off in the filesystem configuration (checksums switch)";
-    static final String CHUNKED_HINT = "If this S3-compatible server does not support aws-chunked"
-            + " transfer encoding, turn chunked encoding off in the filesystem configuration";
+    static final String CHECKSUM_HINT = "If this S3-compatible server does not support flexible checksums"
+            + " (x-amz-checksum-*), set s3.checksum-validation.enabled: false";
+    static final String CHUNKED_HINT = "If this S3-compatible server does not support aws-chunked uploads"
+            + " (Content-Encoding: aws-chunked with a trailing checksum), set s3.chunked-encoding.enabled: false";
+    static final String CONDITIONAL_WRITE_HINT = "If this S3-compatible server does not support conditional writes"
+            + " (If-None-Match: *), set s3.conditional-writes.enabled: false";
+    static final String UNNAMED_FEATURE_HINT = "The server does not implement a header of this upload; if it is an"
+            + " S3-compatible server without aws-chunked uploads or flexible checksums, set"
+            + " s3.chunked-encoding.enabled: false, and if that is not enough s3.checksum-validation.enabled: false";
 
     private static final String IF_NONE_MATCH_SUFFIX = " (If-None-Match: *)";
 
@@ -177,7 +183,8 @@ public final class S3Errors {
                 return new S3RequestException(operation, String.valueOf(location), status, code,
                         "The object changed while it was read", e);
             default:
-                return new S3RequestException(operation, String.valueOf(location), status, code, hint(e, code), e);
+                return new S3RequestException(operation, String.valueOf(location), status, code,
+                        hint(operation, e, code), e);
         }
     }
 
@@ -191,23 +198,36 @@ public final class S3Errors {
         return "No such object: " + location;
     }
 
-    private static String hint(AwsServiceException e, String code) {
-        if (e.statusCode() != 400 && e.statusCode() != 411 && e.statusCode() != 501) {
+    /**
+     * What the user can switch off when a server rejects a feature of the request: the message names
+     * the header where the server says which one; S3's own NotImplemented message does not.
+     */
+    private static String hint(String operation, AwsServiceException e, String code) {
+        int status = e.statusCode();
+        if ((status != 400 && status != 411 && status != 501) || "BadDigest".equals(code)) {
+            // BadDigest means the checksum worked: the body arrived corrupted.
             return null;
         }
         String text = (code + " " + e.getMessage()).toLowerCase(Locale.ROOT);
-        if ("BadDigest".equals(code)) {
-            // The checksum worked: the body arrived corrupted.
-            return null;
-        }
-        if (text.contains("checksum") || text.contains("crc32")) {
-            return CHECKSUM_HINT;
-        }
         if (text.contains("chunked") || text.contains("transfer-encoding") || text.contains("decoded-content-length")
                 || text.contains("streaming-") || text.contains("trailer")) {
             return CHUNKED_HINT;
         }
-        return null;
+        if (text.contains("checksum") || text.contains("crc32")) {
+            return CHECKSUM_HINT;
+        }
+        if (status != 501 && !"NotImplemented".equals(code)) {
+            return null;
+        }
+        if (operation.endsWith(IF_NONE_MATCH_SUFFIX)) {
+            return CONDITIONAL_WRITE_HINT;
+        }
+        return isUpload(operation) ? UNNAMED_FEATURE_HINT : null;
+    }
+
+    private static boolean isUpload(String operation) {
+        return operation.startsWith("PutObject") || operation.startsWith("UploadPart")
+                || operation.startsWith("CreateMultipartUpload") || operation.startsWith("CompleteMultipartUpload");
     }
 
     private static String errorCode(AwsServiceException e) {

@@ -48,7 +48,7 @@ import software.amazon.awssdk.services.s3.model.UploadPartRequest;
  * multipart copy and a batch delete of more than 1,000 keys make several). Retries of throttling,
  * 5xx and network errors happen inside the SDK according to the client's retry strategy; failures
  * are translated by {@link S3Errors}. Server-side encryption is added by {@link SseDecorator},
- * upload checksums by {@link UploadChecksums}.
+ * checksums by {@link FlexibleChecksums}.
  *
  * <p>Thread-safe. Futures complete on the client's future-completion executor, never on an
  * event-loop thread.
@@ -65,18 +65,18 @@ public final class SdkObjectClient implements ObjectClient {
 
     private final S3AsyncClient s3;
     private final SseDecorator sse;
-    private final UploadChecksums checksums;
+    private final FlexibleChecksums checksums;
     private final MultipartCopy multipartCopy;
     private final long maxSingleCopyBytes;
 
     /**
      * @param s3 the client to send with; not owned, the caller closes it
      * @param sse the encryption to apply to every request
-     * @param checksums whether uploads carry CRC32C checksums
+     * @param checksums whether uploads carry CRC32C checksums and GETs ask for them
      * @param multipartCopy the copy used for sources larger than {@code maxSingleCopyBytes}
      * @param maxSingleCopyBytes largest source copied with one CopyObject, at most 5 GiB
      */
-    SdkObjectClient(S3AsyncClient s3, SseDecorator sse, UploadChecksums checksums, MultipartCopy multipartCopy,
+    SdkObjectClient(S3AsyncClient s3, SseDecorator sse, FlexibleChecksums checksums, MultipartCopy multipartCopy,
             long maxSingleCopyBytes) {
         this.s3 = s3;
         this.sse = sse;
@@ -97,9 +97,12 @@ public final class SdkObjectClient implements ObjectClient {
     /**
      * {@inheritDoc}
      *
-     * <p>Returns once the response headers arrived; the body streams while the caller reads. An
-     * empty object yields an empty stream for {@code start == 0}. Not retried once the body is
-     * handed out: a failed read is for the caller to reopen.
+     * <p>Returns once the response headers arrived; the body streams while the caller reads. A body
+     * that comes with the object's checksum is read in full and checked at the first read ({@link
+     * VerifiedRangeStream}); a mismatch fails that read with an {@link IOException} naming the
+     * location, before any byte is handed out. An empty
+     * object yields an empty stream for {@code start == 0}. Not retried once the body is handed out: a
+     * failed read is for the caller to reopen.
      */
     @Override
     public RangeStream get(S3Location location, long start, long endExclusive) throws IOException {
@@ -111,6 +114,7 @@ public final class SdkObjectClient implements ObjectClient {
                 .key(location.key())
                 .range("bytes=" + start + "-" + (endExclusive - 1));
         sse.decorate(request);
+        checksums.decorate(request);
         ResponseInputStream<GetObjectResponse> body;
         try {
             body = sendAndWait("GetObject", location,
@@ -128,7 +132,8 @@ public final class SdkObjectClient implements ObjectClient {
             throw new S3RequestException("GetObject", location.toString(), 200, null,
                     "The server ignored the Range header and sent the whole object", null);
         }
-        return new SdkRangeStream(body, location, SdkRangeStream.objectLength(response));
+        return VerifiedRangeStream.of(
+                new SdkRangeStream(body, location, SdkRangeStream.objectLength(response)), response, location);
     }
 
     @Override

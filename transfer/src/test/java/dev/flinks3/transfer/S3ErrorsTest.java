@@ -97,6 +97,19 @@ class S3ErrorsTest {
         assertThat(S3Errors.translate("PutObject", LOCATION,
                         s3Error(501, "NotImplemented", "Transfer-Encoding: aws-chunked is not implemented")))
                 .hasMessageContaining(S3Errors.CHUNKED_HINT);
+        assertThat(S3Errors.translate("UploadPart", LOCATION,
+                        s3Error(400, "InvalidRequest", "x-amz-trailer is not supported")))
+                .hasMessageContaining("s3.chunked-encoding.enabled: false");
+        assertThat(S3Errors.translate("PutObject", LOCATION, s3Error(400, "InvalidArgument", "Unsupported checksum")))
+                .hasMessageContaining("s3.checksum-validation.enabled: false");
+        String notImplemented = "A header you provided implies functionality that is not implemented";
+        assertThat(S3Errors.translate("UploadPart", LOCATION, s3Error(501, "NotImplemented", notImplemented)))
+                .hasMessageContaining(S3Errors.UNNAMED_FEATURE_HINT);
+        assertThat(S3Errors.translate(S3Errors.conditionalWrite("PutObject"), LOCATION,
+                        s3Error(501, "NotImplemented", notImplemented)))
+                .hasMessageContaining("s3.conditional-writes.enabled: false");
+        assertThat(S3Errors.translate("GetObject", LOCATION, s3Error(501, "NotImplemented", notImplemented)))
+                .hasMessageNotContaining("s3.");
         String mismatch = "The CRC32C you specified did not match the calculated checksum";
         assertThat(S3Errors.translate("PutObject", LOCATION, s3Error(400, "BadDigest", mismatch)))
                 .hasMessageNotContaining(S3Errors.CHECKSUM_HINT);

@@ -4,6 +4,9 @@ import com.github.tomakehurst.wiremock.common.InputStreamSource;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.util.Base64;
+import java.util.zip.CRC32C;
 
 /** Ways the proxy damages bodies in flight. */
 final class Corruption {
@@ -17,6 +20,13 @@ final class Corruption {
             copy[copy.length / 2] ^= (byte) 0xff;
         }
         return copy;
+    }
+
+    /** The base64 big-endian CRC32C of {@code bytes}, as S3's {@code x-amz-checksum-crc32c} carries it. */
+    static String crc32c(byte[] bytes) {
+        CRC32C crc = new CRC32C();
+        crc.update(bytes);
+        return Base64.getEncoder().encodeToString(ByteBuffer.allocate(4).putInt((int) crc.getValue()).array());
     }
 
     /**

@@ -39,7 +39,12 @@ public record Fault(Type type, int status, String errorCode, String message, Dur
          */
         CLOSE_MID_BODY(true),
         /** The server acts; one byte of its answer's body is flipped on the way back. */
-        CORRUPT_RESPONSE_BODY(true);
+        CORRUPT_RESPONSE_BODY(true),
+        /**
+         * As {@link #CORRUPT_RESPONSE_BODY}, but the answer first gets the CRC32C of the intact body
+         * ({@code x-amz-checksum-crc32c}), as from a server that returns checksums on GETs.
+         */
+        CORRUPT_CHECKSUMMED_RESPONSE_BODY(true);
 
         private final boolean reachesServer;
 
@@ -100,6 +105,10 @@ public record Fault(Type type, int status, String errorCode, String message, Dur
 
     public static Fault corruptResponseBody() {
         return of(Type.CORRUPT_RESPONSE_BODY);
+    }
+
+    public static Fault corruptChecksummedResponseBody() {
+        return of(Type.CORRUPT_CHECKSUMMED_RESPONSE_BODY);
     }
 
     private static Fault of(Type type) {

@@ -11,7 +11,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Spoils the server's answer to a request the {@link FaultFilter} picked: holds it back, replaces it
  * with a connection reset, ends it cleanly halfway through the body, asks the {@link MidBodyResetRelay}
- * to reset it halfway through the body, or flips a byte of the body.
+ * to reset it halfway through the body, or flips a byte of the body (optionally after announcing the
+ * intact body's CRC32C).
  */
 final class FaultTransformer implements ResponseTransformerV2 {
 
@@ -41,6 +42,11 @@ final class FaultTransformer implements ResponseTransformerV2 {
                 return spoilt.body(Corruption.breakingHalfway(response.getBody())).build();
             case CORRUPT_RESPONSE_BODY:
                 return spoilt.body(Corruption.flipMiddleByte(response.getBody())).build();
+            case CORRUPT_CHECKSUMMED_RESPONSE_BODY:
+                return spoilt.headers(response.getHeaders().plus(new HttpHeader("x-amz-checksum-crc32c",
+                                Corruption.crc32c(response.getBody()))))
+                        .body(Corruption.flipMiddleByte(response.getBody()))
+                        .build();
             default:
                 throw new IllegalStateException("not a fault on the answer: " + fault);
         }
