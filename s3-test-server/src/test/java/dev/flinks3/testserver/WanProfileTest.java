@@ -3,8 +3,6 @@ package dev.flinks3.testserver;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -17,15 +15,16 @@ import software.amazon.awssdk.services.s3.S3Client;
  * request, each body at 50 MB/s. Bounds are wide enough for a shared 2-core machine, narrow enough
  * to fail a pacer that loses its rate to sleep rounding (S3Proxy's own delivers about 7 MB/s).
  *
- * <p>On a busy machine noise only adds time, never removes it: every attempt must take at least the
- * profile's time (less the pacer's 1 ms slack), and the fastest of up to {@value #ATTEMPTS} attempts
- * must be within the upper bound.
+ * <p>On a busy machine noise only adds time, never removes it ({@link FastestOf}): every attempt must
+ * take at least the profile's time (less the pacer's 1 ms slack), and the fastest of up to {@value
+ * #ATTEMPTS} attempts must be within three times the profile's time for a body (a 7 MB/s pacer needs
+ * seven times), which a CI machine running other test JVMs on its 2 cores still meets.
  */
 class WanProfileTest {
 
     private static final String BUCKET = "wan";
     private static final int FIFTY_MB = 50_000_000;
-    private static final int ATTEMPTS = 3;
+    static final int ATTEMPTS = 5;
 
     private static EmbeddedS3Server server;
     private static S3Client s3;
@@ -49,7 +48,7 @@ class WanProfileTest {
 
     @Test
     void putOf50MbTakesAboutOneSecond() {
-        assertFastestWithin(Duration.ofMillis(1010), Duration.ofMillis(1400),
+        assertFastestWithin(Duration.ofMillis(1010), Duration.ofMillis(3000),
                 () -> timed(() -> s3.putObject(b -> b.bucket(BUCKET).key("fifty"), RequestBody.fromBytes(body))));
     }
 
@@ -57,8 +56,7 @@ class WanProfileTest {
     void getOf50MbTakesAboutOneSecond() {
         s3.putObject(b -> b.bucket(BUCKET).key("fifty-get"), RequestBody.fromBytes(body));
 
-        // The client copies 50 MB into a growing array while it reads: allow it 100 ms more than a PUT.
-        assertFastestWithin(Duration.ofMillis(1010), Duration.ofMillis(1500), () -> timed(() -> assertThat(
+        assertFastestWithin(Duration.ofMillis(1010), Duration.ofMillis(3000), () -> timed(() -> assertThat(
                         s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("fifty-get")).asByteArray())
                 .hasSize(FIFTY_MB)));
     }
@@ -99,9 +97,9 @@ class WanProfileTest {
                 S3Client client = TestClients.s3(custom)) {
             client.headBucket(b -> b.bucket(BUCKET));
 
-            assertFastestWithin(Duration.ofMillis(100), Duration.ofMillis(250),
+            assertFastestWithin(Duration.ofMillis(100), Duration.ofMillis(300),
                     () -> timed(() -> client.headBucket(b -> b.bucket(BUCKET))));
-            assertFastestWithin(Duration.ofMillis(590), Duration.ofMillis(900), () -> timed(() ->
+            assertFastestWithin(Duration.ofMillis(590), Duration.ofMillis(1800), () -> timed(() ->
                     client.putObject(b -> b.bucket(BUCKET).key("five"), RequestBody.fromBytes(new byte[5_000_000]))));
         }
     }
@@ -112,20 +110,8 @@ class WanProfileTest {
         }
     }
 
-    /** Measures up to {@value #ATTEMPTS} times; each must reach {@code low}, one must be at most {@code high}. */
     private static void assertFastestWithin(Duration low, Duration high, Supplier<Duration> measurement) {
-        List<Duration> attempts = new ArrayList<>();
-        while (attempts.size() < ATTEMPTS) {
-            Duration took = measurement.get();
-            System.out.println("measured " + took.toMillis() + " ms (expected " + low.toMillis() + ".." + high.toMillis()
-                    + " ms)");
-            attempts.add(took);
-            assertThat(took).as("attempt %d of %s", attempts.size(), attempts).isGreaterThanOrEqualTo(low);
-            if (took.compareTo(high) <= 0) {
-                return;
-            }
-        }
-        assertThat(attempts).as("the fastest of %d attempts", ATTEMPTS).anySatisfy(d -> assertThat(d).isLessThanOrEqualTo(high));
+        new FastestOf(ATTEMPTS).assertWithin(low, high, measurement);
     }
 
     private static Duration timed(Runnable action) {
