@@ -25,7 +25,8 @@ import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 
 /**
  * An S3-compatible server in this JVM: S3Proxy with its filesystem backend, SigV4 (and V2)
- * authentication with fixed keys, listening on 127.0.0.1 only, path-style addressing.
+ * authentication with fixed keys (or none, see {@link Builder#authenticate}), listening on 127.0.0.1
+ * only, path-style addressing.
  *
  * <p>Servlet filters sit in front of S3Proxy: one records every request in a {@link RequestLog}, one
  * applies a {@link NetworkProfile} (added latency, paced bodies), one answers requests chosen with
@@ -70,7 +71,8 @@ public final class EmbeddedS3Server implements AutoCloseable {
         this.proxy = S3Proxy.builder()
                 .blobStore(blobStore)
                 .endpoint(URI.create("http://127.0.0.1:" + builder.port))
-                .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
+                .awsAuthentication(builder.authenticate ? AuthenticationType.AWS_V2_OR_V4 : AuthenticationType.NONE,
+                        ACCESS_KEY, SECRET_KEY)
                 .stopTimeout(STOP_TIMEOUT_MS)
                 .build();
         ServletContextHandler context = servletContext(proxy);
@@ -250,8 +252,18 @@ public final class EmbeddedS3Server implements AutoCloseable {
         private NetworkProfile profile = NetworkProfile.LAN;
         private final List<String> buckets = new ArrayList<>();
         private boolean keepRequestEntries = true;
+        private boolean authenticate = true;
 
         private Builder() {}
+
+        /**
+         * Whether S3Proxy checks request signatures (default). Without, any signature is accepted: a proxy
+         * in front may then remove signed headers S3Proxy does not implement (server-side encryption).
+         */
+        public Builder authenticate(boolean authenticate) {
+            this.authenticate = authenticate;
+            return this;
+        }
 
         /**
          * Whether the {@link RequestLog} keeps every request (default) or only counts per kind, for a

@@ -97,6 +97,16 @@ class EmbeddedS3ServerTest {
     }
 
     @Test
+    void withoutAuthenticationAnySignatureIsAccepted() throws Exception {
+        try (EmbeddedS3Server open = EmbeddedS3Server.builder().authenticate(false).bucket(BUCKET).start();
+                S3Client anyKeys = TestClients.s3(open.endpoint(), "any-key", "any-secret")) {
+            anyKeys.putObject(b -> b.bucket(BUCKET).key("k"), RequestBody.fromString("v"));
+
+            assertThat(anyKeys.getObjectAsBytes(b -> b.bucket(BUCKET).key("k")).asUtf8String()).isEqualTo("v");
+        }
+    }
+
+    @Test
     void multipartUploadIsAssembledAndEachCallIsLogged() {
         String key = "multipart/object";
         byte[] part1 = randomBytes(5 * 1024 * 1024, 1);
