@@ -1,6 +1,7 @@
 package dev.flinks3.multipart;
 
 import java.io.InterruptedIOException;
+import java.lang.ref.SoftReference;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 
@@ -8,17 +9,20 @@ import java.util.ArrayDeque;
  * Heap buffers for parts, with every byte in use counted against the {@link UploadBudget}.
  *
  * <p>Buffers of the base part size are kept for reuse when given back (up to {@code maxIdleBuffers}),
- * so a busy process does not allocate and collect a part-sized array per part. Idle buffers hold no
- * budget: the heap held by the pool is at most {@code budget + maxIdleBuffers x basePartBytes}.
- * Buffers of other sizes (the small first buffers of a stream, grown parts) are allocated and dropped.
- * Thread-safe.
+ * so a busy process does not allocate and collect a part-sized array per part: on a heap of a few GiB
+ * such arrays are humongous objects that pile up until a collection finds them. A new buffer is
+ * allocated only when none is idle, so the buffers of the base size that exist, in use or idle, are
+ * never more than were in use at once, which the budget bounds. Idle buffers are held softly: the
+ * garbage collector may take them back when the heap runs short, and a later {@link #take} allocates
+ * again. Buffers of other sizes (the small first buffers of a stream, grown parts) are allocated and
+ * dropped. Thread-safe.
  */
 public final class PartBufferPool {
 
     private final UploadBudget budget;
     private final int pooledBytes;
     private final int maxIdleBuffers;
-    private final ArrayDeque<ByteBuffer> idle = new ArrayDeque<>();
+    private final ArrayDeque<SoftReference<ByteBuffer>> idle = new ArrayDeque<>();
 
     /**
      * @param budget counts the bytes of buffers handed out
@@ -39,10 +43,7 @@ public final class PartBufferPool {
     public ByteBuffer take(int capacity) throws InterruptedIOException {
         budget.acquire(capacity);
         if (capacity == pooledBytes) {
-            ByteBuffer reused;
-            synchronized (this) {
-                reused = idle.pollFirst();
-            }
+            ByteBuffer reused = pollIdle();
             if (reused != null) {
                 reused.clear();
                 return reused;
@@ -57,14 +58,25 @@ public final class PartBufferPool {
         if (buffer.capacity() == pooledBytes) {
             synchronized (this) {
                 if (idle.size() < maxIdleBuffers) {
-                    idle.addFirst(buffer);
+                    idle.addFirst(new SoftReference<>(buffer));
                 }
             }
         }
     }
 
-    /** Idle buffers kept for reuse. */
+    /** Idle buffers kept for reuse (some may have been collected since). */
     public synchronized int idleBuffers() {
         return idle.size();
+    }
+
+    /** The most recently given back idle buffer the collector left alone, or {@code null}. */
+    private synchronized ByteBuffer pollIdle() {
+        while (!idle.isEmpty()) {
+            ByteBuffer buffer = idle.pollFirst().get();
+            if (buffer != null) {
+                return buffer;
+            }
+        }
+        return null;
     }
 }

@@ -38,7 +38,10 @@ public final class UploadEngine {
         this.budget = new UploadBudget(settings.maxBufferedBytesPerProcess());
         this.sizing = new PartSizing(
                 settings.partSizeBytes(), settings.maxBufferedBytesPerProcess(), settings.maxPartsInFlightPerStream());
-        this.pool = new PartBufferPool(budget, sizing.basePartBytes(), settings.maxPartsInFlightPerStream());
+        // As many idle buffers as the budget could have in use at once: streams writing side by side
+        // then reuse one another's buffers instead of allocating a part-sized array per part.
+        this.pool = new PartBufferPool(budget, sizing.basePartBytes(),
+                (int) Math.min(Integer.MAX_VALUE, settings.maxBufferedBytesPerProcess() / sizing.basePartBytes()));
         this.metrics = new UploadMetrics(budget);
         this.guard = new CommitGuard(client, settings.conditionalWritesEnabled());
     }
