@@ -33,7 +33,8 @@ import software.amazon.awssdk.awscore.exception.AwsServiceException;
  *
  * <p>When a server rejects a flexible checksum, aws-chunked encoding or a conditional write, the
  * message names the configuration key ({@code s3.checksum-validation.enabled},
- * {@code s3.chunked-encoding.enabled}, {@code s3.conditional-writes.enabled}) that turns the feature off.
+ * {@code s3.chunked-encoding.enabled}, {@code s3.conditional-writes.enabled}); when it rejects
+ * server-side encryption, it names {@code s3.sse.type}.
  */
 public final class S3Errors {
 
@@ -43,6 +44,8 @@ public final class S3Errors {
             + " (Content-Encoding: aws-chunked with a trailing checksum), set s3.chunked-encoding.enabled: false";
     static final String CONDITIONAL_WRITE_HINT = "If this S3-compatible server does not support conditional writes"
             + " (If-None-Match: *), set s3.conditional-writes.enabled: false";
+    static final String ENCRYPTION_HINT = "If this S3-compatible server does not support server-side encryption,"
+            + " set s3.sse.type: none";
     static final String UNNAMED_FEATURE_HINT = "The server does not implement a header of this upload; if it is an"
             + " S3-compatible server without aws-chunked uploads or flexible checksums, set"
             + " s3.chunked-encoding.enabled: false, and if that is not enough s3.checksum-validation.enabled: false";
@@ -215,6 +218,9 @@ public final class S3Errors {
         }
         if (text.contains("checksum") || text.contains("crc32")) {
             return CHECKSUM_HINT;
+        }
+        if (text.contains("encryption")) {
+            return ENCRYPTION_HINT;
         }
         if (status != 501 && !"NotImplemented".equals(code)) {
             return null;

@@ -108,6 +108,10 @@ class S3ErrorsTest {
         assertThat(S3Errors.translate(S3Errors.conditionalWrite("PutObject"), LOCATION,
                         s3Error(501, "NotImplemented", notImplemented)))
                 .hasMessageContaining("s3.conditional-writes.enabled: false");
+        assertThat(S3Errors.translate("CreateMultipartUpload", LOCATION,
+                        s3Error(501, "NotImplemented", "Server-side encryption is not supported.")))
+                .hasMessageContaining("s3.sse.type: none")
+                .hasMessageNotContaining("s3.chunked-encoding");
         assertThat(S3Errors.translate("GetObject", LOCATION, s3Error(501, "NotImplemented", notImplemented)))
                 .hasMessageNotContaining("s3.");
         String mismatch = "The CRC32C you specified did not match the calculated checksum";
