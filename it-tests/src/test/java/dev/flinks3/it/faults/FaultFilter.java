@@ -9,13 +9,14 @@ import com.github.tomakehurst.wiremock.http.Body;
 import com.github.tomakehurst.wiremock.http.Request;
 import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
 import dev.flinks3.testserver.RequestKind;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
-import java.util.stream.Collectors;
+import java.util.Map;
 
 /**
- * Decides, once per request, which fault (if any) it gets: answers in the server's place for faults
+ * Records each request, removes the headers the proxy strips, and decides, once per request, which
+ * fault (if any) it gets: answers in the server's place for faults
  * that keep the request from the server, flips a byte of a request body, and hands faults on the
  * server's answer to the {@link FaultTransformer} under the request's serve-event id.
  */
@@ -23,25 +24,50 @@ final class FaultFilter implements StubRequestFilterV2 {
 
     private final List<FaultRule> rules;
     private final FaultTransformer transformer;
+    private final List<ProxiedRequest> recorded;
+    private final List<String> strippedHeaderPrefixes;
 
-    FaultFilter(List<FaultRule> rules, FaultTransformer transformer) {
+    /**
+     * @param recorded where every request is recorded as received
+     * @param strippedHeaderPrefixes headers with these (lower-case) name prefixes are removed before forwarding
+     */
+    FaultFilter(List<FaultRule> rules, FaultTransformer transformer, List<ProxiedRequest> recorded,
+            List<String> strippedHeaderPrefixes) {
         this.rules = rules;
         this.transformer = transformer;
+        this.recorded = recorded;
+        this.strippedHeaderPrefixes = strippedHeaderPrefixes;
     }
 
     @Override
     public RequestFilterAction filter(Request request, ServeEvent serveEvent) {
         RequestKind kind = RequestKind.of(
                 request.getMethod().getName(), request.getUrl(), request.containsHeader("x-amz-copy-source"));
-        Set<String> headerNames = request.getAllHeaderKeys().stream()
-                .map(name -> name.toLowerCase(Locale.ROOT))
-                .collect(Collectors.toSet());
+        Map<String, List<String>> headers = new HashMap<>();
+        for (String name : request.getAllHeaderKeys()) {
+            headers.put(name.toLowerCase(Locale.ROOT), List.copyOf(request.header(name).values()));
+        }
+        recorded.add(new ProxiedRequest(kind, request.getUrl(), headers));
+        Request forwarded = withoutStrippedHeaders(request);
         for (FaultRule rule : rules) {
-            if (rule.take(kind, headerNames)) {
-                return apply(rule.fault(), request, serveEvent);
+            if (rule.take(kind, headers.keySet())) {
+                return apply(rule.fault(), forwarded, serveEvent);
             }
         }
-        return RequestFilterAction.continueWith(request);
+        return RequestFilterAction.continueWith(forwarded);
+    }
+
+    private Request withoutStrippedHeaders(Request request) {
+        RequestWrapper.Builder wrapper = RequestWrapper.create();
+        boolean stripped = false;
+        for (String name : request.getAllHeaderKeys()) {
+            String lower = name.toLowerCase(Locale.ROOT);
+            if (strippedHeaderPrefixes.stream().anyMatch(lower::startsWith)) {
+                wrapper.removeHeader(name);
+                stripped = true;
+            }
+        }
+        return stripped ? wrapper.wrap(request) : request;
     }
 
     private RequestFilterAction apply(Fault fault, Request request, ServeEvent serveEvent) {

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -21,7 +22,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * FaultTransformer} those that spoil the server's answer. A {@link MidBodyResetRelay} in front of
  * WireMock resets connections in the middle of a body, which WireMock cannot do itself.
  *
- * <p>The proxy preserves the {@code Host} header, so SigV4 signatures computed for the proxy's address
+ * <p>It records every request with the headers the client sent ({@link #recorded()}) and can strip
+ * headers the server does not implement ({@link #stripHeaders}). The proxy preserves the {@code Host} header, so SigV4 signatures computed for the proxy's address
  * still verify at the server. WireMock's request journal is off: a throttling storm sends gigabytes
  * through it. Thread-safe; close it after use.
  */
@@ -32,6 +34,8 @@ public final class FaultInjectingProxy implements AutoCloseable {
     private static final int PROXY_TIMEOUT_MS = 120_000;
 
     private final List<FaultRule> rules = new CopyOnWriteArrayList<>();
+    private final List<ProxiedRequest> recorded = new CopyOnWriteArrayList<>();
+    private final List<String> strippedHeaderPrefixes = new CopyOnWriteArrayList<>();
     private final FaultTransformer transformer = new FaultTransformer();
     private final WireMockServer wireMock;
     private final MidBodyResetRelay relay;
@@ -55,7 +59,7 @@ public final class FaultInjectingProxy implements AutoCloseable {
                 .maxLoggedResponseSize(1)
                 .proxyTimeout(PROXY_TIMEOUT_MS)
                 .extensionScanningEnabled(false)
-                .extensions(new FaultFilter(rules, transformer), transformer));
+                .extensions(new FaultFilter(rules, transformer, recorded, strippedHeaderPrefixes), transformer));
         wireMock.start();
         wireMock.stubFor(any(anyUrl()).willReturn(aResponse().proxiedFrom(upstream.toString())));
         try {
@@ -100,6 +104,24 @@ public final class FaultInjectingProxy implements AutoCloseable {
     /** Disarms every rule. */
     public void clear() {
         rules.clear();
+    }
+
+    /** Every request received since start or the last {@link #clearRecorded()}, headers as the client sent them. */
+    public List<ProxiedRequest> recorded() {
+        return List.copyOf(recorded);
+    }
+
+    public void clearRecorded() {
+        recorded.clear();
+    }
+
+    /**
+     * Removes headers whose name starts with {@code headerPrefix} from every request before it reaches
+     * the server (they stay in {@link #recorded()}), for features the server does not implement. The
+     * server must then not check signatures: these headers are signed.
+     */
+    public void stripHeaders(String headerPrefix) {
+        strippedHeaderPrefixes.add(headerPrefix.toLowerCase(Locale.ROOT));
     }
 
     private FaultRule arm(FaultRule rule) {

@@ -19,7 +19,7 @@ import org.apache.flink.core.fs.FileSystem;
  * owner, one upload engine), so the test can also read the owner's {@link S3RequestMetrics}: the
  * factory keeps its owner to itself. Close after use.
  */
-final class ProxiedFileSystem implements AutoCloseable {
+public final class ProxiedFileSystem implements AutoCloseable {
 
     private final S3ClientOwner owner;
     private final S3FileSystem fs;
@@ -33,7 +33,7 @@ final class ProxiedFileSystem implements AutoCloseable {
      * @param options {@code s3.*} options on top of the endpoint, keys, region and path style
      * @throws org.apache.flink.configuration.IllegalConfigurationException for a bad option
      */
-    static ProxiedFileSystem create(FaultInjectingProxy proxy, Map<String, String> options) {
+    public static ProxiedFileSystem create(FaultInjectingProxy proxy, Map<String, String> options) {
         return create(proxy, options, UnaryOperator.identity());
     }
 
@@ -41,7 +41,7 @@ final class ProxiedFileSystem implements AutoCloseable {
      * As {@link #create(FaultInjectingProxy, Map)}, with S3 settings that have no configuration key
      * changed by {@code tweak} (the other filesystem settings are then the defaults).
      */
-    static ProxiedFileSystem create(
+    public static ProxiedFileSystem create(
             FaultInjectingProxy proxy, Map<String, String> options, UnaryOperator<S3Settings.Builder> tweak) {
         Configuration configuration = SharedS3ProxyTarget.flinkConfiguration();
         configuration.setString("s3.endpoint", proxy.endpoint().toString());
@@ -57,17 +57,23 @@ final class ProxiedFileSystem implements AutoCloseable {
         return new ProxiedFileSystem(owner, fs);
     }
 
-    FileSystem fs() {
+    public FileSystem fs() {
         return fs;
     }
 
     /** The counts so far of the filesystem's S3 requests. */
-    S3RequestMetrics.Snapshot metrics() {
+    public S3RequestMetrics.Snapshot metrics() {
         return owner.requestMetrics().snapshot();
     }
 
     @Override
     public void close() throws Exception {
         owner.close();
+    }
+
+    /** The filesystem and its client owner as their own {@code toString()} show them. */
+    @Override
+    public String toString() {
+        return fs + " on " + owner;
     }
 }
