@@ -98,6 +98,7 @@ public final class S3ClientOwner implements Closeable {
         } catch (Error e) {
             throw closer.closeAfterFailure(e);
         }
+        SdkSigningLog.warnIfSecretsWouldBeLogged();
         LOG.debug("Created S3 clients: {}", this);
     }
 
