@@ -42,13 +42,13 @@ public final class S3Errors {
             + " (x-amz-checksum-*), set s3.checksum-validation.enabled: false";
     static final String CHUNKED_HINT = "If this S3-compatible server does not support aws-chunked uploads"
             + " (Content-Encoding: aws-chunked with a trailing checksum), set s3.chunked-encoding.enabled: false";
-    static final String CONDITIONAL_WRITE_HINT = "If this S3-compatible server does not support conditional writes"
-            + " (If-None-Match: *), set s3.conditional-writes.enabled: false";
     static final String ENCRYPTION_HINT = "If this S3-compatible server does not support server-side encryption,"
             + " set s3.sse.type: none";
-    static final String UNNAMED_FEATURE_HINT = "The server does not implement a header of this upload; if it is an"
-            + " S3-compatible server without aws-chunked uploads or flexible checksums, set"
-            + " s3.chunked-encoding.enabled: false, and if that is not enough s3.checksum-validation.enabled: false";
+    static final String UNNAMED_FEATURE_HINT = "The server does not implement a header of this request;"
+            + " S3-compatible servers often lack aws-chunked uploads (set s3.chunked-encoding.enabled: false)"
+            + " or flexible checksums (set s3.checksum-validation.enabled: false)";
+    static final String UNNAMED_FEATURE_HINT_CONDITIONAL = UNNAMED_FEATURE_HINT
+            + ", or conditional writes (If-None-Match: *, set s3.conditional-writes.enabled: false)";
 
     private static final String IF_NONE_MATCH_SUFFIX = " (If-None-Match: *)";
 
@@ -226,7 +226,7 @@ public final class S3Errors {
             return null;
         }
         if (operation.endsWith(IF_NONE_MATCH_SUFFIX)) {
-            return CONDITIONAL_WRITE_HINT;
+            return UNNAMED_FEATURE_HINT_CONDITIONAL;
         }
         return isUpload(operation) ? UNNAMED_FEATURE_HINT : null;
     }

@@ -107,7 +107,8 @@ class S3ErrorsTest {
                 .hasMessageContaining(S3Errors.UNNAMED_FEATURE_HINT);
         assertThat(S3Errors.translate(S3Errors.conditionalWrite("PutObject"), LOCATION,
                         s3Error(501, "NotImplemented", notImplemented)))
-                .hasMessageContaining("s3.conditional-writes.enabled: false");
+                .hasMessageContaining("s3.conditional-writes.enabled: false")
+                .hasMessageContaining("s3.chunked-encoding.enabled: false");
         assertThat(S3Errors.translate("CreateMultipartUpload", LOCATION,
                         s3Error(501, "NotImplemented", "Server-side encryption is not supported.")))
                 .hasMessageContaining("s3.sse.type: none")
