@@ -11,6 +11,7 @@ import java.util.Base64;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.IllegalConfigurationException;
@@ -35,6 +36,14 @@ public final class S3SettingsFactory {
     /** STS AssumeRole DurationSeconds limits. */
     static final Duration MIN_ROLE_SESSION = Duration.ofMinutes(15);
     static final Duration MAX_ROLE_SESSION = Duration.ofHours(12);
+
+    /** AWS region names and the names S3-compatible servers use: letters, digits, '-' and '_'. */
+    private static final Pattern REGION_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]*");
+    /** An ARN ("Identifiers for IAM resources"): arn:partition:service:region:account:resource. */
+    private static final Pattern ROLE_ARN = Pattern.compile("arn:[^:\\s]+:[^:\\s]+:[^:\\s]*:[^:\\s]*:\\S+");
+    /** STS AssumeRole RoleSessionName and ExternalId constraints. */
+    private static final Pattern ROLE_SESSION_NAME = Pattern.compile("[\\w+=,.@-]{2,64}");
+    private static final Pattern EXTERNAL_ID = Pattern.compile("[\\w+=,.@:/-]{2,1224}");
 
     private static final Map<String, SseType> SSE_TYPE_NAMES = Map.ofEntries(
             Map.entry("none", SseType.NONE),
@@ -80,7 +89,7 @@ public final class S3SettingsFactory {
                 throw ConfigReader.invalid(e, "an http:// or https:// URL with a host, or a host[:port]");
             }
         });
-        b.region(config.string(REGION));
+        b.region(matching(config, REGION, REGION_NAME, "a region name of letters, digits, '-' and '_', e.g. us-east-1"));
         b.pathStyleAccess(config.bool(PATH_STYLE_ACCESS));
     }
 
@@ -103,9 +112,12 @@ public final class S3SettingsFactory {
         b.secretKey(secret.map(e -> Secret.ofNullable(e.value.trim())).orElse(null));
         b.sessionToken(token.map(e -> Secret.ofNullable(e.value.trim())).orElse(null));
         b.credentialsProviderClasses(CredentialsProviderNames.toSdkV2(config.string(CREDENTIALS_PROVIDER)));
-        b.assumeRoleArn(config.string(ASSUME_ROLE_ARN));
-        b.assumeRoleExternalId(config.string(ASSUME_ROLE_EXTERNAL_ID));
-        String sessionName = config.string(ASSUME_ROLE_SESSION_NAME);
+        b.assumeRoleArn(matching(config, ASSUME_ROLE_ARN, ROLE_ARN,
+                "an IAM role ARN such as arn:aws:iam::123456789012:role/flink"));
+        b.assumeRoleExternalId(matching(config, ASSUME_ROLE_EXTERNAL_ID, EXTERNAL_ID,
+                "2 to 1224 letters, digits or any of _+=,.@:/-"));
+        String sessionName = matching(config, ASSUME_ROLE_SESSION_NAME, ROLE_SESSION_NAME,
+                "2 to 64 letters, digits or any of _+=,.@-");
         b.assumeRoleSessionName(sessionName == null ? ASSUME_ROLE_SESSION_NAME.defaultValue() : sessionName);
         b.assumeRoleDuration(roleSessionDuration(config));
     }
@@ -207,6 +219,15 @@ public final class S3SettingsFactory {
             // The value is a secret whichever key it came from: never show it.
             throw new IllegalConfigurationException("Invalid value (hidden) for configuration key '" + key.key
                     + "': allowed is the base64 encoding of a 256-bit (32-byte) AES key.");
+        }
+        return value;
+    }
+
+    /** The trimmed value, or {@code null} if unset or blank; a value {@code pattern} does not match fails. */
+    private static String matching(ConfigReader config, ConfigOption<String> option, Pattern pattern, String allowed) {
+        String value = config.string(option);
+        if (value != null && !pattern.matcher(value).matches()) {
+            throw ConfigReader.invalid(config.find(option).orElseThrow(), allowed);
         }
         return value;
     }
