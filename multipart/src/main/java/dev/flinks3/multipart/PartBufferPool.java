@@ -9,13 +9,12 @@ import java.util.ArrayDeque;
  * Heap buffers for parts, with every byte in use counted against the {@link UploadBudget}.
  *
  * <p>Buffers of the base part size are kept for reuse when given back (up to {@code maxIdleBuffers}),
- * so a busy process does not allocate and collect a part-sized array per part: on a heap of a few GiB
- * such arrays are humongous objects that pile up until a collection finds them. A new buffer is
- * allocated only when none is idle, so the buffers of the base size that exist, in use or idle, are
- * never more than were in use at once, which the budget bounds. Idle buffers are held softly: the
- * garbage collector may take them back when the heap runs short, and a later {@link #take} allocates
- * again. Buffers of other sizes (the small first buffers of a stream, grown parts) are allocated and
- * dropped. Thread-safe.
+ * so a busy process does not allocate and collect a part-sized array per part (on a heap of a few GiB
+ * such arrays are humongous objects that pile up until a collection finds them). Idle buffers hold no
+ * budget, and they are held softly: the garbage collector may take them back when the heap runs
+ * short, and a later {@link #take} allocates again. The heap held by the pool is at most
+ * {@code budget + maxIdleBuffers x basePartBytes}. Buffers of other sizes (the small first buffers of a
+ * stream, grown parts) are allocated and dropped. Thread-safe.
  */
 public final class PartBufferPool {
 

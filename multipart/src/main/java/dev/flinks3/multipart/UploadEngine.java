@@ -38,10 +38,9 @@ public final class UploadEngine {
         this.budget = new UploadBudget(settings.maxBufferedBytesPerProcess());
         this.sizing = new PartSizing(
                 settings.partSizeBytes(), settings.maxBufferedBytesPerProcess(), settings.maxPartsInFlightPerStream());
-        // As many idle buffers as the budget could have in use at once: streams writing side by side
-        // then reuse one another's buffers instead of allocating a part-sized array per part.
-        this.pool = new PartBufferPool(budget, sizing.basePartBytes(),
-                (int) Math.min(Integer.MAX_VALUE, settings.maxBufferedBytesPerProcess() / sizing.basePartBytes()));
+        // One stream's worth of idle buffers: keeping what a burst of streams had in use would hold
+        // that much heap after the burst for as long as the collector is not short of memory.
+        this.pool = new PartBufferPool(budget, sizing.basePartBytes(), settings.maxPartsInFlightPerStream() + 1);
         this.metrics = new UploadMetrics(budget);
         this.guard = new CommitGuard(client, settings.conditionalWritesEnabled());
     }
