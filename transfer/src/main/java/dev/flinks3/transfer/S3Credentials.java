@@ -40,6 +40,9 @@ public final class S3Credentials implements Closeable {
     /** The SDK's package as written in user configuration, before any relocation by shading. */
     private static final String SDK_PACKAGE = String.join(".", "software", "amazon", "awssdk") + ".";
 
+    /** How messages name a configured provider class: with the configuration key users set it under. */
+    private static final String PROVIDER = "credentials provider class (fs.s3.aws.credentials.provider) ";
+
     private final AwsCredentialsProvider provider;
     private final Closer owned;
     private final String description;
@@ -126,7 +129,7 @@ public final class S3Credentials implements Closeable {
     static AwsCredentialsProvider instantiate(String className) {
         Class<?> type = load(className);
         if (!AwsCredentialsProvider.class.isAssignableFrom(type)) {
-            throw new IllegalArgumentException("credentials provider class " + className + " does not implement "
+            throw new IllegalArgumentException(PROVIDER + className + " does not implement "
                     + SDK_PACKAGE + "auth.credentials.AwsCredentialsProvider (AWS SDK v2)");
         }
         try {
@@ -137,13 +140,13 @@ public final class S3Credentials implements Closeable {
             Constructor<?> constructor = type.getConstructor();
             return (AwsCredentialsProvider) constructor.newInstance();
         } catch (NoSuchMethodException e) {
-            throw new IllegalArgumentException("credentials provider class " + className
+            throw new IllegalArgumentException(PROVIDER + className
                     + " has neither a public static create() method nor a public no-argument constructor", e);
         } catch (InvocationTargetException e) {
             throw new IllegalArgumentException(
-                    "credentials provider class " + className + " failed to initialize", e.getCause());
+                    PROVIDER + className + " failed to initialize", e.getCause());
         } catch (ReflectiveOperationException e) {
-            throw new IllegalArgumentException("credentials provider class " + className + " cannot be created", e);
+            throw new IllegalArgumentException(PROVIDER + className + " cannot be created", e);
         }
     }
 
@@ -175,7 +178,7 @@ public final class S3Credentials implements Closeable {
                     notFound.addSuppressed(alsoNotFound);
                 }
             }
-            throw new IllegalArgumentException("credentials provider class " + className + " not found", notFound);
+            throw new IllegalArgumentException(PROVIDER + className + " not found", notFound);
         }
     }
 
