@@ -4,7 +4,7 @@ import dev.flinks3.testserver.EmbeddedS3Server;
 
 /**
  * One embedded S3Proxy for the whole test JVM, started on first use and stopped at JVM exit, so
- * test classes share its start-up cost. Tests keep apart by writing under their own key prefixes.
+ * test classes share its start-up cost. It checks upload checksums as S3 does. Tests keep apart by writing under their own key prefixes.
  */
 final class SharedS3Proxy {
 
@@ -17,7 +17,7 @@ final class SharedS3Proxy {
     /** The running server. */
     static synchronized EmbeddedS3Server server() {
         if (server == null) {
-            EmbeddedS3Server started = EmbeddedS3Server.builder().bucket(BUCKET).start();
+            EmbeddedS3Server started = EmbeddedS3Server.builder().verifyTrailingChecksums(true).bucket(BUCKET).start();
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 try {
                     started.close();

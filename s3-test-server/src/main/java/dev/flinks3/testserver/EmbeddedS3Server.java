@@ -30,8 +30,8 @@ import software.amazon.awssdk.services.s3.model.PutObjectRequest;
  *
  * <p>Servlet filters sit in front of S3Proxy: one records every request in a {@link RequestLog}, one
  * applies a {@link NetworkProfile} (added latency, paced bodies), one answers requests chosen with
- * {@link #failNext} with an S3 error, and one checks the trailing CRC32C of aws-chunked uploads as S3
- * does (S3Proxy 4.1.0 skips it, see {@link TrailingChecksumFilter}). {@code GET /__flinks3/requests}
+ * {@link #failNext} with an S3 error, and, if asked to, one checks the trailing CRC32C of aws-chunked
+ * uploads as S3 does (S3Proxy 4.1.0 skips it, see {@link TrailingChecksumFilter}). {@code GET /__flinks3/requests}
  * reports the request counts to other processes. Create with {@link #builder()}; {@link #close()}
  * stops the server and deletes a base directory it created. Thread-safe once started.
  */
@@ -83,7 +83,9 @@ public final class EmbeddedS3Server implements AutoCloseable {
             context.addFilter(new NetworkEmulationFilter(profile), "/*", requests);
         }
         context.addFilter(faults, "/*", requests);
-        context.addFilter(new TrailingChecksumFilter(), "/*", requests);
+        if (builder.verifyTrailingChecksums) {
+            context.addFilter(new TrailingChecksumFilter(), "/*", requests);
+        }
     }
 
     /** A builder with the defaults: fresh temporary base directory, a free port, {@link NetworkProfile#LAN}. */
@@ -253,6 +255,7 @@ public final class EmbeddedS3Server implements AutoCloseable {
         private final List<String> buckets = new ArrayList<>();
         private boolean keepRequestEntries = true;
         private boolean authenticate = true;
+        private boolean verifyTrailingChecksums;
 
         private Builder() {}
 
@@ -271,6 +274,16 @@ public final class EmbeddedS3Server implements AutoCloseable {
          */
         public Builder keepRequestEntries(boolean keep) {
             this.keepRequestEntries = keep;
+            return this;
+        }
+
+        /**
+         * Whether the trailing CRC32C of aws-chunked uploads is checked, as S3 does, answering 400
+         * BadDigest on a mismatch. Off by default: each such body is then held in memory before S3Proxy
+         * sees it, which a benchmark's server with many large parts in flight should not pay.
+         */
+        public Builder verifyTrailingChecksums(boolean verify) {
+            this.verifyTrailingChecksums = verify;
             return this;
         }
 

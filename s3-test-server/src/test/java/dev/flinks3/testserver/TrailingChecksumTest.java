@@ -28,7 +28,7 @@ class TrailingChecksumTest {
 
     @BeforeAll
     static void start() {
-        server = EmbeddedS3Server.builder().bucket(BUCKET).start();
+        server = EmbeddedS3Server.builder().verifyTrailingChecksums(true).bucket(BUCKET).start();
         s3 = TestClients.s3(server);
     }
 
@@ -36,6 +36,19 @@ class TrailingChecksumTest {
     static void stop() throws Exception {
         s3.close();
         server.close();
+    }
+
+    @Test
+    void withoutVerificationACorruptedBodyIsStoredAsS3Proxy41DoesIt() throws Exception {
+        try (EmbeddedS3Server plain = EmbeddedS3Server.builder().authenticate(false).bucket(BUCKET).start()) {
+            byte[] data = "the bytes the client meant".getBytes(StandardCharsets.UTF_8);
+            byte[] corrupted = data.clone();
+            corrupted[3] ^= 1;
+
+            HttpResponse<String> answer = put(plain, "stored", chunked(corrupted, crc32c(data)), data.length);
+
+            assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+        }
     }
 
     @Test
@@ -73,7 +86,7 @@ class TrailingChecksumTest {
         byte[] corrupted = data.clone();
         corrupted[3] ^= 1;
 
-        HttpResponse<String> answer = put("corrupted", chunked(corrupted, crc32c(data)));
+        HttpResponse<String> answer = put(server, "corrupted", chunked(corrupted, crc32c(data)), data.length);
 
         assertThat(answer.statusCode()).isEqualTo(400);
         assertThat(answer.body()).contains("<Code>BadDigest</Code>");
@@ -84,14 +97,20 @@ class TrailingChecksumTest {
     void aMatchingBodyIsPassedOnToS3Proxy() throws Exception {
         byte[] data = "intact".getBytes(StandardCharsets.UTF_8);
 
-        HttpResponse<String> answer = put("unsigned", chunked(data, crc32c(data)));
+        HttpResponse<String> answer = put(server, "unsigned", chunked(data, crc32c(data)), data.length);
 
         // S3Proxy itself now answers: the request carries no signature.
         assertThat(answer.statusCode()).isEqualTo(403);
     }
 
-    private static HttpResponse<String> put(String key, byte[] body) throws Exception {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(server.endpoint() + "/" + BUCKET + "/" + key))
+    /**
+     * A PUT as the SDK sends one, with the decoded length: S3Proxy 4.1.0 then reads exactly that many
+     * data bytes and never the trailer.
+     */
+    private static HttpResponse<String> put(EmbeddedS3Server target, String key, byte[] body, int decodedLength)
+            throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(target.endpoint() + "/" + BUCKET + "/" + key))
+                .header("x-amz-decoded-content-length", String.valueOf(decodedLength))
                 .header("x-amz-content-sha256", "STREAMING-UNSIGNED-PAYLOAD-TRAILER")
                 .header("x-amz-trailer", "x-amz-checksum-crc32c")
                 .header("Content-Encoding", "aws-chunked")
