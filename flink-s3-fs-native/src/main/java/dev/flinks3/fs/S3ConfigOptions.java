@@ -223,7 +223,7 @@ public final class S3ConfigOptions {
 
     public static final ConfigOption<MemorySize> PART_SIZE = ConfigOptions.key("s3.upload.min.part.size")
             .memoryType()
-            .defaultValue(MemorySize.ofMebiBytes(16))
+            .defaultValue(MemorySize.ofMebiBytes(8))
             .withFallbackKeys(KeySpellings.of("s3.upload.min.part.size")
                     .hadoop("multipart.size")
                     .presto("multipart.min-part-size")

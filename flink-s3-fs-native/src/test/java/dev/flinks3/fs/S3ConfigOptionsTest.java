@@ -75,7 +75,7 @@ class S3ConfigOptionsTest {
                 row(S3ConfigOptions.CLOSE_TIMEOUT, "s3.close.timeout", Duration.ofSeconds(60)),
                 row(S3ConfigOptions.CLIENT_CLOSE_TIMEOUT, "s3.client.close.timeout", Duration.ofSeconds(30)),
                 row(S3ConfigOptions.ASYNC_ENABLED, "s3.async.enabled", true),
-                row(S3ConfigOptions.PART_SIZE, "s3.upload.min.part.size", MemorySize.ofMebiBytes(16),
+                row(S3ConfigOptions.PART_SIZE, "s3.upload.min.part.size", MemorySize.ofMebiBytes(8),
                         "s3.multipart.size", "s3a.multipart.size", "fs.s3a.multipart.size",
                         "presto.s3.multipart.min-part-size", "s3.multipart.min-part-size"),
                 row(S3ConfigOptions.MAX_PARTS_IN_FLIGHT, "s3.upload.max.concurrent.uploads", 4,

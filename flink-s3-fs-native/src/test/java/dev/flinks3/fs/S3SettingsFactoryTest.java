@@ -45,7 +45,7 @@ class S3SettingsFactoryTest {
         assertThat(s.apiCallAttemptTimeout()).isEqualTo(Duration.ofMinutes(2));
         assertThat(s.apiCallTimeout()).isEqualTo(Duration.ofMinutes(10));
         assertThat(s.maxRetries()).isEqualTo(10);
-        assertThat(s.partSizeBytes()).isEqualTo(16L << 20);
+        assertThat(s.partSizeBytes()).isEqualTo(8L << 20);
         assertThat(s.maxPartsInFlightPerStream()).isEqualTo(4);
         assertThat(s.maxBufferedBytesPerProcess()).isEqualTo(1L << 30);
         assertThat(s.readAheadBytes()).isEqualTo(8L << 20);
