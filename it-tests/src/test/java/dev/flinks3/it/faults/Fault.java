@@ -1,5 +1,6 @@
 package dev.flinks3.it.faults;
 
+import dev.flinks3.testserver.S3ErrorAnswer;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
@@ -122,8 +123,7 @@ public record Fault(Type type, int status, String errorCode, String message, Dur
 
     /** The S3 error document of an {@link Type#ERROR_ANSWER}. */
     String errorDocument() {
-        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>" + errorCode + "</Code><Message>" + message
-                + "</Message><RequestId>fault-injected</RequestId></Error>";
+        return S3ErrorAnswer.document(errorCode, message, "fault-injected");
     }
 
     @Override

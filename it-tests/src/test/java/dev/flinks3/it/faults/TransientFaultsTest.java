@@ -40,7 +40,7 @@ class TransientFaultsTest extends FaultSuite {
                     .as("multipart uploads left").isEmpty();
         }
         assertRecovered(scenario, fault, c, since);
-        outcomes.record(scenario, fault, "succeeds, exact bytes; " + recovery(scenario, fault, since));
+        outcomes.record(scenario, fault, "succeeds with the exact result; " + recovery(scenario, fault, since));
     }
 
     private static String recovery(Scenario scenario, Fault fault, S3RequestMetrics.Snapshot since) {
@@ -49,8 +49,8 @@ class TransientFaultsTest extends FaultSuite {
         }
         String how = switch (fault.type()) {
             case ERROR_ANSWER -> isThrottling(fault)
-                    ? "retried after a throttling backoff of " + since.backoffAfterThrottling().shortestMillis() + "+ ms"
-                    : "retried after a backoff of at most " + since.backoffAfterOtherFailures().longestMillis() + " ms";
+                    ? "retried after a throttling backoff (every one at least " + THROTTLED_RETRY_BACKOFF_MIN_MS + " ms)"
+                    : "retried after a backoff of at most " + FIRST_RETRY_BACKOFF_LIMIT_MS + " ms";
             case DELAY_FIRST_BYTE -> "attempt abandoned at the " + ATTEMPT_TIMEOUT.toSeconds() + " s attempt timeout, retried";
             default -> "retried after the broken connection";
         };
