@@ -30,7 +30,7 @@ import software.amazon.awssdk.services.s3.model.PutObjectRequest;
  *
  * <p>Servlet filters sit in front of S3Proxy: one records every request in a {@link RequestLog}, one
  * applies a {@link NetworkProfile} (added latency, paced bodies), one answers requests chosen with
- * {@link #failNext} with an S3 error, and, if asked to, one checks the trailing CRC32C of aws-chunked
+ * {@link #failNext} with an S3 error, one injects random faults of a {@link FaultProfile} if given, and, if asked to, one checks the trailing CRC32C of aws-chunked
  * uploads as S3 does (S3Proxy 4.1.0 skips it, see {@link TrailingChecksumFilter}). {@code GET /__flinks3/requests}
  * reports the request counts to other processes. Create with {@link #builder()}; {@link #close()}
  * stops the server and deletes a base directory it created. Thread-safe once started.
@@ -56,6 +56,7 @@ public final class EmbeddedS3Server implements AutoCloseable {
     private final S3Proxy proxy;
     private final RequestLog requestLog;
     private final FaultInjectionFilter faults = new FaultInjectionFilter();
+    private final RandomFaults randomFaults;
     private final List<String> initialBuckets;
     private volatile URI endpoint;
 
@@ -83,6 +84,10 @@ public final class EmbeddedS3Server implements AutoCloseable {
             context.addFilter(new NetworkEmulationFilter(profile), "/*", requests);
         }
         context.addFilter(faults, "/*", requests);
+        this.randomFaults = builder.faultProfile == null ? null : new RandomFaults(builder.faultProfile);
+        if (randomFaults != null) {
+            context.addFilter(new RandomFaultFilter(randomFaults), "/*", requests);
+        }
         if (builder.verifyTrailingChecksums) {
             context.addFilter(new TrailingChecksumFilter(), "/*", requests);
         }
@@ -168,6 +173,16 @@ public final class EmbeddedS3Server implements AutoCloseable {
      */
     public void failNext(RequestKind kind, int times, int httpStatus, String errorCode) {
         faults.failNext(kind, times, httpStatus, errorCode);
+    }
+
+    /** The random fault profile, or null if the server injects none. */
+    public FaultProfile faultProfile() {
+        return randomFaults == null ? null : randomFaults.profile();
+    }
+
+    /** The random faults injected so far; {@link InjectedFaults#NONE} without a fault profile. */
+    public InjectedFaults injectedFaults() {
+        return randomFaults == null ? InjectedFaults.NONE : randomFaults.counts();
     }
 
     /** Removes all faults not yet triggered. */
@@ -256,6 +271,7 @@ public final class EmbeddedS3Server implements AutoCloseable {
         private boolean keepRequestEntries = true;
         private boolean authenticate = true;
         private boolean verifyTrailingChecksums;
+        private FaultProfile faultProfile;
 
         private Builder() {}
 
@@ -284,6 +300,16 @@ public final class EmbeddedS3Server implements AutoCloseable {
          */
         public Builder verifyTrailingChecksums(boolean verify) {
             this.verifyTrailingChecksums = verify;
+            return this;
+        }
+
+        /**
+         * Random faults to inject into signed requests (500, 503, closed connections); none by default.
+         *
+         * @param profile the fault rates and seed, or null for none
+         */
+        public Builder faultProfile(FaultProfile profile) {
+            this.faultProfile = profile;
             return this;
         }
 

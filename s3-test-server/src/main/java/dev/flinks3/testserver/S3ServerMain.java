@@ -12,7 +12,8 @@ import java.util.concurrent.CountDownLatch;
  * <pre>java -cp ... dev.flinks3.testserver.S3ServerMain --port 9000 --dir /tmp/s3 --profile wan --bucket b</pre>
  *
  * <p>Once listening it prints one line {@code S3_SERVER_READY <endpoint>} on standard output, for a
- * parent process to wait on. {@code --bucket} may repeat. The server keeps request counts only
+ * parent process to wait on. {@code --bucket} may repeat; {@code --faults 0.03} injects random faults
+ * ({@link FaultProfile#of}). The server keeps request counts only
  * (memory stays flat over a long run); {@code GET <endpoint>/__flinks3/requests} returns them and
  * {@code DELETE} on that path resets them. They are also printed when the process stops.
  */
@@ -37,6 +38,7 @@ public final class S3ServerMain {
                 case "--dir" -> builder.baseDir(Path.of(value));
                 case "--profile" -> builder.profile(NetworkProfile.named(value));
                 case "--bucket" -> buckets.add(value);
+                case "--faults" -> builder.faultProfile(FaultProfile.of(Double.parseDouble(value)));
                 default -> throw usage("unknown option " + option);
             }
         }
@@ -60,6 +62,6 @@ public final class S3ServerMain {
 
     private static IllegalArgumentException usage(String problem) {
         return new IllegalArgumentException(problem
-                + "; usage: S3ServerMain [--port N] [--dir PATH] [--profile lan|wan] [--bucket NAME]...");
+                + "; usage: S3ServerMain [--port N] [--dir PATH] [--profile lan|wan] [--bucket NAME]... [--faults RATE]");
     }
 }

@@ -1,0 +1,64 @@
+package dev.flinks3.testserver;
+
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Chooses, request by request, which fault of a {@link FaultProfile} to inject, and counts the
+ * choices. One draw per request from a seeded {@link Random}, so the same request order gives the
+ * same faults. Thread-safe.
+ */
+final class RandomFaults {
+
+    /** What to do with one request. */
+    enum Fault {
+        NONE, INTERNAL_ERROR, SLOW_DOWN, RESET
+    }
+
+    private final FaultProfile profile;
+    private final Random random;
+    private final AtomicLong internalErrors = new AtomicLong();
+    private final AtomicLong slowDowns = new AtomicLong();
+    private final AtomicLong resets = new AtomicLong();
+
+    RandomFaults(FaultProfile profile) {
+        this.profile = profile;
+        this.random = new Random(profile.seed());
+    }
+
+    /** The fault for the next request; counted as injected. */
+    Fault next() {
+        double draw;
+        synchronized (random) {
+            draw = random.nextDouble();
+        }
+        Fault fault = choose(draw);
+        switch (fault) {
+            case INTERNAL_ERROR -> internalErrors.incrementAndGet();
+            case SLOW_DOWN -> slowDowns.incrementAndGet();
+            case RESET -> resets.incrementAndGet();
+            default -> { }
+        }
+        return fault;
+    }
+
+    /** Splits [0, 1): resets first, then 500 and 503 in equal halves of the error rate, the rest served. */
+    private Fault choose(double draw) {
+        if (draw < profile.resetRate()) {
+            return Fault.RESET;
+        }
+        double error = draw - profile.resetRate();
+        if (error < profile.errorRate() / 2) {
+            return Fault.INTERNAL_ERROR;
+        }
+        return error < profile.errorRate() ? Fault.SLOW_DOWN : Fault.NONE;
+    }
+
+    FaultProfile profile() {
+        return profile;
+    }
+
+    InjectedFaults counts() {
+        return new InjectedFaults(internalErrors.get(), slowDowns.get(), resets.get());
+    }
+}
