@@ -9,9 +9,12 @@ import dev.flinks3.bench.results.Machine;
 import dev.flinks3.bench.results.PluginInfo;
 import dev.flinks3.bench.results.ResultsFile;
 import dev.flinks3.bench.results.RunConfiguration;
+import dev.flinks3.bench.results.S3Faults;
 import dev.flinks3.bench.results.S3Traffic;
 import dev.flinks3.bench.run.RunEvents;
 import dev.flinks3.testserver.EmbeddedS3Server;
+import dev.flinks3.testserver.FaultProfile;
+import dev.flinks3.testserver.InjectedFaults;
 import dev.flinks3.testserver.NetworkProfile;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -93,6 +96,9 @@ public final class BenchmarkSession {
             S3TrafficMeter meter = server == null ? null : new S3TrafficMeter(server);
             String endpoint = server == null ? s3.endpoint().toString() : server.endpoint().toString();
             out.println("S3: " + endpoint + " (" + s3.profile() + "), bucket " + s3.bucket() + "; job: " + job);
+            if (server != null && server.faultProfile() != null) {
+                out.println("S3 faults: " + server.faultProfile());
+            }
             if (warmUp) {
                 // shared/BENCHMARKING.md: warm the server once with every contender at small sizes first.
                 for (Contender contender : contenders) {
@@ -109,7 +115,8 @@ public final class BenchmarkSession {
                     results.add(runContender(job, runName, round, contender, flinkConf, work, meter));
                 }
             }
-            BenchmarkResults benchmark = new BenchmarkResults(date, Machine.current(), configuration(endpoint), results);
+            BenchmarkResults benchmark = new BenchmarkResults(date, Machine.current(), configuration(endpoint), results,
+                    server == null ? null : injectedFaults(server));
             ResultsFile.write(output.resolve("results.json"), benchmark);
             Path report = new ReportWriter(output).write(benchmark);
             out.println("results: " + output.resolve("results.json").toAbsolutePath());
@@ -193,7 +200,19 @@ public final class BenchmarkSession {
                 .baseDir(work.resolve("s3"))
                 .profile(NetworkProfile.named(s3.profile()))
                 .bucket(s3.bucket())
+                .faultProfile(s3.faultProfile())
                 .start();
+    }
+
+    /** The server's injected faults, or null if it has no fault profile. */
+    private static S3Faults injectedFaults(EmbeddedS3Server server) {
+        FaultProfile profile = server.faultProfile();
+        if (profile == null) {
+            return null;
+        }
+        InjectedFaults injected = server.injectedFaults();
+        return new S3Faults(profile.errorRate(), profile.resetRate(), profile.seed(), injected.internalErrors(),
+                injected.slowDowns(), injected.resets());
     }
 
     /** The contenders' Flink configuration, in a file only this user can read (it may hold credentials). */

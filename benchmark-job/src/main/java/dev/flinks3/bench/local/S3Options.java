@@ -1,6 +1,7 @@
 package dev.flinks3.bench.local;
 
 import dev.flinks3.testserver.EmbeddedS3Server;
+import dev.flinks3.testserver.FaultProfile;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -26,6 +27,15 @@ public final class S3Options {
             description = "Bucket for checkpoints (default: ${DEFAULT-VALUE}); created on the embedded server.")
     String bucket;
 
+    @Option(names = "--s3-faults", defaultValue = "0",
+            description = "Fraction of signed requests the embedded server answers with 500 InternalError or "
+                    + "503 SlowDown; a sixth of it has the connection closed instead (default: ${DEFAULT-VALUE}, none).")
+    double faultRate;
+
+    @Option(names = "--s3-fault-seed", defaultValue = "" + FaultProfile.DEFAULT_SEED,
+            description = "Seed of the embedded server's random faults (default: ${DEFAULT-VALUE}).")
+    long faultSeed;
+
     @Option(names = "-D", paramLabel = "KEY=VALUE",
             description = "A Flink configuration entry for every contender, e.g. -Ds3.access-key=..., -Ds3.region=...")
     Map<String, String> flinkOptions = new LinkedHashMap<>();
@@ -37,6 +47,21 @@ public final class S3Options {
 
     public String profile() {
         return embedded() ? profile : "external";
+    }
+
+    /**
+     * The embedded server's random faults, or null for none.
+     *
+     * @throws IllegalArgumentException if the rate is outside [0, 1], or faults are asked of an external endpoint
+     */
+    public FaultProfile faultProfile() {
+        if (faultRate == 0) {
+            return null;
+        }
+        if (!embedded()) {
+            throw new IllegalArgumentException("--s3-faults needs the embedded server; it cannot be used with --endpoint");
+        }
+        return FaultProfile.of(faultRate).withSeed(faultSeed);
     }
 
     public URI endpoint() {

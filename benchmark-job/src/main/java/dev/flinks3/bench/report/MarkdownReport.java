@@ -3,6 +3,7 @@ package dev.flinks3.bench.report;
 import dev.flinks3.bench.results.BenchmarkResults;
 import dev.flinks3.bench.results.RestoreResult;
 import dev.flinks3.bench.results.RunConfiguration;
+import dev.flinks3.bench.results.S3Faults;
 import dev.flinks3.bench.results.S3Traffic;
 import dev.flinks3.bench.stats.CheckpointSummary;
 import dev.flinks3.bench.stats.Distribution;
@@ -45,6 +46,9 @@ final class MarkdownReport {
                         + "%s of values at the end; restore at parallelism %d; %d round(s).%n%n",
                 conf.endpoint(), conf.s3Profile(), conf.bucket(), conf.keyCount(), conf.totalRecords(),
                 Units.formatMegabytes(conf.expectedStateBytes()), conf.restoreParallelism(), conf.rounds()));
+        if (results.s3Faults() != null) {
+            md.append(faults(results.s3Faults()));
+        }
         md.append(new MarkdownTable(List.of("parameter", "value")).rowsOf(conf.jobParameters()));
         md.append("\n## Summary\n\n").append(summary());
         if (conf.contenders().size() > 1) {
@@ -56,6 +60,14 @@ final class MarkdownReport {
             md.append("\n## Run: ").append(run.label()).append("\n\n").append(details(run));
         }
         return md.toString();
+    }
+
+    private static String faults(S3Faults faults) {
+        return String.format(Locale.ROOT, "S3 faults (embedded server, seed %d): %.2f%% of signed requests answered "
+                        + "with 500 or 503, %.2f%% with the connection closed; injected %d (500 InternalError %d, "
+                        + "503 SlowDown %d, connection closed %d).%n%n",
+                faults.seed(), faults.errorRate() * 100, faults.resetRate() * 100, faults.injected(),
+                faults.internalErrors(), faults.slowDowns(), faults.resets());
     }
 
     private String summary() {

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.flinks3.bench.report.ReportWriter;
 import dev.flinks3.bench.results.BenchmarkResults;
 import dev.flinks3.bench.results.ContenderResult;
-import dev.flinks3.bench.results.ResultsFile;
 import dev.flinks3.bench.stats.CheckpointStats;
 import dev.flinks3.bench.stats.CheckpointSummary;
 import java.io.IOException;
@@ -16,8 +15,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -31,8 +28,7 @@ import org.junit.jupiter.api.Test;
  */
 class LocalModeSmokeIT {
 
-    private static final Path TARGET = Path.of("target");
-    private static final Path OUTPUT = TARGET.resolve("smoke-local");
+    private static final Path OUTPUT = LocalModeProcess.TARGET.resolve("smoke-local");
     private static final String BUCKET = "smoke";
 
     private static int exitCode;
@@ -41,22 +37,14 @@ class LocalModeSmokeIT {
 
     @BeforeAll
     static void runLocalMode() throws Exception {
-        deleteRecursively(OUTPUT);
-        Path pluginJar = ourPluginJar();
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar", TARGET.resolve("flinks3-benchmark-job.jar").toString(), "local",
-                "--plugin", "ours=" + pluginJar, "--contender", "ours",
+        LocalModeProcess run = LocalModeProcess.run(OUTPUT, List.of(
                 "--s3-profile", "lan", "--bucket", BUCKET,
                 "--numKeys", "400", "--valueSizeKb", "16", "--recordsPerSecond", "100", "--duration", "8s",
                 "--checkpointInterval", "2s", "--minPause", "500ms", "--parallelism", "2", "--restoreParallelism", "1",
-                "--managed-memory", "128m", "--jvm-option", "-Xmx768m",
-                "--output", OUTPUT.toString(), "--keep-work"));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        console = new String(process.getInputStream().readAllBytes());
-        assertThat(process.waitFor(4, TimeUnit.MINUTES)).isTrue();
-        exitCode = process.exitValue();
-        results = ResultsFile.read(OUTPUT.resolve("results.json"), BenchmarkResults.class);
+                "--managed-memory", "128m", "--jvm-option", "-Xmx768m"));
+        exitCode = run.exitCode();
+        console = run.console();
+        results = run.results();
     }
 
     @Test
@@ -118,27 +106,5 @@ class LocalModeSmokeIT {
     private static ContenderResult onlyRun() {
         assertThat(results.contenders()).hasSize(1);
         return results.contenders().get(0);
-    }
-
-    /** The shaded plugin jar the flink-s3-fs-native module builds (classifier {@code plugin}). */
-    private static Path ourPluginJar() throws IOException {
-        Path target = Path.of("..", "flink-s3-fs-native", "target");
-        try (Stream<Path> files = Files.list(target)) {
-            return files.filter(f -> f.getFileName().toString().endsWith("-plugin.jar")).findFirst()
-                    .orElseThrow(() -> new IllegalStateException("no *-plugin.jar in " + target.toAbsolutePath()
-                            + ": build flink-s3-fs-native first"))
-                    .toAbsolutePath();
-        }
-    }
-
-    private static void deleteRecursively(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.delete(path);
-            }
-        }
     }
 }
