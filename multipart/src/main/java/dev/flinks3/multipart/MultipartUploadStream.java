@@ -251,11 +251,15 @@ public final class MultipartUploadStream extends OutputStream {
         }
         current = null;
         partSent = true;
+        part.markInFlight();
         session.uploadPart(part.contents(), part::release);
     }
 
     private void putWholeObject() throws IOException {
         ByteBuffer body = current == null ? EMPTY : current.contents();
+        if (current != null) {
+            current.markInFlight();
+        }
         WriteCondition sent = guard.prepare(session.target(), condition);
         try {
             Await.result(client.put(session.target(), body, sent));

@@ -19,6 +19,7 @@ final class PartBuffer {
     private final PartBufferPool pool;
     private final int partBytes;
     private ByteBuffer buffer;
+    private boolean inFlight;
 
     private PartBuffer(PartBufferPool pool, int partBytes, ByteBuffer buffer) {
         this.pool = pool;
@@ -80,10 +81,18 @@ final class PartBuffer {
         return view;
     }
 
-    /** Returns the memory to the pool; idempotent. */
-    void release() {
+    /** Marks the part as handed to S3 (see {@link PartBufferPool#markInFlight}); no writes follow. */
+    void markInFlight() {
+        if (buffer != null && !inFlight) {
+            pool.markInFlight(buffer);
+            inFlight = true;
+        }
+    }
+
+    /** Returns the memory to the pool; idempotent. May run on another thread than the writes. */
+    synchronized void release() {
         if (buffer != null) {
-            pool.give(buffer);
+            pool.give(buffer, inFlight);
             buffer = null;
         }
     }
@@ -93,11 +102,7 @@ final class PartBuffer {
         if (capacity >= partBytes) {
             return false;
         }
-        ByteBuffer larger = pool.take((int) Math.min(partBytes, 2L * capacity));
-        buffer.flip();
-        larger.put(buffer);
-        pool.give(buffer);
-        buffer = larger;
+        buffer = pool.grow(buffer, (int) Math.min(partBytes, 2L * capacity));
         return true;
     }
 }

@@ -51,9 +51,42 @@ public final class PartBufferPool {
         return ByteBuffer.allocate(capacity);
     }
 
-    /** Gives back a buffer from {@link #take}; its contents are dead from now on. */
+    /**
+     * A buffer of {@code capacity} bytes holding what was written into {@code smaller}, positioned
+     * after it; takes only the budget for the extra bytes. {@code smaller} is dead afterwards: for the
+     * moment of the copy both arrays exist while the budget counts the larger one.
+     *
+     * @param smaller a buffer from {@link #take} or an earlier grow, smaller than {@code capacity}
+     * @throws InterruptedIOException if interrupted while waiting for budget
+     */
+    public ByteBuffer grow(ByteBuffer smaller, int capacity) throws InterruptedIOException {
+        budget.acquire(capacity - smaller.capacity());
+        ByteBuffer larger = ByteBuffer.allocate(capacity);
+        smaller.flip();
+        larger.put(smaller);
+        return larger;
+    }
+
+    /**
+     * Marks a buffer from {@link #take} as handed to S3: its bytes come back when S3 answers, so
+     * writers short of budget may wait for them ({@link UploadBudget#markInFlight}).
+     */
+    public void markInFlight(ByteBuffer buffer) {
+        budget.markInFlight(buffer.capacity());
+    }
+
+    /** Gives back a buffer from {@link #take}, never marked in flight; its contents are dead from now on. */
     public void give(ByteBuffer buffer) {
-        budget.release(buffer.capacity());
+        give(buffer, false);
+    }
+
+    /**
+     * Gives back a buffer from {@link #take}; its contents are dead from now on.
+     *
+     * @param wasInFlight whether it was {@linkplain #markInFlight marked in flight}
+     */
+    public void give(ByteBuffer buffer, boolean wasInFlight) {
+        budget.release(buffer.capacity(), wasInFlight);
         if (buffer.capacity() == pooledBytes) {
             synchronized (this) {
                 if (idle.size() < maxIdleBuffers) {

@@ -11,7 +11,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * S3 from filling the heap.
  *
  * <p>Bytes are acquired when a buffer is allocated or grown and released when the buffer's part has
- * been uploaded (or dropped). Thread-safe.
+ * been uploaded (or dropped). A buffer handed to S3 is marked {@linkplain #markInFlight in flight}:
+ * its bytes come back without any writer's help. A writer waits only while some bytes are in flight;
+ * when none are, every held byte sits in a buffer some writer is still filling (one task thread
+ * writing many files in turn, or more streams growing their first parts than the limit holds), so
+ * waiting could never end: the request is then granted beyond the limit and counted in
+ * {@link #overcommittedGrants()}. The limit therefore holds whenever the buffers being filled fit in
+ * it (streams x part size below the limit), and a writer never deadlocks. Thread-safe.
  */
 public final class UploadBudget {
 
@@ -19,7 +25,9 @@ public final class UploadBudget {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition released = lock.newCondition();
     private long heldBytes;
+    private long inFlightBytes;
     private long peakHeldBytes;
+    private long overcommittedGrants;
 
     /** @param limitBytes the most bytes held at once, at least 1 */
     public UploadBudget(long limitBytes) {
@@ -30,7 +38,8 @@ public final class UploadBudget {
     }
 
     /**
-     * Takes {@code bytes}, waiting as long as they would push the held bytes past the limit.
+     * Takes {@code bytes}, waiting as long as they would push the held bytes past the limit and bytes
+     * in flight may still free room; with nothing in flight it takes them at once, beyond the limit.
      *
      * @throws InterruptedIOException if the thread is interrupted while waiting (its interrupt flag is
      *     set again); nothing is taken then
@@ -40,8 +49,11 @@ public final class UploadBudget {
         checkRequest(bytes);
         lock.lock();
         try {
-            while (heldBytes + bytes > limitBytes) {
+            while (heldBytes + bytes > limitBytes && inFlightBytes > 0) {
                 released.await();
+            }
+            if (heldBytes + bytes > limitBytes) {
+                overcommittedGrants++;
             }
             take(bytes);
         } catch (InterruptedException e) {
@@ -55,29 +67,46 @@ public final class UploadBudget {
         }
     }
 
-    /** Takes {@code bytes} if that stays within the limit; never waits. */
-    public boolean tryAcquire(long bytes) {
-        checkRequest(bytes);
+    /**
+     * Marks {@code bytes} held as handed to S3: they will be released when S3 answers.
+     *
+     * @throws IllegalStateException if more bytes would be in flight than are held
+     */
+    public void markInFlight(long bytes) {
         lock.lock();
         try {
-            if (heldBytes + bytes > limitBytes) {
-                return false;
+            if (bytes < 0 || inFlightBytes + bytes > heldBytes) {
+                throw new IllegalStateException("marking " + bytes + " bytes in flight but only " + heldBytes
+                        + " are held and " + inFlightBytes + " already in flight");
             }
-            take(bytes);
-            return true;
+            inFlightBytes += bytes;
         } finally {
             lock.unlock();
         }
     }
 
-    /** Gives back {@code bytes} taken earlier and wakes waiting writers. */
+    /** Gives back {@code bytes} taken earlier, never marked in flight, and wakes waiting writers. */
     public void release(long bytes) {
+        release(bytes, false);
+    }
+
+    /**
+     * Gives back {@code bytes} taken earlier and wakes waiting writers.
+     *
+     * @param wasInFlight whether the bytes were {@linkplain #markInFlight marked in flight}
+     * @throws IllegalStateException if fewer bytes are held (or in flight) than given back
+     */
+    public void release(long bytes, boolean wasInFlight) {
         lock.lock();
         try {
-            if (bytes < 0 || bytes > heldBytes) {
-                throw new IllegalStateException("releasing " + bytes + " bytes but only " + heldBytes + " are held");
+            if (bytes < 0 || bytes > heldBytes || (wasInFlight && bytes > inFlightBytes)) {
+                throw new IllegalStateException("releasing " + bytes + (wasInFlight ? " bytes in flight" : " bytes")
+                        + " but " + heldBytes + " are held and " + inFlightBytes + " in flight");
             }
             heldBytes -= bytes;
+            if (wasInFlight) {
+                inFlightBytes -= bytes;
+            }
             released.signalAll();
         } finally {
             lock.unlock();
@@ -99,6 +128,26 @@ public final class UploadBudget {
         lock.lock();
         try {
             return peakHeldBytes;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Bytes marked in flight now, in bytes: part bodies S3 has not answered yet. */
+    public long inFlightBytes() {
+        lock.lock();
+        try {
+            return inFlightBytes;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** How many requests were granted beyond the limit because nothing was in flight to wait for. */
+    public long overcommittedGrants() {
+        lock.lock();
+        try {
+            return overcommittedGrants;
         } finally {
             lock.unlock();
         }

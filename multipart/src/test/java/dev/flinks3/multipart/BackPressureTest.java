@@ -7,6 +7,7 @@ import static dev.flinks3.multipart.TestData.random;
 import static dev.flinks3.multipart.TestData.writeInSlices;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.awaitility.Awaitility.await;
 
 import dev.flinks3.transfer.S3Location;
@@ -16,6 +17,8 @@ import dev.flinks3.transfer.fake.InMemoryObjectClient;
 import dev.flinks3.transfer.fake.Operation;
 import java.io.InterruptedIOException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterEach;
@@ -78,6 +81,74 @@ class BackPressureTest {
         assertThat(engine.budget().peakHeldBytes()).isLessThanOrEqualTo(limit);
         assertThat(crc(client.bytesOf(targetA))).isEqualTo(crc(first));
         assertThat(crc(client.bytesOf(targetB))).isEqualTo(crc(second));
+        assertThat(engine.budget().heldBytes()).isZero();
+    }
+
+    @Test
+    void processBudgetHoldsWithThirtyTwoConcurrentStreams() throws Throwable {
+        int streams = 32;
+        // Room for every stream's first part being filled, and 8 more parts: far below what 32 streams
+        // with 4 parts in flight each would buffer (3 parts of each stream at once here).
+        long limit = (streams + 8L) * PART;
+        UploadEngine engine = new UploadEngine(client, TestData.settings(4, limit).build());
+        byte[] data = random(2 * PART + 7, 25);
+        parts.close();
+
+        List<WriterThread> writers = new ArrayList<>();
+        for (int i = 0; i < streams; i++) {
+            S3Location target = S3Location.of("s3", "bucket", "stream-" + i);
+            writers.add(WriterThread.start("writer-" + i, () -> write(engine, target, data)));
+        }
+
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> parts.held() >= 1 && writers.stream().allMatch(WriterThread::isWaiting));
+        assertThat(parts.held()).isLessThanOrEqualTo((int) (limit / PART));
+        assertThat(engine.metrics().bytesBuffered()).isLessThanOrEqualTo(limit);
+
+        parts.open();
+        for (WriterThread writer : writers) {
+            writer.join();
+        }
+        assertThat(engine.budget().peakHeldBytes()).isLessThanOrEqualTo(limit);
+        for (int i = 0; i < streams; i++) {
+            assertThat(crc(client.bytesOf(S3Location.of("s3", "bucket", "stream-" + i)))).isEqualTo(crc(data));
+        }
+        assertThat(client.calls(Operation.UPLOAD_PART)).isEqualTo(3 * streams);
+        assertThat(engine.budget().overcommittedGrants()).isZero();
+        assertThat(engine.budget().heldBytes()).isZero();
+    }
+
+    /**
+     * One task thread writing many files in turn (a FileSink with many buckets) holds a part buffer
+     * in each: with a budget smaller than those buffers and nothing in flight, waiting could never
+     * end, so the budget grants beyond its limit instead of deadlocking the thread.
+     */
+    @Test
+    void oneThreadWritingManyStreamsInTurnNeverWaitsForItself() throws Exception {
+        int streams = 8;
+        UploadEngine engine = new UploadEngine(client, TestData.settings(4, 2L * PART).build());
+        byte[] data = random(2 * PART + 7, 26);
+        List<MultipartUploadStream> outs = new ArrayList<>();
+        for (int i = 0; i < streams; i++) {
+            outs.add(engine.openStream(S3Location.of("s3", "bucket", "bucket-" + i), WriteCondition.NONE));
+        }
+
+        assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+            int slice = 64 * 1024;
+            for (int offset = 0; offset < data.length; offset += slice) {
+                for (MultipartUploadStream out : outs) {
+                    out.write(data, offset, Math.min(slice, data.length - offset));
+                }
+            }
+            for (MultipartUploadStream out : outs) {
+                out.close();
+            }
+        });
+
+        for (int i = 0; i < streams; i++) {
+            assertThat(crc(client.bytesOf(S3Location.of("s3", "bucket", "bucket-" + i)))).isEqualTo(crc(data));
+        }
+        assertThat(engine.budget().overcommittedGrants()).isPositive();
         assertThat(engine.budget().heldBytes()).isZero();
     }
 
