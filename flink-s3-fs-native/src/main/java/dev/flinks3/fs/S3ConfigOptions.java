@@ -144,8 +144,10 @@ public final class S3ConfigOptions {
 
     public static final ConfigOption<S3Settings.HttpClientType> HTTP_CLIENT = ConfigOptions.key("s3.http-client")
             .enumType(S3Settings.HttpClientType.class)
-            .defaultValue(S3Settings.HttpClientType.NETTY)
-            .withDescription("Asynchronous HTTP client: 'netty' (netty-nio-client) or 'crt' (AWS Common Runtime).");
+            .defaultValue(S3Settings.HttpClientType.CRT)
+            .withDescription("Asynchronous HTTP client: 'crt' (AWS Common Runtime) or 'netty' (netty-nio-client). "
+                    + "crt is the default: it used 0.6-0.8x the client CPU of netty and restored twice as fast "
+                    + "in the filesystem benchmark.");
 
     public static final ConfigOption<Integer> MAX_CONNECTIONS = ConfigOptions.key("s3.connection.max")
             .intType()

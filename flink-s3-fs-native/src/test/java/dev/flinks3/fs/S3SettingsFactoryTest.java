@@ -38,7 +38,7 @@ class S3SettingsFactoryTest {
         assertThat(s.credentialsProviderClasses()).isEmpty();
         assertThat(s.assumeRoleSessionName()).isEqualTo("flink-s3-session");
         assertThat(s.assumeRoleDuration()).isEqualTo(Duration.ofHours(1));
-        assertThat(s.httpClient()).isEqualTo(HttpClientType.NETTY);
+        assertThat(s.httpClient()).isEqualTo(HttpClientType.CRT);
         assertThat(s.maxConnections()).isEqualTo(96);
         assertThat(s.connectionTimeout()).isEqualTo(Duration.ofSeconds(10));
         assertThat(s.socketTimeout()).isEqualTo(Duration.ofSeconds(60));

@@ -353,7 +353,7 @@ public final class S3Settings {
         private String assumeRoleExternalId;
         private String assumeRoleSessionName = "flink-s3-fs";
         private Duration assumeRoleDuration = Duration.ofHours(1);
-        private HttpClientType httpClient = HttpClientType.NETTY;
+        private HttpClientType httpClient = HttpClientType.CRT;
         private int maxConnections = 96;
         private Duration connectionTimeout = Duration.ofSeconds(10);
         private Duration socketTimeout = Duration.ofSeconds(60);
