@@ -136,7 +136,7 @@ public final class ContenderMain {
             long wallNanos = System.nanoTime() - start;
             ProcessMeter.Sample sample = meter.stop();
             return new ClientMeasurement(workload, wallNanos / 1e9, outcome.bytes(), outcome.operations(),
-                    sample.cpuNanos() / 1e9, sample.peakHeapBytes(), sample.peakDirectBytes(), work.method(), "");
+                    sample.cpuNanos() / 1e9, sample.peakHeapBytes(), sample.peakLiveHeapBytes(), sample.peakDirectBytes(), work.method(), "");
         } catch (Exception | OutOfMemoryError e) {
             meter.stop();
             e.printStackTrace();

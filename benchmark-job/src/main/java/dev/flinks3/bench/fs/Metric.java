@@ -8,7 +8,10 @@ public enum Metric {
     WALL_SECONDS("Wall seconds", false, false, WorkloadResult::wallSeconds),
     CLIENT_CPU_SECONDS("Client CPU seconds", false, false, WorkloadResult::clientCpuSeconds),
     SERVER_CPU_SECONDS("S3 server CPU seconds", false, false, WorkloadResult::serverCpuSeconds),
+    /** Heap in use at its highest, garbage not yet collected included. */
     PEAK_HEAP_MIB("Peak heap MiB", false, true, r -> r.peakHeapBytes() / (1024.0 * 1024.0)),
+    /** Heap in use right after a collection at its highest: what the process held. */
+    PEAK_LIVE_HEAP_MIB("Peak live heap MiB (after GC)", false, true, r -> r.peakLiveHeapBytes() / (1024.0 * 1024.0)),
     /** Buffers from {@code ByteBuffer.allocateDirect} only: not Netty's cleaner-less pool, not CRT's native memory. */
     PEAK_DIRECT_MIB("Peak direct-buffer MiB", false, true, r -> r.peakDirectBytes() / (1024.0 * 1024.0)),
     S3_REQUESTS("S3 requests", false, true, r -> r.requests());

@@ -1,10 +1,18 @@
 package dev.flinks3.bench.fs;
 
+import com.sun.management.GarbageCollectionNotificationInfo;
 import java.lang.management.BufferPoolMXBean;
+import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import javax.management.Notification;
+import javax.management.NotificationEmitter;
+import javax.management.NotificationListener;
+import javax.management.openmbean.CompositeData;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -14,16 +22,18 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Measures this JVM during one workload: process CPU time (all threads, including the plugin's and
  * the garbage collector's), the peak heap use (per-pool peaks from {@link MemoryPoolMXBean}, reset
- * at the start, summed: an upper bound of the true peak) and the peak use of direct buffers, which
- * the JVM does not track and is therefore sampled every {@value #DIRECT_SAMPLE_MS} ms.
- * One workload at a time.
+ * at the start, summed: an upper bound of the true peak, garbage included), the peak live heap (the
+ * most heap in use right after any collection during the workload: what the process really held,
+ * without the garbage a busy allocator leaves between collections; the peak heap if no collection
+ * ran) and the peak use of direct buffers, which the JVM does not track and is therefore sampled
+ * every {@value #DIRECT_SAMPLE_MS} ms. One workload at a time.
  */
 final class ProcessMeter implements AutoCloseable {
 
     static final long DIRECT_SAMPLE_MS = 10;
 
     /** What the meter saw between {@link #start()} and {@link #stop()}. */
-    record Sample(long cpuNanos, long peakHeapBytes, long peakDirectBytes) {}
+    record Sample(long cpuNanos, long peakHeapBytes, long peakLiveHeapBytes, long peakDirectBytes) {}
 
     private final com.sun.management.OperatingSystemMXBean os =
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
@@ -40,11 +50,23 @@ final class ProcessMeter implements AutoCloseable {
         return thread;
     });
     private final AtomicLong peakDirect = new AtomicLong();
+    private final Set<String> heapPoolNames = heapPools.stream().map(MemoryPoolMXBean::getName).collect(Collectors.toSet());
+    private final AtomicLong peakLive = new AtomicLong(-1);
+    private final NotificationListener afterCollection = this::collected;
+    private volatile boolean measuring;
     private ScheduledFuture<?> sampling;
     private long cpuAtStart;
 
+    ProcessMeter() {
+        for (GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans()) {
+            ((NotificationEmitter) collector).addNotificationListener(afterCollection, null, null);
+        }
+    }
+
     /** Resets the peaks and notes the CPU time; call right before the timed part. */
     void start() {
+        peakLive.set(-1);
+        measuring = true;
         heapPools.forEach(MemoryPoolMXBean::resetPeakUsage);
         peakDirect.set(direct.getMemoryUsed());
         sampling = sampler.scheduleAtFixedRate(
@@ -56,14 +78,37 @@ final class ProcessMeter implements AutoCloseable {
     /** The figures since {@link #start()}; call right after the timed part. */
     Sample stop() {
         long cpu = os.getProcessCpuTime() - cpuAtStart;
+        measuring = false;
         sampling.cancel(false);
         long heap = heapPools.stream().mapToLong(pool -> pool.getPeakUsage().getUsed()).sum();
+        long live = peakLive.get() < 0 ? heap : Math.min(heap, peakLive.get());
         long directPeak = peakDirect.accumulateAndGet(direct.getMemoryUsed(), Math::max);
-        return new Sample(cpu, heap, directPeak);
+        return new Sample(cpu, heap, live, directPeak);
+    }
+
+    /** Heap in use right after a collection, summed over the heap pools. */
+    private void collected(Notification notification, Object handback) {
+        if (!measuring || !GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(notification.getType())) {
+            return;
+        }
+        GarbageCollectionNotificationInfo info =
+                GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData());
+        long afterGc = info.getGcInfo().getMemoryUsageAfterGc().entrySet().stream()
+                .filter(pool -> heapPoolNames.contains(pool.getKey()))
+                .mapToLong(pool -> pool.getValue().getUsed())
+                .sum();
+        peakLive.accumulateAndGet(afterGc, Math::max);
     }
 
     @Override
     public void close() {
         sampler.shutdownNow();
+        for (GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans()) {
+            try {
+                ((NotificationEmitter) collector).removeNotificationListener(afterCollection);
+            } catch (javax.management.ListenerNotFoundException e) {
+                // Never added to this collector: nothing to remove.
+            }
+        }
     }
 }

@@ -13,6 +13,7 @@ import java.util.Map;
  * @param clientCpuSeconds CPU time of the contender's process during the timed part, in seconds
  * @param serverCpuSeconds CPU time of the S3 server's process during the timed part, in seconds
  * @param peakHeapBytes peak heap use of the contender's process during the timed part, in bytes
+ * @param peakLiveHeapBytes peak heap in use right after a collection in the contender's process, in bytes
  * @param peakDirectBytes peak direct-buffer use sampled in the contender's process, in bytes
  * @param requests S3 requests the server received during the timed part
  * @param requestsByOperation those requests per S3 operation name
@@ -30,6 +31,7 @@ public record WorkloadResult(
         double clientCpuSeconds,
         double serverCpuSeconds,
         long peakHeapBytes,
+        long peakLiveHeapBytes,
         long peakDirectBytes,
         long requests,
         Map<String, Long> requestsByOperation,
@@ -57,7 +59,7 @@ public record WorkloadResult(
         double throughput = failure.isEmpty() ? throughput(client) : 0;
         return new WorkloadResult(contender, round, client.workload(), throughput, client.wallSeconds(),
                 client.clientCpuSeconds(), server.cpuNanos() / NANOS_PER_SECOND, client.peakHeapBytes(),
-                client.peakDirectBytes(), server.requests(), server.requestsByOperation(), client.bytes(),
+                client.peakLiveHeapBytes(), client.peakDirectBytes(), server.requests(), server.requestsByOperation(), client.bytes(),
                 client.operations(), client.method(), failure);
     }
 

@@ -13,7 +13,7 @@ class WorkloadResultTest {
 
     @Test
     void byteWorkloadsCountMegabytesPerSecond() {
-        ClientMeasurement client = new ClientMeasurement(FsWorkload.STREAM_WRITE, 2.0, 100_000_000L, 1, 1.0, 1, 0, "m", "");
+        ClientMeasurement client = new ClientMeasurement(FsWorkload.STREAM_WRITE, 2.0, 100_000_000L, 1, 1.0, 1, 1, 0, "m", "");
 
         WorkloadResult result = WorkloadResult.of("ours", 1, client, SERVER, "");
 
@@ -25,14 +25,14 @@ class WorkloadResultTest {
 
     @Test
     void operationWorkloadsCountOperationsPerSecond() {
-        ClientMeasurement client = new ClientMeasurement(FsWorkload.SMALL_FILES, 20.0, 300L << 16, 300, 1.0, 1, 0, "m", "");
+        ClientMeasurement client = new ClientMeasurement(FsWorkload.SMALL_FILES, 20.0, 300L << 16, 300, 1.0, 1, 1, 0, "m", "");
 
         assertThat(WorkloadResult.of("ours", 1, client, SERVER, "").throughput()).isCloseTo(15.0, within(1e-9));
     }
 
     @Test
     void wrongBytesFailTheWorkloadAndZeroItsThroughput() {
-        ClientMeasurement client = new ClientMeasurement(FsWorkload.SEQUENTIAL_READ, 1.0, 1_000_000L, 1, 1.0, 1, 0, "m", "");
+        ClientMeasurement client = new ClientMeasurement(FsWorkload.SEQUENTIAL_READ, 1.0, 1_000_000L, 1, 1.0, 1, 1, 0, "m", "");
 
         WorkloadResult result = WorkloadResult.of("ours", 1, client, SERVER, "f: wrong byte at position 9");
 
@@ -67,7 +67,7 @@ class WorkloadResultTest {
 
     @Test
     void protocolEventsSurviveTheirLine() {
-        ClientMeasurement client = new ClientMeasurement(FsWorkload.RESTORE_DOWNLOAD, 1.5, 42, 16, 0.5, 1024, 2048,
+        ClientMeasurement client = new ClientMeasurement(FsWorkload.RESTORE_DOWNLOAD, 1.5, 42, 16, 0.5, 1024, 512, 2048,
                 "PathsCopyingFileSystem.copyFiles", "");
         ChildEvent event = new ChildEvent(ChildEvent.Type.MEASURED, FsWorkload.RESTORE_DOWNLOAD, client, "");
 
