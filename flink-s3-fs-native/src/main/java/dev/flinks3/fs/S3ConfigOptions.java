@@ -248,7 +248,9 @@ public final class S3ConfigOptions {
             .memoryType()
             .defaultValue(MemorySize.ofMebiBytes(1024))
             .withDescription("Bytes all output streams of the process may hold in part buffers together;"
-                    + " writers block beyond it. At least one part.");
+                    + " writers block beyond it while parts are in flight. If the buffers being written alone"
+                    + " exceed it (more files open at once than it holds parts for), writers go on beyond it"
+                    + " rather than wait forever, and a warning is logged once. At least one part.");
 
     public static final ConfigOption<Boolean> CONDITIONAL_WRITES_ENABLED = ConfigOptions.key("s3.conditional-writes.enabled")
             .booleanType()

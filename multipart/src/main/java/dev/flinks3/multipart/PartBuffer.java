@@ -82,7 +82,7 @@ final class PartBuffer {
     }
 
     /** Marks the part as handed to S3 (see {@link PartBufferPool#markInFlight}); no writes follow. */
-    void markInFlight() {
+    synchronized void markInFlight() {
         if (buffer != null && !inFlight) {
             pool.markInFlight(buffer);
             inFlight = true;

@@ -3,6 +3,8 @@ package dev.flinks3.multipart;
 import java.io.InterruptedIOException;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The process-wide bound on bytes held in part buffers (being filled or being uploaded), shared by
@@ -20,6 +22,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * it (streams x part size below the limit), and a writer never deadlocks. Thread-safe.
  */
 public final class UploadBudget {
+
+    private static final Logger LOG = LoggerFactory.getLogger(UploadBudget.class);
 
     private final long limitBytes;
     private final ReentrantLock lock = new ReentrantLock();
@@ -53,7 +57,7 @@ public final class UploadBudget {
                 released.await();
             }
             if (heldBytes + bytes > limitBytes) {
-                overcommittedGrants++;
+                overcommitted(bytes);
             }
             take(bytes);
         } catch (InterruptedException e) {
@@ -156,6 +160,15 @@ public final class UploadBudget {
     /** The bound, in bytes. */
     public long limitBytes() {
         return limitBytes;
+    }
+
+    private void overcommitted(long bytes) {
+        if (overcommittedGrants++ == 0) {
+            LOG.warn("Upload buffers exceed their process-wide limit of {} bytes ({} held, {} more requested): every held"
+                    + " byte is in a part still being written and none is in flight to wait for. More files are open"
+                    + " for writing at once than the limit holds parts for; raise the limit (s3.upload.max-buffered-size)"
+                    + " or lower the part size. Logged once; later grants are only counted.", limitBytes, heldBytes, bytes);
+        }
     }
 
     private void take(long bytes) {

@@ -14,13 +14,16 @@ import java.util.TreeMap;
 
 /**
  * Request counts for a server running in another JVM (a benchmark's): {@code GET /__flinks3/requests}
- * answers {@code text/plain} lines {@code <Operation> <count>} and {@code Total <count>};
+ * answers {@code text/plain} lines {@code <Operation> <count> <serveMillis>} (serveMillis: the summed
+ * time from arrival to answer of those requests, in ms) and {@code Total <count>};
  * {@code DELETE} on the same path resets them. The path cannot clash with S3: bucket names start with
  * a letter or digit. These requests are neither logged, delayed nor paced.
  */
 final class RequestCountsEndpoint implements Filter {
 
     static final String PATH = "/__flinks3/requests";
+
+    private static final long NANOS_PER_MILLI = 1_000_000L;
 
     private final RequestLog log;
 
@@ -38,7 +41,7 @@ final class RequestCountsEndpoint implements Filter {
         }
         HttpServletResponse out = (HttpServletResponse) response;
         switch (http.getMethod()) {
-            case "GET" -> write(out, render(log.counts()));
+            case "GET" -> write(out, render(log.counts(), log.serveNanos()));
             case "DELETE" -> {
                 log.clear();
                 out.setStatus(HttpServletResponse.SC_NO_CONTENT);
@@ -47,11 +50,12 @@ final class RequestCountsEndpoint implements Filter {
         }
     }
 
-    static String render(Map<RequestKind, Long> counts) {
+    static String render(Map<RequestKind, Long> counts, Map<RequestKind, Long> serveNanos) {
         StringBuilder text = new StringBuilder();
-        Map<String, Long> byName = new TreeMap<>();
-        counts.forEach((kind, count) -> byName.put(kind.operationName(), count));
-        byName.forEach((name, count) -> text.append(name).append(' ').append(count).append('\n'));
+        Map<String, RequestKind> byName = new TreeMap<>();
+        counts.keySet().forEach(kind -> byName.put(kind.operationName(), kind));
+        byName.forEach((name, kind) -> text.append(name).append(' ').append(counts.get(kind)).append(' ')
+                .append(serveNanos.getOrDefault(kind, 0L) / NANOS_PER_MILLI).append('\n'));
         text.append("Total ").append(counts.values().stream().mapToLong(Long::longValue).sum()).append('\n');
         return text.toString();
     }

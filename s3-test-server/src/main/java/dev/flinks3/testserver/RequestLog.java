@@ -19,6 +19,7 @@ public final class RequestLog {
     private final Map<RequestKind, Long> counts = new EnumMap<>(RequestKind.class);
     private final Map<RequestKind, Integer> inFlight = new EnumMap<>(RequestKind.class);
     private final Map<RequestKind, Integer> peakInFlight = new EnumMap<>(RequestKind.class);
+    private final Map<RequestKind, Long> serveNanos = new EnumMap<>(RequestKind.class);
 
     RequestLog(boolean keepEntries) {
         this.keepEntries = keepEntries;
@@ -34,8 +35,10 @@ public final class RequestLog {
         }
     }
 
+    /** Records that a request has been answered, adding its time from arrival to answer to its kind's total. */
     synchronized void finished(RequestRecord record) {
         inFlight.merge(record.kind(), -1, Integer::sum);
+        serveNanos.merge(record.kind(), System.nanoTime() - record.startNanos(), Long::sum);
     }
 
     /** A snapshot of all recorded requests in arrival order; empty if the server keeps counts only. */
@@ -59,6 +62,15 @@ public final class RequestLog {
     }
 
     /**
+     * Per kind, the summed time from each request's arrival to its answer (emulated latency and
+     * pacing included), in nanoseconds, since start or the last {@link #clear()}: where a client's
+     * wall time went, e.g. the server copying parts together in CompleteMultipartUpload.
+     */
+    public synchronized Map<RequestKind, Long> serveNanos() {
+        return Map.copyOf(serveNanos);
+    }
+
+    /**
      * The most requests of one kind that were being served at the same time since start or the last
      * {@link #clear()}: how many parts a client really had in flight, for example.
      */
@@ -70,6 +82,7 @@ public final class RequestLog {
     public synchronized void clear() {
         entries.clear();
         counts.clear();
+        serveNanos.clear();
         peakInFlight.clear();
         peakInFlight.putAll(inFlight);
     }

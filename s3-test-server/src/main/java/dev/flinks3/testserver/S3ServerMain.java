@@ -47,7 +47,7 @@ public final class S3ServerMain {
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
-                System.out.print(RequestCountsEndpoint.render(server.requestLog().counts()));
+                System.out.print(RequestCountsEndpoint.render(server.requestLog().counts(), server.requestLog().serveNanos()));
                 server.close();
             } catch (Exception e) {
                 e.printStackTrace();

@@ -1,6 +1,7 @@
 package dev.flinks3.testserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.function.Supplier;
@@ -87,6 +88,9 @@ class WanProfileTest {
             });
 
             assertThat(server.requestLog().count(RequestKind.HEAD_OBJECT)).isEqualTo(100L * rounds[0]);
+            // Every HEAD waited its 20 ms on the server: the serve time per kind includes the latency.
+            await().atMost(Duration.ofSeconds(10)).until(() -> server.requestLog().serveNanos()
+                    .getOrDefault(RequestKind.HEAD_OBJECT, 0L) >= rounds[0] * Duration.ofSeconds(2).toNanos());
         }
     }
 

@@ -33,7 +33,7 @@ final class ContenderProcess {
     record Outcome(String fileSystemClass, List<WorkloadResult> results) {}
 
     private static final String EOF = "\u0000EOF";
-    private static final ServerStats NOTHING = new ServerStats(0, Map.of());
+    private static final ServerStats NOTHING = new ServerStats(0, Map.of(), Map.of());
 
     private final ChildJvm jvm;
     private final ServerProcess server;

@@ -3,6 +3,7 @@ package dev.flinks3.bench.fs;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -51,7 +52,16 @@ final class FsBenchmark {
             List<String> clientJvmOptions,
             boolean warmUp,
             boolean jitWarmUp,
-            Duration eventTimeout) {}
+            Duration eventTimeout,
+            Map<String, Map<String, String>> contenderConfiguration) {
+
+        /** The Flink configuration {@code contender} gets: the server's endpoint and keys, then its own extra keys. */
+        Map<String, String> configurationOf(String contender, URI endpoint, Path tmpDir) {
+            Map<String, String> configuration = new LinkedHashMap<>(EndpointConfiguration.of(endpoint, tmpDir));
+            configuration.putAll(contenderConfiguration.getOrDefault(contender, Map.of()));
+            return configuration;
+        }
+    }
 
     private final Settings settings;
     private final PrintStream progress;
@@ -122,7 +132,7 @@ final class FsBenchmark {
         Path tmp = Files.createDirectories(settings.outDir().resolve("tmp").resolve(contender.name()));
         progress.println("[" + label + "] " + contender.name() + " (" + contender.jar().getFileName() + ")");
         ContenderTask task = new ContenderTask(contender.name(), round, bucket,
-                EndpointConfiguration.of(server.endpoint(), tmp), sizes, workloads, tmp.resolve("local").toString(),
+                settings.configurationOf(contender.name(), server.endpoint(), tmp), sizes, workloads, tmp.resolve("local").toString(),
                 round > 0 && settings.jitWarmUp());
         ContenderProcess.Outcome outcome;
         try {

@@ -91,6 +91,10 @@ public final class FsBenchmarkMain implements Callable<Integer> {
             description = "Objects deleted recursively (default: ${DEFAULT-VALUE}).")
     int deleteObjects;
 
+    @Option(names = "--conf", paramLabel = "NAME:KEY=VALUE",
+            description = "Extra Flink configuration for one contender, e.g. ours:s3.upload.max-buffered-size=256mb (repeatable).")
+    private List<String> contenderConf = new ArrayList<>();
+
     @Option(names = "--client-heap", defaultValue = "2g", description = "-Xmx of each contender JVM (default: ${DEFAULT-VALUE}).")
     String clientHeap;
 
@@ -133,6 +137,22 @@ public final class FsBenchmarkMain implements Callable<Integer> {
                 deleteObjects, KIB);
     }
 
+    /** The {@code --conf} values by contender name; an entry of another shape is a usage error. */
+    Map<String, Map<String, String>> contenderConfiguration() {
+        Map<String, Map<String, String>> byContender = new LinkedHashMap<>();
+        for (String entry : contenderConf) {
+            int colon = entry.indexOf(':');
+            int equals = entry.indexOf('=', colon + 1);
+            if (colon < 1 || equals < colon + 2) {
+                throw new CommandLine.ParameterException(new CommandLine(this),
+                        "--conf '" + entry + "' must look like NAME:KEY=VALUE, e.g. ours:s3.upload.max-buffered-size=256mb");
+            }
+            byContender.computeIfAbsent(entry.substring(0, colon), name -> new LinkedHashMap<>())
+                    .put(entry.substring(colon + 1, equals), entry.substring(equals + 1));
+        }
+        return byContender;
+    }
+
     @Override
     public Integer call() throws Exception {
         if (rounds < 1) {
@@ -146,7 +166,7 @@ public final class FsBenchmarkMain implements Callable<Integer> {
         FsBenchmark.Settings settings = new FsBenchmark.Settings(
                 commandLine(), profile, contenders,
                 baseline, rounds, sizes, List.copyOf(workloads), out, List.of("-Xmx" + clientHeap, "-XX:+UseG1GC"),
-                warmUp, jitWarmUp, Duration.ofMinutes(eventTimeoutMinutes));
+                warmUp, jitWarmUp, Duration.ofMinutes(eventTimeoutMinutes), contenderConfiguration());
         String report = new FsBenchmark(settings, System.out).run();
         System.out.println();
         System.out.println(report);

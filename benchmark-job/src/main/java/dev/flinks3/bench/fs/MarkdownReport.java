@@ -92,6 +92,7 @@ public final class MarkdownReport {
 
     private static void requestsByOperation(StringBuilder out, Comparison comparison, List<WorkloadResult> results) {
         out.append("## S3 requests by operation (round 1)\n\n");
+        out.append("Count, then in brackets the server's summed time from arrival to answer of those requests.\n\n");
         List<String> columns = new ArrayList<>(List.of("workload"));
         columns.addAll(comparison.contenders());
         row(out, columns);
@@ -102,7 +103,7 @@ public final class MarkdownReport {
                 cells.add(results.stream()
                         .filter(r -> r.round() == 1 && r.workload() == workload && r.contender().equals(contender))
                         .findFirst()
-                        .map(r -> operations(r.requestsByOperation()))
+                        .map(r -> operations(r.requestsByOperation(), r.serveMillisByOperation()))
                         .orElse(ABSENT));
             }
             row(out, cells);
@@ -161,13 +162,14 @@ public final class MarkdownReport {
         return String.format(Locale.ROOT, magnitude >= 10 ? "%.1f" : "%.2f", value);
     }
 
-    private static String operations(Map<String, Long> byOperation) {
+    static String operations(Map<String, Long> byOperation, Map<String, Long> serveMillis) {
         if (byOperation.isEmpty()) {
             return "0";
         }
         return byOperation.entrySet().stream()
                 .sorted(Map.Entry.comparingByKey())
-                .map(e -> e.getKey() + " " + e.getValue())
+                .map(e -> e.getKey() + " " + e.getValue()
+                        + String.format(Locale.ROOT, " (%.2f s)", serveMillis.getOrDefault(e.getKey(), 0L) / 1000.0))
                 .collect(Collectors.joining(", "));
     }
 

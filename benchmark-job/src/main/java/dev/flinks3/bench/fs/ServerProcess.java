@@ -98,22 +98,31 @@ final class ServerProcess implements AutoCloseable {
         }
         Duration cpu = process.info().totalCpuDuration()
                 .orElseThrow(() -> new IOException("the operating system does not report the server's CPU time"));
-        return new ServerStats(cpu.toNanos(), parseCounts(response.body()));
+        return parse(cpu.toNanos(), response.body());
     }
 
-    /** The counts of lines {@code <Operation> <count>}, without the {@code Total} line. */
-    static Map<String, Long> parseCounts(String body) {
+    /**
+     * The server's figures from its answer to {@code GET /__flinks3/requests}: lines
+     * {@code <Operation> <count> <serveMillis>} and a {@code Total <count>} line, which is left out.
+     *
+     * @param cpuNanos the server process's CPU time so far
+     * @throws IllegalArgumentException for a line of another shape
+     */
+    static ServerStats parse(long cpuNanos, String body) {
         Map<String, Long> counts = new TreeMap<>();
+        Map<String, Long> serveMillis = new TreeMap<>();
         body.lines().map(String::trim).filter(line -> !line.isEmpty()).forEach(line -> {
             String[] words = line.split(" ");
-            if (words.length != 2) {
+            if (words[0].equals(TOTAL) && words.length == 2) {
+                return;
+            }
+            if (words.length != 3) {
                 throw new IllegalArgumentException("not a request count line: '" + line + "'");
             }
-            if (!words[0].equals(TOTAL)) {
-                counts.put(words[0], Long.parseLong(words[1]));
-            }
+            counts.put(words[0], Long.parseLong(words[1]));
+            serveMillis.put(words[0], Long.parseLong(words[2]));
         });
-        return counts;
+        return new ServerStats(cpuNanos, counts, serveMillis);
     }
 
     /**

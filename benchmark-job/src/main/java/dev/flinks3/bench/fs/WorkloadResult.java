@@ -17,6 +17,7 @@ import java.util.Map;
  * @param peakDirectBytes peak direct-buffer use sampled in the contender's process, in bytes
  * @param requests S3 requests the server received during the timed part
  * @param requestsByOperation those requests per S3 operation name
+ * @param serveMillisByOperation per S3 operation name, the server's summed time from arrival to answer, in ms
  * @param bytes bytes written or read
  * @param operations files written, reads made or objects deleted
  * @param method how the plugin was driven
@@ -35,6 +36,7 @@ public record WorkloadResult(
         long peakDirectBytes,
         long requests,
         Map<String, Long> requestsByOperation,
+        Map<String, Long> serveMillisByOperation,
         long bytes,
         long operations,
         String method,
@@ -45,6 +47,7 @@ public record WorkloadResult(
 
     public WorkloadResult {
         requestsByOperation = Map.copyOf(requestsByOperation);
+        serveMillisByOperation = Map.copyOf(serveMillisByOperation);
     }
 
     /**
@@ -59,7 +62,7 @@ public record WorkloadResult(
         double throughput = failure.isEmpty() ? throughput(client) : 0;
         return new WorkloadResult(contender, round, client.workload(), throughput, client.wallSeconds(),
                 client.clientCpuSeconds(), server.cpuNanos() / NANOS_PER_SECOND, client.peakHeapBytes(),
-                client.peakLiveHeapBytes(), client.peakDirectBytes(), server.requests(), server.requestsByOperation(), client.bytes(),
+                client.peakLiveHeapBytes(), client.peakDirectBytes(), server.requests(), server.requestsByOperation(), server.serveMillisByOperation(), client.bytes(),
                 client.operations(), client.method(), failure);
     }
 

@@ -62,7 +62,7 @@ class MarkdownReportTest {
 
         String markdown = MarkdownReport.render(run(), Comparison.of(CONTENDERS, "ours", results), results);
 
-        assertThat(markdown).contains("| small files | PutObject 10 | - |");
+        assertThat(markdown).contains("| small files | PutObject 10 (0.25 s) | - |");
     }
 
     @Test

@@ -9,20 +9,24 @@ import org.junit.jupiter.api.Test;
 class ServerProcessTest {
 
     @Test
-    void countLinesBecomeCountsPerOperationWithoutTheTotal() {
-        String body = "GetObject 16\nPutObject 300\nTotal 316\n";
+    void countLinesBecomeCountsAndServeTimesPerOperationWithoutTheTotal() {
+        String body = "GetObject 16 420\nPutObject 300 6100\nTotal 316\n";
 
-        assertThat(ServerProcess.parseCounts(body)).isEqualTo(Map.of("GetObject", 16L, "PutObject", 300L));
+        ServerStats stats = ServerProcess.parse(7, body);
+
+        assertThat(stats.cpuNanos()).isEqualTo(7);
+        assertThat(stats.requestsByOperation()).isEqualTo(Map.of("GetObject", 16L, "PutObject", 300L));
+        assertThat(stats.serveMillisByOperation()).isEqualTo(Map.of("GetObject", 420L, "PutObject", 6100L));
     }
 
     @Test
     void noRequestsYetIsAnEmptyMap() {
-        assertThat(ServerProcess.parseCounts("Total 0\n")).isEmpty();
+        assertThat(ServerProcess.parse(0, "Total 0\n").requestsByOperation()).isEmpty();
     }
 
     @Test
     void anUnexpectedLineIsAnError() {
-        assertThatThrownBy(() -> ServerProcess.parseCounts("<html>oops</html>\n"))
+        assertThatThrownBy(() -> ServerProcess.parse(0, "<html>oops</html>\n"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("oops");
     }

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 class WorkloadResultTest {
 
-    private static final ServerStats SERVER = new ServerStats(1_500_000_000L, Map.of("PutObject", 300L));
+    private static final ServerStats SERVER = new ServerStats(1_500_000_000L, Map.of("PutObject", 300L), Map.of("PutObject", 6_000L));
 
     @Test
     void byteWorkloadsCountMegabytesPerSecond() {
@@ -43,14 +43,17 @@ class WorkloadResultTest {
 
     @Test
     void serverStatsDifferencesLeaveOutIdleOperations() {
-        ServerStats before = new ServerStats(100, Map.of("PutObject", 5L, "HeadObject", 2L));
-        ServerStats after = new ServerStats(350, Map.of("PutObject", 8L, "HeadObject", 2L, "GetObject", 1L));
+        ServerStats before = new ServerStats(100, Map.of("PutObject", 5L, "HeadObject", 2L),
+                Map.of("PutObject", 100L, "HeadObject", 40L));
+        ServerStats after = new ServerStats(350, Map.of("PutObject", 8L, "HeadObject", 2L, "GetObject", 1L),
+                Map.of("PutObject", 160L, "HeadObject", 40L, "GetObject", 25L));
 
         ServerStats delta = after.minus(before);
 
         assertThat(delta.cpuNanos()).isEqualTo(250);
         assertThat(delta.requestsByOperation()).containsExactlyInAnyOrderEntriesOf(Map.of("PutObject", 3L, "GetObject", 1L));
         assertThat(delta.requests()).isEqualTo(4);
+        assertThat(delta.serveMillisByOperation()).containsExactlyInAnyOrderEntriesOf(Map.of("PutObject", 60L, "GetObject", 25L));
     }
 
     @Test
