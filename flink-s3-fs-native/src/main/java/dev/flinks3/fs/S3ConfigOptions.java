@@ -237,18 +237,20 @@ public final class S3ConfigOptions {
 
     public static final ConfigOption<Integer> MAX_PARTS_IN_FLIGHT = ConfigOptions.key("s3.upload.max.concurrent.uploads")
             .intType()
-            .defaultValue(4)
+            .defaultValue(8)
             .withFallbackKeys(KeySpellings.of("s3.upload.max.concurrent.uploads")
                     .hadoop("fast.upload.active.blocks")
                     .toArray())
             .withDescription("Parts one output stream may have uploading at once; the writer blocks"
-                    + " (back-pressure) when all are in flight. At least 1.");
+                    + " (back-pressure) when all are in flight. A stream holds at most this many parts plus"
+                    + " the one being written. At least 1.");
 
     public static final ConfigOption<MemorySize> MAX_BUFFERED_SIZE = ConfigOptions.key("s3.upload.max-buffered-size")
             .memoryType()
             .defaultValue(MemorySize.ofMebiBytes(1024))
             .withDescription("Bytes all output streams of the process may hold in part buffers together;"
-                    + " writers block beyond it while parts are in flight. If the buffers being written alone"
+                    + " when unset, 1 GiB or a quarter of the JVM's maximum heap, whichever is smaller (at least"
+                    + " two parts). Writers block beyond it while parts are in flight. If the buffers being written alone"
                     + " exceed it (more files open at once than it holds parts for), writers go on beyond it"
                     + " rather than wait forever, and a warning is logged once. At least one part.");
 

@@ -38,6 +38,19 @@ public final class S3SettingsFactory {
     static final Duration MAX_ROLE_SESSION = Duration.ofHours(12);
 
     /** AWS region names and the names S3-compatible servers use: letters, digits, '-' and '_'. */
+    /**
+     * The process-wide part-buffer limit when none is configured: the option's default (1 GiB) or a
+     * quarter of the JVM's maximum heap, whichever is smaller, so a small TaskManager heap is not
+     * filled with part buffers; never below two parts.
+     *
+     * @param partSize the part size in bytes
+     * @param maxHeap the JVM's maximum heap in bytes ({@link Runtime#maxMemory()})
+     */
+    static long defaultBufferLimit(long partSize, long maxHeap) {
+        long limit = Math.min(MAX_BUFFERED_SIZE.defaultValue().getBytes(), maxHeap / 4);
+        return Math.max(2 * partSize, limit);
+    }
+
     private static final Pattern REGION_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]*");
     /** An ARN ("Identifiers for IAM resources"): arn:partition:service:region:account:resource. */
     private static final Pattern ROLE_ARN = Pattern.compile("arn:[^:\\s]+:[^:\\s]+:[^:\\s]*:[^:\\s]*:\\S+");
@@ -148,7 +161,9 @@ public final class S3SettingsFactory {
 
     private static void transfers(ConfigReader config, S3Settings.Builder b) {
         long partSize = config.bytesInRange(PART_SIZE, MIN_PART_SIZE, MAX_PART_SIZE);
-        long maxBuffered = config.bytesInRange(MAX_BUFFERED_SIZE, MIN_PART_SIZE, Long.MAX_VALUE);
+        long maxBuffered = config.find(MAX_BUFFERED_SIZE).isPresent()
+                ? config.bytesInRange(MAX_BUFFERED_SIZE, MIN_PART_SIZE, Long.MAX_VALUE)
+                : defaultBufferLimit(partSize, Runtime.getRuntime().maxMemory());
         if (maxBuffered < partSize) {
             throw new IllegalConfigurationException("'" + keyOf(config, MAX_BUFFERED_SIZE) + "' ("
                     + maxBuffered + " bytes) is smaller than one part ('" + keyOf(config, PART_SIZE) + "', "

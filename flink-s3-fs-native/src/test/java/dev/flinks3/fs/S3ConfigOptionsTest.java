@@ -78,7 +78,7 @@ class S3ConfigOptionsTest {
                 row(S3ConfigOptions.PART_SIZE, "s3.upload.min.part.size", MemorySize.ofMebiBytes(8),
                         "s3.multipart.size", "s3a.multipart.size", "fs.s3a.multipart.size",
                         "presto.s3.multipart.min-part-size", "s3.multipart.min-part-size"),
-                row(S3ConfigOptions.MAX_PARTS_IN_FLIGHT, "s3.upload.max.concurrent.uploads", 4,
+                row(S3ConfigOptions.MAX_PARTS_IN_FLIGHT, "s3.upload.max.concurrent.uploads", 8,
                         "s3.fast.upload.active.blocks", "s3a.fast.upload.active.blocks",
                         "fs.s3a.fast.upload.active.blocks"),
                 row(S3ConfigOptions.MAX_BUFFERED_SIZE, "s3.upload.max-buffered-size", MemorySize.ofMebiBytes(1024)),

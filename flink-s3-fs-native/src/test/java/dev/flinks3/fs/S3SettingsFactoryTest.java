@@ -46,8 +46,9 @@ class S3SettingsFactoryTest {
         assertThat(s.apiCallTimeout()).isEqualTo(Duration.ofMinutes(10));
         assertThat(s.maxRetries()).isEqualTo(10);
         assertThat(s.partSizeBytes()).isEqualTo(8L << 20);
-        assertThat(s.maxPartsInFlightPerStream()).isEqualTo(4);
-        assertThat(s.maxBufferedBytesPerProcess()).isEqualTo(1L << 30);
+        assertThat(s.maxPartsInFlightPerStream()).isEqualTo(8);
+        assertThat(s.maxBufferedBytesPerProcess())
+                .isEqualTo(Math.max(16L << 20, Math.min(1L << 30, Runtime.getRuntime().maxMemory() / 4)));
         assertThat(s.readAheadBytes()).isEqualTo(8L << 20);
         assertThat(s.readAheadParallelism()).isEqualTo(4);
         assertThat(s.bulkCopyConcurrency()).isEqualTo(16);
@@ -143,6 +144,14 @@ class S3SettingsFactoryTest {
     @MethodSource("spellings")
     void everySpellingReachesTheSettings(Map<String, String> config, Function<S3Settings, Object> read, Object expected) {
         assertThat(read.apply(settings(config))).isEqualTo(expected);
+    }
+
+    @Test
+    void anUnsetBufferLimitIsAQuarterOfTheHeapAtMostOneGibAndAtLeastTwoParts() {
+        long part = 8L << 20;
+        assertThat(S3SettingsFactory.defaultBufferLimit(part, 8L << 30)).isEqualTo(1L << 30);
+        assertThat(S3SettingsFactory.defaultBufferLimit(part, 1L << 30)).isEqualTo(256L << 20);
+        assertThat(S3SettingsFactory.defaultBufferLimit(part, 32L << 20)).isEqualTo(2 * part);
     }
 
     @Test

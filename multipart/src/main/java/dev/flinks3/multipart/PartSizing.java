@@ -9,8 +9,8 @@ import dev.flinks3.transfer.CompletedPart;
  * (156 GiB for 16 MiB parts). To go further without large buffers for ordinary files, the part size
  * doubles every {@value #PARTS_PER_STEP} parts, up to a ceiling: the smaller of 1 GiB (parts live in
  * heap arrays) and what the process budget can hold for one stream's parts in flight plus the one
- * being filled. With the defaults (8 MiB parts, 1 GiB budget, 4 parts in flight) parts grow 8, 16, 32,
- * 64 and 128 MiB and an object can reach about 484 GiB ({@link #maxObjectBytes()}). The sizes
+ * being filled. With the defaults (8 MiB parts, 1 GiB budget, 8 parts in flight) parts grow 8, 16, 32,
+ * 64 and 113 MiB and an object can reach about 456 GiB ({@link #maxObjectBytes()}). The sizes
  * depend only on the part number, so a resumed upload continues the same series. Immutable.
  */
 public final class PartSizing {

@@ -364,7 +364,7 @@ public final class S3Settings {
         private Duration throttlingRetryBaseDelay = Duration.ofMillis(S3RetryStrategy.THROTTLING_BASE_DELAY_MS);
         private Duration retryMaxDelay = Duration.ofMillis(S3RetryStrategy.MAX_DELAY_MS);
         private long partSizeBytes = 8L * 1024 * 1024;
-        private int maxPartsInFlightPerStream = 4;
+        private int maxPartsInFlightPerStream = 8;
         private long maxBufferedBytesPerProcess = 1024L * 1024 * 1024;
         private long readAheadBytes = 8L * 1024 * 1024;
         private int readAheadParallelism = 4;
