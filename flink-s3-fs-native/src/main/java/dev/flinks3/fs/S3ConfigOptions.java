@@ -284,9 +284,10 @@ public final class S3ConfigOptions {
 
     public static final ConfigOption<Integer> READ_AHEAD_PARALLELISM = ConfigOptions.key("s3.read.ahead-parallelism")
             .intType()
-            .defaultValue(4)
+            .defaultValue(8)
             .withDescription("Ranged GETs of 's3.read.ahead-size' one input stream keeps in flight ahead of a"
-                    + " sequential reader; 1 reads over a single connection.");
+                    + " sequential reader; 1 reads over a single connection. A sequential reader holds up to"
+                    + " this many windows (64 MiB with the defaults); positional reads hold none.");
 
     public static final ConfigOption<Integer> READ_BUFFER_SIZE = ConfigOptions.key("s3.read.buffer.size")
             .intType()

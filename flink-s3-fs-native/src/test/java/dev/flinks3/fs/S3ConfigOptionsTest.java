@@ -88,7 +88,7 @@ class S3ConfigOptionsTest {
                 row(S3ConfigOptions.CHUNKED_ENCODING_ENABLED, "s3.chunked-encoding.enabled", true),
                 row(S3ConfigOptions.READ_AHEAD_SIZE, "s3.read.ahead-size", MemorySize.ofMebiBytes(8),
                         "s3.readahead.range", "s3a.readahead.range", "fs.s3a.readahead.range"),
-                row(S3ConfigOptions.READ_AHEAD_PARALLELISM, "s3.read.ahead-parallelism", 4),
+                row(S3ConfigOptions.READ_AHEAD_PARALLELISM, "s3.read.ahead-parallelism", 8),
                 row(S3ConfigOptions.READ_BUFFER_SIZE, "s3.read.buffer.size", 256 * 1024),
                 row(S3ConfigOptions.BULK_COPY_ENABLED, "s3.bulk-copy.enabled", true),
                 row(S3ConfigOptions.BULK_COPY_MAX_CONCURRENT, "s3.bulk-copy.max-concurrent", 16),

@@ -50,7 +50,7 @@ class S3SettingsFactoryTest {
         assertThat(s.maxBufferedBytesPerProcess())
                 .isEqualTo(Math.max(16L << 20, Math.min(1L << 30, Runtime.getRuntime().maxMemory() / 4)));
         assertThat(s.readAheadBytes()).isEqualTo(8L << 20);
-        assertThat(s.readAheadParallelism()).isEqualTo(4);
+        assertThat(s.readAheadParallelism()).isEqualTo(8);
         assertThat(s.bulkCopyConcurrency()).isEqualTo(16);
         assertThat(s.sseType()).isEqualTo(SseType.NONE);
         assertThat(s.checksumsEnabled()).isTrue();

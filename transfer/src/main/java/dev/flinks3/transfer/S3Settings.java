@@ -367,7 +367,7 @@ public final class S3Settings {
         private int maxPartsInFlightPerStream = 8;
         private long maxBufferedBytesPerProcess = 1024L * 1024 * 1024;
         private long readAheadBytes = 8L * 1024 * 1024;
-        private int readAheadParallelism = 4;
+        private int readAheadParallelism = 8;
         private int bulkCopyConcurrency = 16;
         private SseType sseType = SseType.NONE;
         private String sseKmsKeyId;
