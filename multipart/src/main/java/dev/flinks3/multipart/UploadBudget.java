@@ -3,6 +3,7 @@ package dev.flinks3.multipart;
 import java.io.InterruptedIOException;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -119,47 +120,36 @@ public final class UploadBudget {
 
     /** Bytes held now (a gauge for metrics). */
     public long heldBytes() {
-        lock.lock();
-        try {
-            return heldBytes;
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> heldBytes);
     }
 
     /** The most bytes ever held at once. */
     public long peakHeldBytes() {
-        lock.lock();
-        try {
-            return peakHeldBytes;
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> peakHeldBytes);
     }
 
     /** Bytes marked in flight now, in bytes: part bodies S3 has not answered yet. */
     public long inFlightBytes() {
-        lock.lock();
-        try {
-            return inFlightBytes;
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> inFlightBytes);
     }
 
     /** How many requests were granted beyond the limit because nothing was in flight to wait for. */
     public long overcommittedGrants() {
-        lock.lock();
-        try {
-            return overcommittedGrants;
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> overcommittedGrants);
     }
 
     /** The bound, in bytes. */
     public long limitBytes() {
         return limitBytes;
+    }
+
+    private long locked(LongSupplier field) {
+        lock.lock();
+        try {
+            return field.getAsLong();
+        } finally {
+            lock.unlock();
+        }
     }
 
     private void overcommitted(long bytes) {
