@@ -3,9 +3,10 @@ package dev.flinks3.fs;
 import dev.flinks3.multipart.UploadEngine;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.S3ClientOwner;
+import dev.flinks3.transfer.read.ReadAheadBudget;
+import dev.flinks3.transfer.read.ReadAheadWorkers;
 import java.io.Closeable;
 import java.io.IOException;
-import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -24,6 +25,7 @@ final class S3Backend implements Closeable {
     private final S3ClientOwner owner;
     private final UploadEngine uploads;
     private final ThreadPoolExecutor readAhead;
+    private final ReadAheadWorkers readAheadWorkers;
 
     /**
      * Builds the clients and threads.
@@ -36,6 +38,8 @@ final class S3Backend implements Closeable {
         this.owner = new S3ClientOwner(settings.s3());
         this.uploads = new UploadEngine(owner.objectClient(), settings.s3());
         this.readAhead = readAheadExecutor(settings.s3().maxConnections());
+        this.readAheadWorkers =
+                new ReadAheadWorkers(readAhead, new ReadAheadBudget(readAheadLimit(Runtime.getRuntime().maxMemory())));
     }
 
     ObjectClient objectClient() {
@@ -50,8 +54,19 @@ final class S3Backend implements Closeable {
         return owner.bulkDownloader()::download;
     }
 
-    Executor readAheadExecutor() {
-        return readAhead;
+    /** The read-ahead threads and the budget of their windows, shared by the streams of this backend. */
+    ReadAheadWorkers readAhead() {
+        return readAheadWorkers;
+    }
+
+    /**
+     * The bytes all read-ahead windows may hold together: 1 GiB or a quarter of the JVM's maximum
+     * heap, whichever is smaller (the rule of the upload buffers' default limit).
+     *
+     * @param maxHeap the JVM's maximum heap in bytes ({@link Runtime#maxMemory()})
+     */
+    static long readAheadLimit(long maxHeap) {
+        return Math.min(1L << 30, maxHeap / 4);
     }
 
     /**

@@ -287,7 +287,9 @@ public final class S3ConfigOptions {
             .defaultValue(8)
             .withDescription("Ranged GETs of 's3.read.ahead-size' one input stream keeps in flight ahead of a"
                     + " sequential reader; 1 reads over a single connection. A sequential reader holds up to"
-                    + " this many windows (64 MiB with the defaults); positional reads hold none.");
+                    + " this many windows (64 MiB with the defaults); positional reads hold none. All readers of"
+                    + " a process share at most 1 GiB or a quarter of the maximum heap of windows, whichever is"
+                    + " smaller; a reader that finds fewer than two windows free reads over one connection.");
 
     public static final ConfigOption<Integer> READ_BUFFER_SIZE = ConfigOptions.key("s3.read.buffer.size")
             .intType()

@@ -6,6 +6,7 @@ import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.ObjectMetadata;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.WriteCondition;
+import dev.flinks3.transfer.read.ReadAheadWorkers;
 import dev.flinks3.transfer.read.S3SeekableInputStream;
 import dev.flinks3.writer.S3RecoverableWriter;
 import java.io.FileNotFoundException;
@@ -20,7 +21,6 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.flink.core.fs.BlockLocation;
 import org.apache.flink.core.fs.EntropyInjectingFileSystem;
@@ -69,7 +69,7 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
     private final ObjectClient client;
     private final UploadEngine uploads;
     private final BulkCopy bulkCopy;
-    private final Executor readAheadExecutor;
+    private final ReadAheadWorkers readAhead;
     private final S3FileSystemSettings settings;
     private final VisibleObjects visible;
 
@@ -79,8 +79,8 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
      * @param uploads the upload engine on the same client; not owned
      * @param bulkCopy copies objects to local files for {@link #copyFiles}; {@code null} to let Flink copy
      *     file by file through {@link #open}
-     * @param readAheadExecutor runs parallel read-ahead GETs of input streams; not owned; {@code null}
-     *     reads over one connection per stream
+     * @param readAhead runs parallel read-ahead GETs of input streams and bounds their memory; not
+     *     owned; {@code null} reads over one connection per stream
      * @param settings what the factory was configured with
      */
     public S3FileSystem(
@@ -88,14 +88,14 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
             ObjectClient client,
             UploadEngine uploads,
             BulkCopy bulkCopy,
-            Executor readAheadExecutor,
+            ReadAheadWorkers readAhead,
             S3FileSystemSettings settings) {
         this.uri = URI.create(uri.getScheme() + "://" + (uri.getAuthority() == null ? "" : uri.getAuthority()) + "/");
         this.paths = new BucketPaths(this.uri);
         this.client = Objects.requireNonNull(client, "client");
         this.uploads = Objects.requireNonNull(uploads, "uploads");
         this.bulkCopy = bulkCopy;
-        this.readAheadExecutor = readAheadExecutor;
+        this.readAhead = readAhead;
         this.settings = Objects.requireNonNull(settings, "settings");
         this.visible = new VisibleObjects(client);
     }
@@ -313,7 +313,7 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
             throw new FileNotFoundException(location + " is the root of a bucket, not a file");
         }
         return new S3DataInputStream(
-                new S3SeekableInputStream(client, location, settings.s3(), -1, readAheadExecutor));
+                new S3SeekableInputStream(client, location, settings.s3(), -1, readAhead));
     }
 
     /**

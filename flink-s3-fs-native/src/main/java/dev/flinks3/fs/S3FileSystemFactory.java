@@ -81,7 +81,7 @@ public class S3FileSystemFactory implements FileSystemFactory {
             }
         }
         S3FileSystem fs = new S3FileSystem(fsUri, backend.objectClient(), backend.uploads(), backend.bulkCopy(),
-                backend.readAheadExecutor(), settings);
+                backend.readAhead(), settings);
         LOG.info("Created {} (flinks3) on {} with {}", fs.getUri(), backend, settings);
         return fs;
     }

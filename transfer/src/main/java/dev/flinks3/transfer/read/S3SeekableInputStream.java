@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.util.Objects;
-import java.util.concurrent.Executor;
 
 /**
  * A seekable input stream over one S3 object, read with bounded ranged GETs.
@@ -66,20 +65,22 @@ public final class S3SeekableInputStream extends InputStream {
     private final long rangeBytes;
     private final int chunkBytes;
     private final int parallelism;
-    private final Executor readAheadExecutor;
+    private final ReadAheadWorkers readAheadWorkers;
     private volatile long length;
     private long position;
     private RangeReader range;
     /** Bytes the open range gave to reads (skipped bytes not counted), to tell a sequential reader. */
     private long rangeBytesRead;
     private ParallelReadAhead readAhead;
+    /** Windows {@link #readAhead} took from the budget, given back when it closes. */
+    private int readAheadWindows;
     private volatile boolean closed;
     private final byte[] single = new byte[1];
 
     /**
      * Creates a stream that reads over one connection at a time (no parallel read-ahead); sends no request.
      *
-     * @see #S3SeekableInputStream(ObjectClient, S3Location, S3Settings, long, Executor)
+     * @see #S3SeekableInputStream(ObjectClient, S3Location, S3Settings, long, ReadAheadWorkers)
      */
     public S3SeekableInputStream(ObjectClient client, S3Location location, S3Settings settings, long knownLength) {
         this(client, location, settings, knownLength, null);
@@ -94,17 +95,17 @@ public final class S3SeekableInputStream extends InputStream {
      *     parallelism ({@link S3Settings#readAheadParallelism()})
      * @param knownLength the object's length in bytes if the caller knows it (from a listing or HEAD),
      *     otherwise -1; a known length spares requests past the end and the HEAD of {@link #length()}
-     * @param readAheadExecutor runs the read-ahead GETs (each blocks a thread for one chunk's
-     *     transfer); not owned, shared by streams. {@code null} reads over one connection at a time.
+     * @param readAhead the executor for read-ahead GETs and the process-wide budget of their windows,
+     *     shared by streams; {@code null} reads over one connection at a time
      */
     public S3SeekableInputStream(ObjectClient client, S3Location location, S3Settings settings, long knownLength,
-            Executor readAheadExecutor) {
+            ReadAheadWorkers readAhead) {
         this.client = Objects.requireNonNull(client, "client");
         this.location = Objects.requireNonNull(location, "location");
         this.rangeBytes = settings.readAheadBytes();
         this.chunkBytes = (int) Math.min(settings.readAheadBytes(), MAX_CHUNK_BYTES);
         this.parallelism = settings.readAheadParallelism();
-        this.readAheadExecutor = readAheadExecutor;
+        this.readAheadWorkers = readAhead;
         if (knownLength < -1) {
             throw new IllegalArgumentException("known length " + knownLength + " of " + location + " must be >= -1");
         }
@@ -379,14 +380,21 @@ public final class S3SeekableInputStream extends InputStream {
     }
 
     /**
-     * Starts parallel read-ahead at the current position if this stream may (an executor, parallelism
-     * above 1, the length known and bytes left).
+     * Starts parallel read-ahead at the current position if this stream may (workers, parallelism
+     * above 1, the length known, bytes left, and at least two windows free in the budget; as many
+     * windows as the budget grants, up to the parallelism).
      */
     private boolean startReadAhead() {
-        if (readAheadExecutor == null || parallelism < 2 || length < 0 || position >= length) {
+        if (readAheadWorkers == null || parallelism < 2 || length < 0 || position >= length) {
             return false;
         }
-        readAhead = new ParallelReadAhead(client, location, position, length, chunkBytes, parallelism, readAheadExecutor);
+        int windows = readAheadWorkers.budget().tryAcquire(parallelism, chunkBytes);
+        if (windows == 0) {
+            return false;
+        }
+        readAheadWindows = windows;
+        readAhead = new ParallelReadAhead(client, location, position, length, chunkBytes, windows,
+                readAheadWorkers.executor());
         return true;
     }
 
@@ -400,6 +408,8 @@ public final class S3SeekableInputStream extends InputStream {
         if (readAhead != null) {
             readAhead.close();
             readAhead = null;
+            readAheadWorkers.budget().release(readAheadWindows, chunkBytes);
+            readAheadWindows = 0;
         }
     }
 

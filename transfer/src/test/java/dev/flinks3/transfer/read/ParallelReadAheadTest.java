@@ -246,6 +246,39 @@ class ParallelReadAheadTest {
     }
 
     @Test
+    void readersShareTheProcessBudgetAndOneWithoutWindowsReadsOverOneConnection() throws IOException {
+        byte[] source = store(16 * CHUNK);
+        ReadAheadBudget budget = new ReadAheadBudget((PARALLELISM + 2L) * CHUNK);
+        S3SeekableInputStream first = open(queued, budget);
+        S3SeekableInputStream second = open(queued, budget);
+        S3SeekableInputStream third = open(queued, budget);
+
+        readN(first, CHUNK + 10);
+        readN(second, CHUNK + 10);
+        readN(third, CHUNK + 10);
+
+        // The first reader took its full window, the second the two windows left, the third none.
+        assertThat(budget.heldBytes()).isEqualTo((PARALLELISM + 2L) * CHUNK);
+        assertThat(first.readAheadBufferedBytes()).isLessThanOrEqualTo((long) PARALLELISM * CHUNK);
+        assertThat(second.readAheadBufferedBytes()).isLessThanOrEqualTo(2L * CHUNK);
+        assertThat(third.readAheadBufferedBytes()).isZero();
+        queued.runAll();
+        byte[] rest = new byte[source.length - (CHUNK + 10)];
+        for (S3SeekableInputStream in : new S3SeekableInputStream[] {first, second, third}) {
+            int done = 0;
+            while (done < rest.length) {
+                int n = in.read(rest, done, rest.length - done);
+                assertThat(n).isPositive();
+                done += n;
+                queued.runAll();
+            }
+            assertThat(rest).isEqualTo(java.util.Arrays.copyOfRange(source, CHUNK + 10, source.length));
+            in.close();
+        }
+        assertThat(budget.heldBytes()).isZero();
+    }
+
+    @Test
     void closingTheStreamReleasesItsReadAhead() throws IOException {
         store(16 * CHUNK);
         S3SeekableInputStream in = open(queued);
@@ -356,7 +389,11 @@ class ParallelReadAheadTest {
     // ---------------------------------------------------------------- helpers
 
     private S3SeekableInputStream open(java.util.concurrent.Executor executor) {
-        return new S3SeekableInputStream(client, LOCATION, settings, -1, executor);
+        return open(executor, new ReadAheadBudget(Long.MAX_VALUE));
+    }
+
+    private S3SeekableInputStream open(java.util.concurrent.Executor executor, ReadAheadBudget budget) {
+        return new S3SeekableInputStream(client, LOCATION, settings, -1, new ReadAheadWorkers(executor, budget));
     }
 
     private byte[] store(int size) {

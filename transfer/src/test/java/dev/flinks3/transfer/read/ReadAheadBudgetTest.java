@@ -1,0 +1,31 @@
+package dev.flinks3.transfer.read;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+class ReadAheadBudgetTest {
+
+    private final ReadAheadBudget budget = new ReadAheadBudget(100);
+
+    @Test
+    void grantsWhatFitsAndNeverASingleWindow() {
+        assertThat(budget.tryAcquire(8, 10)).isEqualTo(8);
+        assertThat(budget.tryAcquire(8, 10)).isEqualTo(2);
+        assertThat(budget.tryAcquire(8, 10)).isZero();
+        assertThat(budget.heldBytes()).isEqualTo(100);
+
+        budget.release(2, 10);
+        assertThat(budget.tryAcquire(1, 10)).isZero();
+        assertThat(budget.tryAcquire(4, 5)).isEqualTo(4);
+        assertThat(budget.heldBytes()).isEqualTo(100);
+    }
+
+    @Test
+    void givingBackMoreThanHeldIsAnError() {
+        budget.tryAcquire(2, 10);
+        assertThatThrownBy(() -> budget.release(3, 10)).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> new ReadAheadBudget(-1)).isInstanceOf(IllegalArgumentException.class);
+    }
+}
