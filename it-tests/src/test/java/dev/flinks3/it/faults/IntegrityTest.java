@@ -68,8 +68,8 @@ class IntegrityTest {
             Scenario.Context c = context(fileSystem);
             server.requestLog().clear();
 
-            c.write(new Path(c.dir, "small"), Scenario.SMALL);
-            c.write(new Path(c.dir, "large"), Scenario.LARGE);
+            c.write(new Path(c.dir, "small"), Scenario.Payload.SMALL);
+            c.write(new Path(c.dir, "large"), Scenario.Payload.LARGE);
 
             List<RequestRecord> uploads = server.requestLog().entries().stream()
                     .filter(r -> r.key().startsWith(c.key(c.dir)))
@@ -88,8 +88,8 @@ class IntegrityTest {
                     .filteredOn(r -> r.key().startsWith(c.key(c.dir)))
                     .singleElement()
                     .satisfies(create -> assertThat(create.header("x-amz-checksum-algorithm")).contains("CRC32C"));
-            c.assertObject(new Path(c.dir, "small"), Scenario.SMALL);
-            c.assertObject(new Path(c.dir, "large"), Scenario.LARGE);
+            c.assertObject(new Path(c.dir, "small"), Scenario.Payload.SMALL);
+            c.assertObject(new Path(c.dir, "large"), Scenario.Payload.LARGE);
         }
     }
 

@@ -24,49 +24,19 @@ import software.amazon.awssdk.services.s3.S3Client;
 enum Scenario {
 
     /** A small file: one PutObject (If-None-Match: *) at close. */
-    PUT_OBJECT(RequestKind.PUT_OBJECT, "PutObject", false, true) {
-        @Override
-        void run(Context c) throws IOException {
-            c.write(c.file(), SMALL);
-        }
-
-        @Override
-        void assertSucceeded(Context c) {
-            c.assertObject(c.file(), SMALL);
-        }
-    },
+    PUT_OBJECT(RequestKind.PUT_OBJECT, "PutObject", false, Payload.SMALL),
 
     /** A file of three 5 MiB parts: the fault hits UploadPart. */
-    UPLOAD_PART(RequestKind.UPLOAD_PART, "UploadPart", false, true) {
-        @Override
-        void run(Context c) throws IOException {
-            c.write(c.file(), LARGE);
-        }
-
-        @Override
-        void assertSucceeded(Context c) {
-            c.assertObject(c.file(), LARGE);
-        }
-    },
+    UPLOAD_PART(RequestKind.UPLOAD_PART, "UploadPart", false, Payload.LARGE),
 
     /** A file of three 5 MiB parts: the fault hits CompleteMultipartUpload (If-None-Match: *). */
-    COMPLETE_MULTIPART_UPLOAD(RequestKind.COMPLETE_MULTIPART_UPLOAD, "CompleteMultipartUpload", true, true) {
-        @Override
-        void run(Context c) throws IOException {
-            c.write(c.file(), LARGE);
-        }
-
-        @Override
-        void assertSucceeded(Context c) {
-            c.assertObject(c.file(), LARGE);
-        }
-    },
+    COMPLETE_MULTIPART_UPLOAD(RequestKind.COMPLETE_MULTIPART_UPLOAD, "CompleteMultipartUpload", true, Payload.LARGE),
 
     /** A sequential read of a whole 3 MiB object: one ranged GET. */
-    GET_OBJECT(RequestKind.GET_OBJECT, "GetObject", true, false) {
+    GET_OBJECT(RequestKind.GET_OBJECT, "GetObject", true, null) {
         @Override
         void prepare(Context c) {
-            c.put(c.file(), MEDIUM);
+            c.put(c.file(), Payload.MEDIUM);
         }
 
         @Override
@@ -76,16 +46,16 @@ enum Scenario {
 
         @Override
         void assertSucceeded(Context c) {
-            assertThat(c.read).as("bytes read from %s", c.file()).isEqualTo(MEDIUM);
+            assertThat(c.read).as("bytes read from %s", c.file()).isEqualTo(Payload.MEDIUM);
         }
     },
 
     /** A listing of a directory of three files. */
-    LIST_OBJECTS_V2(RequestKind.LIST_OBJECTS_V2, "ListObjectsV2", true, false) {
+    LIST_OBJECTS_V2(RequestKind.LIST_OBJECTS_V2, "ListObjectsV2", true, null) {
         @Override
         void prepare(Context c) {
             for (String name : THREE_NAMES) {
-                c.put(new Path(c.dir, name), SMALL);
+                c.put(new Path(c.dir, name), Payload.SMALL);
             }
         }
 
@@ -97,7 +67,7 @@ enum Scenario {
         @Override
         void assertSucceeded(Context c) {
             assertThat(c.listed).extracting(status -> status.getPath().getName()).containsExactlyInAnyOrder(THREE_NAMES);
-            assertThat(c.listed).allSatisfy(status -> assertThat(status.getLen()).isEqualTo(SMALL.length));
+            assertThat(c.listed).allSatisfy(status -> assertThat(status.getLen()).isEqualTo(Payload.SMALL.length));
         }
 
         @Override
@@ -107,11 +77,11 @@ enum Scenario {
     },
 
     /** A recursive delete of a directory of three files: one DeleteObjects. */
-    DELETE_OBJECTS(RequestKind.DELETE_OBJECTS, "DeleteObjects", true, false) {
+    DELETE_OBJECTS(RequestKind.DELETE_OBJECTS, "DeleteObjects", true, null) {
         @Override
         void prepare(Context c) {
             for (String name : THREE_NAMES) {
-                c.put(new Path(c.file(), name), SMALL);
+                c.put(new Path(c.file(), name), Payload.SMALL);
             }
         }
 
@@ -127,10 +97,10 @@ enum Scenario {
     },
 
     /** The status of one file: one HeadObject. */
-    HEAD_OBJECT(RequestKind.HEAD_OBJECT, "HeadObject", false, false) {
+    HEAD_OBJECT(RequestKind.HEAD_OBJECT, "HeadObject", false, null) {
         @Override
         void prepare(Context c) {
-            c.put(c.file(), SMALL);
+            c.put(c.file(), Payload.SMALL);
         }
 
         @Override
@@ -141,26 +111,23 @@ enum Scenario {
         @Override
         void assertSucceeded(Context c) {
             assertThat(c.status.isDir()).isFalse();
-            assertThat(c.status.getLen()).isEqualTo(SMALL.length);
+            assertThat(c.status.getLen()).isEqualTo(Payload.SMALL.length);
         }
     };
 
-    static final int MIB = 1024 * 1024;
-    static final byte[] SMALL = bytes(100 * 1024, 1);
-    static final byte[] MEDIUM = bytes(3 * MIB, 2);
-    static final byte[] LARGE = bytes(11 * MIB, 3);
     static final String[] THREE_NAMES = {"a", "b", "c"};
 
     private final RequestKind kind;
     private final String operation;
     private final boolean hasResponseBody;
-    private final boolean writes;
+    private final byte[] written;
 
-    Scenario(RequestKind kind, String operation, boolean hasResponseBody, boolean writes) {
+    /** @param written the bytes a writing scenario writes to {@link Context#file()}; {@code null} if it does not write */
+    Scenario(RequestKind kind, String operation, boolean hasResponseBody, byte[] written) {
         this.kind = kind;
         this.operation = operation;
         this.hasResponseBody = hasResponseBody;
-        this.writes = writes;
+        this.written = written;
     }
 
     /** The request kind the fault is armed for. */
@@ -180,7 +147,7 @@ enum Scenario {
 
     /** Whether the operation writes an object (and may leave a partial one or an upload behind). */
     boolean writes() {
-        return writes;
+        return written != null;
     }
 
     /** Whether a fault on the given kind can apply to this scenario. */
@@ -192,11 +159,15 @@ enum Scenario {
     /** Puts the objects the operation needs on the server. */
     void prepare(Context c) {}
 
-    /** The filesystem operation that sends a request of {@link #kind()}. */
-    abstract void run(Context c) throws IOException;
+    /** The filesystem operation that sends a request of {@link #kind()}; a writing scenario writes its bytes. */
+    void run(Context c) throws IOException {
+        c.write(c.file(), written);
+    }
 
-    /** What must be true when the operation succeeded. */
-    abstract void assertSucceeded(Context c);
+    /** What must be true when the operation succeeded; for a writing scenario, the object holds its bytes. */
+    void assertSucceeded(Context c) {
+        c.assertObject(c.file(), written);
+    }
 
     /** The {@code s3://} location a failure must name. */
     String location(Context c) {
@@ -208,10 +179,20 @@ enum Scenario {
         return operation;
     }
 
-    private static byte[] bytes(int size, long seed) {
-        byte[] bytes = new byte[size];
-        new Random(seed).nextBytes(bytes);
-        return bytes;
+    /** The objects' contents, apart from the enum so its constants can name them. */
+    static final class Payload {
+        static final int MIB = 1024 * 1024;
+        static final byte[] SMALL = bytes(100 * 1024, 1);
+        static final byte[] MEDIUM = bytes(3 * MIB, 2);
+        static final byte[] LARGE = bytes(11 * MIB, 3);
+
+        private Payload() {}
+
+        private static byte[] bytes(int size, long seed) {
+            byte[] bytes = new byte[size];
+            new Random(seed).nextBytes(bytes);
+            return bytes;
+        }
     }
 
     /** The filesystem, the direct client and the directory of one run, and what the operation returned. */
