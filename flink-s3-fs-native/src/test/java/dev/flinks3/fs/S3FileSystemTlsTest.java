@@ -1,0 +1,144 @@
+package dev.flinks3.fs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.flinks3.testserver.EmbeddedS3Server;
+import dev.flinks3.testserver.TestCertificates;
+import dev.flinks3.transfer.S3Settings.HttpClientType;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.IllegalConfigurationException;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.FileSystem.WriteMode;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * TLS to an S3 store whose certificate a private CA signed: S3Proxy on HTTPS only, its certificate
+ * made in the test. The CA reaches each HTTP client through 's3.ssl.ca-file' or the JVM trust store;
+ * without it the handshake fails with a message naming both.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class S3FileSystemTlsTest {
+
+    private static final String BUCKET = "tls-bucket";
+    private static final String TRUST_STORE = "javax.net.ssl.trustStore";
+
+    @TempDir
+    static Path dir;
+
+    private static TestCertificates certificates;
+    private static EmbeddedS3Server server;
+
+    @BeforeAll
+    static void startHttpsServer() throws IOException {
+        certificates = TestCertificates.create(dir.resolve("pki"));
+        server = EmbeddedS3Server.builder()
+                .tls(certificates.serverKeyStore(), TestCertificates.PASSWORD)
+                .bucket(BUCKET)
+                .start();
+    }
+
+    @AfterAll
+    static void stopServer() throws Exception {
+        server.close();
+    }
+
+    @ParameterizedTest
+    @EnumSource(HttpClientType.class)
+    void theConfiguredCaFileIsTrusted(HttpClientType httpClient) throws IOException {
+        Map<String, String> config = config(httpClient);
+        config.put("s3.ssl.ca-file", certificates.caPem().toString());
+
+        assertWritesAndReads(config, "ca-file-" + httpClient);
+    }
+
+    @ParameterizedTest
+    @EnumSource(HttpClientType.class)
+    void theJvmTrustStoreIsTrusted(HttpClientType httpClient) throws IOException {
+        String before = System.getProperty(TRUST_STORE);
+        System.setProperty(TRUST_STORE, certificates.trustStore().toString());
+        System.setProperty(TRUST_STORE + "Password", TestCertificates.PASSWORD);
+        try {
+            assertWritesAndReads(config(httpClient), "jvm-trust-store-" + httpClient);
+        } finally {
+            System.clearProperty(TRUST_STORE + "Password");
+            if (before == null) {
+                System.clearProperty(TRUST_STORE);
+            } else {
+                System.setProperty(TRUST_STORE, before);
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(HttpClientType.class)
+    void withoutTheCaTheHandshakeFailsNamingTheSwitches(HttpClientType httpClient) throws IOException {
+        Map<String, String> config = config(httpClient);
+        config.put("s3.retry.max-num-retries", "0");
+        FileSystem fs = fileSystem(config);
+
+        assertThatThrownBy(() -> fs.getFileStatus(new org.apache.flink.core.fs.Path("s3://" + BUCKET + "/any")))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("s3.ssl.ca-file")
+                .hasMessageContaining("javax.net.ssl.trustStore");
+    }
+
+    @Test
+    void aCaFileWithoutCertificatesFailsWhenTheFactoryIsConfigured() throws IOException {
+        Path notPem = Files.writeString(dir.resolve("not-a-ca.pem"), "hello");
+        Map<String, String> config = config(HttpClientType.NETTY);
+        config.put("s3.ssl.ca-file", notPem.toString());
+
+        assertThatThrownBy(() -> new S3FileSystemFactory().configure(Configuration.fromMap(config)))
+                .isInstanceOf(IllegalConfigurationException.class)
+                .hasMessageContaining("'s3.ssl.ca-file'")
+                .hasMessageContaining(notPem.toString())
+                .hasMessageContaining("PEM");
+    }
+
+    private static void assertWritesAndReads(Map<String, String> config, String key) throws IOException {
+        FileSystem fs = fileSystem(config);
+        org.apache.flink.core.fs.Path path = new org.apache.flink.core.fs.Path("s3://" + BUCKET + "/" + key);
+        byte[] content = ("written over TLS to " + key).getBytes(StandardCharsets.UTF_8);
+
+        try (OutputStream out = fs.create(path, WriteMode.NO_OVERWRITE)) {
+            out.write(content);
+        }
+        try (InputStream in = fs.open(path)) {
+            assertThat(in.readAllBytes()).isEqualTo(content);
+        }
+        assertThat(server.requestLog().entries()).isNotEmpty();
+    }
+
+    private static FileSystem fileSystem(Map<String, String> config) throws IOException {
+        S3FileSystemFactory factory = new S3FileSystemFactory();
+        factory.configure(Configuration.fromMap(config));
+        return factory.create(java.net.URI.create("s3://" + BUCKET));
+    }
+
+    private static Map<String, String> config(HttpClientType httpClient) {
+        Map<String, String> config = new HashMap<>();
+        config.put("s3.endpoint", server.endpoint().toString());
+        config.put("s3.path-style-access", "true");
+        config.put("s3.access-key", server.accessKey());
+        config.put("s3.secret-key", server.secretKey());
+        config.put("s3.region", server.region());
+        config.put("s3.http-client", httpClient.name().toLowerCase(java.util.Locale.ROOT));
+        return config;
+    }
+}
