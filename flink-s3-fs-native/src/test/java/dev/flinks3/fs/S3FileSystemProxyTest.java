@@ -11,8 +11,6 @@ import java.io.OutputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
-import java.util.HashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.configuration.Configuration;
@@ -113,14 +111,8 @@ class S3FileSystemProxyTest {
     }
 
     private Map<String, String> config(HttpClientType httpClient) {
-        Map<String, String> config = new HashMap<>();
-        config.put("s3.endpoint", server.endpoint().toString());
-        config.put("s3.path-style-access", "true");
-        config.put("s3.access-key", server.accessKey());
-        config.put("s3.secret-key", server.secretKey());
-        config.put("s3.region", server.region());
+        Map<String, String> config = ServerConfigs.forServer(server, httpClient);
         config.put("s3.retry.max-num-retries", "1");
-        config.put("s3.http-client", httpClient.name().toLowerCase(Locale.ROOT));
         return config;
     }
 }

@@ -12,7 +12,6 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.configuration.Configuration;
@@ -132,13 +131,6 @@ class S3FileSystemTlsTest {
     }
 
     private static Map<String, String> config(HttpClientType httpClient) {
-        Map<String, String> config = new HashMap<>();
-        config.put("s3.endpoint", server.endpoint().toString());
-        config.put("s3.path-style-access", "true");
-        config.put("s3.access-key", server.accessKey());
-        config.put("s3.secret-key", server.secretKey());
-        config.put("s3.region", server.region());
-        config.put("s3.http-client", httpClient.name().toLowerCase(java.util.Locale.ROOT));
-        return config;
+        return ServerConfigs.forServer(server, httpClient);
     }
 }
