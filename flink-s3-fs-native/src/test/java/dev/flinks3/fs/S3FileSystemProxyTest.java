@@ -11,6 +11,7 @@ import java.io.OutputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.configuration.Configuration;
@@ -19,19 +20,25 @@ import org.apache.flink.core.fs.FileSystem.WriteMode;
 import org.apache.flink.core.fs.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * S3 requests through an HTTP proxy: a forwarding proxy on 127.0.0.1 in front of S3Proxy counts the
- * connections it carries. The configured proxy, the JVM's proxy system properties and the
- * non-proxy hosts each take effect with both HTTP clients.
+ * connections it carries. The configured proxy, the JVM's proxy system properties, the proxy
+ * environment variables (in a child JVM) and the non-proxy hosts each take effect with both HTTP
+ * clients.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class S3FileSystemProxyTest {
 
     private static final String BUCKET = "proxy-bucket";
+
+    @TempDir
+    java.nio.file.Path dir;
 
     private EmbeddedS3Server server;
     private ForwardProxy proxy;
@@ -92,6 +99,26 @@ class S3FileSystemProxyTest {
         }
 
         assertThat(proxy.connections()).isPositive();
+    }
+
+    @ParameterizedTest
+    @EnumSource(HttpClientType.class)
+    void withoutProxyKeysOrPropertiesTheProxyEnvironmentVariablesApply(HttpClientType httpClient) throws Exception {
+        ChildJvmWriter.Result child = ChildJvmWriter.run(dir, List.of(),
+                Map.of("HTTP_PROXY", "http://127.0.0.1:" + proxy.port()), 1, BUCKET, config(httpClient));
+
+        assertThat(child.exitValue).as(child.output).isZero();
+        assertThat(proxy.connections()).as(child.output).isPositive();
+    }
+
+    @Test
+    void noProxyInTheEnvironmentIsHonoured() throws Exception {
+        ChildJvmWriter.Result child = ChildJvmWriter.run(dir, List.of(),
+                Map.of("HTTP_PROXY", "http://127.0.0.1:" + proxy.port(), "NO_PROXY", "127.0.0.1"), 1, BUCKET,
+                config(HttpClientType.NETTY));
+
+        assertThat(child.exitValue).as(child.output).isZero();
+        assertThat(proxy.connections()).as(child.output).isZero();
     }
 
     private void writeAndRead(Map<String, String> config, String key) throws IOException {

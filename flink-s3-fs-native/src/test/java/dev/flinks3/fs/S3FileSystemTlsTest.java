@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinks3.testserver.EmbeddedS3Server;
+import dev.flinks3.testserver.ForwardProxy;
 import dev.flinks3.testserver.TestCertificates;
 import dev.flinks3.transfer.S3Settings.HttpClientType;
 import java.io.IOException;
@@ -29,7 +30,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * TLS to an S3 store whose certificate a private CA signed: S3Proxy on HTTPS only, its certificate
  * made in the test. The CA reaches each HTTP client through 's3.ssl.ca-file' or the JVM trust store;
- * without it the handshake fails with a message naming both.
+ * without it the handshake fails with a message naming both. Through a proxy, TLS is tunnelled with
+ * CONNECT and still ends at the server.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class S3FileSystemTlsTest {
@@ -95,6 +97,41 @@ class S3FileSystemTlsTest {
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("s3.ssl.ca-file")
                 .hasMessageContaining("javax.net.ssl.trustStore");
+    }
+
+    @ParameterizedTest
+    @EnumSource(HttpClientType.class)
+    void anHttpsEndpointIsTunnelledThroughTheConfiguredProxy(HttpClientType httpClient) throws IOException {
+        try (ForwardProxy proxy = ForwardProxy.start()) {
+            Map<String, String> config = config(httpClient);
+            config.put("s3.ssl.ca-file", certificates.caPem().toString());
+            config.put("s3.proxy.host", "127.0.0.1");
+            config.put("s3.proxy.port", String.valueOf(proxy.port()));
+
+            assertWritesAndReads(config, "tunnelled-" + httpClient);
+
+            assertThat(proxy.requestLines()).isNotEmpty()
+                    .allMatch(line -> line.startsWith("CONNECT 127.0.0.1:" + server.port() + " "));
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(HttpClientType.class)
+    void anHttpsEndpointTakesTheHttpsProxyProperties(HttpClientType httpClient) throws IOException {
+        try (ForwardProxy proxy = ForwardProxy.start()) {
+            Map<String, String> config = config(httpClient);
+            config.put("s3.ssl.ca-file", certificates.caPem().toString());
+            System.setProperty("https.proxyHost", "127.0.0.1");
+            System.setProperty("https.proxyPort", String.valueOf(proxy.port()));
+            try {
+                assertWritesAndReads(config, "https-proxy-properties-" + httpClient);
+            } finally {
+                System.clearProperty("https.proxyHost");
+                System.clearProperty("https.proxyPort");
+            }
+
+            assertThat(proxy.connections()).isPositive();
+        }
     }
 
     @Test
