@@ -58,9 +58,7 @@ class S3FileSystemProxyTest {
     @ParameterizedTest
     @EnumSource(HttpClientType.class)
     void requestsGoThroughTheConfiguredProxyWithItsCredentials(HttpClientType httpClient) throws IOException {
-        Map<String, String> config = config(httpClient);
-        config.put("s3.proxy.host", "127.0.0.1");
-        config.put("s3.proxy.port", String.valueOf(proxy.port()));
+        Map<String, String> config = proxiedConfig(httpClient);
         config.put("s3.proxy.username", "flink");
         config.put("fs.s3a.proxy.password", "proxy-pass");
 
@@ -75,9 +73,7 @@ class S3FileSystemProxyTest {
     @ParameterizedTest
     @EnumSource(HttpClientType.class)
     void aNonProxyHostIsReachedDirectly(HttpClientType httpClient) throws IOException {
-        Map<String, String> config = config(httpClient);
-        config.put("s3.proxy.host", "127.0.0.1");
-        config.put("s3.proxy.port", String.valueOf(proxy.port()));
+        Map<String, String> config = proxiedConfig(httpClient);
         config.put("s3.proxy.non-proxy-hosts", "s3.example.internal|127.0.0.1");
 
         writeAndRead(config, "bypass-" + httpClient);
@@ -135,6 +131,14 @@ class S3FileSystemProxyTest {
         }
         // Closes the S3 clients, and with them their pooled connections through the proxy.
         factory.configure(new Configuration());
+    }
+
+    /** {@link #config} with the test's proxy as 's3.proxy.host' and 's3.proxy.port'. */
+    private Map<String, String> proxiedConfig(HttpClientType httpClient) {
+        Map<String, String> config = config(httpClient);
+        config.put("s3.proxy.host", "127.0.0.1");
+        config.put("s3.proxy.port", String.valueOf(proxy.port()));
+        return config;
     }
 
     private Map<String, String> config(HttpClientType httpClient) {

@@ -62,8 +62,7 @@ class S3FileSystemTlsTest {
     @ParameterizedTest
     @EnumSource(HttpClientType.class)
     void theConfiguredCaFileIsTrusted(HttpClientType httpClient) throws IOException {
-        Map<String, String> config = config(httpClient);
-        config.put("s3.ssl.ca-file", certificates.caPem().toString());
+        Map<String, String> config = trustingTheCa(httpClient);
 
         assertWritesAndReads(config, "ca-file-" + httpClient);
     }
@@ -103,8 +102,7 @@ class S3FileSystemTlsTest {
     @EnumSource(HttpClientType.class)
     void anHttpsEndpointIsTunnelledThroughTheConfiguredProxy(HttpClientType httpClient) throws IOException {
         try (ForwardProxy proxy = ForwardProxy.start()) {
-            Map<String, String> config = config(httpClient);
-            config.put("s3.ssl.ca-file", certificates.caPem().toString());
+            Map<String, String> config = trustingTheCa(httpClient);
             config.put("s3.proxy.host", "127.0.0.1");
             config.put("s3.proxy.port", String.valueOf(proxy.port()));
 
@@ -119,8 +117,7 @@ class S3FileSystemTlsTest {
     @EnumSource(HttpClientType.class)
     void anHttpsEndpointTakesTheHttpsProxyProperties(HttpClientType httpClient) throws IOException {
         try (ForwardProxy proxy = ForwardProxy.start()) {
-            Map<String, String> config = config(httpClient);
-            config.put("s3.ssl.ca-file", certificates.caPem().toString());
+            Map<String, String> config = trustingTheCa(httpClient);
             System.setProperty("https.proxyHost", "127.0.0.1");
             System.setProperty("https.proxyPort", String.valueOf(proxy.port()));
             try {
@@ -165,6 +162,13 @@ class S3FileSystemTlsTest {
         S3FileSystemFactory factory = new S3FileSystemFactory();
         factory.configure(Configuration.fromMap(config));
         return factory.create(java.net.URI.create("s3://" + BUCKET));
+    }
+
+    /** {@link #config} with the test CA's PEM file as 's3.ssl.ca-file'. */
+    private static Map<String, String> trustingTheCa(HttpClientType httpClient) {
+        Map<String, String> config = config(httpClient);
+        config.put("s3.ssl.ca-file", certificates.caPem().toString());
+        return config;
     }
 
     private static Map<String, String> config(HttpClientType httpClient) {
