@@ -359,8 +359,8 @@ public final class S3ConfigOptions {
             .withDescription("Host of the HTTP proxy S3 requests go through (https endpoints through a CONNECT"
                     + " tunnel). Unset: the JVM's proxy system properties (https.proxyHost for an https endpoint,"
                     + " http.proxyHost for http, with their proxyPort, proxyUser, proxyPassword and"
-                    + " http.nonProxyHosts), else the HTTPS_PROXY or HTTP_PROXY and NO_PROXY environment"
-                    + " variables, else no proxy.");
+                    + " http.nonProxyHosts), else the environment variables HTTPS_PROXY (https endpoint) or"
+                    + " HTTP_PROXY (http endpoint) and NO_PROXY, else no proxy.");
 
     public static final ConfigOption<Integer> PROXY_PORT = ConfigOptions.key("s3.proxy.port")
             .intType()

@@ -11,8 +11,8 @@ import software.amazon.awssdk.utils.ProxyConfigProvider;
  * HttpProxy}, or else the one the JVM's proxy system properties ({@code https.proxyHost},
  * {@code https.proxyPort}, {@code https.proxyUser}, {@code https.proxyPassword} for an {@code
  * https://} endpoint, the {@code http.*} ones for an {@code http://} endpoint, and {@code
- * http.nonProxyHosts}) or, without those, the environment ({@code HTTPS_PROXY} or {@code
- * HTTP_PROXY}, {@code NO_PROXY}) name. The SDK's own resolver of those settings reads them.
+ * http.nonProxyHosts}) or, without those, the environment ({@code HTTPS_PROXY} for an {@code
+ * https://} endpoint, {@code HTTP_PROXY} for an {@code http://} one, and {@code NO_PROXY}) name. The SDK's own resolver of those settings reads them.
  *
  * <p>The SDK's proxy configurations would read the {@code https.*} settings only for a proxy reached
  * over TLS; here the endpoint's scheme chooses them, as it does for Java's own URL connections, and
