@@ -2,18 +2,18 @@ package dev.flinks3.fs;
 
 import static dev.flinks3.fs.S3ConfigOptions.*;
 
+import dev.flinks3.transfer.HttpProxy;
 import dev.flinks3.transfer.S3Settings;
 import dev.flinks3.transfer.S3Settings.SseType;
-import dev.flinks3.transfer.HttpProxy;
 import dev.flinks3.transfer.Secret;
 import dev.flinks3.transfer.TrustedCertificates;
 import java.net.URI;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -234,7 +234,14 @@ public final class S3SettingsFactory {
         });
     }
 
+    /** The CA file, the proxy and the non-proxy hosts; {@code endpoint} chooses the proxy's default port. */
     private static void privateNetwork(ConfigReader config, S3Settings.Builder b, URI endpoint) {
+        caFile(config, b);
+        proxy(config, b, endpoint);
+        nonProxyHosts(config, b);
+    }
+
+    private static void caFile(ConfigReader config, S3Settings.Builder b) {
         nonBlank(config, SSL_CA_FILE).ifPresent(e -> {
             Path file = Path.of(e.value.trim());
             try {
@@ -244,6 +251,9 @@ public final class S3SettingsFactory {
             }
             b.sslCaFile(file);
         });
+    }
+
+    private static void proxy(ConfigReader config, S3Settings.Builder b, URI endpoint) {
         Optional<ConfigReader.Entry> host = nonBlank(config, PROXY_HOST);
         Optional<ConfigReader.Entry> user = nonBlank(config, PROXY_USERNAME);
         Optional<ConfigReader.Entry> password = nonBlank(config, PROXY_PASSWORD);
@@ -267,6 +277,9 @@ public final class S3SettingsFactory {
             b.proxy(new HttpProxy(hostName, port, user.map(e -> e.value.trim()).orElse(null),
                     password.map(e -> Secret.ofNullable(e.value)).orElse(null)));
         }
+    }
+
+    private static void nonProxyHosts(ConfigReader config, S3Settings.Builder b) {
         nonBlank(config, PROXY_NON_PROXY_HOSTS).ifPresent(e -> {
             List<String> patterns = new ArrayList<>();
             for (String pattern : e.value.split("[,|]")) {
