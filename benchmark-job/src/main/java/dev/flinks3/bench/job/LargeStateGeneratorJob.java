@@ -94,7 +94,7 @@ public final class LargeStateGeneratorJob {
         if (checkpointDirectory != null) {
             conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpointDirectory);
         }
-        conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, parameters.incremental());
+        conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, parameters.incrementalCheckpoints());
         conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, parameters.checkpointInterval());
         conf.set(CheckpointingOptions.MIN_PAUSE_BETWEEN_CHECKPOINTS, parameters.minPause());
         conf.set(CheckpointingOptions.CHECKPOINTING_TIMEOUT, parameters.checkpointTimeout());
