@@ -38,8 +38,9 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * {@link ByteBufferReadable#read(long, ByteBuffer)} once (seek and read only if the stream is not
  * {@code ByteBufferReadable}) from ForSt's read threads, taking that one call's count as the block's length, so
  * a positional read must fill the buffer up to its limit or the end of the object; {@code create} writes a new object under a random
- * (UUID) name in the file's directory and {@code rename} only renames the entry in ForSt's own mapping table;
- * {@code delete} deletes the object once no checkpoint references it.
+ * (UUID) name in the file's directory for SST files only (everything else stays on local disk),
+ * {@code rename} only renames the entry in ForSt's own mapping table, and {@code delete} deletes the object
+ * once nothing references it.
  *
  * <p>So what must hold for our filesystem: concurrent positional reads on one stream from many threads, heap
  * and direct buffers filled from their position to their limit, reads at and past the end of the object, no
@@ -183,36 +184,40 @@ class ForStFileSystemTest extends AbstractS3ProxyFileSystemTest {
     }
 
     @Test
-    void forStsCreateRenameAndDeleteLeaveExactlyTheObjectsItStillReferences() throws Exception {
+    void forStPutsOnlySstFilesOnS3UnderItsOwnNamesAndRenamesAndDeletesThemWithoutCopies() throws Exception {
         ForStFlinkFileSystem forSt = forStFileSystem();
-        Path temporary = new Path(dir, "db/CURRENT.dbtmp");
         Path current = new Path(dir, "db/CURRENT");
-        byte[] manifestName = "MANIFEST-000005\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-        try (ByteBufferWritableFSDataOutputStream out = forSt.create(temporary)) {
-            out.write(manifestName);
+        Path sst = new Path(dir, "db/000009.sst");
+        Path ingested = new Path(dir, "db/000010.sst");
+        byte[] data = randomBytes(200_000, 26);
+        try (ByteBufferWritableFSDataOutputStream out = forSt.create(current)) {
+            out.write("MANIFEST-000005\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        }
+        assertThat(objectsUnder()).as("ForSt keeps files other than SSTs on local disk").isEmpty();
+
+        try (ByteBufferWritableFSDataOutputStream out = forSt.create(sst)) {
+            out.write(data);
         }
         List<S3Object> written = objectsUnder();
         assertThat(written).as("one object, under a name of ForSt's own").hasSize(1)
-                .noneSatisfy(o -> assertThat(o.key()).endsWith("CURRENT.dbtmp"));
+                .noneSatisfy(o -> assertThat(o.key()).endsWith("000009.sst"));
 
-        assertThat(forSt.rename(temporary, current)).isTrue();
+        assertThat(forSt.rename(sst, ingested)).isTrue();
 
-        assertThat(forSt.exists(current)).isTrue();
-        assertThat(forSt.exists(temporary)).isFalse();
-        try (ByteBufferReadableFSDataInputStream in = forSt.open(current)) {
-            ByteBuffer buffer = ByteBuffer.allocateDirect(manifestName.length);
-            assertThat(in.readFully(0, buffer)).isEqualTo(manifestName.length);
-            byte[] read = new byte[manifestName.length];
-            buffer.flip().get(read);
-            assertThat(read).isEqualTo(manifestName);
+        assertThat(forSt.exists(ingested)).isTrue();
+        assertThat(forSt.exists(sst)).isFalse();
+        try (ByteBufferReadableFSDataInputStream in = forSt.open(ingested)) {
+            ByteBuffer buffer = ByteBuffer.allocateDirect(4096);
+            assertThat(in.readFully(150_000, buffer)).isEqualTo(4096);
+            assertThat(check(data, 150_000, buffer, 4096)).isNull();
         }
-        assertThat(objectsUnder()).as("a rename copies nothing on S3").isEqualTo(written);
+        assertThat(objectsUnder()).as("a rename moves nothing on S3").isEqualTo(written);
         assertThat(requestsUnder(RequestKind.COPY_OBJECT)).isEmpty();
 
-        assertThat(forSt.delete(current, false)).isTrue();
+        assertThat(forSt.delete(ingested, false)).isTrue();
 
-        assertThat(forSt.exists(current)).isFalse();
-        assertThat(objectsUnder()).isEmpty();
+        assertThat(forSt.exists(ingested)).isFalse();
+        assertThat(objectsUnder()).as("the object goes with ForSt's last reference").isEmpty();
     }
 
     @Test
