@@ -87,6 +87,8 @@ final class MarkdownReport {
         row(table, "restore: read from S3 (MB)", r -> mb(r.restoreBytesRead()));
         row(table, "restore verified", r -> r.restore() == null ? "-" : r.restore().verified() ? "yes" : "no");
         row(table, "records processed", r -> r.result().run() == null ? "-" : Long.toString(r.result().run().recordsProcessed()));
+        row(table, "records/s processed", MarkdownReport::recordsPerSecond);
+        row(table, "S3 bytes read per record (checkpointing)", MarkdownReport::bytesReadPerRecord);
         row(table, "contender JVM CPU (s)", r -> decimal(r.result().clientCpuSeconds()));
         row(table, "contender JVM CPU per GB checkpointed (s)", MarkdownReport::cpuPerCheckpointedGb);
         row(table, "S3 server CPU (s)",
@@ -169,6 +171,23 @@ final class MarkdownReport {
             md.append("### S3 requests\n\n").append(requests).append('\n');
         }
         return md.toString();
+    }
+
+    /** Records over the seconds from submission until the last was processed. */
+    private static String recordsPerSecond(RunFigures r) {
+        var run = r.result().run();
+        return run == null || run.processingSeconds() <= 0 ? "-" : decimal(run.recordsProcessed() / run.processingSeconds());
+    }
+
+    /**
+     * Bytes GetObject requests asked for while the job processed records and checkpointed, per record: what a
+     * state backend that reads state from S3 (ForSt) costs; about 0 for RocksDB, which reads local disk.
+     */
+    private static String bytesReadPerRecord(RunFigures r) {
+        S3Traffic traffic = r.result().s3Traffic().get("checkpointing");
+        var run = r.result().run();
+        return traffic == null || run == null || run.recordsProcessed() == 0 ? "-"
+                : decimal((double) traffic.bytesRead() / run.recordsProcessed());
     }
 
     /** The contender JVM's CPU seconds over the GB (10^9 bytes) its completed checkpoints wrote. */

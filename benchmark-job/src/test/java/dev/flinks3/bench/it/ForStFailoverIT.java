@@ -45,8 +45,8 @@ import picocli.CommandLine;
 /**
  * The main job with {@code --state-backend forst} under failover (issue 16): ForSt keeps its SST files on
  * {@code s3://} of the embedded server through our plugin jar (loaded from a plugins folder, as a Flink
- * process loads it), checkpoints go to the same bucket, and after two completed checkpoints the only
- * TaskManager is killed and a new one started. The job restores from its latest checkpoint (one restart
+ * process loads it), checkpoints go to the same bucket, and after two completed checkpoints (and with SST objects
+ * in ForSt's primary directory on the server) the only TaskManager is killed and a new one started. The job restores from its latest checkpoint (one restart
  * allowed), every subtask reads its restored state back and compares it with the per-key-group digests the
  * checkpoint recorded, and the job runs to its last record: its final state digest must equal the one computed
  * here from the generator alone, as if nothing had failed (exactly-once state).
@@ -80,6 +80,9 @@ class ForStFailoverIT {
                 await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).until(() ->
                         cluster.getExecutionGraph(id).get().getCheckpointStatsSnapshot().getCounts()
                                 .getNumberOfCompletedCheckpoints() >= 2);
+                Path primary = work.resolve("s3").resolve(BUCKET).resolve("failover").resolve("forst");
+                assertThat(sstObjectsUnder(primary)).as("ForSt's SST files on S3, in its primary directory")
+                        .isPositive();
 
                 cluster.terminateTaskManager(0).get(30, TimeUnit.SECONDS);
                 cluster.startTaskManager();
@@ -92,8 +95,6 @@ class ForStFailoverIT {
                         .as("final state digest, as without the failure").isEqualTo(expectedFinalDigest(parameters));
             }
         }
-        assertThat(objectsUnder(work.resolve("s3").resolve(BUCKET).resolve("failover").resolve("forst")))
-                .as("ForSt's SST files on S3, in its primary directory").isPositive();
     }
 
     private static Configuration s3Configuration(EmbeddedS3Server server) {
@@ -166,7 +167,11 @@ class ForStFailoverIT {
         return value == null ? 0 : ((Number) value).longValue();
     }
 
-    private static long objectsUnder(Path folder) throws IOException {
+    /**
+     * Objects of the embedded server's filesystem backend (a file per object) under {@code folder}; ForSt names
+     * its SST objects by UUID, without the {@code .sst} suffix, and keeps every other file on local disk.
+     */
+    private static long sstObjectsUnder(Path folder) throws IOException {
         if (!Files.isDirectory(folder)) {
             return 0;
         }
