@@ -221,6 +221,28 @@ class ForStFileSystemTest extends AbstractS3ProxyFileSystemTest {
     }
 
     @Test
+    void anSstFileForStClosedMayStillBeFlushedAndSynced() throws Exception {
+        // ForSt's native side flushes a file after closing it (flink-s3-fs-native 2.3.0 throws "Stream is
+        // closed" there, and ForSt's flush of its first SST file fails the checkpoint).
+        ForStFlinkFileSystem forSt = forStFileSystem();
+        Path sst = new Path(dir, "db/000011.sst");
+        byte[] data = randomBytes(10_000, 27);
+        ByteBufferWritableFSDataOutputStream out = forSt.create(sst);
+        // ForSt writes from native memory: direct buffers.
+        out.write(ByteBuffer.allocateDirect(data.length).put(data).flip());
+        out.close();
+
+        out.flush();
+        out.sync();
+
+        try (ByteBufferReadableFSDataInputStream in = forSt.open(sst)) {
+            ByteBuffer buffer = ByteBuffer.allocateDirect(data.length);
+            assertThat(in.readFully(0, buffer)).isEqualTo(data.length);
+            assertThat(check(data, 0, buffer, data.length)).isNull();
+        }
+    }
+
+    @Test
     void aRenameOntoAnExistingFileSucceedsOnceTheTargetIsDeleted() throws Exception {
         // How ForSt renamed before its mapping table, and how it still renames files it does not map.
         Path source = new Path(dir, "OPTIONS-000007.dbtmp");
