@@ -113,8 +113,8 @@ public final class S3ClientOwner implements Closeable {
     }
 
     /**
-     * Counts of this owner's S3 requests, attempts, retries and throttled attempts; valid also after
-     * {@link #close()}.
+     * Counts of this owner's S3 requests, attempts, retries and throttled attempts, per S3 operation
+     * with their latency, and the object bytes downloaded; valid also after {@link #close()}.
      */
     public S3RequestMetrics requestMetrics() {
         return requestMetrics;
@@ -182,6 +182,7 @@ public final class S3ClientOwner implements Closeable {
                 .overrideConfiguration(override -> override
                         .retryStrategy(retryStrategy)
                         .addMetricPublisher(requestMetrics)
+                        .addExecutionInterceptor(new ObjectBodyBytes(requestMetrics))
                         .scheduledExecutorService(scheduler)
                         .apiCallTimeout(settings.apiCallTimeout())
                         .apiCallAttemptTimeout(settings.apiCallAttemptTimeout()));
