@@ -1,5 +1,8 @@
 package dev.flinks3.fs;
 
+import dev.flinks3.fs.metrics.MetricsBeans;
+import dev.flinks3.fs.metrics.MetricsSummaryLog;
+import dev.flinks3.fs.metrics.S3FileSystemMetrics;
 import dev.flinks3.multipart.UploadEngine;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.S3ClientOwner;
@@ -15,9 +18,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * What all filesystems of one factory configuration share, and the one owner of it: the S3 clients
- * ({@link S3ClientOwner}), the {@link UploadEngine} with its process-wide buffer budget, and the threads
- * that run parallel read-ahead GETs. {@link #close()} releases them in reverse order of creation.
- * Thread-safe.
+ * ({@link S3ClientOwner}), the {@link UploadEngine} with its process-wide buffer budget, the threads
+ * that run parallel read-ahead GETs, and the metrics of all three (platform MBeans, {@link MetricsBeans},
+ * and a periodic summary line, {@link MetricsSummaryLog}). {@link #close()} releases them in reverse
+ * order of creation. Thread-safe.
  */
 final class S3Backend implements Closeable {
 
@@ -26,20 +30,28 @@ final class S3Backend implements Closeable {
     private final UploadEngine uploads;
     private final ThreadPoolExecutor readAhead;
     private final ReadAheadWorkers readAheadWorkers;
+    private final S3FileSystemMetrics metrics;
+    private final MetricsBeans beans;
+    private final MetricsSummaryLog summaryLog;
 
     /**
-     * Builds the clients and threads.
+     * Builds the clients and threads and registers the metrics MBeans.
      *
+     * @param scheme the scheme the filesystems serve ({@code s3}, {@code s3a}), a key of the MBeans' names
      * @throws IllegalArgumentException or {@code SdkException} if the S3 client cannot be built from the
      *     settings (an unknown credentials provider class, for example)
      */
-    S3Backend(S3FileSystemSettings settings) {
+    S3Backend(S3FileSystemSettings settings, String scheme) {
         this.settings = settings;
         this.owner = new S3ClientOwner(settings.s3());
         this.uploads = new UploadEngine(owner.objectClient(), settings.s3());
         this.readAhead = readAheadExecutor(settings.s3().maxConnections());
         this.readAheadWorkers =
                 new ReadAheadWorkers(readAhead, new ReadAheadBudget(readAheadLimit(Runtime.getRuntime().maxMemory())));
+        this.metrics = new S3FileSystemMetrics(owner.requestMetrics(), uploads.metrics(), readAheadWorkers.budget());
+        String endpoint = MetricsBeans.endpointKey(settings.s3().endpoint(), owner.region().id());
+        this.beans = MetricsBeans.register(scheme, endpoint, metrics);
+        this.summaryLog = MetricsSummaryLog.start(scheme + ":// on " + endpoint, metrics, settings.metricsLogInterval());
     }
 
     ObjectClient objectClient() {
@@ -59,6 +71,11 @@ final class S3Backend implements Closeable {
         return readAheadWorkers;
     }
 
+    /** What the clients, uploads and read-ahead windows have done; readable also after {@link #close()}. */
+    S3FileSystemMetrics metrics() {
+        return metrics;
+    }
+
     /**
      * The bytes all read-ahead windows may hold together: 1 GiB or a quarter of the JVM's maximum
      * heap, whichever is smaller (the rule of the upload buffers' default limit).
@@ -71,10 +88,20 @@ final class S3Backend implements Closeable {
 
     /**
      * Stops the read-ahead threads (waiting up to {@code s3.close.timeout} for running GETs) and closes
-     * the S3 clients. Requests still in flight fail.
+     * the S3 clients, then logs the last summary line and unregisters the MBeans. Requests still in
+     * flight fail.
      */
     @Override
     public void close() throws IOException {
+        try {
+            closeClients();
+        } finally {
+            summaryLog.close();
+            beans.close();
+        }
+    }
+
+    private void closeClients() throws IOException {
         readAhead.shutdown();
         try {
             if (!readAhead.awaitTermination(settings.closeTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
@@ -108,6 +135,6 @@ final class S3Backend implements Closeable {
 
     @Override
     public String toString() {
-        return owner.toString();
+        return owner + ", metrics MBean " + beans.fileSystemName();
     }
 }

@@ -356,6 +356,16 @@ public final class S3ConfigOptions {
             .defaultValue(4)
             .withDescription("Number of random characters that replace 's3.entropy.key'. At least 1.");
 
+    // ---- metrics ------------------------------------------------------------------------------
+
+    public static final ConfigOption<Duration> METRICS_LOG_INTERVAL = ConfigOptions.key("s3.metrics.log-interval")
+            .durationType()
+            .defaultValue(Duration.ofMinutes(5))
+            .withDescription("Time between INFO lines that sum up what each filesystem configuration did"
+                    + " (requests, retries, throttled attempts, bytes up and down, peak buffered bytes); one more"
+                    + " line is logged when it is closed. 0 logs no such lines. The same figures, and more, are"
+                    + " platform MBeans in the domain 'dev.flinks3' whatever the value.");
+
     /** Options whose values are secret: never shown in messages or logs. */
     static final Set<ConfigOption<?>> SECRETS = Set.of(SECRET_KEY, SESSION_TOKEN, SSE_C_KEY);
 
@@ -372,6 +382,7 @@ public final class S3ConfigOptions {
                 CHECKSUM_VALIDATION_ENABLED, CHUNKED_ENCODING_ENABLED,
                 READ_AHEAD_SIZE, READ_AHEAD_PARALLELISM, READ_BUFFER_SIZE, BULK_COPY_ENABLED, BULK_COPY_MAX_CONCURRENT,
                 SSE_TYPE, SSE_KMS_KEY_ID, SSE_KMS_ENCRYPTION_CONTEXT, SSE_C_KEY,
-                ENTROPY_KEY, ENTROPY_LENGTH);
+                ENTROPY_KEY, ENTROPY_LENGTH,
+                METRICS_LOG_INTERVAL);
     }
 }

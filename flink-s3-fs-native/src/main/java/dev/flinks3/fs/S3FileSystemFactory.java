@@ -75,7 +75,7 @@ public class S3FileSystemFactory implements FileSystemFactory {
         }
         if (backend == null) {
             try {
-                backend = new S3Backend(settings);
+                backend = new S3Backend(settings, getScheme());
             } catch (RuntimeException e) {
                 throw new IOException("Could not create the S3 client for " + getScheme() + "://: " + e.getMessage(), e);
             }
