@@ -9,7 +9,7 @@ import software.amazon.awssdk.metrics.MetricCollection;
 /**
  * What the requests of one S3 operation (e.g. {@code UploadPart}) went through: requests (API calls),
  * their HTTP attempts and retries, failed attempts by the class the AWS SDK gives them ({@link
- * CoreMetric#ERROR_TYPE}: throttling, server error, configured timeout, I/O, other), and the latency
+ * CoreMetric#ERROR_TYPE}: throttling, other error answer, configured timeout, I/O, other), and the latency
  * of whole requests over a {@link LatencyWindow sliding window}.
  *
  * <p>Counted from the metric collection the SDK publishes after each call; adding to counters and one
@@ -25,7 +25,7 @@ public final class OperationMetrics {
     private final LongAdder attempts = new LongAdder();
     private final LongAdder retries = new LongAdder();
     private final LongAdder throttledAttempts = new LongAdder();
-    private final LongAdder serverErrorAttempts = new LongAdder();
+    private final LongAdder errorAnswerAttempts = new LongAdder();
     private final LongAdder timedOutAttempts = new LongAdder();
     private final LongAdder ioErrorAttempts = new LongAdder();
     private final LongAdder otherErrorAttempts = new LongAdder();
@@ -66,8 +66,8 @@ public final class OperationMetrics {
             case "Throttling":
                 throttledAttempts.increment();
                 break;
-            case "ServerError":
-                serverErrorAttempts.increment();
+            case "ServerError": // every error answer of the service that is not throttling, 4xx as well as 5xx
+                errorAnswerAttempts.increment();
                 break;
             case "ConfiguredTimeout":
                 timedOutAttempts.increment();
@@ -110,9 +110,9 @@ public final class OperationMetrics {
         return throttledAttempts.sum();
     }
 
-    /** Attempts answered with a 5xx other than throttling. */
-    public long serverErrorAttempts() {
-        return serverErrorAttempts.sum();
+    /** Attempts answered with an S3 error other than throttling: 5xx, and 4xx such as 403, 404 or 412. */
+    public long errorAnswerAttempts() {
+        return errorAnswerAttempts.sum();
     }
 
     /** Attempts abandoned at the per-attempt or per-request timeout. */
@@ -125,7 +125,7 @@ public final class OperationMetrics {
         return ioErrorAttempts.sum();
     }
 
-    /** Attempts that failed otherwise, mostly 4xx answers (e.g. 404 on a HEAD, 412 on a conditional write). */
+    /** Attempts that failed in the client otherwise (no answer and no I/O error or timeout). */
     public long otherErrorAttempts() {
         return otherErrorAttempts.sum();
     }
@@ -138,8 +138,8 @@ public final class OperationMetrics {
     @Override
     public String toString() {
         return operation + ": " + requests() + " requests (" + failedRequests() + " failed), " + attempts()
-                + " attempts, " + retries() + " retries, throttled " + throttledAttempts() + ", server errors "
-                + serverErrorAttempts() + ", timeouts " + timedOutAttempts() + ", I/O errors " + ioErrorAttempts()
+                + " attempts, " + retries() + " retries, throttled " + throttledAttempts() + ", error answers "
+                + errorAnswerAttempts() + ", timeouts " + timedOutAttempts() + ", I/O errors " + ioErrorAttempts()
                 + ", other errors " + otherErrorAttempts() + ", latency " + latency();
     }
 }

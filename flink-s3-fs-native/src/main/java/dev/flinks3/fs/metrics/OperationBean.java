@@ -40,8 +40,8 @@ final class OperationBean implements S3OperationMBean {
     }
 
     @Override
-    public long getServerErrorAttempts() {
-        return metrics.serverErrorAttempts();
+    public long getErrorAnswerAttempts() {
+        return metrics.errorAnswerAttempts();
     }
 
     @Override

@@ -24,8 +24,8 @@ public interface S3OperationMBean {
     /** Attempts answered with throttling (503 SlowDown, 429, ...). */
     long getThrottledAttempts();
 
-    /** Attempts answered with a 5xx other than throttling. */
-    long getServerErrorAttempts();
+    /** Attempts answered with an S3 error other than throttling: 5xx, and 4xx such as 403, 404 or 412. */
+    long getErrorAnswerAttempts();
 
     /** Attempts abandoned at a configured timeout. */
     long getTimedOutAttempts();
@@ -33,7 +33,7 @@ public interface S3OperationMBean {
     /** Attempts that failed on the connection. */
     long getIoErrorAttempts();
 
-    /** Attempts that failed otherwise, mostly final 4xx answers (404 of a HEAD, 412 of a conditional write). */
+    /** Attempts that failed in the client otherwise (no answer, and no I/O error or timeout). */
     long getOtherErrorAttempts();
 
     /** Median latency in the window, in ms; 0 without requests in the window. */
