@@ -104,7 +104,8 @@ class S3ConfigOptionsTest {
                         "s3.encryption.context", "s3a.encryption.context", "fs.s3a.encryption.context"),
                 row(S3ConfigOptions.SSE_C_KEY, "s3.sse.c.key", null),
                 row(S3ConfigOptions.ENTROPY_KEY, "s3.entropy.key", null),
-                row(S3ConfigOptions.ENTROPY_LENGTH, "s3.entropy.length", 4));
+                row(S3ConfigOptions.ENTROPY_LENGTH, "s3.entropy.length", 4),
+                row(S3ConfigOptions.METRICS_LOG_INTERVAL, "s3.metrics.log-interval", Duration.ofMinutes(5)));
     }
 
     private static Arguments row(ConfigOption<?> option, String key, Object defaultValue, String... fallbacks) {

@@ -69,6 +69,12 @@ public final class MetricsSummaryLog implements Closeable {
         }
         closed = true;
         timer.shutdownNow();
+        try {
+            // A line being written now comes before the last one.
+            timer.awaitTermination(1, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         sink.accept(name + " at close: " + summary.get());
     }
 }
