@@ -12,6 +12,7 @@ import java.util.Map;
  * @param clientCpuSeconds CPU seconds of the contender's JVM (Flink, RocksDB and the plugin)
  * @param peakHeapBytes the largest heap use sampled in the contender's JVM
  * @param s3Traffic S3 requests per phase ({@code checkpointing}, {@code restore}), empty for an external endpoint
+ * @param pluginMetrics what the plugin itself counted, or null for a plugin without metrics of its own
  */
 public record ContenderResult(
         PluginInfo plugin,
@@ -20,10 +21,17 @@ public record ContenderResult(
         String error,
         double clientCpuSeconds,
         long peakHeapBytes,
-        Map<String, S3Traffic> s3Traffic) {
+        Map<String, S3Traffic> s3Traffic,
+        PluginMetrics pluginMetrics) {
 
     public ContenderResult {
         s3Traffic = Map.copyOf(s3Traffic);
+    }
+
+    /** A result without the plugin's own metrics. */
+    public ContenderResult(PluginInfo plugin, int round, RunResult run, String error, double clientCpuSeconds,
+            long peakHeapBytes, Map<String, S3Traffic> s3Traffic) {
+        this(plugin, round, run, error, clientCpuSeconds, peakHeapBytes, s3Traffic, null);
     }
 
     /** Whether the run finished, its restore verified. */
@@ -33,6 +41,11 @@ public record ContenderResult(
 
     /** The same result with S3 traffic attached. */
     public ContenderResult withTraffic(Map<String, S3Traffic> traffic) {
-        return new ContenderResult(plugin, round, run, error, clientCpuSeconds, peakHeapBytes, traffic);
+        return new ContenderResult(plugin, round, run, error, clientCpuSeconds, peakHeapBytes, traffic, pluginMetrics);
+    }
+
+    /** The same result with the plugin's own metrics attached (null for none). */
+    public ContenderResult withPluginMetrics(PluginMetrics metrics) {
+        return new ContenderResult(plugin, round, run, error, clientCpuSeconds, peakHeapBytes, s3Traffic, metrics);
     }
 }
