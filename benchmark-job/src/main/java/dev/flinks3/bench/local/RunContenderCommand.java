@@ -112,7 +112,7 @@ public final class RunContenderCommand implements Callable<Integer> {
             events.line("FAILED: " + error);
         }
         ResultsFile.write(resultFile, new ContenderResult(plugin, round, run, error, meter.cpuSeconds(),
-                meter.peakHeapBytes(), Map.of(), pluginMetrics(events)));
+                meter.peakHeapBytes(), Map.of(), 0, pluginMetrics(events)));
         return error.isEmpty() ? 0 : 1;
     }
 

@@ -90,6 +90,9 @@ final class MarkdownReport {
         row(table, "restore verified", r -> r.restore() == null ? "-" : r.restore().verified() ? "yes" : "no");
         row(table, "records processed", r -> r.result().run() == null ? "-" : Long.toString(r.result().run().recordsProcessed()));
         row(table, "contender JVM CPU (s)", r -> decimal(r.result().clientCpuSeconds()));
+        row(table, "contender JVM CPU per GB checkpointed (s)", MarkdownReport::cpuPerCheckpointedGb);
+        row(table, "S3 server CPU (s)",
+                r -> r.result().serverCpuSeconds() > 0 ? decimal(r.result().serverCpuSeconds()) : "-");
         pluginRow(table, "plugin: S3 requests", m -> Long.toString(m.requests()));
         pluginRow(table, "plugin: retries", m -> Long.toString(m.retries()));
         pluginRow(table, "plugin: throttled attempts", m -> Long.toString(m.throttledAttempts()));
@@ -208,6 +211,12 @@ final class MarkdownReport {
     /** A summary row of the plugin's own metrics; "-" for a run whose plugin has none. */
     private void pluginRow(MarkdownTable table, String figure, Function<PluginMetrics, String> cell) {
         row(table, figure, r -> r.result().pluginMetrics() == null ? "-" : cell.apply(r.result().pluginMetrics()));
+    }
+
+    /** The contender JVM's CPU seconds over the GB (10^9 bytes) its completed checkpoints wrote. */
+    private static String cpuPerCheckpointedGb(RunFigures r) {
+        double gb = r.summary().checkpointedSizeBytes().avg() * r.summary().completed() / 1e9;
+        return gb > 0 ? decimal(r.result().clientCpuSeconds() / gb) : "-";
     }
 
     private void row(MarkdownTable table, String figure, Function<RunFigures, String> cell) {
