@@ -21,11 +21,13 @@ import software.amazon.awssdk.metrics.MetricPublisher;
  * {@link CoreMetric}); and the failed attempts by kind (throttled, other error answer, timed out,
  * connection failure) with the backoff the retry strategy chose before each retry, split into retries
  * after throttling and after other failures, so a test can show that throttled requests wait longer
- * without measuring time.
+ * without measuring time. Per S3 operation it also keeps {@link OperationMetrics} (attempts by the SDK's
+ * error type, latency over a sliding window), and it counts the bytes of object bodies received.
  *
- * <p>Registered with the client by {@link S3ClientOwner} (as metric publisher and inside the retry
- * strategy); the filesystem can expose {@link #snapshot()} in Flink's metric group. Holds counts only,
- * never request contents or credentials. Thread-safe; the SDK's threads only add to counters.
+ * <p>Registered with the client by {@link S3ClientOwner} (as metric publisher, inside the retry
+ * strategy, and as the interceptor that counts body bytes); the filesystem publishes it as platform
+ * MBeans. Holds counts only, never request contents or credentials. Thread-safe; the SDK's threads only
+ * add to counters.
  */
 public final class S3RequestMetrics implements MetricPublisher {
 
