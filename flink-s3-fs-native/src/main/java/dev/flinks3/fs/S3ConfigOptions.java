@@ -208,7 +208,8 @@ public final class S3ConfigOptions {
     public static final ConfigOption<Duration> CLOSE_TIMEOUT = ConfigOptions.key("s3.close.timeout")
             .durationType()
             .defaultValue(Duration.ofSeconds(60))
-            .withDescription("How long closing the filesystem waits for requests still running.");
+            .withDescription("How long closing the filesystem waits for parts still uploading before it closes the S3 "
+                    + "client (uploads still running then fail; one warning says how many bytes).");
 
     public static final ConfigOption<Duration> CLIENT_CLOSE_TIMEOUT = ConfigOptions.key("s3.client.close.timeout")
             .durationType()
@@ -280,7 +281,10 @@ public final class S3ConfigOptions {
             .memoryType()
             .defaultValue(MemorySize.ofMebiBytes(8))
             .withFallbackKeys(KeySpellings.of("s3.read.ahead-size").hadoop("readahead.range").toArray())
-            .withDescription("Bytes one ranged GET of a sequential reader asks for. 64 KiB to 1 GiB.");
+            .withDescription("Bytes one ranged GET of a sequential reader asks for. 64 KiB to 1 GiB. After a seek the"
+                    + " first GET asks for 64 KiB (or the read's length, if larger) and each next range of a reader that"
+                    + " stays sequential is 4x larger, up to this size, so a random reader does not make the server"
+                    + " send bytes it drops.");
 
     public static final ConfigOption<Integer> READ_AHEAD_PARALLELISM = ConfigOptions.key("s3.read.ahead-parallelism")
             .intType()
