@@ -8,8 +8,16 @@ import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkServiceException;
+import software.amazon.awssdk.retries.api.AcquireInitialTokenRequest;
+import software.amazon.awssdk.retries.api.AcquireInitialTokenResponse;
 import software.amazon.awssdk.retries.api.BackoffStrategy;
+import software.amazon.awssdk.retries.api.RecordSuccessRequest;
+import software.amazon.awssdk.retries.api.RecordSuccessResponse;
+import software.amazon.awssdk.retries.api.RefreshRetryTokenRequest;
+import software.amazon.awssdk.retries.api.RefreshRetryTokenResponse;
 import software.amazon.awssdk.retries.api.RetryStrategy;
+import software.amazon.awssdk.retries.api.RetryToken;
+import software.amazon.awssdk.retries.api.TokenAcquisitionFailedException;
 
 /**
  * The one retry strategy of the S3 client, built on the SDK's standard strategy (AWS SDKs and Tools
@@ -28,13 +36,21 @@ import software.amazon.awssdk.retries.api.RetryStrategy;
  *       answer to a HEAD has no body, so its code cannot be read;
  *   <li>a body corrupted in flight (S3 answers 400 {@code BadDigest} when a checksum or
  *       {@code XAmzContentSHA256Mismatch} when the payload hash does not match) is sent again, like
- *       a network error: nothing was stored;
+ *       a network error: nothing was stored. It is sent again once only: the same answer to the
+ *       resent body means the server rejects the form of the request, not bytes spoilt on the way
+ *       (Ceph RGW answers {@code XAmzContentSHA256Mismatch} to every aws-chunked upload with a
+ *       trailing checksum, which ten more attempts cannot fix);
+ *   <li>409 {@code ConditionalRequestConflict} is retried: S3 answers it to a conditional write
+ *       ({@code If-None-Match}) that raced another operation on the key, and documents that the
+ *       PutObject can be retried (Amazon S3 API reference, "Error responses");
  *   <li>an answer whose XML body cannot be parsed is asked for again: a connection that a proxy or load
  *       balancer closes cleanly in the middle of a body (FIN, not reset) looks like a short document,
  *       and the SDK would otherwise give up on the first attempt;
  *   <li>the retry-quota circuit breaker is off: a checkpoint must not fail because other requests
  *       of the process failed before it; the attempt count and backoff bound each request.
  * </ul>
+ *
+ * <p>Every other 4xx is final: retrying does not change what the server finds wrong with the request.
  *
  * <p>Every failed attempt and the backoff chosen after it are counted in {@link S3RequestMetrics}.
  */
@@ -55,7 +71,7 @@ final class S3RetryStrategy {
     /** The strategy for {@code settings.maxRetries()}; stateless apart from the SDK's bookkeeping. */
     static RetryStrategy create(S3Settings settings) {
         Duration max = settings.retryMaxDelay();
-        return AwsRetryStrategy.standardRetryStrategy().toBuilder()
+        return new CorruptionRetriedOnce(AwsRetryStrategy.standardRetryStrategy().toBuilder()
                 .maxAttempts(settings.maxRetries() + 1)
                 .backoffStrategy(BackoffStrategy.exponentialDelay(settings.retryBaseDelay(), max))
                 .throttlingBackoffStrategy(
@@ -63,8 +79,9 @@ final class S3RetryStrategy {
                 .treatAsThrottling(S3RetryStrategy::isThrottling)
                 .retryOnException(S3RetryStrategy::isCorruptedInFlight)
                 .retryOnException(S3RetryStrategy::isTruncatedAnswer)
+                .retryOnException(S3RetryStrategy::isConditionalRequestConflict)
                 .circuitBreakerEnabled(false)
-                .build();
+                .build());
     }
 
     /** What an attempt failed with, as the retry strategy and the metrics tell failures apart. */
@@ -108,11 +125,100 @@ final class S3RetryStrategy {
     }
 
     static boolean isCorruptedInFlight(Throwable failure) {
+        String code = errorCode(failure);
+        return "BadDigest".equals(code) || "XAmzContentSHA256Mismatch".equals(code);
+    }
+
+    /** S3's answer to a conditional write that raced another operation on the same key. */
+    static boolean isConditionalRequestConflict(Throwable failure) {
+        return failure instanceof AwsServiceException && ((AwsServiceException) failure).statusCode() == 409
+                && "ConditionalRequestConflict".equals(errorCode(failure));
+    }
+
+    private static String errorCode(Throwable failure) {
         if (!(failure instanceof AwsServiceException)) {
-            return false;
+            return null;
         }
         AwsErrorDetails details = ((AwsServiceException) failure).awsErrorDetails();
-        String code = details == null ? null : details.errorCode();
-        return "BadDigest".equals(code) || "XAmzContentSHA256Mismatch".equals(code);
+        return details == null ? null : details.errorCode();
+    }
+
+    /**
+     * The standard strategy, except that a request whose body was answered as corrupted in flight
+     * ({@link #isCorruptedInFlight}) twice is not sent a third time. Its tokens remember whether an
+     * earlier attempt of the request was answered so. Thread-safe as the wrapped strategy is.
+     */
+    static final class CorruptionRetriedOnce implements RetryStrategy {
+
+        private final RetryStrategy delegate;
+
+        CorruptionRetriedOnce(RetryStrategy delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public AcquireInitialTokenResponse acquireInitialToken(AcquireInitialTokenRequest request) {
+            AcquireInitialTokenResponse response = delegate.acquireInitialToken(request);
+            return AcquireInitialTokenResponse.create(new Token(response.token(), false), response.delay());
+        }
+
+        /** @throws TokenAcquisitionFailedException when the request is not retried */
+        @Override
+        public RefreshRetryTokenResponse refreshRetryToken(RefreshRetryTokenRequest request) {
+            Token token = (Token) request.token();
+            boolean corrupted = isCorruptedInFlight(request.failure());
+            if (corrupted && token.corruptedBefore) {
+                throw new TokenAcquisitionFailedException("The server answered the resent body as corrupted again,"
+                        + " so it rejects the request's form rather than bytes spoilt in flight", token,
+                        request.failure());
+            }
+            RefreshRetryTokenResponse response;
+            try {
+                response = delegate.refreshRetryToken(request.toBuilder().token(token.delegate).build());
+            } catch (TokenAcquisitionFailedException finalFailure) {
+                throw new TokenAcquisitionFailedException(finalFailure.getMessage(), token, finalFailure.getCause());
+            }
+            return RefreshRetryTokenResponse.create(
+                    new Token(response.token(), token.corruptedBefore || corrupted), response.delay());
+        }
+
+        @Override
+        public RecordSuccessResponse recordSuccess(RecordSuccessRequest request) {
+            Token token = (Token) request.token();
+            delegate.recordSuccess(RecordSuccessRequest.create(token.delegate));
+            return RecordSuccessResponse.create(token);
+        }
+
+        @Override
+        public int maxAttempts() {
+            return delegate.maxAttempts();
+        }
+
+        /** False: the wrapped strategy is configured for S3 already. */
+        @Override
+        public boolean useClientDefaults() {
+            return false;
+        }
+
+        /** A builder of the wrapped standard strategy: what it builds retries corrupted bodies as often as others. */
+        @Override
+        public Builder<?, ?> toBuilder() {
+            return delegate.toBuilder();
+        }
+
+        @Override
+        public void close() {
+            delegate.close();
+        }
+
+        private static final class Token implements RetryToken {
+            final RetryToken delegate;
+            final boolean corruptedBefore;
+
+            Token(RetryToken delegate, boolean corruptedBefore) {
+                this.delegate = delegate;
+                this.corruptedBefore = corruptedBefore;
+            }
+        }
     }
 }
