@@ -7,7 +7,6 @@ import dev.flinks3.it.SharedS3ProxyTarget;
 import dev.flinks3.testserver.RequestKind;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -89,19 +88,14 @@ class ServerAnswersTest {
             proxy.clearRecorded();
             proxy.failAlways(RequestKind.PUT_OBJECT,
                     Fault.error(400, code, "The provided token has expired or is malformed."));
-            Map<String, String> options = new HashMap<>();
-            options.put("s3.session-token", "a-token-that-expired");
-            try (ProxiedFileSystem fileSystem = ProxiedFileSystem.create(proxy, options)) {
-                Path file = new Path(dir, "with-" + code);
+            Path file = new Path(dir, "with-" + code);
 
-                Throwable failure = catchThrowable(() -> write(fileSystem, file, WriteMode.OVERWRITE));
+            String message = failedWrite(Map.of("s3.session-token", "a-token-that-expired"), file);
 
-                assertThat(failure).as(code).isInstanceOf(IOException.class);
-                assertThat(failure.getMessage()).as(code)
-                        .contains("PutObject", file.toString(), "HTTP 400", code, "s3.session-token")
-                        .doesNotContain("a-token-that-expired");
-                assertThat(putAttempts()).as("%s is not retried", code).isEqualTo(1);
-            }
+            assertThat(message).as(code)
+                    .contains("PutObject", file.toString(), "HTTP 400", code, "s3.session-token")
+                    .doesNotContain("a-token-that-expired");
+            assertThat(putAttempts()).as("%s is not retried", code).isEqualTo(1);
         }
     }
 
@@ -109,15 +103,12 @@ class ServerAnswersTest {
     void a400WithoutErrorCodeIsNotRetriedAndSaysWhatUsuallyFixesIt() throws Exception {
         FaultRule rejected = proxy.failAlways(RequestKind.PUT_OBJECT, Fault.emptyAnswer(400));
         Path file = new Path(dir, "rejected");
-        try (ProxiedFileSystem fileSystem = ProxiedFileSystem.create(proxy, Map.of())) {
-            Throwable failure = catchThrowable(() -> write(fileSystem, file, WriteMode.NO_OVERWRITE));
 
-            assertThat(failure).isInstanceOf(IOException.class);
-            assertThat(failure.getMessage())
-                    .contains("PutObject", file.toString(), "HTTP 400", "no S3 error code",
-                            "s3.checksum-validation.enabled", "s3.chunked-encoding.enabled");
-            assertThat(rejected.applied()).as("attempts of a 400 that retrying cannot fix").isEqualTo(1);
-        }
+        String message = failedWrite(Map.of(), file);
+
+        assertThat(message).contains("PutObject", file.toString(), "HTTP 400", "no S3 error code",
+                "s3.checksum-validation.enabled", "s3.chunked-encoding.enabled");
+        assertThat(rejected.applied()).as("attempts of a 400 that retrying cannot fix").isEqualTo(1);
     }
 
     @Test
@@ -126,14 +117,20 @@ class ServerAnswersTest {
         FaultRule rejected = proxy.failAlways(RequestKind.PUT_OBJECT, Fault.error(400, "XAmzContentSHA256Mismatch",
                 "The provided 'x-amz-content-sha256' header does not match what was computed."));
         Path file = new Path(dir, "rgw-rejected");
-        try (ProxiedFileSystem fileSystem = ProxiedFileSystem.create(proxy, Map.of())) {
-            Throwable failure = catchThrowable(() -> write(fileSystem, file, WriteMode.OVERWRITE));
 
-            assertThat(failure).isInstanceOf(IOException.class);
-            assertThat(failure.getMessage())
-                    .contains("PutObject", file.toString(), "HTTP 400", "XAmzContentSHA256Mismatch",
-                            "s3.checksum-validation.enabled: false");
-            assertThat(rejected.applied()).as("attempts: one resend, as for a body corrupted in flight").isEqualTo(2);
+        String message = failedWrite(Map.of(), file);
+
+        assertThat(message).contains("PutObject", file.toString(), "HTTP 400", "XAmzContentSHA256Mismatch",
+                "s3.checksum-validation.enabled: false");
+        assertThat(rejected.applied()).as("attempts: one resend, as for a body corrupted in flight").isEqualTo(2);
+    }
+
+    /** Writes {@code file} through a filesystem with {@code options}, which must fail; returns the message. */
+    private String failedWrite(Map<String, String> options, Path file) throws Exception {
+        try (ProxiedFileSystem fileSystem = ProxiedFileSystem.create(proxy, options)) {
+            Throwable failure = catchThrowable(() -> write(fileSystem, file, WriteMode.OVERWRITE));
+            assertThat(failure).as("writing %s", file).isInstanceOf(IOException.class);
+            return failure.getMessage();
         }
     }
 
