@@ -77,6 +77,7 @@ public final class InMemoryObjectClient implements ObjectClient {
     private Predicate<S3Location> deleteDenied = location -> false;
     private int openRangeStreams;
     private int abortedRangeStreams;
+    private final List<long[]> getRanges = new ArrayList<>();
 
     /** A fake whose asynchronous calls complete on the calling thread before they return. */
     public InMemoryObjectClient() {
@@ -153,6 +154,13 @@ public final class InMemoryObjectClient implements ObjectClient {
         }
     }
 
+    /** The ranges GETs asked for, in order, as {@code [start, endExclusive)} pairs. */
+    public List<long[]> getRanges() {
+        synchronized (lock) {
+            return List.copyOf(getRanges);
+        }
+    }
+
     /** Ranged GET bodies that were aborted before being closed. */
     public int abortedRangeStreams() {
         synchronized (lock) {
@@ -217,6 +225,9 @@ public final class InMemoryObjectClient implements ObjectClient {
     public RangeStream get(S3Location location, long start, long endExclusive) throws IOException {
         if (start < 0 || endExclusive <= start) {
             throw new IllegalArgumentException("bad range [" + start + ", " + endExclusive + ")");
+        }
+        synchronized (lock) {
+            getRanges.add(new long[] {start, endExclusive});
         }
         Started started = begin(Operation.GET, location, null, 0);
         Fault midBody = started.fault != null && started.fault.afterBytes() >= 0 ? started.fault : null;
