@@ -5,6 +5,8 @@ import javax.xml.stream.XMLStreamException;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.core.SdkPlugin;
+import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkServiceException;
@@ -42,7 +44,9 @@ import software.amazon.awssdk.retries.api.TokenAcquisitionFailedException;
  *       trailing checksum, which ten more attempts cannot fix);
  *   <li>409 {@code ConditionalRequestConflict} is retried: S3 answers it to a conditional write
  *       ({@code If-None-Match}) that raced another operation on the key, and documents that the
- *       PutObject can be retried (Amazon S3 API reference, "Error responses");
+ *       PutObject can be retried (Amazon S3 API reference, PutObject and "Error responses"). Not so a
+ *       CompleteMultipartUpload: for it S3 asks for a new multipart upload with every part sent again,
+ *       so that request carries {@link #CONFLICT_IS_FINAL};
  *   <li>an answer whose XML body cannot be parsed is asked for again: a connection that a proxy or load
  *       balancer closes cleanly in the middle of a body (FIN, not reset) looks like a short document,
  *       and the SDK would otherwise give up on the first attempt;
@@ -61,6 +65,17 @@ final class S3RetryStrategy {
     static final long THROTTLING_BASE_DELAY_MS = 1_000;
     static final long MAX_DELAY_MS = 20_000;
 
+    /**
+     * A per-request plugin that makes 409 {@code ConditionalRequestConflict} final for the request it is
+     * added to, whatever the client's strategy: retrying a conditional CompleteMultipartUpload cannot help,
+     * S3 asks for the whole upload again. The answer is then not counted in {@link S3RequestMetrics}.
+     */
+    static final SdkPlugin CONFLICT_IS_FINAL = config -> {
+        ClientOverrideConfiguration override = config.overrideConfiguration();
+        override.retryStrategy().ifPresent(strategy -> config.overrideConfiguration(
+                override.toBuilder().retryStrategy(new FinalFailures(strategy, true)).build()));
+    };
+
     private S3RetryStrategy() {}
 
     /** The strategy for {@code settings.maxRetries()}, counting into {@code metrics}. */
@@ -71,7 +86,7 @@ final class S3RetryStrategy {
     /** The strategy for {@code settings.maxRetries()}; stateless apart from the SDK's bookkeeping. */
     static RetryStrategy create(S3Settings settings) {
         Duration max = settings.retryMaxDelay();
-        return new CorruptionRetriedOnce(AwsRetryStrategy.standardRetryStrategy().toBuilder()
+        return new FinalFailures(AwsRetryStrategy.standardRetryStrategy().toBuilder()
                 .maxAttempts(settings.maxRetries() + 1)
                 .backoffStrategy(BackoffStrategy.exponentialDelay(settings.retryBaseDelay(), max))
                 .throttlingBackoffStrategy(
@@ -81,7 +96,7 @@ final class S3RetryStrategy {
                 .retryOnException(S3RetryStrategy::isTruncatedAnswer)
                 .retryOnException(S3RetryStrategy::isConditionalRequestConflict)
                 .circuitBreakerEnabled(false)
-                .build());
+                .build(), false);
     }
 
     /** What an attempt failed with, as the retry strategy and the metrics tell failures apart. */
@@ -144,16 +159,19 @@ final class S3RetryStrategy {
     }
 
     /**
-     * The standard strategy, except that a request whose body was answered as corrupted in flight
-     * ({@link #isCorruptedInFlight}) twice is not sent a third time. Its tokens remember whether an
-     * earlier attempt of the request was answered so. Thread-safe as the wrapped strategy is.
+     * The wrapped strategy, except for failures it would retry that retrying cannot fix: a body answered
+     * as corrupted in flight ({@link #isCorruptedInFlight}) a second time for the same request, and, if
+     * asked for, a 409 {@code ConditionalRequestConflict}. Its tokens remember whether an earlier attempt
+     * of the request was answered as corrupted. Thread-safe as the wrapped strategy is.
      */
-    static final class CorruptionRetriedOnce implements RetryStrategy {
+    static final class FinalFailures implements RetryStrategy {
 
         private final RetryStrategy delegate;
+        private final boolean conflictIsFinal;
 
-        CorruptionRetriedOnce(RetryStrategy delegate) {
+        FinalFailures(RetryStrategy delegate, boolean conflictIsFinal) {
             this.delegate = delegate;
+            this.conflictIsFinal = conflictIsFinal;
         }
 
         @Override
@@ -171,6 +189,10 @@ final class S3RetryStrategy {
                 throw new TokenAcquisitionFailedException("The server answered the resent body as corrupted again,"
                         + " so it rejects the request's form rather than bytes spoilt in flight", token,
                         request.failure());
+            }
+            if (conflictIsFinal && isConditionalRequestConflict(request.failure())) {
+                throw new TokenAcquisitionFailedException("A conflicting operation raced this request, which S3"
+                        + " asks to start again from the beginning rather than to retry", token, request.failure());
             }
             RefreshRetryTokenResponse response;
             try {
@@ -200,7 +222,7 @@ final class S3RetryStrategy {
             return false;
         }
 
-        /** A builder of the wrapped standard strategy: what it builds retries corrupted bodies as often as others. */
+        /** A builder of the wrapped strategy: what it builds has none of these final failures. */
         @Override
         public Builder<?, ?> toBuilder() {
             return delegate.toBuilder();

@@ -318,7 +318,8 @@ public final class SdkObjectClient implements ObjectClient {
                 .uploadId(uploadId)
                 .multipartUpload(CompletedMultipartUpload.builder().parts(completed).build());
         if (condition == WriteCondition.IF_NONE_MATCH) {
-            request.ifNoneMatch(IF_NONE_MATCH_ANY);
+            request.ifNoneMatch(IF_NONE_MATCH_ANY)
+                    .overrideConfiguration(override -> override.addPlugin(S3RetryStrategy.CONFLICT_IS_FINAL));
         }
         sse.decorate(request);
         return send(operation("CompleteMultipartUpload", condition), location,

@@ -105,6 +105,19 @@ class S3RetryStrategyTest {
     }
 
     @Test
+    void aConditionalRequestConflictIsFinalWhereTheRequestAsksSo() {
+        RetryStrategy conflictFinal = new S3RetryStrategy.FinalFailures(strategy, true);
+        RetryToken token = conflictFinal.acquireInitialToken(AcquireInitialTokenRequest.create("s3")).token();
+        RetryToken afterServerError = conflictFinal.refreshRetryToken(RefreshRetryTokenRequest.builder()
+                .token(token).failure(s3Error(500, "InternalError")).build()).token();
+
+        assertThatThrownBy(() -> conflictFinal.refreshRetryToken(RefreshRetryTokenRequest.builder()
+                        .token(afterServerError).failure(s3Error(409, "ConditionalRequestConflict")).build()))
+                .isInstanceOf(TokenAcquisitionFailedException.class)
+                .hasMessageContaining("start again");
+    }
+
+    @Test
     void answersCutShortInTheirXmlAreRetried() {
         SdkClientException truncated = SdkClientException.create("Could not parse XML response.",
                 new javax.xml.stream.XMLStreamException("ParseError: Premature end of file."));

@@ -82,6 +82,30 @@ class ServerAnswersTest {
     }
 
     @Test
+    void aConditionalRequestConflictOnCompleteMultipartUploadIsFinalAndLeavesNothing() throws Exception {
+        FaultRule conflict = proxy.failNext(RequestKind.COMPLETE_MULTIPART_UPLOAD, 1,
+                Fault.error(409, "ConditionalRequestConflict", "A conflicting operation occurred."));
+        Path file = new Path(dir, "conditional-multipart");
+        try (ProxiedFileSystem fileSystem = ProxiedFileSystem.create(proxy, Map.of("s3.upload.min.part.size", "5mb"));
+                S3Client s3 = SharedS3ProxyTarget.sdkClient()) {
+            Throwable failure = catchThrowable(() -> {
+                try (FSDataOutputStream out = fileSystem.fs().create(file, WriteMode.NO_OVERWRITE)) {
+                    out.write(new byte[(5 << 20) + 1]);
+                }
+            });
+
+            assertThat(failure).isInstanceOf(IOException.class);
+            assertThat(failure.getMessage()).contains("CompleteMultipartUpload", file.toString(), "HTTP 409",
+                    "ConditionalRequestConflict", "multipart upload to be started again");
+            assertThat(conflict.applied()).isEqualTo(1);
+            assertThat(proxy.recorded().stream().filter(r -> r.kind() == RequestKind.COMPLETE_MULTIPART_UPLOAD))
+                    .as("CompleteMultipartUpload attempts: S3 asks for the upload again, not for a retry").hasSize(1);
+            assertThat(s3.listObjectsV2(b -> b.bucket(bucket).prefix(key(file))).contents()).isEmpty();
+            assertThat(s3.listMultipartUploads(b -> b.bucket(bucket).prefix(key(file))).uploads()).isEmpty();
+        }
+    }
+
+    @Test
     void expiredOrInvalidSessionTokenNamesTheSessionTokenKey() throws Exception {
         for (String code : new String[] {"ExpiredToken", "InvalidToken"}) {
             proxy.clear();
