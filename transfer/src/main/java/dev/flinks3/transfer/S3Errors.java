@@ -67,8 +67,11 @@ public final class S3Errors {
             + " static credentials of s3.session-token (with s3.access-key and s3.secret-key) must be replaced by"
             + " fresh ones, or configured as a credentials provider that renews them"
             + " (fs.s3.aws.credentials.provider, s3.assume-role.arn)";
-    static final String CONFLICT_HINT = "Another operation on the key raced this conditional write, also on every"
-            + " retry; S3 asks for a multipart upload to be started again";
+    static final String CONFLICT_HINT = "Another operation on the key raced this conditional write on every"
+            + " attempt";
+    static final String MULTIPART_CONFLICT_HINT = "Another operation on the key raced this conditional write;"
+            + " S3 asks for the multipart upload to be started again with every part, so the file must be"
+            + " written again";
 
     private static final String IF_NONE_MATCH_SUFFIX = " (If-None-Match: *)";
 
@@ -236,7 +239,7 @@ public final class S3Errors {
             return PAYLOAD_HASH_HINT;
         }
         if (status == 409 && "ConditionalRequestConflict".equals(code)) {
-            return CONFLICT_HINT;
+            return operation.startsWith("CompleteMultipartUpload") ? MULTIPART_CONFLICT_HINT : CONFLICT_HINT;
         }
         if (code == null && status >= 400 && status < 500 && operation.startsWith("HeadObject")) {
             return HEAD_WITHOUT_CODE_HINT;

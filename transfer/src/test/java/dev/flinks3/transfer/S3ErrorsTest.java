@@ -167,7 +167,11 @@ class S3ErrorsTest {
         assertThat(S3Errors.translate(S3Errors.conditionalWrite("CompleteMultipartUpload"), LOCATION,
                         s3Error(409, "ConditionalRequestConflict", "A conflicting operation occurred.")))
                 .hasMessageContaining("HTTP 409 ConditionalRequestConflict")
-                .hasMessageContaining(S3Errors.CONFLICT_HINT);
+                .hasMessageContaining(S3Errors.MULTIPART_CONFLICT_HINT);
+        assertThat(S3Errors.translate(S3Errors.conditionalWrite("PutObject"), LOCATION,
+                        s3Error(409, "ConditionalRequestConflict", "A conflicting operation occurred.")))
+                .hasMessageContaining(S3Errors.CONFLICT_HINT)
+                .hasMessageNotContaining("multipart");
     }
 
     @Test
