@@ -117,12 +117,13 @@ public final class S3SettingsFactory {
             return;
         }
         throw new IllegalConfigurationException("'" + keyOf(config, REQUEST_ATTEMPT_TIMEOUT) + "' ("
-                + TimeUtils.formatWithHighestUnit(settings.apiCallAttemptTimeout()) + ") is too short to send one part of '"
-                + keyOf(config, PART_SIZE) + "' (" + ConfigReader.sizeText(settings.partSizeBytes()) + ") at "
-                + ConfigReader.sizeText(MIN_UPLOAD_BYTES_PER_SECOND) + "/s: an attempt that times out is sent again"
-                + " from the start, so the part would be sent until the retries run out. Allowed is an attempt"
-                + " timeout of at least " + TimeUtils.formatWithHighestUnit(shortest) + " for this part size, or"
-                + " smaller parts.");
+                + TimeUtils.formatWithHighestUnit(settings.apiCallAttemptTimeout())
+                + ") is too short to send one part of '" + keyOf(config, PART_SIZE) + "' ("
+                + ConfigReader.sizeText(settings.partSizeBytes()) + ") at "
+                + ConfigReader.sizeText(MIN_UPLOAD_BYTES_PER_SECOND) + "/s: an attempt that times out is sent"
+                + " again from the start, so the part would be sent until the retries run out. Allowed is an"
+                + " attempt timeout of at least " + TimeUtils.formatWithHighestUnit(shortest) + " for this part"
+                + " size, or smaller parts.");
     }
 
     private static void addressing(ConfigReader config, S3Settings.Builder b) {
