@@ -111,7 +111,20 @@ public final class S3Errors {
         if (cause instanceof AwsServiceException) {
             return fromServiceAnswer(operation, location, (AwsServiceException) cause);
         }
-        return new S3RequestException(operation, String.valueOf(location), 0, null, cause);
+        return new S3RequestException(operation, String.valueOf(location), 0, null, tlsHint(cause), cause);
+    }
+
+    /** What to configure when the TLS handshake failed, typically on a certificate no trusted CA signed. */
+    static final String TLS_HINT = "If the server's certificate is signed by a private CA, give that CA's PEM file"
+            + " in 's3.ssl.ca-file' or a trust store holding it in the JVM's -Djavax.net.ssl.trustStore";
+
+    private static String tlsHint(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof javax.net.ssl.SSLHandshakeException) {
+                return TLS_HINT;
+            }
+        }
+        return null;
     }
 
     /**

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -143,6 +144,53 @@ public final class SdkObjectClient implements ObjectClient {
         }
         return VerifiedRangeStream.of(
                 new SdkRangeStream(body, location, SdkRangeStream.objectLength(response)), response, location);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The body is copied into {@code dst} on the HTTP client's thread ({@link ArrayBodyTransformer}).
+     * A body that comes with the object's checksum is checked by the SDK when it ends; a mismatch fails
+     * the future with a {@link PartialBodyException} of 0 trusted bytes.
+     */
+    @Override
+    public CompletableFuture<RangeRead> readInto(S3Location location, long start, byte[] dst, int offset, int length) {
+        Objects.checkFromIndexSize(offset, length, dst.length);
+        if (start < 0 || length < 1) {
+            throw new IllegalArgumentException("invalid range of " + length + " bytes from " + start + " of " + location);
+        }
+        GetObjectRequest.Builder request = GetObjectRequest.builder()
+                .bucket(location.bucket())
+                .key(location.key())
+                .range("bytes=" + start + "-" + (start + length - 1));
+        sse.decorate(request);
+        checksums.decorate(request);
+        ArrayBodyTransformer body = new ArrayBodyTransformer(location, start, dst, offset, length);
+        CompletableFuture<RangeRead> answer = send("GetObject", location, () -> s3.getObject(request.build(), body));
+        CompletableFuture<RangeRead> result = new CompletableFuture<>();
+        answer.whenComplete((read, failure) -> {
+            if (failure == null) {
+                result.complete(read);
+                return;
+            }
+            Throwable cause = S3Errors.unwrap(failure);
+            if (cause instanceof EOFException && start == 0) {
+                // No range of an empty object is satisfiable, yet an empty object is a file to read.
+                result.complete(new RangeRead(0, 0));
+            } else if (body.brokeMidBody()) {
+                result.completeExceptionally(new PartialBodyException("the body of GetObject of " + location
+                        + " from byte " + start + " broke after " + body.trustedBytes() + " usable bytes: " + cause,
+                        body.trustedBytes(), cause));
+            } else {
+                result.completeExceptionally(cause);
+            }
+        });
+        result.whenComplete((read, failure) -> {
+            if (result.isCancelled()) {
+                answer.cancel(true);
+            }
+        });
+        return result;
     }
 
     @Override

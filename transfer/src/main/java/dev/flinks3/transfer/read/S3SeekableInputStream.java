@@ -1,7 +1,9 @@
 package dev.flinks3.transfer.read;
 
 import dev.flinks3.transfer.ObjectClient;
+import dev.flinks3.transfer.RangeRead;
 import dev.flinks3.transfer.S3Location;
+import dev.flinks3.transfer.S3RequestException;
 import dev.flinks3.transfer.S3Settings;
 import java.io.EOFException;
 import java.io.FileNotFoundException;
@@ -16,10 +18,11 @@ import java.util.Objects;
  * <p><b>Sequential reads.</b> Opening sends nothing; the first read sends a ranged GET of
  * {@link S3Settings#readAheadBytes()} bytes from the current position, and later reads continue on
  * that connection while they stay sequential. When a range is used up and the reader goes on, the
- * reader is taken to be sequential: with a read-ahead executor and {@link
+ * reader is taken to be sequential: with a read-ahead budget and {@link
  * S3Settings#readAheadParallelism()} above 1, a parallel read-ahead then keeps that many ranged
  * GETs of {@link S3Settings#readAheadBytes()} (at most {@value #MAX_CHUNK_BYTES} bytes) in flight
- * ahead of the reader; without, the next range is requested on one connection. A read outside the
+ * ahead of the reader, their bodies copied into its windows by the HTTP client as they arrive;
+ * without, the next range is requested on one connection. A read outside the
  * read-ahead window (a backward or long seek) drops the read-ahead and goes back to one connection.
  * A stream holds at most parallelism x chunk size bytes of read-ahead buffers.
  *
@@ -50,7 +53,7 @@ import java.util.Objects;
  * <p><b>Threads.</b> Sequential methods ({@code read}, {@code seek}, {@code skip}, ...) are for one
  * thread at a time. Positional reads may run on any number of threads at once, also while another
  * thread reads sequentially. This stream owns no threads and no client; the caller keeps the {@code
- * ObjectClient} and the read-ahead executor open until the stream is closed.
+ * ObjectClient} open until the stream is closed.
  */
 public final class S3SeekableInputStream extends InputStream {
 
@@ -79,7 +82,7 @@ public final class S3SeekableInputStream extends InputStream {
     private final long rangeBytes;
     private final int chunkBytes;
     private final int parallelism;
-    private final ReadAheadWorkers readAheadWorkers;
+    private final ReadAheadBudget readAheadBudget;
     private volatile long length;
     private long position;
     private RangeReader range;
@@ -98,7 +101,7 @@ public final class S3SeekableInputStream extends InputStream {
     /**
      * Creates a stream that reads over one connection at a time (no parallel read-ahead); sends no request.
      *
-     * @see #S3SeekableInputStream(ObjectClient, S3Location, S3Settings, long, ReadAheadWorkers)
+     * @see #S3SeekableInputStream(ObjectClient, S3Location, S3Settings, long, ReadAheadBudget)
      */
     public S3SeekableInputStream(ObjectClient client, S3Location location, S3Settings settings, long knownLength) {
         this(client, location, settings, knownLength, null);
@@ -113,18 +116,18 @@ public final class S3SeekableInputStream extends InputStream {
      *     parallelism ({@link S3Settings#readAheadParallelism()})
      * @param knownLength the object's length in bytes if the caller knows it (from a listing or HEAD),
      *     otherwise -1; a known length spares requests past the end and the HEAD of {@link #length()}
-     * @param readAhead the executor for read-ahead GETs and the process-wide budget of their windows,
-     *     shared by streams; {@code null} reads over one connection at a time
+     * @param readAhead the process-wide budget of read-ahead windows, shared by streams; {@code null}
+     *     reads over one connection at a time
      */
     public S3SeekableInputStream(ObjectClient client, S3Location location, S3Settings settings, long knownLength,
-            ReadAheadWorkers readAhead) {
+            ReadAheadBudget readAhead) {
         this.client = Objects.requireNonNull(client, "client");
         this.location = Objects.requireNonNull(location, "location");
         this.rangeBytes = settings.readAheadBytes();
         this.nextRangeBytes = rangeBytes;
         this.chunkBytes = (int) Math.min(settings.readAheadBytes(), MAX_CHUNK_BYTES);
         this.parallelism = settings.readAheadParallelism();
-        this.readAheadWorkers = readAhead;
+        this.readAheadBudget = readAhead;
         if (knownLength < -1) {
             throw new IllegalArgumentException("known length " + knownLength + " of " + location + " must be >= -1");
         }
@@ -262,7 +265,8 @@ public final class S3SeekableInputStream extends InputStream {
 
     /**
      * Reads up to {@code len} bytes at {@code position} with one ranged GET, without moving this
-     * stream. Reads until {@code len} bytes or the object's end.
+     * stream. Reads until {@code len} bytes or the object's end; the body is copied into {@code b} by
+     * the HTTP client as it arrives ({@link RangeFetch}).
      *
      * @return bytes read, or -1 if {@code position} is at or past the end
      * @throws EOFException if {@code position} is negative
@@ -277,11 +281,22 @@ public final class S3SeekableInputStream extends InputStream {
         if (isAtEnd(position)) {
             return -1;
         }
-        try (RangeReader reader = new RangeReader(client, location, position, endOf(position, len), length)) {
-            int n = reader.readFully(b, off, len);
-            learnLength(reader);
-            return n == 0 ? -1 : n;
+        RangeRead read;
+        try {
+            read = RangeFetch.of(client, location, position, b, off, len, length).begin().await();
+        } catch (EOFException pastTheEnd) {
+            return -1;
+        } catch (S3RequestException e) {
+            // 416: at or past the end, also the answer of some servers to any range of an empty object.
+            if (e.statusCode() == 416) {
+                return -1;
+            }
+            throw e;
         }
+        if (read.objectLength() >= 0) {
+            length = read.objectLength();
+        }
+        return read.bytes() == 0 ? -1 : read.bytes();
     }
 
     /**
@@ -426,16 +441,15 @@ public final class S3SeekableInputStream extends InputStream {
      * windows as the budget grants, up to the parallelism).
      */
     private boolean startReadAhead() {
-        if (readAheadWorkers == null || parallelism < 2 || length < 0 || position >= length) {
+        if (readAheadBudget == null || parallelism < 2 || length < 0 || position >= length) {
             return false;
         }
-        int windows = readAheadWorkers.budget().tryAcquire(parallelism, chunkBytes);
+        int windows = readAheadBudget.tryAcquire(parallelism, chunkBytes);
         if (windows == 0) {
             return false;
         }
         readAheadWindows = windows;
-        readAhead = new ParallelReadAhead(client, location, position, length, chunkBytes, windows,
-                readAheadWorkers.executor());
+        readAhead = new ParallelReadAhead(client, location, position, length, chunkBytes, windows);
         return true;
     }
 
@@ -449,7 +463,7 @@ public final class S3SeekableInputStream extends InputStream {
         if (readAhead != null) {
             readAhead.close();
             readAhead = null;
-            readAheadWorkers.budget().release(readAheadWindows, chunkBytes);
+            readAheadBudget.release(readAheadWindows, chunkBytes);
             readAheadWindows = 0;
         }
     }
