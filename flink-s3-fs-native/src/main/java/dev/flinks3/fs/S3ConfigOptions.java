@@ -188,7 +188,11 @@ public final class S3ConfigOptions {
     public static final ConfigOption<Duration> REQUEST_ATTEMPT_TIMEOUT = ConfigOptions.key("s3.request.attempt-timeout")
             .durationType()
             .defaultValue(Duration.ofMinutes(2))
-            .withDescription("Longest one attempt of a request may take before it is abandoned and retried.");
+            .withDescription("Longest one attempt of a request may take before it is abandoned and retried."
+                    + " At least 1 s per MiB of 's3.upload.min.part.size' (one part at 1 MiB/s; the default"
+                    + " 2 min covers parts up to 120 MiB), else the configuration is rejected: an attempt"
+                    + " that times out is sent again from its first byte, so a shorter timeout would send a"
+                    + " part over a slow link until the retries run out.");
 
     public static final ConfigOption<Duration> REQUEST_TIMEOUT = ConfigOptions.key("s3.request.timeout")
             .durationType()
@@ -234,7 +238,7 @@ public final class S3ConfigOptions {
             .withDescription("Size of one multipart-upload part: the bytes a stream buffers before the part is"
                     + " uploaded in the background. 5 MiB to 5 GiB. A plain number is bytes; units such as"
                     + " '64m' or '64MB' are accepted. A stream closed before one part fills is sent as one"
-                    + " PutObject.");
+                    + " PutObject. Needs an 's3.request.attempt-timeout' of at least 1 s per MiB.");
 
     public static final ConfigOption<Integer> MAX_PARTS_IN_FLIGHT = ConfigOptions.key("s3.upload.max.concurrent.uploads")
             .intType()
