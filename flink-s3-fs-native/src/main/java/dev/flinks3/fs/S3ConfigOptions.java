@@ -188,7 +188,11 @@ public final class S3ConfigOptions {
     public static final ConfigOption<Duration> REQUEST_ATTEMPT_TIMEOUT = ConfigOptions.key("s3.request.attempt-timeout")
             .durationType()
             .defaultValue(Duration.ofMinutes(2))
-            .withDescription("Longest one attempt of a request may take before it is abandoned and retried.");
+            .withDescription("Longest one attempt of a request may take before it is abandoned and retried."
+                    + " At least 1 s per MiB of 's3.upload.min.part.size' (one part at 1 MiB/s; the default"
+                    + " 2 min covers parts up to 120 MiB), else the configuration is rejected: an attempt"
+                    + " that times out is sent again from its first byte, so a shorter timeout would send a"
+                    + " part over a slow link until the retries run out.");
 
     public static final ConfigOption<Duration> REQUEST_TIMEOUT = ConfigOptions.key("s3.request.timeout")
             .durationType()
@@ -208,7 +212,8 @@ public final class S3ConfigOptions {
     public static final ConfigOption<Duration> CLOSE_TIMEOUT = ConfigOptions.key("s3.close.timeout")
             .durationType()
             .defaultValue(Duration.ofSeconds(60))
-            .withDescription("How long closing the filesystem waits for requests still running.");
+            .withDescription("How long closing the filesystem waits for parts still uploading before it closes the S3 "
+                    + "client (uploads still running then fail; one warning says how many bytes).");
 
     public static final ConfigOption<Duration> CLIENT_CLOSE_TIMEOUT = ConfigOptions.key("s3.client.close.timeout")
             .durationType()
@@ -233,7 +238,7 @@ public final class S3ConfigOptions {
             .withDescription("Size of one multipart-upload part: the bytes a stream buffers before the part is"
                     + " uploaded in the background. 5 MiB to 5 GiB. A plain number is bytes; units such as"
                     + " '64m' or '64MB' are accepted. A stream closed before one part fills is sent as one"
-                    + " PutObject.");
+                    + " PutObject. Needs an 's3.request.attempt-timeout' of at least 1 s per MiB.");
 
     public static final ConfigOption<Integer> MAX_PARTS_IN_FLIGHT = ConfigOptions.key("s3.upload.max.concurrent.uploads")
             .intType()
@@ -280,7 +285,10 @@ public final class S3ConfigOptions {
             .memoryType()
             .defaultValue(MemorySize.ofMebiBytes(8))
             .withFallbackKeys(KeySpellings.of("s3.read.ahead-size").hadoop("readahead.range").toArray())
-            .withDescription("Bytes one ranged GET of a sequential reader asks for. 64 KiB to 1 GiB.");
+            .withDescription("Bytes one ranged GET of a sequential reader asks for. 64 KiB to 1 GiB. After a seek the"
+                    + " first GET asks for 64 KiB (or the read's length, if larger) and each next range of a reader that"
+                    + " stays sequential is 4x larger, up to this size, so a random reader does not make the server"
+                    + " send bytes it drops.");
 
     public static final ConfigOption<Integer> READ_AHEAD_PARALLELISM = ConfigOptions.key("s3.read.ahead-parallelism")
             .intType()

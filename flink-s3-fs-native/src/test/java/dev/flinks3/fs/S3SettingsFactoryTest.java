@@ -164,6 +164,17 @@ class S3SettingsFactoryTest {
     }
 
     @Test
+    void anAttemptMustSendOnePartAtOneMibPerSecond() {
+        assertThat(S3SettingsFactory.shortestAttemptTimeout(5L << 20)).isEqualTo(Duration.ofSeconds(5));
+        assertThat(S3SettingsFactory.shortestAttemptTimeout((8L << 20) + 1)).isEqualTo(Duration.ofSeconds(9));
+        assertThat(S3SettingsFactory.shortestAttemptTimeout(5L << 30)).isEqualTo(Duration.ofSeconds(5120));
+        assertThat(settings(Map.of("s3.upload.min.part.size", "120 mb")).partSizeBytes())
+                .as("the default 2 min covers 120 MiB parts").isEqualTo(120L << 20);
+        assertThat(settings(Map.of("s3.upload.min.part.size", "1 gb", "s3.request.attempt-timeout", "1024 s"))
+                .apiCallAttemptTimeout()).isEqualTo(Duration.ofSeconds(1024));
+    }
+
+    @Test
     void theOwnKeyWinsOverAFallbackSpelling() {
         S3Settings s = settings(Map.of("s3.connection.max", "5", "fs.s3a.connection.maximum", "500"));
 
@@ -281,7 +292,12 @@ class S3SettingsFactoryTest {
                 Arguments.of(Map.of("s3.proxy.host", "proxy", "fs.s3a.proxy.password", "hunter2"),
                         "'fs.s3a.proxy.password' is set but no proxy user name ('s3.proxy.username')"),
                 Arguments.of(Map.of("s3.upload.min.part.size", "64 mb", "s3.upload.max-buffered-size", "32 mb"),
-                        "'s3.upload.max-buffered-size' (33554432 bytes) is smaller than one part"));
+                        "'s3.upload.max-buffered-size' (33554432 bytes) is smaller than one part"),
+                Arguments.of(Map.of("s3.upload.min.part.size", "256 mb", "s3.request.attempt-timeout", "2 min"),
+                        "'s3.request.attempt-timeout' (2 min) is too short to send one part of"
+                                + " 's3.upload.min.part.size' (256 MiB) at 1 MiB/s"),
+                Arguments.of(Map.of("fs.s3a.multipart.size", "64M", "s3.request.attempt-timeout", "30 s"),
+                        "at least 64 s for this part size"));
     }
 
     @ParameterizedTest(name = "{1}")

@@ -13,6 +13,8 @@ import java.util.function.Supplier;
 import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
 import software.amazon.awssdk.core.async.AsyncResponseTransformer;
+import software.amazon.awssdk.core.SdkPlugin;
+import software.amazon.awssdk.services.s3.LegacyMd5Plugin;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.model.AbortMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.CommonPrefix;
@@ -62,6 +64,13 @@ public final class SdkObjectClient implements ObjectClient {
     static final int MAX_KEYS_PER_DELETE = 1000;
 
     private static final String IF_NONE_MATCH_ANY = "*";
+    /**
+     * Adds {@code Content-MD5} to DeleteObjects. S3 requires a checksum of its body and takes the CRC
+     * the SDK sends since 2.30; older MinIO, Ceph and several appliances require {@code Content-MD5}
+     * and answer 400 MissingContentMD5 without it. Only this request gets the plugin: the MD5 is the
+     * SDK's, computed over the marshalled XML body.
+     */
+    private static final SdkPlugin CONTENT_MD5 = LegacyMd5Plugin.create();
     private static final int DELETE_REQUESTS_IN_FLIGHT = 4;
 
     private final S3AsyncClient s3;
@@ -214,7 +223,8 @@ public final class SdkObjectClient implements ObjectClient {
      * {@inheritDoc}
      *
      * <p>Any number of keys is accepted: they are sent as DeleteObjects requests of at most
-     * {@value #MAX_KEYS_PER_DELETE} keys, a few in parallel.
+     * {@value #MAX_KEYS_PER_DELETE} keys, a few in parallel, each with {@code Content-MD5} (as servers
+     * that predate S3's flexible checksums require) besides the SDK's checksum.
      */
     @Override
     public List<String> deleteBatch(String bucket, List<String> keys) throws IOException {
@@ -237,6 +247,7 @@ public final class SdkObjectClient implements ObjectClient {
         DeleteObjectsRequest request = DeleteObjectsRequest.builder()
                 .bucket(bucket)
                 .delete(Delete.builder().objects(objects).quiet(true).build())
+                .overrideConfiguration(override -> override.addPlugin(CONTENT_MD5))
                 .build();
         String where = "s3://" + bucket + "/" + keys.get(0) + " and " + (keys.size() - 1) + " more keys";
         return send("DeleteObjects", where, () -> s3.deleteObjects(request), SdkObjectClient::failedKeys);
@@ -355,7 +366,8 @@ public final class SdkObjectClient implements ObjectClient {
                 .uploadId(uploadId)
                 .multipartUpload(CompletedMultipartUpload.builder().parts(completed).build());
         if (condition == WriteCondition.IF_NONE_MATCH) {
-            request.ifNoneMatch(IF_NONE_MATCH_ANY);
+            request.ifNoneMatch(IF_NONE_MATCH_ANY)
+                    .overrideConfiguration(override -> override.addPlugin(S3RetryStrategy.CONFLICT_IS_FINAL));
         }
         sse.decorate(request);
         return send(operation("CompleteMultipartUpload", condition), location,

@@ -399,7 +399,7 @@ abstract class SdkObjectClientS3ProxyTest {
     }
 
     @Test
-    void deleteBatchOfFifteenHundredKeysSendsTwoRequests() throws IOException {
+    void deleteBatchOfFifteenHundredKeysSendsTwoRequestsWithContentMd5() throws IOException {
         String dir = "batch-" + keys.incrementAndGet() + "/";
         List<String> batch = new ArrayList<>();
         for (int i = 0; i < 1500; i++) {
@@ -417,6 +417,9 @@ abstract class SdkObjectClientS3ProxyTest {
         assertThat(client.deleteBatch(BUCKET, batch)).isEmpty();
 
         assertThat(server.requestLog().count(RequestKind.DELETE_OBJECTS)).isEqualTo(2);
+        assertThat(server.requestLog().entries(RequestKind.DELETE_OBJECTS))
+                .as("servers that predate flexible checksums require Content-MD5")
+                .allSatisfy(request -> assertThat(request.header("Content-MD5")).isPresent());
         assertThat(client.list(BUCKET, dir, null, null, 1000).objects()).isEmpty();
     }
 
