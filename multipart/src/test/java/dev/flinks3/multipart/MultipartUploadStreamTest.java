@@ -235,8 +235,10 @@ class MultipartUploadStreamTest {
 
         assertThatThrownBy(out::close).isInstanceOf(FileAlreadyExistsException.class);
         assertThat(client.bytesOf(target)).isEqualTo(old);
-        assertThat(client.calls(Operation.ABORT_MULTIPART_UPLOAD)).isEqualTo(1);
+        // This upload's abort, and that of the first conditional completion's probe, which the fake refused.
+        assertThat(client.calls(Operation.ABORT_MULTIPART_UPLOAD)).isEqualTo(2);
         assertThat(client.pendingUploads()).isEmpty();
+        assertThat(client.keys(target.bucket())).as("the probe leaves nothing").containsExactly(target.key());
     }
 
     @Test
