@@ -21,10 +21,12 @@ import org.slf4j.LoggerFactory;
  * <p>No overwrite uses S3 conditional writes ({@code If-None-Match: *}, 412 when the key exists). For
  * servers without them (settings {@code conditionalWritesEnabled = false}) it falls back to a HEAD just
  * before the commit, which leaves a small race window. Some servers honour {@code If-None-Match: *} on
- * PutObject but ignore it on CompleteMultipartUpload and overwrite (Ceph RGW 16.2): before the first
- * conditional completion, a probe next to the target finds out (an object, then a one-part upload
- * completed onto it with the condition; both removed again), and where the condition is ignored,
- * completions fall back to the HEAD check, with one warning. After a failed commit request, a HEAD tells
+ * PutObject but ignore it on CompleteMultipartUpload and overwrite (Ceph RGW 16.2). A server whose
+ * answers showed that it checks flexible checksums as S3 does ({@link ObjectClient#checksFlexibleChecksums})
+ * is trusted with the condition. For any other, before the first conditional completion a probe next to
+ * the target finds out (an object, then a one-part upload completed onto it with the condition; both
+ * removed again), and where the condition is ignored, completions fall back to the HEAD check, with one
+ * warning. After a failed commit request, a HEAD tells
  * whether the request took effect and only the response was lost (connection drop, or a retry answered
  * NoSuchUpload or 412 because the first attempt had already succeeded): the object then carries
  * exactly the ETag the writer computed. An identical object that was already at the key is
@@ -53,7 +55,8 @@ final class CommitGuard {
      * @throws IOException if the probe of the server fails
      */
     WriteCondition prepareCompletion(S3Location target, WriteCondition requested) throws IOException {
-        if (requested == WriteCondition.IF_NONE_MATCH && conditionalWrites && !completionHonoursCondition(target)) {
+        if (requested == WriteCondition.IF_NONE_MATCH && conditionalWrites && !client.checksFlexibleChecksums()
+                && !completionHonoursCondition(target)) {
             return headCheck(target);
         }
         return prepare(target, requested);

@@ -260,6 +260,11 @@ public final class SdkObjectClient implements ObjectClient {
     }
 
     @Override
+    public boolean checksFlexibleChecksums() {
+        return checksums.mode() == FlexibleChecksums.Mode.CRC32C;
+    }
+
+    @Override
     public CompletableFuture<String> createMultipartUpload(S3Location location) {
         CreateMultipartUploadRequest.Builder request =
                 CreateMultipartUploadRequest.builder().bucket(location.bucket()).key(location.key());
