@@ -50,9 +50,9 @@ public final class CephRgw {
     public static synchronized S3TestTarget target() {
         if (found == null) {
             found = find(System.getenv());
-        }
-        if (found.isEmpty()) {
-            System.out.println("Skipping Ceph RGW test: " + skipReason);
+            if (found.isEmpty()) {
+                System.out.println("Skipping the Ceph RGW tests: " + skipReason);
+            }
         }
         assumeTrue(found.isPresent(), () -> skipReason);
         return found.get();
