@@ -188,7 +188,11 @@ public final class S3ConfigOptions {
     public static final ConfigOption<Duration> REQUEST_ATTEMPT_TIMEOUT = ConfigOptions.key("s3.request.attempt-timeout")
             .durationType()
             .defaultValue(Duration.ofMinutes(2))
-            .withDescription("Longest one attempt of a request may take before it is abandoned and retried.");
+            .withDescription("Longest one attempt of a request may take before it is abandoned and retried."
+                    + " At least 1 s per MiB of 's3.upload.min.part.size' (one part at 1 MiB/s; the default"
+                    + " 2 min covers parts up to 120 MiB), else the configuration is rejected: an attempt"
+                    + " that times out is sent again from its first byte, so a shorter timeout would send a"
+                    + " part over a slow link until the retries run out.");
 
     public static final ConfigOption<Duration> REQUEST_TIMEOUT = ConfigOptions.key("s3.request.timeout")
             .durationType()
@@ -208,7 +212,8 @@ public final class S3ConfigOptions {
     public static final ConfigOption<Duration> CLOSE_TIMEOUT = ConfigOptions.key("s3.close.timeout")
             .durationType()
             .defaultValue(Duration.ofSeconds(60))
-            .withDescription("How long closing the filesystem waits for requests still running.");
+            .withDescription("How long closing the filesystem waits for parts still uploading before it closes the S3 "
+                    + "client (uploads still running then fail; one warning says how many bytes).");
 
     public static final ConfigOption<Duration> CLIENT_CLOSE_TIMEOUT = ConfigOptions.key("s3.client.close.timeout")
             .durationType()
@@ -233,7 +238,7 @@ public final class S3ConfigOptions {
             .withDescription("Size of one multipart-upload part: the bytes a stream buffers before the part is"
                     + " uploaded in the background. 5 MiB to 5 GiB. A plain number is bytes; units such as"
                     + " '64m' or '64MB' are accepted. A stream closed before one part fills is sent as one"
-                    + " PutObject.");
+                    + " PutObject. Needs an 's3.request.attempt-timeout' of at least 1 s per MiB.");
 
     public static final ConfigOption<Integer> MAX_PARTS_IN_FLIGHT = ConfigOptions.key("s3.upload.max.concurrent.uploads")
             .intType()
@@ -281,7 +286,10 @@ public final class S3ConfigOptions {
             .memoryType()
             .defaultValue(MemorySize.ofMebiBytes(8))
             .withFallbackKeys(KeySpellings.of("s3.read.ahead-size").hadoop("readahead.range").toArray())
-            .withDescription("Bytes one ranged GET of a sequential reader asks for. 64 KiB to 1 GiB.");
+            .withDescription("Bytes one ranged GET of a sequential reader asks for. 64 KiB to 1 GiB. After a seek the"
+                    + " first GET asks for 64 KiB (or the read's length, if larger) and each next range of a reader that"
+                    + " stays sequential is 4x larger, up to this size, so a random reader does not make the server"
+                    + " send bytes it drops.");
 
     public static final ConfigOption<Integer> READ_AHEAD_PARALLELISM = ConfigOptions.key("s3.read.ahead-parallelism")
             .intType()
@@ -343,6 +351,53 @@ public final class S3ConfigOptions {
             .noDefaultValue()
             .withDescription("Base64 of the 256-bit customer key for 'sse-c'. Never logged.");
 
+    // ---- private networks: trusted CAs and proxy ------------------------------------------------
+
+    public static final ConfigOption<String> SSL_CA_FILE = ConfigOptions.key("s3.ssl.ca-file")
+            .stringType()
+            .noDefaultValue()
+            .withDescription("PEM file of the CA certificates (one or more -----BEGIN CERTIFICATE----- blocks)"
+                    + " trusted for TLS to the endpoint instead of the default ones, for a store whose certificate"
+                    + " a private CA signed; applies to both HTTP clients. Unset: the JVM's trust store"
+                    + " (-Djavax.net.ssl.trustStore, read by both clients) if set, else the default CAs.");
+
+    public static final ConfigOption<String> PROXY_HOST = ConfigOptions.key("s3.proxy.host")
+            .stringType()
+            .noDefaultValue()
+            .withFallbackKeys(KeySpellings.of("s3.proxy.host").hadoop("proxy.host").toArray())
+            .withDescription("Host of the HTTP proxy S3 requests go through (https endpoints through a CONNECT"
+                    + " tunnel). Unset: the JVM's proxy system properties (https.proxyHost for an https endpoint,"
+                    + " http.proxyHost for http, with their proxyPort, proxyUser, proxyPassword and"
+                    + " http.nonProxyHosts), else the environment variables HTTPS_PROXY (https endpoint) or"
+                    + " HTTP_PROXY (http endpoint) and NO_PROXY, else no proxy.");
+
+    public static final ConfigOption<Integer> PROXY_PORT = ConfigOptions.key("s3.proxy.port")
+            .intType()
+            .noDefaultValue()
+            .withFallbackKeys(KeySpellings.of("s3.proxy.port").hadoop("proxy.port").toArray())
+            .withDescription("Port of 's3.proxy.host', 1 to 65535. Unset: 80 for an http endpoint, 443 otherwise"
+                    + " (as S3A).");
+
+    public static final ConfigOption<String> PROXY_USERNAME = ConfigOptions.key("s3.proxy.username")
+            .stringType()
+            .noDefaultValue()
+            .withFallbackKeys(KeySpellings.of("s3.proxy.username").hadoop("proxy.username").toArray())
+            .withDescription("User name for the proxy's basic authentication; needs 's3.proxy.host'.");
+
+    public static final ConfigOption<String> PROXY_PASSWORD = ConfigOptions.key("s3.proxy.password")
+            .stringType()
+            .noDefaultValue()
+            .withFallbackKeys(KeySpellings.of("s3.proxy.password").hadoop("proxy.password").toArray())
+            .withDescription("Password for the proxy's basic authentication; needs 's3.proxy.username'. Never"
+                    + " logged.");
+
+    public static final ConfigOption<String> PROXY_NON_PROXY_HOSTS = ConfigOptions.key("s3.proxy.non-proxy-hosts")
+            .stringType()
+            .noDefaultValue()
+            .withDescription("Hosts reached without the proxy, separated by ',' or '|': a host name or IP address,"
+                    + " '*.domain' for the hosts under a domain, or '*' for all (which also turns off a proxy of"
+                    + " the system properties or environment). Replaces http.nonProxyHosts and NO_PROXY.");
+
     // ---- entropy injection ----------------------------------------------------------------------
 
     public static final ConfigOption<String> ENTROPY_KEY = ConfigOptions.key("s3.entropy.key")
@@ -358,7 +413,7 @@ public final class S3ConfigOptions {
             .withDescription("Number of random characters that replace 's3.entropy.key'. At least 1.");
 
     /** Options whose values are secret: never shown in messages or logs. */
-    static final Set<ConfigOption<?>> SECRETS = Set.of(SECRET_KEY, SESSION_TOKEN, SSE_C_KEY);
+    static final Set<ConfigOption<?>> SECRETS = Set.of(SECRET_KEY, SESSION_TOKEN, SSE_C_KEY, PROXY_PASSWORD);
 
     /** Every option, in the order of the README's configuration table. */
     public static List<ConfigOption<?>> all() {
@@ -373,6 +428,7 @@ public final class S3ConfigOptions {
                 CHECKSUM_VALIDATION_ENABLED, CHUNKED_ENCODING_ENABLED,
                 READ_AHEAD_SIZE, READ_AHEAD_PARALLELISM, READ_BUFFER_SIZE, BULK_COPY_ENABLED, BULK_COPY_MAX_CONCURRENT,
                 SSE_TYPE, SSE_KMS_KEY_ID, SSE_KMS_ENCRYPTION_CONTEXT, SSE_C_KEY,
+                SSL_CA_FILE, PROXY_HOST, PROXY_PORT, PROXY_USERNAME, PROXY_PASSWORD, PROXY_NON_PROXY_HOSTS,
                 ENTROPY_KEY, ENTROPY_LENGTH);
     }
 }

@@ -6,7 +6,7 @@ import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.ObjectMetadata;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.WriteCondition;
-import dev.flinks3.transfer.read.ReadAheadWorkers;
+import dev.flinks3.transfer.read.ReadAheadBudget;
 import dev.flinks3.transfer.read.S3SeekableInputStream;
 import dev.flinks3.writer.S3RecoverableWriter;
 import java.io.FileNotFoundException;
@@ -69,7 +69,7 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
     private final ObjectClient client;
     private final UploadEngine uploads;
     private final BulkCopy bulkCopy;
-    private final ReadAheadWorkers readAhead;
+    private final ReadAheadBudget readAhead;
     private final S3FileSystemSettings settings;
     private final VisibleObjects visible;
 
@@ -88,7 +88,7 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
             ObjectClient client,
             UploadEngine uploads,
             BulkCopy bulkCopy,
-            ReadAheadWorkers readAhead,
+            ReadAheadBudget readAhead,
             S3FileSystemSettings settings) {
         this.uri = URI.create(uri.getScheme() + "://" + (uri.getAuthority() == null ? "" : uri.getAuthority()) + "/");
         this.paths = new BucketPaths(this.uri);

@@ -2,12 +2,18 @@ package dev.flinks3.fs;
 
 import static dev.flinks3.fs.S3ConfigOptions.*;
 
+import dev.flinks3.transfer.HttpProxy;
 import dev.flinks3.transfer.S3Settings;
 import dev.flinks3.transfer.S3Settings.SseType;
 import dev.flinks3.transfer.Secret;
+import dev.flinks3.transfer.TrustedCertificates;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -33,6 +39,13 @@ public final class S3SettingsFactory {
     /** Read-ahead window limits: below 64 KiB a GET costs more than it carries. */
     static final long MIN_READ_AHEAD = 64L * 1024;
     static final long MAX_READ_AHEAD = 1L << 30;
+    /**
+     * The slowest upload rate, in bytes per second, at which one attempt must still be able to send a
+     * whole part: {@code s3.request.attempt-timeout} must be at least the part size at this rate. An
+     * attempt that times out is sent again from its first byte, so a timeout shorter than one part takes
+     * on the link fails every attempt, and the part is sent {@code s3.retry.max-num-retries} + 1 times.
+     */
+    static final long MIN_UPLOAD_BYTES_PER_SECOND = 1L << 20;
     /** STS AssumeRole DurationSeconds limits. */
     static final Duration MIN_ROLE_SESSION = Duration.ofMinutes(15);
     static final Duration MAX_ROLE_SESSION = Duration.ofHours(12);
@@ -51,6 +64,8 @@ public final class S3SettingsFactory {
         return Math.max(2 * partSize, limit);
     }
 
+    /** A proxy host: a DNS name, an IPv4 address or a bracketed IPv6 address. */
+    private static final Pattern PROXY_HOST_NAME = Pattern.compile("[A-Za-z0-9_.-]+|\\[[0-9A-Fa-f:.]+\\]");
     private static final Pattern REGION_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]*");
     /** An ARN ("Identifiers for IAM resources"): arn:partition:service:region:account:resource. */
     private static final Pattern ROLE_ARN = Pattern.compile("arn:[^:\\s]+:[^:\\s]+:[^:\\s]*:[^:\\s]*:\\S+");
@@ -80,30 +95,60 @@ public final class S3SettingsFactory {
 
     static S3Settings create(ConfigReader config) {
         S3Settings.Builder b = S3Settings.builder();
-        addressing(config, b);
+        URI endpoint = addressing(config, b);
         credentials(config, b);
         transport(config, b);
         transfers(config, b);
         encryption(config, b);
+        privateNetwork(config, b, endpoint);
+        S3Settings settings;
         try {
-            return b.build();
+            settings = b.build();
         } catch (IllegalArgumentException e) {
             // The checks above name keys for every combination the builder rejects; this is a safety net.
             throw new IllegalConfigurationException("Invalid S3 configuration: " + e.getMessage(), e);
         }
+        checkAttemptCoversPart(config, settings);
+        return settings;
     }
 
-    private static void addressing(ConfigReader config, S3Settings.Builder b) {
+    /**
+     * The shortest attempt timeout that sends a part of {@code partSizeBytes} at {@link
+     * #MIN_UPLOAD_BYTES_PER_SECOND}, in whole seconds rounded up.
+     */
+    static Duration shortestAttemptTimeout(long partSizeBytes) {
+        return Duration.ofSeconds((partSizeBytes + MIN_UPLOAD_BYTES_PER_SECOND - 1) / MIN_UPLOAD_BYTES_PER_SECOND);
+    }
+
+    private static void checkAttemptCoversPart(ConfigReader config, S3Settings settings) {
+        Duration shortest = shortestAttemptTimeout(settings.partSizeBytes());
+        if (settings.apiCallAttemptTimeout().compareTo(shortest) >= 0) {
+            return;
+        }
+        throw new IllegalConfigurationException("'" + keyOf(config, REQUEST_ATTEMPT_TIMEOUT) + "' ("
+                + TimeUtils.formatWithHighestUnit(settings.apiCallAttemptTimeout())
+                + ") is too short to send one part of '" + keyOf(config, PART_SIZE) + "' ("
+                + ConfigReader.sizeText(settings.partSizeBytes()) + ") at "
+                + ConfigReader.sizeText(MIN_UPLOAD_BYTES_PER_SECOND) + "/s: an attempt that times out is sent"
+                + " again from the start, so the part would be sent until the retries run out. Allowed is an"
+                + " attempt timeout of at least " + TimeUtils.formatWithHighestUnit(shortest) + " for this part"
+                + " size, or smaller parts.");
+    }
+
+    /** Sets endpoint, region and addressing; returns the endpoint, or {@code null} for AWS's. */
+    private static URI addressing(ConfigReader config, S3Settings.Builder b) {
         boolean ssl = config.bool(SSL_ENABLED);
-        config.find(ENDPOINT).filter(e -> !e.value.trim().isEmpty()).ifPresent(e -> {
+        URI endpoint = config.find(ENDPOINT).filter(e -> !e.value.trim().isEmpty()).map(e -> {
             try {
-                b.endpoint(EndpointUri.parse(e.value, ssl));
+                return EndpointUri.parse(e.value, ssl);
             } catch (IllegalArgumentException bad) {
                 throw ConfigReader.invalid(e, "an http:// or https:// URL with a host, or a host[:port]");
             }
-        });
+        }).orElse(null);
+        b.endpoint(endpoint);
         b.region(matching(config, REGION, REGION_NAME, "a region name of letters, digits, '-' and '_', e.g. us-east-1"));
         b.pathStyleAccess(config.bool(PATH_STYLE_ACCESS));
+        return endpoint;
     }
 
     private static void credentials(ConfigReader config, S3Settings.Builder b) {
@@ -218,6 +263,68 @@ public final class S3SettingsFactory {
                 b.sseKmsEncryptionContext(KmsEncryptionContext.toHeaderValue(e.value));
             } catch (IllegalArgumentException bad) {
                 throw ConfigReader.invalid(e, "key=value pairs separated by commas, or a JSON object (plain or base64)");
+            }
+        });
+    }
+
+    /** The CA file, the proxy and the non-proxy hosts; {@code endpoint} chooses the proxy's default port. */
+    private static void privateNetwork(ConfigReader config, S3Settings.Builder b, URI endpoint) {
+        caFile(config, b);
+        proxy(config, b, endpoint);
+        nonProxyHosts(config, b);
+    }
+
+    private static void caFile(ConfigReader config, S3Settings.Builder b) {
+        nonBlank(config, SSL_CA_FILE).ifPresent(e -> {
+            Path file = Path.of(e.value.trim());
+            try {
+                TrustedCertificates.load(file);
+            } catch (IllegalArgumentException bad) {
+                throw ConfigReader.invalid(e, "a readable file of PEM certificates (" + bad.getMessage() + ")");
+            }
+            b.sslCaFile(file);
+        });
+    }
+
+    private static void proxy(ConfigReader config, S3Settings.Builder b, URI endpoint) {
+        Optional<ConfigReader.Entry> host = nonBlank(config, PROXY_HOST);
+        Optional<ConfigReader.Entry> user = nonBlank(config, PROXY_USERNAME);
+        Optional<ConfigReader.Entry> password = nonBlank(config, PROXY_PASSWORD);
+        if (host.isEmpty()) {
+            config.find(PROXY_PORT).or(() -> user).or(() -> password).ifPresent(e -> {
+                throw new IllegalConfigurationException("'" + e.key + "' is set but no proxy host ('"
+                        + PROXY_HOST.key() + "').");
+            });
+        } else {
+            String hostName = host.get().value.trim();
+            if (!PROXY_HOST_NAME.matcher(hostName).matches()) {
+                throw ConfigReader.invalid(host.get(), "a host name or IP address without scheme or port");
+            }
+            if (password.isPresent() && user.isEmpty()) {
+                throw new IllegalConfigurationException("'" + password.get().key + "' is set but no proxy user name ('"
+                        + PROXY_USERNAME.key() + "').");
+            }
+            int port = config.find(PROXY_PORT).isPresent()
+                    ? config.intInRange(PROXY_PORT, 1, 65_535)
+                    : HttpProxy.defaultPort(endpoint == null ? "https" : endpoint.getScheme());
+            b.proxy(new HttpProxy(hostName, port, user.map(e -> e.value.trim()).orElse(null),
+                    password.map(e -> Secret.ofNullable(e.value)).orElse(null)));
+        }
+    }
+
+    private static void nonProxyHosts(ConfigReader config, S3Settings.Builder b) {
+        nonBlank(config, PROXY_NON_PROXY_HOSTS).ifPresent(e -> {
+            List<String> patterns = new ArrayList<>();
+            for (String pattern : e.value.split("[,|]")) {
+                if (!pattern.trim().isEmpty()) {
+                    patterns.add(pattern.trim());
+                }
+            }
+            try {
+                b.nonProxyHosts(patterns);
+            } catch (IllegalArgumentException bad) {
+                throw ConfigReader.invalid(e, "host names or IP addresses, '*.domain' or '*', separated by ','"
+                        + " or '|' (" + bad.getMessage() + ")");
             }
         });
     }

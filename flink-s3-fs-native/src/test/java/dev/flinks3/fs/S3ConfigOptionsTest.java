@@ -103,6 +103,14 @@ class S3ConfigOptionsTest {
                 row(S3ConfigOptions.SSE_KMS_ENCRYPTION_CONTEXT, "s3.sse.kms.encryption-context", null,
                         "s3.encryption.context", "s3a.encryption.context", "fs.s3a.encryption.context"),
                 row(S3ConfigOptions.SSE_C_KEY, "s3.sse.c.key", null),
+                row(S3ConfigOptions.SSL_CA_FILE, "s3.ssl.ca-file", null),
+                row(S3ConfigOptions.PROXY_HOST, "s3.proxy.host", null, "s3a.proxy.host", "fs.s3a.proxy.host"),
+                row(S3ConfigOptions.PROXY_PORT, "s3.proxy.port", null, "s3a.proxy.port", "fs.s3a.proxy.port"),
+                row(S3ConfigOptions.PROXY_USERNAME, "s3.proxy.username", null,
+                        "s3a.proxy.username", "fs.s3a.proxy.username"),
+                row(S3ConfigOptions.PROXY_PASSWORD, "s3.proxy.password", null,
+                        "s3a.proxy.password", "fs.s3a.proxy.password"),
+                row(S3ConfigOptions.PROXY_NON_PROXY_HOSTS, "s3.proxy.non-proxy-hosts", null),
                 row(S3ConfigOptions.ENTROPY_KEY, "s3.entropy.key", null),
                 row(S3ConfigOptions.ENTROPY_LENGTH, "s3.entropy.length", 4));
     }

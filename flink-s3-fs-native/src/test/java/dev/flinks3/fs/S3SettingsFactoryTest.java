@@ -133,7 +133,16 @@ class S3SettingsFactoryTest {
                 spelling(Map.of("s3.sse.type", "sse-c", "s3.sse.c.key", CUSTOMER_KEY),
                         s -> s.sseCustomerKey().reveal(), CUSTOMER_KEY),
                 spelling(Map.of("fs.s3a.encryption.algorithm", "SSE-C", "fs.s3a.encryption.key", CUSTOMER_KEY),
-                        s -> s.sseCustomerKey().reveal(), CUSTOMER_KEY));
+                        s -> s.sseCustomerKey().reveal(), CUSTOMER_KEY),
+                spelling(Map.of("fs.s3a.proxy.host", "proxy.corp", "fs.s3a.proxy.port", "3128"),
+                        s -> s.proxy().toString(), "proxy.corp:3128"),
+                spelling(Map.of("s3.proxy.host", "proxy.corp", "s3.proxy.username", "u", "s3.proxy.password", "p"),
+                        s -> s.proxy().password().reveal(), "p"),
+                spelling(Map.of("s3.proxy.host", "proxy.corp", "s3.endpoint", "http://minio:9000"),
+                        s -> s.proxy().port(), 80),
+                spelling(Map.of("s3.proxy.host", "proxy.corp"), s -> s.proxy().port(), 443),
+                spelling(Map.of("s3.proxy.non-proxy-hosts", "minio.local, *.internal|10.0.0.7"),
+                        S3Settings::nonProxyHosts, List.of("minio.local", "*.internal", "10.0.0.7")));
     }
 
     private static <T> Arguments spelling(Map<String, String> config, Function<S3Settings, T> read, T expected) {
@@ -152,6 +161,17 @@ class S3SettingsFactoryTest {
         assertThat(S3SettingsFactory.defaultBufferLimit(part, 8L << 30)).isEqualTo(1L << 30);
         assertThat(S3SettingsFactory.defaultBufferLimit(part, 1L << 30)).isEqualTo(256L << 20);
         assertThat(S3SettingsFactory.defaultBufferLimit(part, 32L << 20)).isEqualTo(2 * part);
+    }
+
+    @Test
+    void anAttemptMustSendOnePartAtOneMibPerSecond() {
+        assertThat(S3SettingsFactory.shortestAttemptTimeout(5L << 20)).isEqualTo(Duration.ofSeconds(5));
+        assertThat(S3SettingsFactory.shortestAttemptTimeout((8L << 20) + 1)).isEqualTo(Duration.ofSeconds(9));
+        assertThat(S3SettingsFactory.shortestAttemptTimeout(5L << 30)).isEqualTo(Duration.ofSeconds(5120));
+        assertThat(settings(Map.of("s3.upload.min.part.size", "120 mb")).partSizeBytes())
+                .as("the default 2 min covers 120 MiB parts").isEqualTo(120L << 20);
+        assertThat(settings(Map.of("s3.upload.min.part.size", "1 gb", "s3.request.attempt-timeout", "1024 s"))
+                .apiCallAttemptTimeout()).isEqualTo(Duration.ofSeconds(1024));
     }
 
     @Test
@@ -218,6 +238,11 @@ class S3SettingsFactoryTest {
                 bad("fs.s3a.encryption.algorithm", "CSE-KMS", "sse-kms"),
                 bad(Map.of("s3.sse.type", "sse-kms", "s3.sse.kms.encryption-context", "no pairs here"),
                         "s3.sse.kms.encryption-context", "no pairs here", "key=value pairs"),
+                bad("s3.ssl.ca-file", "/no/such/ca.pem", "readable file of PEM certificates"),
+                bad("s3.proxy.host", "http://proxy:3128", "host name or IP address without scheme or port"),
+                bad(Map.of("s3.proxy.host", "proxy", "fs.s3a.proxy.port", "70000"), "fs.s3a.proxy.port", "70000",
+                        "from 1 to 65535"),
+                bad("s3.proxy.non-proxy-hosts", "10.*", "'*.domain' or '*'"),
                 bad("s3.entropy.key", "_ent#ropy_", "without any of"),
                 bad("s3.entropy.length", "0", "from 1 to 64"));
     }
@@ -251,8 +276,16 @@ class S3SettingsFactoryTest {
                         "'fs.s3a.encryption.context' is set but the SSE type ('s3.sse.type') is SSE_S3"),
                 Arguments.of(Map.of("s3.sse.type", "sse-c"), "sse-c needs the customer key in 's3.sse.c.key'"),
                 Arguments.of(Map.of("s3.sse.c.key", "hunter2"), "'s3.sse.c.key' is set but the SSE type"),
+                Arguments.of(Map.of("s3.proxy.port", "3128"), "'s3.proxy.port' is set but no proxy host ('s3.proxy.host')"),
+                Arguments.of(Map.of("s3.proxy.host", "proxy", "fs.s3a.proxy.password", "hunter2"),
+                        "'fs.s3a.proxy.password' is set but no proxy user name ('s3.proxy.username')"),
                 Arguments.of(Map.of("s3.upload.min.part.size", "64 mb", "s3.upload.max-buffered-size", "32 mb"),
-                        "'s3.upload.max-buffered-size' (33554432 bytes) is smaller than one part"));
+                        "'s3.upload.max-buffered-size' (33554432 bytes) is smaller than one part"),
+                Arguments.of(Map.of("s3.upload.min.part.size", "256 mb", "s3.request.attempt-timeout", "2 min"),
+                        "'s3.request.attempt-timeout' (2 min) is too short to send one part of"
+                                + " 's3.upload.min.part.size' (256 MiB) at 1 MiB/s"),
+                Arguments.of(Map.of("fs.s3a.multipart.size", "64M", "s3.request.attempt-timeout", "30 s"),
+                        "at least 64 s for this part size"));
     }
 
     @ParameterizedTest(name = "{1}")
@@ -282,8 +315,12 @@ class S3SettingsFactoryTest {
                 "s3.secret-key", "hunter2-secret",
                 "s3.session-token", "hunter2-token",
                 "s3.sse.type", "sse-c",
-                "s3.sse.c.key", CUSTOMER_KEY)));
+                "s3.sse.c.key", CUSTOMER_KEY,
+                "s3.proxy.host", "proxy.corp",
+                "s3.proxy.username", "flink",
+                "s3.proxy.password", "hunter2-proxy")));
 
+        assertThat(fs.toString()).contains("flink:******@proxy.corp:443");
         assertThat(fs.toString())
                 .doesNotContain("hunter2")
                 .doesNotContain(CUSTOMER_KEY)

@@ -44,12 +44,17 @@ class ReadRetryAfterResetTest extends AbstractS3ProxyFileSystemTest {
         return Map.of("s3.read.ahead-size", "16mb");
     }
 
+    /** The object's size in bytes. */
+    protected int objectBytes() {
+        return SIZE;
+    }
+
     @Test
     void resetHalfwayThroughABodyIsRetriedAndTheBytesAreExact() throws Exception {
         Path path = new Path(dir, "restored-state");
-        byte[] data = randomBytes(SIZE, 21);
+        byte[] data = randomBytes(objectBytes(), 21);
         s3.putObject(b -> b.bucket(target.bucket()).key(key(path)), RequestBody.fromBytes(data));
-        proxy.resetOnceAfterResponseBytes(SIZE / 2);
+        proxy.resetOnceAfterResponseBytes(objectBytes() / 4);
 
         byte[] read = readFully(path);
 

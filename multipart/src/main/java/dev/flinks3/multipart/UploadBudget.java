@@ -1,6 +1,7 @@
 package dev.flinks3.multipart;
 
 import java.io.InterruptedIOException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
@@ -113,6 +114,30 @@ public final class UploadBudget {
                 inFlightBytes -= bytes;
             }
             released.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Waits until no part bytes are in flight (every part handed to S3 has its answer), at most
+     * {@code timeoutMs}: closing a filesystem lets running uploads finish before the client goes.
+     *
+     * @return true if nothing is in flight, false if the time ran out first
+     * @throws InterruptedException if the thread is interrupted while waiting
+     */
+    public boolean awaitNothingInFlight(long timeoutMs) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        lock.lock();
+        try {
+            while (inFlightBytes > 0) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                released.awaitNanos(left);
+            }
+            return true;
         } finally {
             lock.unlock();
         }

@@ -59,6 +59,7 @@ public final class EmbeddedS3Server implements AutoCloseable {
     private final FaultInjectionFilter faults = new FaultInjectionFilter();
     private final RandomFaults randomFaults;
     private final List<String> initialBuckets;
+    private final boolean tls;
     private volatile URI endpoint;
 
     private EmbeddedS3Server(Builder builder) throws IOException {
@@ -70,13 +71,19 @@ public final class EmbeddedS3Server implements AutoCloseable {
         Properties properties = new Properties();
         properties.setProperty(FILESYSTEM_BASEDIR, baseDir.toAbsolutePath().toString());
         this.blobStore = BlobStores.create("filesystem", properties);
-        this.proxy = S3Proxy.builder()
+        this.tls = builder.tlsKeyStore != null;
+        S3Proxy.Builder s3Proxy = S3Proxy.builder()
                 .blobStore(blobStore)
-                .endpoint(URI.create("http://127.0.0.1:" + builder.port))
                 .awsAuthentication(builder.authenticate ? AuthenticationType.AWS_V2_OR_V4 : AuthenticationType.NONE,
                         ACCESS_KEY, SECRET_KEY)
-                .stopTimeout(STOP_TIMEOUT_MS)
-                .build();
+                .stopTimeout(STOP_TIMEOUT_MS);
+        if (tls) {
+            s3Proxy.secureEndpoint(URI.create("https://127.0.0.1:" + builder.port))
+                    .keyStore(builder.tlsKeyStore.toAbsolutePath().toString(), builder.tlsKeyStorePassword);
+        } else {
+            s3Proxy.endpoint(URI.create("http://127.0.0.1:" + builder.port));
+        }
+        this.proxy = s3Proxy.build();
         ServletContextHandler context = servletContext(proxy);
         EnumSet<DispatcherType> requests = EnumSet.of(DispatcherType.REQUEST);
         context.addFilter(new RequestCountsEndpoint(requestLog), "/*", requests);
@@ -117,12 +124,17 @@ public final class EmbeddedS3Server implements AutoCloseable {
         if (!"STARTED".equals(proxy.getState())) {
             throw new IllegalStateException("S3Proxy is " + proxy.getState() + " after start");
         }
-        endpoint = URI.create("http://127.0.0.1:" + proxy.getPort());
+        endpoint = tls
+                ? URI.create("https://127.0.0.1:" + proxy.getSecurePort())
+                : URI.create("http://127.0.0.1:" + proxy.getPort());
         initialBuckets.forEach(this::createBucket);
         return this;
     }
 
-    /** The base URI clients talk to, {@code http://127.0.0.1:<port>}, path-style. */
+    /**
+     * The base URI clients talk to, {@code http://127.0.0.1:<port>} ({@code https://} with {@link
+     * Builder#tls}), path-style.
+     */
     public URI endpoint() {
         if (endpoint == null) {
             throw new IllegalStateException("server not started");
@@ -286,8 +298,20 @@ public final class EmbeddedS3Server implements AutoCloseable {
         private boolean authenticate = true;
         private boolean verifyTrailingChecksums;
         private FaultProfile faultProfile;
+        private Path tlsKeyStore;
+        private String tlsKeyStorePassword;
 
         private Builder() {}
+
+        /**
+         * Serves HTTPS only, with the key and certificate chain of a PKCS12 key store (see {@link
+         * TestCertificates#serverKeyStore()}); plain HTTP by default.
+         */
+        public Builder tls(Path keyStore, String password) {
+            this.tlsKeyStore = Objects.requireNonNull(keyStore, "keyStore");
+            this.tlsKeyStorePassword = Objects.requireNonNull(password, "password");
+            return this;
+        }
 
         /**
          * Whether S3Proxy checks request signatures (default). Without, any signature is accepted: a proxy

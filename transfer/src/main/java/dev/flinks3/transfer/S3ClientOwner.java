@@ -58,6 +58,8 @@ public final class S3ClientOwner implements Closeable {
     private final S3RequestMetrics requestMetrics = new S3RequestMetrics();
     private final SdkObjectClient objectClient;
     private final BulkDownloader bulkDownloader;
+    private final S3Settings.HttpClientType httpClientInUse;
+    private final HttpProxies proxies;
 
     /**
      * Builds the clients. The new owner owns every resource it creates and nothing passed in;
@@ -83,7 +85,9 @@ public final class S3ClientOwner implements Closeable {
             ThreadPoolExecutor completion = closer.register(new Shutdown<>(completionExecutor())).executor;
             ScheduledThreadPoolExecutor scheduler = closer.register(new Shutdown<>(scheduler())).executor;
             this.credentials = closer.register(S3Credentials.create(settings, region));
-            SdkAsyncHttpClient http = AsyncHttpClientFactory.create(settings, closer);
+            this.proxies = HttpProxies.of(settings);
+            SdkAsyncHttpClient http = AsyncHttpClientFactory.create(settings, proxies, closer);
+            this.httpClientInUse = AsyncHttpClientFactory.typeOf(http);
             RetryStrategy retryStrategy = S3RetryStrategy.create(settings, requestMetrics);
 
             S3AsyncClient s3 = closer.register(clientBuilder(http, completion, scheduler, retryStrategy).build());
@@ -118,6 +122,14 @@ public final class S3ClientOwner implements Closeable {
      */
     public S3RequestMetrics requestMetrics() {
         return requestMetrics;
+    }
+
+    /**
+     * The HTTP client that carries the requests: the configured one, or Netty when the CRT's native
+     * library does not load.
+     */
+    public S3Settings.HttpClientType httpClientInUse() {
+        return httpClientInUse;
     }
 
     /** The region requests are signed for. */
@@ -216,8 +228,9 @@ public final class S3ClientOwner implements Closeable {
 
     @Override
     public String toString() {
-        return "S3ClientOwner{httpClient=" + settings.httpClient()
+        return "S3ClientOwner{httpClient=" + httpClientInUse
                 + ", endpoint=" + settings.endpoint()
+                + ", proxy=" + proxies
                 + ", region=" + region
                 + ", pathStyleAccess=" + settings.pathStyleAccess()
                 + ", credentials=" + credentials

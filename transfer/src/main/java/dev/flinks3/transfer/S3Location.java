@@ -19,6 +19,9 @@ public final class S3Location {
     /** Longest key S3 accepts, in bytes of UTF-8. */
     public static final int MAX_KEY_BYTES = 1024;
 
+    /** The suffix of S3 Express One Zone directory bucket names ("Directory bucket naming rules"). */
+    public static final String DIRECTORY_BUCKET_SUFFIX = "--x-s3";
+
     private static final Pattern BUCKET = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{1,61}[A-Za-z0-9]");
 
     private final String scheme;
@@ -35,8 +38,9 @@ public final class S3Location {
      * Creates a location after validating bucket and key.
      *
      * @param scheme the URI scheme used in messages, {@code s3} or {@code s3a}
-     * @throws IllegalArgumentException if the bucket name is not a valid S3 bucket name or the key is
-     *     longer than {@value #MAX_KEY_BYTES} bytes
+     * @throws IllegalArgumentException if the bucket name is not a valid S3 bucket name, names an S3
+     *     Express One Zone directory bucket (ending {@value #DIRECTORY_BUCKET_SUFFIX}), which is not
+     *     supported, or the key is longer than {@value #MAX_KEY_BYTES} bytes
      */
     public static S3Location of(String scheme, String bucket, String key) {
         Objects.requireNonNull(scheme, "scheme");
@@ -49,6 +53,9 @@ public final class S3Location {
             throw new IllegalArgumentException(
                     "Illegal S3 bucket name '" + bucket + "': a bucket name is 3 to 63 characters of letters,"
                             + " digits, '.', '-' or '_', starting and ending with a letter or digit");
+        }
+        if (bucket.endsWith(DIRECTORY_BUCKET_SUFFIX)) {
+            throw new IllegalArgumentException(directoryBucketRefusal(scheme, bucket));
         }
         String k = key == null ? "" : stripLeadingSlashes(key);
         int bytes = k.getBytes(StandardCharsets.UTF_8).length;
@@ -104,6 +111,18 @@ public final class S3Location {
             return "";
         }
         return key.endsWith("/") ? key : key + "/";
+    }
+
+    /**
+     * Why a directory bucket is refused: its semantics differ from a general purpose bucket's where
+     * this filesystem relies on them ("Differences for directory buckets" in the S3 User Guide).
+     */
+    private static String directoryBucketRefusal(String scheme, String bucket) {
+        return "S3 Express One Zone directory bucket '" + bucket + "' (" + scheme + "://" + bucket + "/) is not"
+                + " supported: its listings are not in key order and take only prefixes that end with '/', its"
+                + " ETags are not MD5s (so a write whose response was lost cannot be recognised and a recovered"
+                + " FileSink commit cannot be verified), and its multipart uploads need consecutive part numbers."
+                + " Use a general purpose bucket.";
     }
 
     private static String stripLeadingSlashes(String key) {

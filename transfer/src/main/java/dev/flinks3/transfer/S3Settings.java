@@ -1,6 +1,7 @@
 package dev.flinks3.transfer;
 
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -76,6 +77,9 @@ public final class S3Settings {
     private final boolean checksumsEnabled;
     private final boolean chunkedEncodingEnabled;
     private final boolean conditionalWritesEnabled;
+    private final Path sslCaFile;
+    private final HttpProxy proxy;
+    private final List<String> nonProxyHosts;
 
     private S3Settings(Builder b) {
         this.endpoint = b.endpoint;
@@ -112,6 +116,9 @@ public final class S3Settings {
         this.checksumsEnabled = b.checksumsEnabled;
         this.chunkedEncodingEnabled = b.chunkedEncodingEnabled;
         this.conditionalWritesEnabled = b.conditionalWritesEnabled;
+        this.sslCaFile = b.sslCaFile;
+        this.proxy = b.proxy;
+        this.nonProxyHosts = b.nonProxyHosts == null ? null : List.copyOf(b.nonProxyHosts);
     }
 
     public static Builder builder() {
@@ -300,6 +307,30 @@ public final class S3Settings {
         return conditionalWritesEnabled;
     }
 
+    /**
+     * PEM file of the certificates (CAs) trusted for TLS to the endpoint instead of the default ones, or
+     * {@code null} for the JVM's trust store ({@code javax.net.ssl.trustStore} when set).
+     */
+    public Path sslCaFile() {
+        return sslCaFile;
+    }
+
+    /**
+     * The HTTP proxy configured for S3 requests, or {@code null} to take one from the JVM's proxy
+     * system properties or the proxy environment variables, if any.
+     */
+    public HttpProxy proxy() {
+        return proxy;
+    }
+
+    /**
+     * Hosts reached without the proxy ({@code host}, {@code *.domain} or {@code *}), or {@code null}
+     * when not configured (then those of the system properties or environment apply).
+     */
+    public List<String> nonProxyHosts() {
+        return nonProxyHosts;
+    }
+
     /** Every setting except secrets, which show as {@code ******} when set. */
     @Override
     public String toString() {
@@ -333,6 +364,9 @@ public final class S3Settings {
                 + ", checksums=" + checksumsEnabled
                 + ", chunkedEncoding=" + chunkedEncodingEnabled
                 + ", conditionalWrites=" + conditionalWritesEnabled
+                + ", sslCaFile=" + sslCaFile
+                + ", proxy=" + proxy
+                + ", nonProxyHosts=" + nonProxyHosts
                 + "}";
     }
 
@@ -376,6 +410,9 @@ public final class S3Settings {
         private boolean checksumsEnabled = true;
         private boolean chunkedEncodingEnabled = true;
         private boolean conditionalWritesEnabled = true;
+        private Path sslCaFile;
+        private HttpProxy proxy;
+        private List<String> nonProxyHosts;
 
         private Builder() {}
 
@@ -414,6 +451,9 @@ public final class S3Settings {
             checksumsEnabled = s.checksumsEnabled;
             chunkedEncodingEnabled = s.chunkedEncodingEnabled;
             conditionalWritesEnabled = s.conditionalWritesEnabled;
+            sslCaFile = s.sslCaFile;
+            proxy = s.proxy;
+            nonProxyHosts = s.nonProxyHosts;
         }
 
         /** @throws IllegalArgumentException unless the URI is absolute http(s) with a host */
@@ -606,6 +646,32 @@ public final class S3Settings {
 
         public Builder conditionalWritesEnabled(boolean value) {
             this.conditionalWritesEnabled = value;
+            return this;
+        }
+
+        /** PEM file of the CA certificates trusted for the endpoint; {@code null} for the JVM's trust store. */
+        public Builder sslCaFile(Path value) {
+            this.sslCaFile = value;
+            return this;
+        }
+
+        /** The HTTP proxy for S3 requests; {@code null} for the system properties' or environment's. */
+        public Builder proxy(HttpProxy value) {
+            this.proxy = value;
+            return this;
+        }
+
+        /**
+         * Hosts reached without a proxy; {@code null} leaves those of the system properties or
+         * environment in force.
+         *
+         * @throws IllegalArgumentException if a pattern is not a host name, {@code *.domain} or {@code *}
+         */
+        public Builder nonProxyHosts(List<String> value) {
+            if (value != null) {
+                value.forEach(NonProxyHosts::check);
+            }
+            this.nonProxyHosts = value == null ? null : List.copyOf(value);
             return this;
         }
 

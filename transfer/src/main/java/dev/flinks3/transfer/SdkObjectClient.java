@@ -6,12 +6,15 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
 import software.amazon.awssdk.core.async.AsyncResponseTransformer;
+import software.amazon.awssdk.core.SdkPlugin;
+import software.amazon.awssdk.services.s3.LegacyMd5Plugin;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.model.AbortMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.CommonPrefix;
@@ -62,6 +65,13 @@ public final class SdkObjectClient implements ObjectClient {
     static final int MAX_KEYS_PER_DELETE = 1000;
 
     private static final String IF_NONE_MATCH_ANY = "*";
+    /**
+     * Adds {@code Content-MD5} to DeleteObjects. S3 requires a checksum of its body and takes the CRC
+     * the SDK sends since 2.30; older MinIO, Ceph and several appliances require {@code Content-MD5}
+     * and answer 400 MissingContentMD5 without it. Only this request gets the plugin: the MD5 is the
+     * SDK's, computed over the marshalled XML body.
+     */
+    private static final SdkPlugin CONTENT_MD5 = LegacyMd5Plugin.create();
     private static final int DELETE_REQUESTS_IN_FLIGHT = 4;
 
     private final S3AsyncClient s3;
@@ -137,6 +147,53 @@ public final class SdkObjectClient implements ObjectClient {
                 new SdkRangeStream(body, location, SdkRangeStream.objectLength(response)), response, location);
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The body is copied into {@code dst} on the HTTP client's thread ({@link ArrayBodyTransformer}).
+     * A body that comes with the object's checksum is checked by the SDK when it ends; a mismatch fails
+     * the future with a {@link PartialBodyException} of 0 trusted bytes.
+     */
+    @Override
+    public CompletableFuture<RangeRead> readInto(S3Location location, long start, byte[] dst, int offset, int length) {
+        Objects.checkFromIndexSize(offset, length, dst.length);
+        if (start < 0 || length < 1) {
+            throw new IllegalArgumentException("invalid range of " + length + " bytes from " + start + " of " + location);
+        }
+        GetObjectRequest.Builder request = GetObjectRequest.builder()
+                .bucket(location.bucket())
+                .key(location.key())
+                .range("bytes=" + start + "-" + (start + length - 1));
+        sse.decorate(request);
+        checksums.decorate(request);
+        ArrayBodyTransformer body = new ArrayBodyTransformer(location, start, dst, offset, length);
+        CompletableFuture<RangeRead> answer = send("GetObject", location, () -> s3.getObject(request.build(), body));
+        CompletableFuture<RangeRead> result = new CompletableFuture<>();
+        answer.whenComplete((read, failure) -> {
+            if (failure == null) {
+                result.complete(read);
+                return;
+            }
+            Throwable cause = S3Errors.unwrap(failure);
+            if (cause instanceof EOFException && start == 0) {
+                // No range of an empty object is satisfiable, yet an empty object is a file to read.
+                result.complete(new RangeRead(0, 0));
+            } else if (body.brokeMidBody()) {
+                result.completeExceptionally(new PartialBodyException("the body of GetObject of " + location
+                        + " from byte " + start + " broke after " + body.trustedBytes() + " usable bytes: " + cause,
+                        body.trustedBytes(), cause));
+            } else {
+                result.completeExceptionally(cause);
+            }
+        });
+        result.whenComplete((read, failure) -> {
+            if (result.isCancelled()) {
+                answer.cancel(true);
+            }
+        });
+        return result;
+    }
+
     @Override
     public ListPage list(String bucket, String prefix, String delimiter, String continuationToken, int maxKeys)
             throws IOException {
@@ -167,7 +224,8 @@ public final class SdkObjectClient implements ObjectClient {
      * {@inheritDoc}
      *
      * <p>Any number of keys is accepted: they are sent as DeleteObjects requests of at most
-     * {@value #MAX_KEYS_PER_DELETE} keys, a few in parallel.
+     * {@value #MAX_KEYS_PER_DELETE} keys, a few in parallel, each with {@code Content-MD5} (as servers
+     * that predate S3's flexible checksums require) besides the SDK's checksum.
      */
     @Override
     public List<String> deleteBatch(String bucket, List<String> keys) throws IOException {
@@ -190,6 +248,7 @@ public final class SdkObjectClient implements ObjectClient {
         DeleteObjectsRequest request = DeleteObjectsRequest.builder()
                 .bucket(bucket)
                 .delete(Delete.builder().objects(objects).quiet(true).build())
+                .overrideConfiguration(override -> override.addPlugin(CONTENT_MD5))
                 .build();
         String where = "s3://" + bucket + "/" + keys.get(0) + " and " + (keys.size() - 1) + " more keys";
         return send("DeleteObjects", where, () -> s3.deleteObjects(request), SdkObjectClient::failedKeys);
@@ -316,7 +375,8 @@ public final class SdkObjectClient implements ObjectClient {
                 .uploadId(uploadId)
                 .multipartUpload(CompletedMultipartUpload.builder().parts(completed).build());
         if (condition == WriteCondition.IF_NONE_MATCH) {
-            request.ifNoneMatch(IF_NONE_MATCH_ANY);
+            request.ifNoneMatch(IF_NONE_MATCH_ANY)
+                    .overrideConfiguration(override -> override.addPlugin(S3RetryStrategy.CONFLICT_IS_FINAL));
         }
         sse.decorate(request);
         return send(operation("CompleteMultipartUpload", condition), location,

@@ -47,6 +47,9 @@ class S3SettingsTest {
                 .checksumsEnabled(false)
                 .chunkedEncodingEnabled(false)
                 .conditionalWritesEnabled(false)
+                .sslCaFile(java.nio.file.Path.of("/etc/flink/ca.pem"))
+                .proxy(new HttpProxy("proxy.corp", 3128, "flink", Secret.ofNullable("proxy-secret")))
+                .nonProxyHosts(java.util.List.of("*.internal"))
                 .build();
 
         S3Settings copy = original.toBuilder().build();
@@ -54,6 +57,9 @@ class S3SettingsTest {
         assertThat(copy.toString()).isEqualTo(original.toString());
         assertThat(copy.secretKey()).isEqualTo(original.secretKey());
         assertThat(copy.sessionToken()).isEqualTo(original.sessionToken());
+        assertThat(copy.proxy()).isEqualTo(original.proxy());
+        assertThat(copy.toString()).contains("sslCaFile=/etc/flink/ca.pem", "nonProxyHosts=[*.internal]")
+                .doesNotContain("proxy-secret");
         assertThat(original.toBuilder().throttlingRetryBaseDelay(Duration.ofMillis(200)).build().throttlingRetryBaseDelay())
                 .isEqualTo(Duration.ofMillis(200));
     }

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
@@ -124,6 +125,60 @@ abstract class SdkObjectClientS3ProxyTest {
         try (RangeStream pastTheEnd = client.get(location, 9000, 20_000)) {
             assertThat(pastTheEnd.readAllBytes()).isEqualTo(java.util.Arrays.copyOfRange(data, 9000, 10_000));
         }
+    }
+
+    @Test
+    void readIntoCopiesTheRangeIntoTheArrayAtItsOffset() throws Exception {
+        S3Location location = newLocation();
+        byte[] data = randomBytes(3 * MIB + 5);
+        put(location, data);
+        byte[] dst = new byte[2 * MIB + 20];
+
+        RangeRead read = client.readInto(location, 1000, dst, 10, 2 * MIB).get(30, TimeUnit.SECONDS);
+
+        assertThat(read.bytes()).isEqualTo(2 * MIB);
+        assertThat(read.objectLength()).isEqualTo(data.length);
+        assertThat(java.util.Arrays.copyOfRange(dst, 10, 10 + 2 * MIB))
+                .isEqualTo(java.util.Arrays.copyOfRange(data, 1000, 1000 + 2 * MIB));
+        assertThat(dst[9]).isZero();
+        assertThat(dst[10 + 2 * MIB]).isZero();
+        // A range past the end copies what there is.
+        RangeRead tail = client.readInto(location, data.length - 5, dst, 0, 100).get(30, TimeUnit.SECONDS);
+        assertThat(tail.bytes()).isEqualTo(5);
+        assertThat(java.util.Arrays.copyOfRange(dst, 0, 5))
+                .isEqualTo(java.util.Arrays.copyOfRange(data, data.length - 5, data.length));
+    }
+
+    @Test
+    void readIntoAtTheEndIsEndOfFileAndOfAnEmptyObjectCopiesNothing() throws Exception {
+        S3Location location = newLocation();
+        put(location, randomBytes(100));
+        assertThatThrownBy(() -> client.readInto(location, 100, new byte[10], 0, 10).join())
+                .hasCauseInstanceOf(EOFException.class);
+        S3Location empty = newLocation();
+        put(empty, new byte[0]);
+        RangeRead none = client.readInto(empty, 0, new byte[10], 0, 10).get(30, TimeUnit.SECONDS);
+        assertThat(none.bytes()).isZero();
+        assertThat(none.objectLength()).isZero();
+        S3Location missing = newLocation();
+        assertThatThrownBy(() -> client.readInto(missing, 0, new byte[10], 0, 10).join())
+                .hasCauseInstanceOf(FileNotFoundException.class)
+                .hasMessageContaining(missing.toString());
+    }
+
+    @Test
+    void readIntoThatIsCancelledLeavesTheClientWorking() throws Exception {
+        S3Location location = newLocation();
+        byte[] data = randomBytes(16 * MIB);
+        put(location, data);
+
+        CompletableFuture<RangeRead> cancelled = client.readInto(location, 0, new byte[data.length], 0, data.length);
+        cancelled.cancel(true);
+
+        byte[] again = new byte[data.length];
+        assertThat(client.readInto(location, 0, again, 0, data.length).get(30, TimeUnit.SECONDS).bytes())
+                .isEqualTo(data.length);
+        assertThat(again).isEqualTo(data);
     }
 
     @Test
@@ -352,7 +407,7 @@ abstract class SdkObjectClientS3ProxyTest {
     }
 
     @Test
-    void deleteBatchOfFifteenHundredKeysSendsTwoRequests() throws IOException {
+    void deleteBatchOfFifteenHundredKeysSendsTwoRequestsWithContentMd5() throws IOException {
         String dir = "batch-" + keys.incrementAndGet() + "/";
         List<String> batch = new ArrayList<>();
         for (int i = 0; i < 1500; i++) {
@@ -370,6 +425,9 @@ abstract class SdkObjectClientS3ProxyTest {
         assertThat(client.deleteBatch(BUCKET, batch)).isEmpty();
 
         assertThat(server.requestLog().count(RequestKind.DELETE_OBJECTS)).isEqualTo(2);
+        assertThat(server.requestLog().entries(RequestKind.DELETE_OBJECTS))
+                .as("servers that predate flexible checksums require Content-MD5")
+                .allSatisfy(request -> assertThat(request.header("Content-MD5")).isPresent());
         assertThat(client.list(BUCKET, dir, null, null, 1000).objects()).isEmpty();
     }
 

@@ -88,7 +88,7 @@ public final class ClusterCommand implements Callable<Integer> {
         } catch (Exception e) {
             error = FailureMessages.describe(e);
         }
-        ContenderResult result = new ContenderResult(new PluginInfo(label, "", "", ""), 1, run, error, 0, 0, Map.of());
+        ContenderResult result = new ContenderResult(new PluginInfo(label, "", "", ""), 1, run, error, 0, 0, Map.of(), 0);
         String bucket = checkpoints == null ? "" : String.valueOf(URI.create(checkpoints).getHost());
         BenchmarkResults results = new BenchmarkResults(Instant.now().toString(), Machine.current(),
                 RunConfiguration.of(job, restoreAt, "cluster", rest.toString(), bucket, 1, List.of(label),

@@ -69,7 +69,7 @@ public final class RemoteJobReader {
                 job.path("duration").asLong(0) / 1000.0, collector.checkpoints(), restore(watch, job, accumulators));
         String state = job.path("state").asString("");
         String error = "FAILED".equals(state) ? "job " + jobId + " is FAILED" + watch.rootCause() : "";
-        return new ContenderResult(new PluginInfo(label, "", "", ""), 1, run, error, 0, 0, Map.of());
+        return new ContenderResult(new PluginInfo(label, "", "", ""), 1, run, error, 0, 0, Map.of(), 0);
     }
 
     /** The restore this job started with, or null if it started fresh. */

@@ -1,5 +1,6 @@
 package dev.flinks3.bench.fs;
 
+import dev.flinks3.bench.common.CpuPinning;
 import java.io.IOException;
 import java.lang.ProcessBuilder.Redirect;
 import java.nio.file.Files;
@@ -29,14 +30,20 @@ final class ChildJvm {
             rootLogger.appenderRef.err.ref = err
             """;
 
+    /** What a child JVM is, for the cores it is pinned to. */
+    enum Role { SERVER, CONTENDER }
+
     private final Path logConfig;
+    private final CpuPinning pinning;
     private final Set<Process> started = ConcurrentHashMap.newKeySet();
 
     /**
      * @param workDir where the logging configuration for all child JVMs is written
+     * @param pinning the cores each role's JVMs run on
      * @throws IOException if it cannot be written
      */
-    ChildJvm(Path workDir) throws IOException {
+    ChildJvm(Path workDir, CpuPinning pinning) throws IOException {
+        this.pinning = pinning;
         this.logConfig = workDir.resolve("log4j2-child.properties");
         Files.writeString(logConfig, LOG4J_CONFIG);
         // A benchmark stopped with Ctrl-C or kill must not leave a server or contender JVM behind.
@@ -45,15 +52,17 @@ final class ChildJvm {
     }
 
     /**
-     * Starts {@code mainClass} with this JVM's classpath.
+     * Starts {@code mainClass} with this JVM's classpath, on the cores of its role.
      *
+     * @param role the server or a contender
      * @param jvmOptions e.g. {@code -Xmx2g}
      * @param environment variables added to this process's environment
      * @param log file standard error is appended to
      */
-    Process start(String mainClass, List<String> jvmOptions, List<String> args, Map<String, String> environment,
+    Process start(Role role, String mainClass, List<String> jvmOptions, List<String> args, Map<String, String> environment,
             Path log) throws IOException {
-        List<String> command = new ArrayList<>();
+        List<String> command = new ArrayList<>(
+                role == Role.SERVER ? pinning.serverCommandPrefix() : pinning.clientCommandPrefix());
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
         // Two SLF4J bindings come with the server's dependencies; pin the one configured here.

@@ -61,7 +61,7 @@ final class ContenderProcess {
         Path taskFile = workDir.resolve(name + ".json");
         Path log = workDir.resolve(name + ".log");
         Json.write(taskFile, task);
-        Process process = jvm.start(ContenderMain.class.getName(), jvmOptions, List.of(taskFile.toString()),
+        Process process = jvm.start(ChildJvm.Role.CONTENDER, ContenderMain.class.getName(), jvmOptions, List.of(taskFile.toString()),
                 Map.of("FLINK_PLUGINS_DIR", pluginsDir.toAbsolutePath().toString()), log);
         BlockingQueue<String> lines = new LinkedBlockingQueue<>();
         Thread reader = new Thread(() -> pump(process, lines), "contender-stdout-" + name);

@@ -1,5 +1,6 @@
 package dev.flinks3.bench.fs;
 
+import dev.flinks3.bench.common.CpuPinning;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -39,6 +40,8 @@ final class FsBenchmark {
      * @param warmUp whether to warm the server with every contender first
      * @param jitWarmUp whether each measured contender JVM runs the workloads at small sizes first
      * @param eventTimeout the longest one set-up, timed part or check may take
+     * @param contenderConfiguration extra Flink configuration per contender name
+     * @param cpuPinning the cores of the server and of the contenders
      */
     record Settings(
             String command,
@@ -53,7 +56,8 @@ final class FsBenchmark {
             boolean warmUp,
             boolean jitWarmUp,
             Duration eventTimeout,
-            Map<String, Map<String, String>> contenderConfiguration) {
+            Map<String, Map<String, String>> contenderConfiguration,
+            CpuPinning cpuPinning) {
 
         /** The Flink configuration {@code contender} gets: the server's endpoint and keys, then its own extra keys. */
         Map<String, String> configurationOf(String contender, URI endpoint, Path tmpDir) {
@@ -78,14 +82,15 @@ final class FsBenchmark {
             jars.put(contender.name(), contender.describe());
         }
         this.description = new RunDescription(settings.command(), settings.profile(), settings.rounds(),
-                settings.sizes(), jars, Instant.now().toString());
+                settings.sizes(), jars, Instant.now().toString(),
+                settings.cpuPinning().describe());
     }
 
     /** Runs everything and returns the markdown report (also written to {@code results.md}). */
     String run() throws IOException, InterruptedException {
         Path out = Files.createDirectories(settings.outDir());
         Path logs = Files.createDirectories(out.resolve("logs"));
-        ChildJvm jvm = new ChildJvm(out);
+        ChildJvm jvm = new ChildJvm(out, settings.cpuPinning());
         Map<String, Path> pluginRoots = new LinkedHashMap<>();
         for (Contender contender : settings.contenders()) {
             pluginRoots.put(contender.name(), contender.pluginsRoot(out));

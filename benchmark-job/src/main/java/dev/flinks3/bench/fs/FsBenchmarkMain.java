@@ -1,5 +1,6 @@
 package dev.flinks3.bench.fs;
 
+import dev.flinks3.bench.common.CpuPinning;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -111,6 +112,11 @@ public final class FsBenchmarkMain implements Callable<Integer> {
             description = "Minutes one set-up, timed part or check may take (default: ${DEFAULT-VALUE}).")
     long eventTimeoutMinutes;
 
+    @Option(names = "--pin-cpus", defaultValue = "true", arity = "0..1", fallbackValue = "true",
+            description = "Run the S3 server on the last core and the contenders on the others (taskset), so the "
+                    + "server's CPU is not taken from the client measured (default: ${DEFAULT-VALUE}).")
+    boolean pinCpus;
+
     @Spec
     CommandSpec spec;
 
@@ -166,7 +172,8 @@ public final class FsBenchmarkMain implements Callable<Integer> {
         FsBenchmark.Settings settings = new FsBenchmark.Settings(
                 commandLine(), profile, contenders,
                 baseline, rounds, sizes, List.copyOf(workloads), out, List.of("-Xmx" + clientHeap, "-XX:+UseG1GC"),
-                warmUp, jitWarmUp, Duration.ofMinutes(eventTimeoutMinutes), contenderConfiguration());
+                warmUp, jitWarmUp, Duration.ofMinutes(eventTimeoutMinutes), contenderConfiguration(),
+                CpuPinning.forThisMachine(pinCpus));
         String report = new FsBenchmark(settings, System.out).run();
         System.out.println();
         System.out.println(report);

@@ -49,6 +49,8 @@ public final class MarkdownReport {
                 .append(UNSTABLE.trim()).append(" marks rounds differing by more than ")
                 .append(Spread.FLAG_RATIO).append("x. Ratios are ").append(comparison.baseline())
                 .append(" / rival.\n\n");
+        out.append("Processes: the S3 server in its own JVM, each contender in its own JVM; ")
+                .append(run.cpuPinning()).append(".\n\n");
         out.append("Sizes: stream ").append(mib(s.streamBytes())).append(" in ").append(kib(s.writeBytes()))
                 .append(" writes; ").append(s.concurrentStreams()).append(" concurrent streams; ")
                 .append(s.smallFiles()).append(" small files of ").append(kib(s.smallFileBytes())).append("; ")

@@ -14,9 +14,10 @@ import java.util.Map;
  * @param sizes the workload sizes
  * @param pluginJars each contender's jar (file name, size, time, SHA-256 prefix), in report order
  * @param startedAt when the run started, ISO-8601
+ * @param cpuPinning which cores the S3 server and the contenders ran on, or why they were not pinned
  */
-public record RunDescription(
-        String command, String profile, int rounds, WorkloadSizes sizes, Map<String, String> pluginJars, String startedAt) {
+public record RunDescription(String command, String profile, int rounds, WorkloadSizes sizes,
+        Map<String, String> pluginJars, String startedAt, String cpuPinning) {
 
     public RunDescription {
         pluginJars = Collections.unmodifiableMap(new LinkedHashMap<>(pluginJars));

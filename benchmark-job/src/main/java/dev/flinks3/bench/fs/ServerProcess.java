@@ -56,7 +56,7 @@ final class ServerProcess implements AutoCloseable {
             throws IOException {
         List<String> args = new ArrayList<>(List.of("--dir", dataDir.toAbsolutePath().toString(), "--profile", profile));
         buckets.forEach(bucket -> args.addAll(List.of("--bucket", bucket)));
-        Process process = jvm.start(S3ServerMain.class.getName(), List.of("-Xmx1g", "-XX:+UseG1GC"), args, Map.of(), log);
+        Process process = jvm.start(ChildJvm.Role.SERVER, S3ServerMain.class.getName(), List.of("-Xmx1g", "-XX:+UseG1GC"), args, Map.of(), log);
         BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         String line;
         while ((line = out.readLine()) != null && !line.startsWith(S3ServerMain.READY + " ")) {

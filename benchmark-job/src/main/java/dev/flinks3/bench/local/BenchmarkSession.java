@@ -1,5 +1,6 @@
 package dev.flinks3.bench.local;
 
+import dev.flinks3.bench.common.CpuPinning;
 import dev.flinks3.bench.fs.Contender;
 import dev.flinks3.bench.job.JobParameters;
 import dev.flinks3.bench.report.ReportWriter;
@@ -19,6 +20,7 @@ import dev.flinks3.testserver.NetworkProfile;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -52,6 +54,7 @@ public final class BenchmarkSession {
     private final String command;
     private final boolean keepWork;
     private final boolean warmUp;
+    private final CpuPinning cpuPinning;
     private final PrintStream out;
 
     /**
@@ -59,10 +62,11 @@ public final class BenchmarkSession {
      * @param command the command line, recorded in the results
      * @param keepWork whether {@code output/work} stays after the run (else it is deleted)
      * @param warmUp whether every contender first runs once with small state, not recorded
+     * @param cpuPinning the cores of the embedded server (this process) and of the contender JVMs
      */
     public BenchmarkSession(JobParameters job, S3Options s3, int restoreParallelism, List<Contender> contenders,
             int rounds, Path output, List<String> jvmOptions, String managedMemory, String command, boolean keepWork,
-            boolean warmUp, PrintStream out) {
+            boolean warmUp, CpuPinning cpuPinning, PrintStream out) {
         this.job = job;
         this.s3 = s3;
         this.restoreParallelism = restoreParallelism;
@@ -73,10 +77,11 @@ public final class BenchmarkSession {
         this.command = command;
         this.keepWork = keepWork;
         this.warmUp = warmUp;
+        this.cpuPinning = cpuPinning;
         this.out = out;
         // Generous: a contender that hangs is killed rather than blocking the other contenders.
         Duration timeout = job.duration().multipliedBy(4).plus(job.checkpointTimeout().multipliedBy(2)).plusMinutes(5);
-        this.jvm = new ContenderJvm(jvmOptions, timeout);
+        this.jvm = new ContenderJvm(cpuPinning.clientCommandPrefix(), jvmOptions, timeout);
     }
 
     /**
@@ -91,11 +96,15 @@ public final class BenchmarkSession {
         Path work = Files.createDirectories(output.resolve("work"));
         String date = Instant.now().toString();
         List<ContenderResult> results = new ArrayList<>();
+        if (s3.embedded()) {
+            cpuPinning.pinThisProcessAsServer();
+        }
         try (EmbeddedS3Server server = s3.embedded() ? startServer(work) : null) {
             Path flinkConf = writeFlinkConfiguration(work, server);
             S3TrafficMeter meter = server == null ? null : new S3TrafficMeter(server);
             String endpoint = server == null ? s3.endpoint().toString() : server.endpoint().toString();
             out.println("S3: " + endpoint + " (" + s3.profile() + "), bucket " + s3.bucket() + "; job: " + job);
+            out.println("CPUs: " + (server == null ? "not pinned (external endpoint)" : cpuPinning.describe()));
             if (server != null && server.faultProfile() != null) {
                 out.println("S3 faults: " + server.faultProfile());
             }
@@ -170,15 +179,23 @@ public final class BenchmarkSession {
                 "--managed-memory", managedMemory,
                 "--result", resultFile.toString()));
         out.println("== " + runName + ": " + contender.jar());
+        long cpuBefore = processCpuNanos();
         ContenderJvm.Exit exit = jvm.run(runName, contender.pluginsRoot(runDir), arguments,
                 output.resolve("logs").resolve(runName), out::println);
         if (!Files.isRegularFile(resultFile)) {
             return new ContenderResult(new PluginInfo(contender.name(), contender.jar().getFileName().toString(),
                     "", ""), round, null, "contender JVM exited with code " + exit.code() + " without a result; see "
-                    + output.resolve("logs").resolve(runName), 0, 0, Map.of());
+                    + output.resolve("logs").resolve(runName), 0, 0, Map.of(), 0);
         }
         ContenderResult result = ResultsFile.read(resultFile, ContenderResult.class);
-        return meter == null ? result : result.withTraffic(traffic(meter, exit.phaseNanos()));
+        // This process does little but host the embedded server while a contender runs: its CPU is the server's.
+        double serverCpu = meter == null ? 0 : (processCpuNanos() - cpuBefore) / 1e9;
+        return meter == null ? result : result.withServer(traffic(meter, exit.phaseNanos()), serverCpu);
+    }
+
+    /** CPU time of this process in ns, all its threads, as the operating system counts it. */
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     private static Map<String, S3Traffic> traffic(S3TrafficMeter meter, Map<String, Long> phases) {

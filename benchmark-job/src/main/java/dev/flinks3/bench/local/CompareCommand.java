@@ -1,5 +1,6 @@
 package dev.flinks3.bench.local;
 
+import dev.flinks3.bench.common.CpuPinning;
 import dev.flinks3.bench.job.JobParameters;
 import dev.flinks3.bench.results.BenchmarkResults;
 import java.util.List;
@@ -40,6 +41,11 @@ public final class CompareCommand implements Callable<Integer> {
             description = "First run every contender once with small state, not recorded (default: ${DEFAULT-VALUE}).")
     boolean warmUp;
 
+    @Option(names = "--pin-cpus", defaultValue = "true", arity = "0..1", fallbackValue = "true",
+            description = "Run the embedded S3 server on the last core and the contenders on the others (taskset), "
+                    + "so the server's CPU is not taken from the contender measured (default: ${DEFAULT-VALUE}).")
+    boolean pinCpus;
+
     @Spec
     CommandSpec spec;
 
@@ -52,7 +58,7 @@ public final class CompareCommand implements Callable<Integer> {
         BenchmarkResults results = new BenchmarkSession(job, s3, session.restoreParallelism(job),
                 session.contenders(contenders), rounds, session.output("compare", s3.profile()),
                 session.jvmOptions(), session.managedMemory, CommandLines.describe(spec), session.keepWork,
-                warmUp, System.out).run();
+                warmUp, CpuPinning.forThisMachine(pinCpus), System.out).run();
         return results.contenders().stream().allMatch(r -> r.succeeded()) ? 0 : 1;
     }
 }

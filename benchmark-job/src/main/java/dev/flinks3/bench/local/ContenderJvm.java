@@ -39,14 +39,17 @@ final class ContenderJvm {
             logger.checkpoint.level = info
             """;
 
+    private final List<String> launcher;
     private final List<String> jvmOptions;
     private final Duration timeout;
 
     /**
+     * @param launcher words in front of the {@code java} command, e.g. {@code taskset -c 0}; may be empty
      * @param jvmOptions options for the child JVM, e.g. {@code -Xmx2g}
      * @param timeout how long a contender may run before it is killed
      */
-    ContenderJvm(List<String> jvmOptions, Duration timeout) {
+    ContenderJvm(List<String> launcher, List<String> jvmOptions, Duration timeout) {
+        this.launcher = List.copyOf(launcher);
         this.jvmOptions = List.copyOf(jvmOptions);
         this.timeout = timeout;
     }
@@ -69,7 +72,7 @@ final class ContenderJvm {
         Files.createDirectories(logDir);
         Path logConfig = logDir.resolve("log4j2.properties");
         Files.writeString(logConfig, LOG4J_CONFIG);
-        List<String> command = new ArrayList<>();
+        List<String> command = new ArrayList<>(launcher);
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
         command.add("-Djava.awt.headless=true");

@@ -1,5 +1,6 @@
 package dev.flinks3.bench.local;
 
+import dev.flinks3.bench.common.CpuPinning;
 import dev.flinks3.bench.fs.Contender;
 import dev.flinks3.bench.job.JobParameters;
 import dev.flinks3.bench.results.BenchmarkResults;
@@ -45,7 +46,7 @@ public final class LocalCommand implements Callable<Integer> {
         BenchmarkResults results = new BenchmarkSession(job, s3, session.restoreParallelism(job),
                 session.contenders(List.of(contender)), 1, session.output("local", s3.profile()),
                 session.jvmOptions(), session.managedMemory, CommandLines.describe(spec), session.keepWork,
-                warmUp, System.out).run();
+                warmUp, CpuPinning.forThisMachine(false), System.out).run();
         return results.contenders().stream().allMatch(r -> r.succeeded()) ? 0 : 1;
     }
 }

@@ -109,7 +109,7 @@ public final class RunContenderCommand implements Callable<Integer> {
             events.line("FAILED: " + error);
         }
         ResultsFile.write(resultFile, new ContenderResult(plugin, round, run, error, meter.cpuSeconds(),
-                meter.peakHeapBytes(), Map.of()));
+                meter.peakHeapBytes(), Map.of(), 0));
         return error.isEmpty() ? 0 : 1;
     }
 

@@ -88,6 +88,9 @@ final class MarkdownReport {
         row(table, "restore verified", r -> r.restore() == null ? "-" : r.restore().verified() ? "yes" : "no");
         row(table, "records processed", r -> r.result().run() == null ? "-" : Long.toString(r.result().run().recordsProcessed()));
         row(table, "contender JVM CPU (s)", r -> decimal(r.result().clientCpuSeconds()));
+        row(table, "contender JVM CPU per GB checkpointed (s)", MarkdownReport::cpuPerCheckpointedGb);
+        row(table, "S3 server CPU (s)",
+                r -> r.result().serverCpuSeconds() > 0 ? decimal(r.result().serverCpuSeconds()) : "-");
         row(table, "error", r -> r.result().error().isEmpty() ? "-" : r.result().error());
         return table.toString();
     }
@@ -166,6 +169,12 @@ final class MarkdownReport {
             md.append("### S3 requests\n\n").append(requests).append('\n');
         }
         return md.toString();
+    }
+
+    /** The contender JVM's CPU seconds over the GB (10^9 bytes) its completed checkpoints wrote. */
+    private static String cpuPerCheckpointedGb(RunFigures r) {
+        double gb = r.summary().checkpointedSizeBytes().avg() * r.summary().completed() / 1e9;
+        return gb > 0 ? decimal(r.result().clientCpuSeconds() / gb) : "-";
     }
 
     private void row(MarkdownTable table, String figure, Function<RunFigures, String> cell) {

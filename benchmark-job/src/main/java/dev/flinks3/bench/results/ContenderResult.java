@@ -12,6 +12,8 @@ import java.util.Map;
  * @param clientCpuSeconds CPU seconds of the contender's JVM (Flink, RocksDB and the plugin)
  * @param peakHeapBytes the largest heap use sampled in the contender's JVM
  * @param s3Traffic S3 requests per phase ({@code checkpointing}, {@code restore}), empty for an external endpoint
+ * @param serverCpuSeconds CPU seconds the embedded S3 server spent during the run (the CPU of the process that
+ *     hosts it), 0 for an external endpoint or when not measured
  */
 public record ContenderResult(
         PluginInfo plugin,
@@ -20,7 +22,8 @@ public record ContenderResult(
         String error,
         double clientCpuSeconds,
         long peakHeapBytes,
-        Map<String, S3Traffic> s3Traffic) {
+        Map<String, S3Traffic> s3Traffic,
+        double serverCpuSeconds) {
 
     public ContenderResult {
         s3Traffic = Map.copyOf(s3Traffic);
@@ -31,8 +34,8 @@ public record ContenderResult(
         return error.isEmpty() && run != null && run.restore() != null && run.restore().verified();
     }
 
-    /** The same result with S3 traffic attached. */
-    public ContenderResult withTraffic(Map<String, S3Traffic> traffic) {
-        return new ContenderResult(plugin, round, run, error, clientCpuSeconds, peakHeapBytes, traffic);
+    /** The same result with S3 traffic and the server's CPU seconds attached. */
+    public ContenderResult withServer(Map<String, S3Traffic> traffic, double serverCpu) {
+        return new ContenderResult(plugin, round, run, error, clientCpuSeconds, peakHeapBytes, traffic, serverCpu);
     }
 }

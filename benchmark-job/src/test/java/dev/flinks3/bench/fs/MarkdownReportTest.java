@@ -20,7 +20,7 @@ class MarkdownReportTest {
         jars.put("ours", "flinks3-flink-s3-fs-native-0.1.0-SNAPSHOT.jar");
         jars.put("native", "flink-s3-fs-native-2.3.0.jar");
         return new RunDescription("java FsBenchmarkMain --profile wan", "wan", 2, WorkloadSizes.defaults(), jars,
-                "2026-01-01T00:00:00Z");
+                "2026-01-01T00:00:00Z", "S3 server pinned to CPU 1, contenders to CPU 0 (taskset)");
     }
 
     @Test
@@ -34,6 +34,8 @@ class MarkdownReportTest {
         String markdown = MarkdownReport.render(run(), Comparison.of(CONTENDERS, "ours", results), results);
 
         assertThat(markdown).contains("| workload | unit | ours | native | ours / native |");
+        assertThat(markdown).contains("Processes: the S3 server in its own JVM, each contender in its own JVM; "
+                + "S3 server pinned to CPU 1, contenders to CPU 0 (taskset).");
         assertThat(markdown).contains("| one stream write | MB/s | 210 (200-220) | 50.0 (48.0-52.0) | 4.20x |");
         assertThat(markdown).contains("| one stream write | 1.00 (1.00-1.00) | 2.00 (2.00-2.00) | 0.50x |");
         assertThat(markdown).contains("| one stream write | 10 (10-10) | 10 (10-10) | 1.00x |");

@@ -34,6 +34,9 @@ class ReportWriterTest {
                 ours.avgThroughputMbPerSecond(), ours.avgThroughputMbPerSecond() / 2));
         assertThat(md).contains("| checkpoints completed | 4 | 4 |", "| checkpoints failed | 1 | 1 |",
                 "| restore: submission to all RUNNING (s) | 1.00 | 2.50 |", "| restore verified | yes | yes |");
+        double gb = ours.checkpointedSizeBytes().avg() * ours.completed() / 1e9;
+        assertThat(md).contains("| S3 server CPU (s) | 8.0 | 16.0 |", String.format(Locale.ROOT,
+                "| contender JVM CPU per GB checkpointed (s) | %.1f | %.1f |", 20.0 / gb, 40.0 / gb));
         assertThat(md).contains("## Comparison", "ours vs presto: 2.00x checkpoint throughput",
                 "2.50x restore speed", "## Run: ours", "### Checkpoint percentiles", "### Throughput by state size",
                 "### Restore", "### S3 requests");

@@ -34,11 +34,11 @@ final class ResultsSamples {
                 2000, digest, digest, true);
         return new ContenderResult(new PluginInfo(name, name + ".jar", "1.0", "org.example.S3FileSystem"), round,
                 new RunResult("job", RECORDS, RECORDS, 2000, digest, 30.0, checkpoints, restore), "", 20.0 * slowdown,
-                500_000_000L, Map.of("restore", new S3Traffic(12, Map.of("GetObject", 5L), 94_400_618L)));
+                500_000_000L, Map.of("restore", new S3Traffic(12, Map.of("GetObject", 5L), 94_400_618L)), 8.0 * slowdown);
     }
 
     static ContenderResult failed(String name, String error) {
-        return new ContenderResult(new PluginInfo(name, name + ".jar", "", ""), 1, null, error, 3.0, 0, Map.of());
+        return new ContenderResult(new PluginInfo(name, name + ".jar", "", ""), 1, null, error, 3.0, 0, Map.of(), 0);
     }
 
     static BenchmarkResults results(List<String> contenders, int rounds, List<ContenderResult> runs) {

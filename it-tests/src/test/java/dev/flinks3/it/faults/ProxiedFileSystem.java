@@ -38,8 +38,9 @@ public final class ProxiedFileSystem implements AutoCloseable {
     }
 
     /**
-     * As {@link #create(FaultInjectingProxy, Map)}, with S3 settings that have no configuration key
-     * changed by {@code tweak} (the other filesystem settings are then the defaults).
+     * As {@link #create(FaultInjectingProxy, Map)}, with S3 settings that have no configuration key, or
+     * whose value the configuration would reject, changed by {@code tweak} (the other filesystem settings
+     * are then the defaults).
      */
     public static ProxiedFileSystem create(
             FaultInjectingProxy proxy, Map<String, String> options, UnaryOperator<S3Settings.Builder> tweak) {

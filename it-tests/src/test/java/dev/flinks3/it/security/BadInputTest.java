@@ -81,6 +81,8 @@ class BadInputTest {
                 bad("s3.socket.timeout", "-5 s", "positive duration"),
                 bad("s3.connection.max-idle-time", "later", "positive duration"),
                 bad("s3.request.attempt-timeout", "0", "positive duration"),
+                bad(Map.of("s3.upload.min.part.size", "256 mb", "s3.request.attempt-timeout", "2 min"),
+                        "s3.request.attempt-timeout", "2 min", "one part of 's3.upload.min.part.size' (256 MiB)"),
                 bad("s3.request.timeout", "1 lightyear", "positive duration"),
                 bad("s3.retry.max-num-retries", "-1", "from 0 to 100"),
                 bad("s3.close.timeout", "0 ms", "positive duration"),

@@ -5,12 +5,10 @@ import dev.flinks3.transfer.S3Location;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayDeque;
-import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 
 /**
  * Parallel read-ahead for a sequential reader: a window of up to {@code parallelism} consecutive
- * chunks of {@code chunkBytes}, each fetched by its own ranged GET on the executor, so that one
+ * chunks of {@code chunkBytes}, each fetched by its own ranged GET straight into its buffer, so that one
  * stream uses several connections at once (S3 serves each connection at a bounded rate, so a
  * single-connection reader is capped by it; the AWS performance guidelines recommend concurrent
  * byte-range GETs for throughput).
@@ -22,7 +20,7 @@ import java.util.concurrent.RejectedExecutionException;
  * its single-connection path and closes this read-ahead.
  *
  * <p>Every chunk is checked against the object's length, so bytes of a replaced object are never
- * mixed in. Not thread-safe: one reader thread; the executor's workers only fill chunks.
+ * mixed in. Not thread-safe: one reader thread; the HTTP client's threads only fill chunks.
  */
 final class ParallelReadAhead implements Closeable {
 
@@ -31,7 +29,6 @@ final class ParallelReadAhead implements Closeable {
     private final long objectLength;
     private final int chunkBytes;
     private final int parallelism;
-    private final Executor executor;
     private final ArrayDeque<ReadAheadChunk> window = new ArrayDeque<>();
     private final ArrayDeque<byte[]> spareBuffers = new ArrayDeque<>();
     private long nextChunkStart;
@@ -43,10 +40,9 @@ final class ParallelReadAhead implements Closeable {
      * @param objectLength the object's length in bytes
      * @param chunkBytes bytes per chunk (one ranged GET each)
      * @param parallelism chunks in the window, so GETs in flight at most and buffers held at most
-     * @param executor runs the GETs; not owned. A rejected chunk is fetched by the reader when it needs it.
      */
     ParallelReadAhead(ObjectClient client, S3Location location, long start, long objectLength, int chunkBytes,
-            int parallelism, Executor executor) {
+            int parallelism) {
         if (chunkBytes < 1 || parallelism < 1 || start < 0) {
             throw new IllegalArgumentException("read-ahead of " + parallelism + " chunks of " + chunkBytes
                     + " bytes from byte " + start);
@@ -56,7 +52,6 @@ final class ParallelReadAhead implements Closeable {
         this.objectLength = objectLength;
         this.chunkBytes = chunkBytes;
         this.parallelism = parallelism;
-        this.executor = executor;
         this.nextChunkStart = start;
         fill();
     }
@@ -68,8 +63,8 @@ final class ParallelReadAhead implements Closeable {
     }
 
     /**
-     * Copies up to {@code len} bytes at {@code position} from the window, waiting for (or fetching)
-     * the chunk that holds them, and slides the window to start at that chunk.
+     * Copies up to {@code len} bytes at {@code position} from the window, waiting for the chunk that
+     * holds them, and slides the window to start at that chunk.
      *
      * @return bytes copied, at least 1 for {@code len > 0}
      * @throws IllegalStateException if {@code position} is not {@linkplain #covers(long) covered}
@@ -127,11 +122,7 @@ final class ParallelReadAhead implements Closeable {
                     new ReadAheadChunk(client, location, nextChunkStart, length, objectLength, buffer(length));
             window.addLast(chunk);
             nextChunkStart += length;
-            try {
-                executor.execute(chunk);
-            } catch (RejectedExecutionException e) {
-                // The reader fetches this chunk itself when it gets there (ReadAheadChunk.await).
-            }
+            chunk.fetch();
         }
     }
 
@@ -140,7 +131,7 @@ final class ParallelReadAhead implements Closeable {
         return spare != null && spare.length >= length ? spare : new byte[length];
     }
 
-    /** Reuses the buffer of a fetched chunk; cancels one still in flight, whose buffer its worker may still write. */
+    /** Reuses the buffer of a fetched chunk; cancels one still in flight, whose buffer its GET may still write. */
     private void release(ReadAheadChunk chunk) {
         if (chunk.isFetched()) {
             spareBuffers.addLast(chunk.buffer());

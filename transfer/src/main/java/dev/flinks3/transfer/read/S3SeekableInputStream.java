@@ -1,7 +1,9 @@
 package dev.flinks3.transfer.read;
 
 import dev.flinks3.transfer.ObjectClient;
+import dev.flinks3.transfer.RangeRead;
 import dev.flinks3.transfer.S3Location;
+import dev.flinks3.transfer.S3RequestException;
 import dev.flinks3.transfer.S3Settings;
 import java.io.EOFException;
 import java.io.FileNotFoundException;
@@ -16,10 +18,11 @@ import java.util.Objects;
  * <p><b>Sequential reads.</b> Opening sends nothing; the first read sends a ranged GET of
  * {@link S3Settings#readAheadBytes()} bytes from the current position, and later reads continue on
  * that connection while they stay sequential. When a range is used up and the reader goes on, the
- * reader is taken to be sequential: with a read-ahead executor and {@link
+ * reader is taken to be sequential: with a read-ahead budget and {@link
  * S3Settings#readAheadParallelism()} above 1, a parallel read-ahead then keeps that many ranged
  * GETs of {@link S3Settings#readAheadBytes()} (at most {@value #MAX_CHUNK_BYTES} bytes) in flight
- * ahead of the reader; without, the next range is requested on one connection. A read outside the
+ * ahead of the reader, their bodies copied into its windows by the HTTP client as they arrive;
+ * without, the next range is requested on one connection. A read outside the
  * read-ahead window (a backward or long seek) drops the read-ahead and goes back to one connection.
  * A stream holds at most parallelism x chunk size bytes of read-ahead buffers.
  *
@@ -27,6 +30,14 @@ import java.util.Objects;
  * forward gap of up to {@value #MAX_FORWARD_SKIP_BYTES} bytes on the open connection; for a backward
  * or longer forward seek it releases the connection (a remainder of up to 64 KiB is drained so the
  * connection is reused, a larger one aborted) and sends a new ranged GET.
+ *
+ * <p><b>Adaptive range after a seek.</b> A reader that seeks away is often a random reader that
+ * wants a few KiB there, and the bytes of a large GET it then abandons are sent by the server all
+ * the same. So the first GET after a seek asks for {@value #FIRST_RANGE_AFTER_SEEK_BYTES} bytes (or
+ * the read's length, if larger), and each following range of a reader that stays sequential is
+ * {@value #RANGE_GROWTH}x the one before, up to {@link S3Settings#readAheadBytes()}; only a reader
+ * that used up a full-size range gets the parallel read-ahead. A stream's first read at the position
+ * it was opened at (no seek) starts at the full size, as sequential readers (restore) do.
  *
  * <p><b>Positional reads.</b> {@link #read(long, byte[], int, int)} and {@link #read(long, ByteBuffer)}
  * (and their {@code readFully} forms) send one ranged GET of exactly the bytes asked for, and never
@@ -42,7 +53,7 @@ import java.util.Objects;
  * <p><b>Threads.</b> Sequential methods ({@code read}, {@code seek}, {@code skip}, ...) are for one
  * thread at a time. Positional reads may run on any number of threads at once, also while another
  * thread reads sequentially. This stream owns no threads and no client; the caller keeps the {@code
- * ObjectClient} and the read-ahead executor open until the stream is closed.
+ * ObjectClient} open until the stream is closed.
  */
 public final class S3SeekableInputStream extends InputStream {
 
@@ -60,17 +71,27 @@ public final class S3SeekableInputStream extends InputStream {
      */
     public static final int MAX_CHUNK_BYTES = 64 * 1024 * 1024;
 
+    /** Bytes the first ranged GET after a seek asks for, at least: about 1 ms at 50 MB/s. */
+    public static final int FIRST_RANGE_AFTER_SEEK_BYTES = 64 * 1024;
+
+    /** Factor by which each range of a reader that stays sequential after a seek grows. */
+    public static final int RANGE_GROWTH = 4;
+
     private final ObjectClient client;
     private final S3Location location;
     private final long rangeBytes;
     private final int chunkBytes;
     private final int parallelism;
-    private final ReadAheadWorkers readAheadWorkers;
+    private final ReadAheadBudget readAheadBudget;
     private volatile long length;
     private long position;
     private RangeReader range;
     /** Bytes the open range gave to reads (skipped bytes not counted), to tell a sequential reader. */
     private long rangeBytesRead;
+    /** Bytes the next range asks for when a reader continues sequentially; shrinks after a seek. */
+    private long nextRangeBytes;
+    /** True once {@link #seek} moved the position away from where sequential reading would go on. */
+    private boolean seekedAway;
     private ParallelReadAhead readAhead;
     /** Windows {@link #readAhead} took from the budget, given back when it closes. */
     private int readAheadWindows;
@@ -80,7 +101,7 @@ public final class S3SeekableInputStream extends InputStream {
     /**
      * Creates a stream that reads over one connection at a time (no parallel read-ahead); sends no request.
      *
-     * @see #S3SeekableInputStream(ObjectClient, S3Location, S3Settings, long, ReadAheadWorkers)
+     * @see #S3SeekableInputStream(ObjectClient, S3Location, S3Settings, long, ReadAheadBudget)
      */
     public S3SeekableInputStream(ObjectClient client, S3Location location, S3Settings settings, long knownLength) {
         this(client, location, settings, knownLength, null);
@@ -95,17 +116,18 @@ public final class S3SeekableInputStream extends InputStream {
      *     parallelism ({@link S3Settings#readAheadParallelism()})
      * @param knownLength the object's length in bytes if the caller knows it (from a listing or HEAD),
      *     otherwise -1; a known length spares requests past the end and the HEAD of {@link #length()}
-     * @param readAhead the executor for read-ahead GETs and the process-wide budget of their windows,
-     *     shared by streams; {@code null} reads over one connection at a time
+     * @param readAhead the process-wide budget of read-ahead windows, shared by streams; {@code null}
+     *     reads over one connection at a time
      */
     public S3SeekableInputStream(ObjectClient client, S3Location location, S3Settings settings, long knownLength,
-            ReadAheadWorkers readAhead) {
+            ReadAheadBudget readAhead) {
         this.client = Objects.requireNonNull(client, "client");
         this.location = Objects.requireNonNull(location, "location");
         this.rangeBytes = settings.readAheadBytes();
+        this.nextRangeBytes = rangeBytes;
         this.chunkBytes = (int) Math.min(settings.readAheadBytes(), MAX_CHUNK_BYTES);
         this.parallelism = settings.readAheadParallelism();
-        this.readAheadWorkers = readAhead;
+        this.readAheadBudget = readAhead;
         if (knownLength < -1) {
             throw new IllegalArgumentException("known length " + knownLength + " of " + location + " must be >= -1");
         }
@@ -128,6 +150,9 @@ public final class S3SeekableInputStream extends InputStream {
         ensureOpen();
         if (newPosition < 0) {
             throw new EOFException("cannot seek to negative position " + newPosition + " in " + location);
+        }
+        if (newPosition != position) {
+            seekedAway = true;
         }
         position = newPosition;
     }
@@ -240,7 +265,8 @@ public final class S3SeekableInputStream extends InputStream {
 
     /**
      * Reads up to {@code len} bytes at {@code position} with one ranged GET, without moving this
-     * stream. Reads until {@code len} bytes or the object's end.
+     * stream. Reads until {@code len} bytes or the object's end; the body is copied into {@code b} by
+     * the HTTP client as it arrives ({@link RangeFetch}).
      *
      * @return bytes read, or -1 if {@code position} is at or past the end
      * @throws EOFException if {@code position} is negative
@@ -255,11 +281,22 @@ public final class S3SeekableInputStream extends InputStream {
         if (isAtEnd(position)) {
             return -1;
         }
-        try (RangeReader reader = new RangeReader(client, location, position, endOf(position, len), length)) {
-            int n = reader.readFully(b, off, len);
-            learnLength(reader);
-            return n == 0 ? -1 : n;
+        RangeRead read;
+        try {
+            read = RangeFetch.of(client, location, position, b, off, len, length).begin().await();
+        } catch (EOFException pastTheEnd) {
+            return -1;
+        } catch (S3RequestException e) {
+            // 416: at or past the end, also the answer of some servers to any range of an empty object.
+            if (e.statusCode() == 416) {
+                return -1;
+            }
+            throw e;
         }
+        if (read.objectLength() >= 0) {
+            length = read.objectLength();
+        }
+        return read.bytes() == 0 ? -1 : read.bytes();
     }
 
     /**
@@ -350,13 +387,18 @@ public final class S3SeekableInputStream extends InputStream {
                 // least half of it; random reads that merely cross a range's end do not qualify.
                 boolean sequential = range.position() == range.end() && position == range.end()
                         && rangeBytesRead >= (range.end() - range.start()) / 2;
+                boolean fullSize = range.end() - range.start() >= rangeBytes;
                 closeRange();
-                if (sequential && startReadAhead()) {
+                if (sequential && fullSize && startReadAhead()) {
                     return readAhead.read(position, b, off, len);
+                }
+                if (!sequential) {
+                    seekedAway = true;
                 }
             }
             if (range == null) {
-                range = new RangeReader(client, location, position, endOf(position, rangeBytes), length);
+                long size = nextRangeSize(len);
+                range = new RangeReader(client, location, position, endOf(position, size), length);
                 rangeBytesRead = 0;
             }
             long gap = position - range.position();
@@ -380,21 +422,34 @@ public final class S3SeekableInputStream extends InputStream {
     }
 
     /**
+     * Bytes of the range about to open: small after a seek (but at least {@code len}), then growing by
+     * {@value #RANGE_GROWTH}x per range while the reader stays sequential, up to the configured size.
+     */
+    private long nextRangeSize(int len) {
+        if (seekedAway) {
+            seekedAway = false;
+            nextRangeBytes = Math.min(rangeBytes, Math.max(FIRST_RANGE_AFTER_SEEK_BYTES, len));
+        }
+        long size = nextRangeBytes;
+        nextRangeBytes = Math.min(rangeBytes, nextRangeBytes * RANGE_GROWTH);
+        return size;
+    }
+
+    /**
      * Starts parallel read-ahead at the current position if this stream may (workers, parallelism
      * above 1, the length known, bytes left, and at least two windows free in the budget; as many
      * windows as the budget grants, up to the parallelism).
      */
     private boolean startReadAhead() {
-        if (readAheadWorkers == null || parallelism < 2 || length < 0 || position >= length) {
+        if (readAheadBudget == null || parallelism < 2 || length < 0 || position >= length) {
             return false;
         }
-        int windows = readAheadWorkers.budget().tryAcquire(parallelism, chunkBytes);
+        int windows = readAheadBudget.tryAcquire(parallelism, chunkBytes);
         if (windows == 0) {
             return false;
         }
         readAheadWindows = windows;
-        readAhead = new ParallelReadAhead(client, location, position, length, chunkBytes, windows,
-                readAheadWorkers.executor());
+        readAhead = new ParallelReadAhead(client, location, position, length, chunkBytes, windows);
         return true;
     }
 
@@ -408,7 +463,7 @@ public final class S3SeekableInputStream extends InputStream {
         if (readAhead != null) {
             readAhead.close();
             readAhead = null;
-            readAheadWorkers.budget().release(readAheadWindows, chunkBytes);
+            readAheadBudget.release(readAheadWindows, chunkBytes);
             readAheadWindows = 0;
         }
     }

@@ -4,7 +4,9 @@ import dev.flinks3.transfer.CompletedPart;
 import dev.flinks3.transfer.ListPage;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.ObjectMetadata;
+import dev.flinks3.transfer.PartialBodyException;
 import dev.flinks3.transfer.PendingUpload;
+import dev.flinks3.transfer.RangeRead;
 import dev.flinks3.transfer.RangeStream;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.S3RequestException;
@@ -25,6 +27,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.NavigableMap;
 import java.util.Set;
 import java.util.TreeMap;
@@ -78,6 +81,7 @@ public final class InMemoryObjectClient implements ObjectClient {
     private volatile boolean currentS3 = true;
     private int openRangeStreams;
     private int abortedRangeStreams;
+    private final List<long[]> getRanges = new ArrayList<>();
 
     /** A fake whose asynchronous calls complete on the calling thread before they return. */
     public InMemoryObjectClient() {
@@ -163,6 +167,13 @@ public final class InMemoryObjectClient implements ObjectClient {
         }
     }
 
+    /** The ranges GETs asked for, in order, as {@code [start, endExclusive)} pairs. */
+    public List<long[]> getRanges() {
+        synchronized (lock) {
+            return List.copyOf(getRanges);
+        }
+    }
+
     /** Ranged GET bodies that were aborted before being closed. */
     public int abortedRangeStreams() {
         synchronized (lock) {
@@ -228,6 +239,9 @@ public final class InMemoryObjectClient implements ObjectClient {
         if (start < 0 || endExclusive <= start) {
             throw new IllegalArgumentException("bad range [" + start + ", " + endExclusive + ")");
         }
+        synchronized (lock) {
+            getRanges.add(new long[] {start, endExclusive});
+        }
         Started started = begin(Operation.GET, location, null, 0);
         Fault midBody = started.fault != null && started.fault.afterBytes() >= 0 ? started.fault : null;
         try {
@@ -250,6 +264,67 @@ public final class InMemoryObjectClient implements ObjectClient {
             throw asIOException(e);
         } finally {
             end(Operation.GET);
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Runs as a GET ({@link #get}) on the client's executor (or the calling thread), held while the
+     * GET {@linkplain #gate gate} is closed; a held call is counted when it runs, and one whose future was
+     * cancelled meanwhile sends nothing. A mid-body fault copies the bytes before the break and fails
+     * with a {@link PartialBodyException} carrying their count.
+     */
+    @Override
+    public CompletableFuture<RangeRead> readInto(S3Location location, long start, byte[] dst, int offset, int length) {
+        Objects.checkFromIndexSize(offset, length, dst.length);
+        if (start < 0 || length < 1) {
+            throw new IllegalArgumentException("bad range of " + length + " bytes from " + start);
+        }
+        CompletableFuture<RangeRead> future = new CompletableFuture<>();
+        Runnable work = () -> {
+            if (future.isDone()) {
+                return;
+            }
+            try {
+                future.complete(copyRange(location, start, dst, offset, length));
+            } catch (Throwable t) {
+                future.completeExceptionally(t);
+            }
+        };
+        Gate gate;
+        synchronized (lock) {
+            gate = gates.get(Operation.GET);
+        }
+        if (gate != null && gate.hold(work)) {
+            return future;
+        }
+        if (executor != null) {
+            executor.execute(work);
+        } else {
+            work.run();
+        }
+        return future;
+    }
+
+    private RangeRead copyRange(S3Location location, long start, byte[] dst, int offset, int length)
+            throws IOException {
+        int copied = 0;
+        try (RangeStream body = get(location, start, start + length)) {
+            while (copied < length) {
+                int n;
+                try {
+                    n = body.read(dst, offset + copied, length - copied);
+                } catch (IOException e) {
+                    throw new PartialBodyException("the body of GetObject of " + location + " broke after " + copied
+                            + " bytes", copied, e);
+                }
+                if (n < 0) {
+                    break;
+                }
+                copied += n;
+            }
+            return new RangeRead(copied, body.objectLength());
         }
     }
 

@@ -11,21 +11,22 @@ import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.S3RequestException;
 import dev.flinks3.transfer.S3Settings;
 import dev.flinks3.transfer.fake.Fault;
+import dev.flinks3.transfer.fake.Gate;
 import dev.flinks3.transfer.fake.InMemoryObjectClient;
 import dev.flinks3.transfer.fake.Operation;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.SocketException;
-import java.util.ArrayDeque;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -36,11 +37,11 @@ class ParallelReadAheadTest {
     private static final int PARALLELISM = 4;
     private static final S3Location LOCATION = S3Location.of("s3", "bucket", "checkpoints/chk-7/state");
 
-    private final InMemoryObjectClient client = new InMemoryObjectClient();
     private final S3Settings settings =
             S3Settings.builder().readAheadBytes(CHUNK).readAheadParallelism(PARALLELISM).build();
-    private final QueuedExecutor queued = new QueuedExecutor();
     private final ExecutorService pool = Executors.newFixedThreadPool(PARALLELISM);
+    /** Completes GETs on the calling thread; {@link #completingOnOtherThreads()} switches to the pool. */
+    private InMemoryObjectClient client = new InMemoryObjectClient();
 
     @AfterEach
     void stopPool() throws InterruptedException {
@@ -52,16 +53,13 @@ class ParallelReadAheadTest {
     void startsOnlyWhenTheReaderGoesPastItsFirstRange() throws IOException {
         byte[] source = store(16 * CHUNK + 123);
 
-        try (S3SeekableInputStream in = open(queued)) {
+        try (S3SeekableInputStream in = open()) {
             assertThat(readN(in, CHUNK)).isEqualTo(slice(source, 0, CHUNK));
-            assertThat(queued.size()).isZero();
             assertThat(client.calls(Operation.GET)).isEqualTo(1);
+            assertThat(in.readAheadBufferedBytes()).isZero();
 
             assertThat(readN(in, 1)).isEqualTo(slice(source, CHUNK, 1));
-            // The window's first chunk is fetched by the reader itself; the workers' tasks are queued.
-            assertThat(queued.size()).isEqualTo(PARALLELISM);
-            assertThat(client.calls(Operation.GET)).isEqualTo(2);
-            queued.runAll();
+            // The whole window went out at once, each chunk one GET into its own buffer.
             assertThat(client.calls(Operation.GET)).isEqualTo(1 + PARALLELISM);
             assertThat(in.readAheadBufferedBytes()).isEqualTo((long) PARALLELISM * CHUNK);
         }
@@ -74,7 +72,7 @@ class ParallelReadAheadTest {
         byte[] read = new byte[source.length];
         int done = 0;
         Random random = new Random(5);
-        try (S3SeekableInputStream in = open(queued)) {
+        try (S3SeekableInputStream in = open()) {
             while (true) {
                 int n = in.read(read, done, Math.min(read.length - done, 1 + random.nextInt(CHUNK / 3)));
                 if (n <= 0) {
@@ -82,8 +80,6 @@ class ParallelReadAheadTest {
                 }
                 done += n;
                 assertThat(in.readAheadBufferedBytes()).isLessThanOrEqualTo((long) PARALLELISM * CHUNK);
-                assertThat(queued.size()).isLessThanOrEqualTo(PARALLELISM);
-                queued.runAll();
             }
         }
 
@@ -95,11 +91,12 @@ class ParallelReadAheadTest {
     }
 
     @Test
-    void sequentialReadOnWorkerThreadsReturnsTheObject() throws IOException {
+    void sequentialReadWithGetsCompletingOnOtherThreadsReturnsTheObject() throws IOException {
+        completingOnOtherThreads();
         byte[] source = store(40 * CHUNK + 7);
 
         byte[] read;
-        try (S3SeekableInputStream in = open(pool)) {
+        try (S3SeekableInputStream in = open()) {
             read = readToEnd(in, new Random(9));
         }
 
@@ -110,11 +107,12 @@ class ParallelReadAheadTest {
 
     @Test
     void mixedAccessNeverReturnsWrongBytes() throws IOException {
+        completingOnOtherThreads();
         byte[] source = store(3 * 1024 * 1024 + 999);
         Random random = new Random(42);
         int opsWithReadAhead = 0;
 
-        try (S3SeekableInputStream in = open(pool)) {
+        try (S3SeekableInputStream in = open()) {
             for (int op = 0; op < 3_000; op++) {
                 int kind = random.nextInt(100);
                 long pos = in.getPos();
@@ -152,22 +150,23 @@ class ParallelReadAheadTest {
         byte[] source = store(64 * CHUNK);
         Random random = new Random(17);
 
-        try (S3SeekableInputStream in = open(queued)) {
+        try (S3SeekableInputStream in = open()) {
             for (int i = 0; i < 200; i++) {
                 int at = random.nextInt(source.length - 16 * 1024);
                 in.seek(at);
                 assertThat(readN(in, 16 * 1024)).isEqualTo(slice(source, at, 16 * 1024));
+                assertThat(in.readAheadBufferedBytes()).isZero();
             }
-            assertThat(queued.size()).isZero();
-            assertThat(in.readAheadBufferedBytes()).isZero();
         }
+        assertThat(client.calls(Operation.GET)).isEqualTo(200);
     }
 
     @Test
     void positionalReadsOnOtherThreadsWhileReadingSequentially() throws Exception {
+        completingOnOtherThreads();
         byte[] source = store(40 * CHUNK);
         ExecutorService readers = Executors.newFixedThreadPool(3);
-        try (S3SeekableInputStream in = open(pool)) {
+        try (S3SeekableInputStream in = open()) {
             List<Future<?>> positional = new ArrayList<>();
             for (int t = 0; t < 3; t++) {
                 Random random = new Random(t);
@@ -191,20 +190,29 @@ class ParallelReadAheadTest {
     }
 
     @Test
-    void backwardSeekDropsTheWindowAndCancelsItsQueuedGets() throws IOException {
+    void backwardSeekDropsTheWindowAndCancelsItsWaitingGets() throws Exception {
         byte[] source = store(16 * CHUNK);
+        Gate gets = client.gate(Operation.GET);
+        ExecutorService reader = Executors.newSingleThreadExecutor();
 
-        try (S3SeekableInputStream in = open(queued)) {
-            readN(in, CHUNK + 10);
+        try (S3SeekableInputStream in = open()) {
+            readN(in, CHUNK);
+            gets.close();
+            // The reader waits for the window's first chunk; the test lets only that one through.
+            Future<byte[]> firstBytes = reader.submit(() -> readN(in, 10));
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> gets.held() == PARALLELISM);
+            gets.releaseOne();
+            assertThat(firstBytes.get(30, TimeUnit.SECONDS)).isEqualTo(slice(source, CHUNK, 10));
             assertThat(in.readAheadBufferedBytes()).isPositive();
-            int getsBefore = client.calls(Operation.GET);
 
             in.seek(5);
             assertThat(readN(in, 100)).isEqualTo(slice(source, 5, 100));
             assertThat(in.readAheadBufferedBytes()).isZero();
-            queued.runAll();
-            // Only the new range: the cancelled chunks sent nothing.
-            assertThat(client.calls(Operation.GET)).isEqualTo(getsBefore + 1);
+            gets.open();
+            // The first range, the one chunk let through and the new range: the cancelled chunks sent nothing.
+            assertThat(client.calls(Operation.GET)).isEqualTo(3);
+        } finally {
+            reader.shutdownNow();
         }
     }
 
@@ -212,25 +220,27 @@ class ParallelReadAheadTest {
     void forwardSeekInsideTheWindowIsServedFromIt() throws IOException {
         byte[] source = store(16 * CHUNK);
 
-        try (S3SeekableInputStream in = open(queued)) {
+        try (S3SeekableInputStream in = open()) {
             readN(in, CHUNK + 10);
-            queued.runAll();
             int gets = client.calls(Operation.GET);
 
             in.seek(CHUNK + 2 * CHUNK + 5);
             assertThat(readN(in, 100)).isEqualTo(slice(source, 3 * CHUNK + 5, 100));
-            // The window slid by two chunks: two new GETs queued, none sent by the reader.
-            assertThat(client.calls(Operation.GET)).isEqualTo(gets);
-            assertThat(queued.size()).isEqualTo(2);
+            // The window slid by two chunks: two new chunk GETs, no new range.
+            assertThat(client.calls(Operation.GET)).isEqualTo(gets + 2);
+            assertThat(client.getRanges().subList(gets, gets + 2)).extracting(r -> r[0])
+                    .containsExactly((long) (1 + PARALLELISM) * CHUNK, (long) (2 + PARALLELISM) * CHUNK);
         }
     }
 
     @Test
-    void closeReleasesBuffersAndSendsNoQueuedGet() throws IOException {
+    void closeReleasesBuffersAndSendsNoWaitingGet() throws IOException {
         byte[] source = store(16 * CHUNK);
-        ParallelReadAhead readAhead =
-                new ParallelReadAhead(client, LOCATION, 0, source.length, CHUNK, PARALLELISM, queued);
-        queued.runOne();
+        Gate gets = client.gate(Operation.GET);
+        gets.close();
+        ParallelReadAhead readAhead = new ParallelReadAhead(client, LOCATION, 0, source.length, CHUNK, PARALLELISM);
+        assertThat(gets.held()).isEqualTo(PARALLELISM);
+        gets.releaseOne();
         byte[] b = new byte[10];
         assertThat(readAhead.read(0, b, 0, 10)).isEqualTo(10);
         assertThat(b).isEqualTo(slice(source, 0, 10));
@@ -240,7 +250,7 @@ class ParallelReadAheadTest {
 
         assertThat(readAhead.bufferedBytes()).isZero();
         assertThat(readAhead.covers(0)).isFalse();
-        queued.runAll();
+        gets.open();
         assertThat(client.calls(Operation.GET)).isEqualTo(1);
         assertThat(client.openRangeStreams()).isZero();
     }
@@ -249,9 +259,9 @@ class ParallelReadAheadTest {
     void readersShareTheProcessBudgetAndOneWithoutWindowsReadsOverOneConnection() throws IOException {
         byte[] source = store(16 * CHUNK);
         ReadAheadBudget budget = new ReadAheadBudget((PARALLELISM + 2L) * CHUNK);
-        S3SeekableInputStream first = open(queued, budget);
-        S3SeekableInputStream second = open(queued, budget);
-        S3SeekableInputStream third = open(queued, budget);
+        S3SeekableInputStream first = open(budget);
+        S3SeekableInputStream second = open(budget);
+        S3SeekableInputStream third = open(budget);
 
         readN(first, CHUNK + 10);
         readN(second, CHUNK + 10);
@@ -262,7 +272,6 @@ class ParallelReadAheadTest {
         assertThat(first.readAheadBufferedBytes()).isLessThanOrEqualTo((long) PARALLELISM * CHUNK);
         assertThat(second.readAheadBufferedBytes()).isLessThanOrEqualTo(2L * CHUNK);
         assertThat(third.readAheadBufferedBytes()).isZero();
-        queued.runAll();
         byte[] rest = new byte[source.length - (CHUNK + 10)];
         for (S3SeekableInputStream in : new S3SeekableInputStream[] {first, second, third}) {
             int done = 0;
@@ -270,7 +279,6 @@ class ParallelReadAheadTest {
                 int n = in.read(rest, done, rest.length - done);
                 assertThat(n).isPositive();
                 done += n;
-                queued.runAll();
             }
             assertThat(rest).isEqualTo(java.util.Arrays.copyOfRange(source, CHUNK + 10, source.length));
             in.close();
@@ -281,15 +289,14 @@ class ParallelReadAheadTest {
     @Test
     void closingTheStreamReleasesItsReadAhead() throws IOException {
         store(16 * CHUNK);
-        S3SeekableInputStream in = open(queued);
+        S3SeekableInputStream in = open();
         readN(in, CHUNK + 10);
         assertThat(in.readAheadBufferedBytes()).isPositive();
 
         in.close();
 
         assertThat(in.readAheadBufferedBytes()).isZero();
-        queued.runAll();
-        assertThat(client.calls(Operation.GET)).isEqualTo(2);
+        assertThat(client.calls(Operation.GET)).isEqualTo(1 + PARALLELISM);
         assertThat(client.openRangeStreams()).isZero();
     }
 
@@ -298,18 +305,18 @@ class ParallelReadAheadTest {
         byte[] source = store(4 * CHUNK);
         ReadAheadChunk notStarted = new ReadAheadChunk(client, LOCATION, 0, CHUNK, source.length, new byte[CHUNK]);
         notStarted.cancel();
-        notStarted.run();
+        notStarted.fetch();
         assertThat(client.calls(Operation.GET)).isZero();
         assertThatThrownBy(notStarted::await).isInstanceOf(InterruptedIOException.class);
 
-        // The fault's error is raised inside the worker's GET; cancelling there is "close while in flight".
+        // The fault's error is raised inside the chunk's GET; cancelling there is "close while in flight".
         ReadAheadChunk[] inFlight = new ReadAheadChunk[1];
         client.inject(Fault.on(Operation.GET).afterBytes(100).failingWith(() -> {
             inFlight[0].cancel();
             return new SocketException("Connection reset");
         }));
         inFlight[0] = new ReadAheadChunk(client, LOCATION, CHUNK, CHUNK, source.length, new byte[CHUNK]);
-        inFlight[0].run();
+        inFlight[0].fetch();
         assertThatThrownBy(inFlight[0]::await).isInstanceOf(IOException.class);
         // Cancelled: the broken body was not re-requested.
         assertThat(client.calls(Operation.GET)).isEqualTo(1);
@@ -317,40 +324,28 @@ class ParallelReadAheadTest {
     }
 
     @Test
-    void rejectedChunksAreFetchedByTheReader() throws IOException {
-        byte[] source = store(10 * CHUNK + 1);
-
-        byte[] read;
-        try (S3SeekableInputStream in = open(task -> {
-            throw new RejectedExecutionException("saturated");
-        })) {
-            read = readToEnd(in, new Random(2));
-        }
-
-        assertThat(read).isEqualTo(source);
-        assertThat(client.calls(Operation.GET)).isEqualTo(11);
-    }
-
-    @Test
     void resetInsideAChunkIsRetriedFromWhereItBroke() throws IOException {
+        completingOnOtherThreads();
         byte[] source = store(20 * CHUNK);
         client.inject(Fault.on(Operation.GET).atCall(4).afterBytes(1_000)
                 .failingWith(new SocketException("Connection reset")));
 
         byte[] read;
-        try (S3SeekableInputStream in = open(pool)) {
+        try (S3SeekableInputStream in = open()) {
             read = readToEnd(in, new Random(4));
         }
 
         assertThat(read).isEqualTo(source);
         assertThat(client.calls(Operation.GET)).isEqualTo(21);
+        // The broken chunk was asked for again from its 1,000th byte, not from its start.
+        assertThat(client.getRanges()).extracting(r -> r[0]).contains(client.getRanges().get(3)[0] + 1_000);
     }
 
     @Test
     void objectDeletedDuringReadAheadIsFileNotFound() throws IOException {
         store(20 * CHUNK);
 
-        try (S3SeekableInputStream in = open(queued)) {
+        try (S3SeekableInputStream in = open()) {
             readN(in, CHUNK);
             client.delete(LOCATION);
             assertThatThrownBy(() -> readN(in, 10))
@@ -361,11 +356,12 @@ class ParallelReadAheadTest {
 
     @Test
     void failedChunkReachesTheReaderWithItsCause() throws IOException {
+        completingOnOtherThreads();
         store(20 * CHUNK);
         client.inject(Fault.on(Operation.GET).when(call -> call.callNumber() > 1).always().failingWith(() ->
                 new S3RequestException("GetObject", LOCATION.toString(), 403, "AccessDenied", null)));
 
-        try (S3SeekableInputStream in = open(pool)) {
+        try (S3SeekableInputStream in = open()) {
             readN(in, CHUNK);
             assertThatThrownBy(() -> readN(in, 10))
                     .isInstanceOf(IOException.class)
@@ -378,22 +374,26 @@ class ParallelReadAheadTest {
     void objectWithinOneRangeNeverStartsReadAhead() throws IOException {
         byte[] source = store(CHUNK - 1);
 
-        try (S3SeekableInputStream in = open(queued)) {
+        try (S3SeekableInputStream in = open()) {
             assertThat(readToEnd(in, new Random(8))).isEqualTo(source);
         }
 
         assertThat(client.calls(Operation.GET)).isEqualTo(1);
-        assertThat(queued.size()).isZero();
     }
 
     // ---------------------------------------------------------------- helpers
 
-    private S3SeekableInputStream open(java.util.concurrent.Executor executor) {
-        return open(executor, new ReadAheadBudget(Long.MAX_VALUE));
+    private S3SeekableInputStream open() {
+        return open(new ReadAheadBudget(Long.MAX_VALUE));
     }
 
-    private S3SeekableInputStream open(java.util.concurrent.Executor executor, ReadAheadBudget budget) {
-        return new S3SeekableInputStream(client, LOCATION, settings, -1, new ReadAheadWorkers(executor, budget));
+    private S3SeekableInputStream open(ReadAheadBudget budget) {
+        return new S3SeekableInputStream(client, LOCATION, settings, -1, budget);
+    }
+
+    /** GETs complete on the pool's threads from now on, as the SDK's do on the HTTP client's. */
+    private void completingOnOtherThreads() {
+        client = new InMemoryObjectClient(pool);
     }
 
     private byte[] store(int size) {
@@ -401,35 +401,5 @@ class ParallelReadAheadTest {
         new Random(size).nextBytes(bytes);
         client.store(LOCATION, bytes);
         return bytes;
-    }
-
-    /** Holds tasks until the test runs them, so what is in flight is decided by the test. */
-    private static final class QueuedExecutor implements java.util.concurrent.Executor {
-        private final ArrayDeque<Runnable> tasks = new ArrayDeque<>();
-
-        @Override
-        public synchronized void execute(Runnable task) {
-            tasks.addLast(task);
-        }
-
-        synchronized int size() {
-            return tasks.size();
-        }
-
-        void runOne() {
-            Runnable task;
-            synchronized (this) {
-                task = tasks.pollFirst();
-            }
-            if (task != null) {
-                task.run();
-            }
-        }
-
-        void runAll() {
-            while (size() > 0) {
-                runOne();
-            }
-        }
     }
 }

@@ -103,6 +103,62 @@ class S3SeekableInputStreamTest {
     }
 
     @Test
+    void theFirstGetAfterASeekIsSmallAndRangesGrowWhileTheReaderStaysSequential() throws IOException {
+        S3Settings bigRanges = S3Settings.builder().readAheadBytes(8L * 1024 * 1024).readAheadParallelism(1).build();
+        byte[] source = store(8 * 1024 * 1024);
+        int first = S3SeekableInputStream.FIRST_RANGE_AFTER_SEEK_BYTES;
+        long at = 3 * 1024 * 1024;
+
+        try (S3SeekableInputStream in = new S3SeekableInputStream(client, LOCATION, bigRanges, source.length)) {
+            in.seek(at);
+            assertThat(readN(in, 16 * 1024)).isEqualTo(slice(source, (int) at, 16 * 1024));
+            // Reading on past the small range: each next range is RANGE_GROWTH times larger.
+            int rest = first - 16 * 1024 + first * S3SeekableInputStream.RANGE_GROWTH + 10;
+            assertThat(readN(in, rest)).isEqualTo(slice(source, (int) at + 16 * 1024, rest));
+        }
+
+        assertThat(client.getRanges()).extracting(r -> r[1] - r[0]).containsExactly((long) first,
+                (long) first * S3SeekableInputStream.RANGE_GROWTH,
+                (long) first * S3SeekableInputStream.RANGE_GROWTH * S3SeekableInputStream.RANGE_GROWTH);
+        assertThat(client.getRanges().get(0)[0]).isEqualTo(at);
+    }
+
+    @Test
+    void randomSeekAndReadAsksTheServerForLittleMoreThanItReads() throws IOException {
+        S3Settings bigRanges = S3Settings.builder().readAheadBytes(8L * 1024 * 1024).readAheadParallelism(8).build();
+        byte[] source = store(16 * 1024 * 1024);
+        Random random = new Random(3);
+
+        try (S3SeekableInputStream in = new S3SeekableInputStream(client, LOCATION, bigRanges, source.length)) {
+            for (int i = 0; i < 50; i++) {
+                int at = random.nextInt(source.length - 16 * 1024);
+                in.seek(at);
+                assertThat(readN(in, 16 * 1024)).isEqualTo(slice(source, at, 16 * 1024));
+            }
+        }
+
+        assertThat(client.getRanges()).hasSize(50)
+                .allSatisfy(r -> assertThat(r[1] - r[0]).isEqualTo(S3SeekableInputStream.FIRST_RANGE_AFTER_SEEK_BYTES));
+    }
+
+    @Test
+    void aReadLargerThanTheFirstRangeAfterASeekGetsItsLengthInOneGet() throws IOException {
+        S3Settings bigRanges = S3Settings.builder().readAheadBytes(8L * 1024 * 1024).readAheadParallelism(1).build();
+        byte[] source = store(4 * 1024 * 1024);
+        int len = 3 * S3SeekableInputStream.FIRST_RANGE_AFTER_SEEK_BYTES;
+
+        try (S3SeekableInputStream in = new S3SeekableInputStream(client, LOCATION, bigRanges, source.length)) {
+            in.seek(1000);
+            byte[] buffer = new byte[len];
+            int n = in.read(buffer, 0, len);
+            assertThat(n).isEqualTo(len);
+            assertThat(buffer).isEqualTo(slice(source, 1000, len));
+        }
+
+        assertThat(client.getRanges()).extracting(r -> r[1] - r[0]).containsExactly((long) len);
+    }
+
+    @Test
     void longForwardSeekReopensInsteadOfSkipping() throws IOException {
         S3Settings bigRanges = S3Settings.builder().readAheadBytes(4L * 1024 * 1024).readAheadParallelism(1).build();
         byte[] source = store(3 * 1024 * 1024);

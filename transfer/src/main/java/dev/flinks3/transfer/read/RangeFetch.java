@@ -1,0 +1,161 @@
+package dev.flinks3.transfer.read;
+
+import dev.flinks3.transfer.ObjectClient;
+import dev.flinks3.transfer.PartialBodyException;
+import dev.flinks3.transfer.RangeRead;
+import dev.flinks3.transfer.S3Location;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * Bytes {@code [start, start + length)} of an object copied into an array by ranged GETs whose bodies
+ * the HTTP client writes straight into it ({@link ObjectClient#readInto}), so no thread waits for them.
+ * A body that breaks mid-way is asked for again from where it broke, with at most {@value
+ * RangeReader#MAX_ATTEMPTS} GETs in all; every answer's object length is checked against the expected
+ * one (or the first answer's), so bytes of two versions of an object are never mixed. A missing
+ * object and any other S3 error are final. Thread-safe.
+ */
+final class RangeFetch {
+
+    private final ObjectClient client;
+    private final S3Location location;
+    private final long start;
+    private final byte[] dst;
+    private final int offset;
+    private final int length;
+    private final CompletableFuture<RangeRead> result = new CompletableFuture<>();
+    private final List<Throwable> breaks = new ArrayList<>(0);
+    private volatile long objectLength;
+    private volatile CompletableFuture<RangeRead> inFlight;
+    private volatile boolean cancelled;
+
+    private RangeFetch(ObjectClient client, S3Location location, long start, byte[] dst, int offset, int length,
+            long expectedObjectLength) {
+        this.client = client;
+        this.location = location;
+        this.start = start;
+        this.dst = dst;
+        this.offset = offset;
+        this.length = length;
+        this.objectLength = expectedObjectLength;
+    }
+
+    /**
+     * A fetch not started yet: {@link #begin()} sends its first GET.
+     *
+     * @param expectedObjectLength the object's length in bytes if known, else -1
+     */
+    static RangeFetch of(ObjectClient client, S3Location location, long start, byte[] dst, int offset, int length,
+            long expectedObjectLength) {
+        return new RangeFetch(client, location, start, dst, offset, length, expectedObjectLength);
+    }
+
+    /** Sends the first GET (none if already cancelled) and returns at once. Call once. */
+    RangeFetch begin() {
+        request(0, 1);
+        return this;
+    }
+
+    /**
+     * What was copied: {@code length} bytes, or fewer where the object ends first, and the object's
+     * length; fails as {@link ObjectClient#readInto} does, or with an {@link IOException} if the
+     * object's length changed between GETs, or with a {@link CancellationException} once cancelled.
+     */
+    CompletableFuture<RangeRead> result() {
+        return result;
+    }
+
+    /**
+     * Waits for {@link #result()}.
+     *
+     * @throws InterruptedIOException if this thread is interrupted (the fetch is then cancelled) or
+     *     the fetch was cancelled
+     * @throws IOException the fetch's failure, as it is
+     */
+    RangeRead await() throws IOException {
+        try {
+            return result.get();
+        } catch (InterruptedException e) {
+            cancel();
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while reading " + location);
+        } catch (CancellationException e) {
+            throw new InterruptedIOException("the read of " + location + " was cancelled");
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            throw cause instanceof IOException ? (IOException) cause : new IOException(cause);
+        }
+    }
+
+    /** Stops the fetch: no further GET, an abort of the one in flight. Idempotent. */
+    void cancel() {
+        cancelled = true;
+        CompletableFuture<RangeRead> running = inFlight;
+        if (running != null) {
+            running.cancel(true);
+        }
+        result.cancel(false);
+    }
+
+    private void request(int done, int attempt) {
+        if (cancelled) {
+            result.cancel(false);
+            return;
+        }
+        CompletableFuture<RangeRead> read;
+        try {
+            read = client.readInto(location, start + done, dst, offset + done, length - done);
+        } catch (RuntimeException e) {
+            result.completeExceptionally(e);
+            return;
+        }
+        inFlight = read;
+        if (cancelled) {
+            // cancel() ran before the request was visible to it.
+            read.cancel(true);
+        }
+        read.whenComplete((answer, failure) -> {
+            if (failure == null) {
+                arrived(done, answer);
+                return;
+            }
+            Throwable cause = unwrap(failure);
+            if (cause instanceof PartialBodyException && attempt < RangeReader.MAX_ATTEMPTS && !cancelled) {
+                synchronized (breaks) {
+                    breaks.add(cause);
+                }
+                request(done + ((PartialBodyException) cause).bytesCopied(), attempt + 1);
+                return;
+            }
+            synchronized (breaks) {
+                breaks.forEach(cause::addSuppressed);
+            }
+            result.completeExceptionally(cause);
+        });
+    }
+
+    private void arrived(int done, RangeRead answer) {
+        long expected = objectLength;
+        if (expected >= 0 && answer.objectLength() != expected) {
+            result.completeExceptionally(new IOException(location + " has " + answer.objectLength()
+                    + " bytes now, not the " + expected + " it had when the read began"));
+            return;
+        }
+        objectLength = answer.objectLength();
+        result.complete(new RangeRead(done + answer.bytes(), answer.objectLength()));
+    }
+
+    private static Throwable unwrap(Throwable failure) {
+        Throwable t = failure;
+        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+}
