@@ -270,8 +270,9 @@ public final class S3ConfigOptions {
             .booleanType()
             .defaultValue(true)
             .withFallbackKeys(KeySpellings.of("s3.checksum-validation.enabled").hadoop("checksum.validation").toArray())
-            .withDescription("Send and validate flexible checksums (CRC32C) on uploads and downloads. Disable"
-                    + " for S3-compatible servers without AWS checksum headers.");
+            .withDescription("Send an integrity checksum with every upload and validate checksums of downloads:"
+                    + " each upload carries the CRC32C of its body (x-amz-checksum-crc32c); where the server is found"
+                    + " to ignore or reject it, Content-MD5 instead, with one warning. false sends neither.");
 
     public static final ConfigOption<Boolean> CHUNKED_ENCODING_ENABLED = ConfigOptions.key("s3.chunked-encoding.enabled")
             .booleanType()

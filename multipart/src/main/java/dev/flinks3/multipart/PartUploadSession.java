@@ -194,7 +194,7 @@ public final class PartUploadSession {
         if (id == null || all.isEmpty()) {
             throw new IllegalStateException("no parts to complete for " + target);
         }
-        WriteCondition sent = guard.prepare(target, condition);
+        WriteCondition sent = guard.prepareCompletion(target, condition);
         try {
             String eTag = Await.result(client.completeMultipartUpload(target, id, all, sent));
             markCompleted();

@@ -180,9 +180,9 @@ public final class S3ClientOwner implements Closeable {
                 .credentialsProvider(credentials.provider())
                 .region(region)
                 .forcePathStyle(settings.pathStyleAccess())
-                .requestChecksumCalculation(settings.checksumsEnabled()
-                        ? RequestChecksumCalculation.WHEN_SUPPORTED
-                        : RequestChecksumCalculation.WHEN_REQUIRED)
+                // Upload checksums are computed by FlexibleChecksums and sent as headers; the SDK adds
+                // its own only where an operation requires one (DeleteObjects), so it never sends trailers.
+                .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
                 .responseChecksumValidation(settings.checksumsEnabled()
                         ? ResponseChecksumValidation.WHEN_SUPPORTED
                         : ResponseChecksumValidation.WHEN_REQUIRED)

@@ -104,6 +104,13 @@ class BadInputTest {
                 bad(Map.of("s3.sse.type", "sse-kms", "s3.sse.kms.encryption-context", "no pairs here"),
                         "s3.sse.kms.encryption-context", "no pairs here", "key=value pairs"),
                 bad(Map.of("s3.sse.type", "sse-c", "s3.sse.c.key", SECRET_VALUE), "s3.sse.c.key", null, "256-bit"),
+                bad("s3.ssl.ca-file", "/no/such/ca.pem", "readable file of PEM certificates"),
+                bad("s3.proxy.host", "http://proxy:3128", "host name or IP address without scheme or port"),
+                bad(Map.of("s3.proxy.host", "proxy", "s3.proxy.port", "70000"), "s3.proxy.port", "70000", "from 1 to 65535"),
+                bad(Map.of("s3.proxy.username", "flink"), "s3.proxy.username", null, "no proxy host"),
+                bad(Map.of("s3.proxy.host", "proxy", "s3.proxy.password", SECRET_VALUE), "s3.proxy.password", null,
+                        "no proxy user name"),
+                bad("s3.proxy.non-proxy-hosts", "10.*", "'*.domain' or '*'"),
                 bad("s3.entropy.key", "_ent#ropy_", "without any of"),
                 bad("s3.entropy.length", "0", "from 1 to 64"));
     }
