@@ -112,7 +112,8 @@ class BadInputTest {
                         "no proxy user name"),
                 bad("s3.proxy.non-proxy-hosts", "10.*", "'*.domain' or '*'"),
                 bad("s3.entropy.key", "_ent#ropy_", "without any of"),
-                bad("s3.entropy.length", "0", "from 1 to 64"));
+                bad("s3.entropy.length", "0", "from 1 to 64"),
+                bad("s3.metrics.log-interval", "-5 min", "0 or a positive duration"));
     }
 
     private static Arguments bad(String key, String value, String allowed) {
