@@ -188,7 +188,11 @@ public final class S3ConfigOptions {
     public static final ConfigOption<Duration> REQUEST_ATTEMPT_TIMEOUT = ConfigOptions.key("s3.request.attempt-timeout")
             .durationType()
             .defaultValue(Duration.ofMinutes(2))
-            .withDescription("Longest one attempt of a request may take before it is abandoned and retried.");
+            .withDescription("Longest one attempt of a request may take before it is abandoned and retried."
+                    + " At least 1 s per MiB of 's3.upload.min.part.size' (one part at 1 MiB/s; the default"
+                    + " 2 min covers parts up to 120 MiB), else the configuration is rejected: an attempt"
+                    + " that times out is sent again from its first byte, so a shorter timeout would send a"
+                    + " part over a slow link until the retries run out.");
 
     public static final ConfigOption<Duration> REQUEST_TIMEOUT = ConfigOptions.key("s3.request.timeout")
             .durationType()
@@ -208,7 +212,8 @@ public final class S3ConfigOptions {
     public static final ConfigOption<Duration> CLOSE_TIMEOUT = ConfigOptions.key("s3.close.timeout")
             .durationType()
             .defaultValue(Duration.ofSeconds(60))
-            .withDescription("How long closing the filesystem waits for requests still running.");
+            .withDescription("How long closing the filesystem waits for parts still uploading before it closes the S3 "
+                    + "client (uploads still running then fail; one warning says how many bytes).");
 
     public static final ConfigOption<Duration> CLIENT_CLOSE_TIMEOUT = ConfigOptions.key("s3.client.close.timeout")
             .durationType()
@@ -233,7 +238,7 @@ public final class S3ConfigOptions {
             .withDescription("Size of one multipart-upload part: the bytes a stream buffers before the part is"
                     + " uploaded in the background. 5 MiB to 5 GiB. A plain number is bytes; units such as"
                     + " '64m' or '64MB' are accepted. A stream closed before one part fills is sent as one"
-                    + " PutObject.");
+                    + " PutObject. Needs an 's3.request.attempt-timeout' of at least 1 s per MiB.");
 
     public static final ConfigOption<Integer> MAX_PARTS_IN_FLIGHT = ConfigOptions.key("s3.upload.max.concurrent.uploads")
             .intType()
@@ -265,8 +270,9 @@ public final class S3ConfigOptions {
             .booleanType()
             .defaultValue(true)
             .withFallbackKeys(KeySpellings.of("s3.checksum-validation.enabled").hadoop("checksum.validation").toArray())
-            .withDescription("Send and validate flexible checksums (CRC32C) on uploads and downloads. Disable"
-                    + " for S3-compatible servers without AWS checksum headers.");
+            .withDescription("Send an integrity checksum with every upload and validate checksums of downloads:"
+                    + " each upload carries the CRC32C of its body (x-amz-checksum-crc32c); where the server is found"
+                    + " to ignore or reject it, Content-MD5 instead, with one warning. false sends neither.");
 
     public static final ConfigOption<Boolean> CHUNKED_ENCODING_ENABLED = ConfigOptions.key("s3.chunked-encoding.enabled")
             .booleanType()
@@ -280,7 +286,10 @@ public final class S3ConfigOptions {
             .memoryType()
             .defaultValue(MemorySize.ofMebiBytes(8))
             .withFallbackKeys(KeySpellings.of("s3.read.ahead-size").hadoop("readahead.range").toArray())
-            .withDescription("Bytes one ranged GET of a sequential reader asks for. 64 KiB to 1 GiB.");
+            .withDescription("Bytes one ranged GET of a sequential reader asks for. 64 KiB to 1 GiB. After a seek the"
+                    + " first GET asks for 64 KiB (or the read's length, if larger) and each next range of a reader that"
+                    + " stays sequential is 4x larger, up to this size, so a random reader does not make the server"
+                    + " send bytes it drops.");
 
     public static final ConfigOption<Integer> READ_AHEAD_PARALLELISM = ConfigOptions.key("s3.read.ahead-parallelism")
             .intType()
@@ -403,6 +412,16 @@ public final class S3ConfigOptions {
             .defaultValue(4)
             .withDescription("Number of random characters that replace 's3.entropy.key'. At least 1.");
 
+    // ---- metrics ------------------------------------------------------------------------------
+
+    public static final ConfigOption<Duration> METRICS_LOG_INTERVAL = ConfigOptions.key("s3.metrics.log-interval")
+            .durationType()
+            .defaultValue(Duration.ofMinutes(5))
+            .withDescription("Time between INFO lines that sum up what each filesystem configuration did"
+                    + " (requests, retries, throttled attempts, bytes up and down, peak buffered bytes); one more"
+                    + " line is logged when it is closed. 0 logs no such lines. The same figures, and more, are"
+                    + " platform MBeans in the domain 'dev.flinks3' whatever the value.");
+
     /** Options whose values are secret: never shown in messages or logs. */
     static final Set<ConfigOption<?>> SECRETS = Set.of(SECRET_KEY, SESSION_TOKEN, SSE_C_KEY, PROXY_PASSWORD);
 
@@ -420,6 +439,7 @@ public final class S3ConfigOptions {
                 READ_AHEAD_SIZE, READ_AHEAD_PARALLELISM, READ_BUFFER_SIZE, BULK_COPY_ENABLED, BULK_COPY_MAX_CONCURRENT,
                 SSE_TYPE, SSE_KMS_KEY_ID, SSE_KMS_ENCRYPTION_CONTEXT, SSE_C_KEY,
                 SSL_CA_FILE, PROXY_HOST, PROXY_PORT, PROXY_USERNAME, PROXY_PASSWORD, PROXY_NON_PROXY_HOSTS,
-                ENTROPY_KEY, ENTROPY_LENGTH);
+                ENTROPY_KEY, ENTROPY_LENGTH,
+                METRICS_LOG_INTERVAL);
     }
 }

@@ -51,7 +51,8 @@ public class S3FileSystemFactory implements FileSystemFactory {
     /**
      * Reads and validates the configuration. Sends no request and starts no thread: Flink configures
      * every installed factory, also those that lose on priority. A previous configuration's clients are
-     * closed.
+     * closed. Keys under the plugin's prefixes that no option reads are named in one warning ({@link
+     * UnknownKeys}).
      *
      * @throws IllegalConfigurationException naming the key, the value and what is allowed
      */
@@ -59,6 +60,7 @@ public class S3FileSystemFactory implements FileSystemFactory {
     public synchronized void configure(Configuration config) {
         S3FileSystemSettings parsed = S3FileSystemSettings.fromConfiguration(config);
         logKeysWithoutEffect(config);
+        UnknownKeys.warnOnce(config);
         closeBackend();
         settings = parsed;
     }
@@ -75,7 +77,7 @@ public class S3FileSystemFactory implements FileSystemFactory {
         }
         if (backend == null) {
             try {
-                backend = new S3Backend(settings);
+                backend = new S3Backend(settings, getScheme());
             } catch (RuntimeException e) {
                 throw new IOException("Could not create the S3 client for " + getScheme() + "://: " + e.getMessage(), e);
             }

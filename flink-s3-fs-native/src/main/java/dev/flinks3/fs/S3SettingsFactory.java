@@ -39,6 +39,13 @@ public final class S3SettingsFactory {
     /** Read-ahead window limits: below 64 KiB a GET costs more than it carries. */
     static final long MIN_READ_AHEAD = 64L * 1024;
     static final long MAX_READ_AHEAD = 1L << 30;
+    /**
+     * The slowest upload rate, in bytes per second, at which one attempt must still be able to send a
+     * whole part: {@code s3.request.attempt-timeout} must be at least the part size at this rate. An
+     * attempt that times out is sent again from its first byte, so a timeout shorter than one part takes
+     * on the link fails every attempt, and the part is sent {@code s3.retry.max-num-retries} + 1 times.
+     */
+    static final long MIN_UPLOAD_BYTES_PER_SECOND = 1L << 20;
     /** STS AssumeRole DurationSeconds limits. */
     static final Duration MIN_ROLE_SESSION = Duration.ofMinutes(15);
     static final Duration MAX_ROLE_SESSION = Duration.ofHours(12);
@@ -94,12 +101,38 @@ public final class S3SettingsFactory {
         transfers(config, b);
         encryption(config, b);
         privateNetwork(config, b, endpoint);
+        S3Settings settings;
         try {
-            return b.build();
+            settings = b.build();
         } catch (IllegalArgumentException e) {
             // The checks above name keys for every combination the builder rejects; this is a safety net.
             throw new IllegalConfigurationException("Invalid S3 configuration: " + e.getMessage(), e);
         }
+        checkAttemptCoversPart(config, settings);
+        return settings;
+    }
+
+    /**
+     * The shortest attempt timeout that sends a part of {@code partSizeBytes} at {@link
+     * #MIN_UPLOAD_BYTES_PER_SECOND}, in whole seconds rounded up.
+     */
+    static Duration shortestAttemptTimeout(long partSizeBytes) {
+        return Duration.ofSeconds((partSizeBytes + MIN_UPLOAD_BYTES_PER_SECOND - 1) / MIN_UPLOAD_BYTES_PER_SECOND);
+    }
+
+    private static void checkAttemptCoversPart(ConfigReader config, S3Settings settings) {
+        Duration shortest = shortestAttemptTimeout(settings.partSizeBytes());
+        if (settings.apiCallAttemptTimeout().compareTo(shortest) >= 0) {
+            return;
+        }
+        throw new IllegalConfigurationException("'" + keyOf(config, REQUEST_ATTEMPT_TIMEOUT) + "' ("
+                + TimeUtils.formatWithHighestUnit(settings.apiCallAttemptTimeout())
+                + ") is too short to send one part of '" + keyOf(config, PART_SIZE) + "' ("
+                + ConfigReader.sizeText(settings.partSizeBytes()) + ") at "
+                + ConfigReader.sizeText(MIN_UPLOAD_BYTES_PER_SECOND) + "/s: an attempt that times out is sent"
+                + " again from the start, so the part would be sent until the retries run out. Allowed is an"
+                + " attempt timeout of at least " + TimeUtils.formatWithHighestUnit(shortest) + " for this part"
+                + " size, or smaller parts.");
     }
 
     /** Sets endpoint, region and addressing; returns the endpoint, or {@code null} for AWS's. */

@@ -112,7 +112,8 @@ class S3ConfigOptionsTest {
                         "s3a.proxy.password", "fs.s3a.proxy.password"),
                 row(S3ConfigOptions.PROXY_NON_PROXY_HOSTS, "s3.proxy.non-proxy-hosts", null),
                 row(S3ConfigOptions.ENTROPY_KEY, "s3.entropy.key", null),
-                row(S3ConfigOptions.ENTROPY_LENGTH, "s3.entropy.length", 4));
+                row(S3ConfigOptions.ENTROPY_LENGTH, "s3.entropy.length", 4),
+                row(S3ConfigOptions.METRICS_LOG_INTERVAL, "s3.metrics.log-interval", Duration.ofMinutes(5)));
     }
 
     private static Arguments row(ConfigOption<?> option, String key, Object defaultValue, String... fallbacks) {

@@ -181,7 +181,9 @@ class S3FileSystemNamespaceTest {
 
         assertThatThrownBy(() -> fs.delete(path("mixed"), true))
                 .isInstanceOf(IOException.class)
-                .hasMessageContaining("s3://bucket/mixed/locked");
+                .hasMessageContaining("s3://bucket/mixed/locked")
+                .hasMessageContaining("DeleteObjects answered HTTP 200")
+                .hasMessageContaining("AccessDenied");
         assertThat(client.keys(BUCKET)).containsExactly("mixed/locked");
     }
 

@@ -164,6 +164,17 @@ class S3SettingsFactoryTest {
     }
 
     @Test
+    void anAttemptMustSendOnePartAtOneMibPerSecond() {
+        assertThat(S3SettingsFactory.shortestAttemptTimeout(5L << 20)).isEqualTo(Duration.ofSeconds(5));
+        assertThat(S3SettingsFactory.shortestAttemptTimeout((8L << 20) + 1)).isEqualTo(Duration.ofSeconds(9));
+        assertThat(S3SettingsFactory.shortestAttemptTimeout(5L << 30)).isEqualTo(Duration.ofSeconds(5120));
+        assertThat(settings(Map.of("s3.upload.min.part.size", "120 mb")).partSizeBytes())
+                .as("the default 2 min covers 120 MiB parts").isEqualTo(120L << 20);
+        assertThat(settings(Map.of("s3.upload.min.part.size", "1 gb", "s3.request.attempt-timeout", "1024 s"))
+                .apiCallAttemptTimeout()).isEqualTo(Duration.ofSeconds(1024));
+    }
+
+    @Test
     void theOwnKeyWinsOverAFallbackSpelling() {
         S3Settings s = settings(Map.of("s3.connection.max", "5", "fs.s3a.connection.maximum", "500"));
 
@@ -178,6 +189,16 @@ class S3SettingsFactoryTest {
         assertThat(fs.entropyKey()).isEqualTo("_entropy_");
         assertThat(fs.entropyLength()).isEqualTo(6);
         assertThat(fs.bulkCopyEnabled()).isFalse();
+    }
+
+    @Test
+    void theMetricsLogIntervalReachesTheFileSystemSettingsAndZeroIsAllowed() {
+        assertThat(S3FileSystemSettings.fromConfiguration(new Configuration()).metricsLogInterval())
+                .isEqualTo(Duration.ofMinutes(5));
+        assertThat(S3FileSystemSettings.fromConfiguration(Configuration.fromMap(
+                Map.of("s3.metrics.log-interval", "30 s"))).metricsLogInterval()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(S3FileSystemSettings.fromConfiguration(Configuration.fromMap(
+                Map.of("s3.metrics.log-interval", "0"))).metricsLogInterval()).isZero();
     }
 
     /** Each row: the configuration, the key and value the message must name, and what it says is allowed. */
@@ -233,7 +254,9 @@ class S3SettingsFactoryTest {
                         "from 1 to 65535"),
                 bad("s3.proxy.non-proxy-hosts", "10.*", "'*.domain' or '*'"),
                 bad("s3.entropy.key", "_ent#ropy_", "without any of"),
-                bad("s3.entropy.length", "0", "from 1 to 64"));
+                bad("s3.entropy.length", "0", "from 1 to 64"),
+                bad("s3.metrics.log-interval", "-1 min", "0 or a positive duration"),
+                bad("s3.metrics.log-interval", "hourly", "0 or a positive duration"));
     }
 
     private static Arguments bad(String key, String value, String allowed) {
@@ -269,7 +292,12 @@ class S3SettingsFactoryTest {
                 Arguments.of(Map.of("s3.proxy.host", "proxy", "fs.s3a.proxy.password", "hunter2"),
                         "'fs.s3a.proxy.password' is set but no proxy user name ('s3.proxy.username')"),
                 Arguments.of(Map.of("s3.upload.min.part.size", "64 mb", "s3.upload.max-buffered-size", "32 mb"),
-                        "'s3.upload.max-buffered-size' (33554432 bytes) is smaller than one part"));
+                        "'s3.upload.max-buffered-size' (33554432 bytes) is smaller than one part"),
+                Arguments.of(Map.of("s3.upload.min.part.size", "256 mb", "s3.request.attempt-timeout", "2 min"),
+                        "'s3.request.attempt-timeout' (2 min) is too short to send one part of"
+                                + " 's3.upload.min.part.size' (256 MiB) at 1 MiB/s"),
+                Arguments.of(Map.of("fs.s3a.multipart.size", "64M", "s3.request.attempt-timeout", "30 s"),
+                        "at least 64 s for this part size"));
     }
 
     @ParameterizedTest(name = "{1}")

@@ -29,6 +29,21 @@ class UploadBudgetTest {
     }
 
     @Test
+    void closingWaitsForPartsInFlightUntilTheyComeBackOrTheTimeRunsOut() throws Throwable {
+        assertThat(budget.awaitNothingInFlight(0)).isTrue();
+        budget.acquire(50);
+        budget.markInFlight(50);
+        assertThat(budget.awaitNothingInFlight(20)).as("nothing came back within 20 ms").isFalse();
+
+        boolean[] drained = new boolean[1];
+        WriterThread closing = WriterThread.start("closer", () -> drained[0] = budget.awaitNothingInFlight(60_000));
+        await().atMost(Duration.ofSeconds(10)).until(closing::isWaiting);
+        budget.release(50, true);
+        closing.join();
+        assertThat(drained[0]).isTrue();
+    }
+
+    @Test
     void withNothingInFlightAcquireGrantsBeyondTheLimitInsteadOfWaitingForever() throws Exception {
         budget.acquire(80);
         budget.acquire(30);

@@ -33,7 +33,8 @@ final class WriterThread {
 
     /** True while the task is running and its thread is parked (waiting for a permit, budget or S3). */
     boolean isWaiting() {
-        return !done.isDone() && thread.getState() == Thread.State.WAITING;
+        Thread.State state = thread.getState();
+        return !done.isDone() && (state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING);
     }
 
     void interrupt() {

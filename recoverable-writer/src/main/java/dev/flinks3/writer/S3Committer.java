@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Once the object is in place, both delete every tail object left beside the target ({@link
  * TailStore#deleteAllTails}): one LIST, plus one DeleteObjects if any are left. A failure of that
- * clean-up is logged, not thrown: the commit itself took effect. Retries only as the object client does.
+ * clean-up is logged by the tail store, not thrown: the commit itself took effect. Retries only as the
+ * object client does.
  */
 final class S3Committer implements RecoverableFsDataOutputStream.Committer {
 
@@ -85,12 +86,7 @@ final class S3Committer implements RecoverableFsDataOutputStream.Committer {
     }
 
     private void discardTails() {
-        try {
-            tails.deleteAllTails(recoverable.target());
-        } catch (IOException e) {
-            LOG.warn("{} is committed, but its tail objects could not be deleted; they stay hidden from listings",
-                    recoverable.target(), e);
-        }
+        tails.deleteAllTails(recoverable.target());
     }
 
     private void acceptExistingObject(IOException failure) throws IOException {

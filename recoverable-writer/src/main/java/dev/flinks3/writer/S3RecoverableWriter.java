@@ -54,7 +54,9 @@ public final class S3RecoverableWriter implements RecoverableWriter {
     /**
      * Continues the stream from a persisted state: checks that the target is not committed yet and that
      * the upload still holds the recorded parts, reads the tail back, deletes the tails of later persists
-     * and resumes the upload with the tail as the start of the next part.
+     * and resumes the upload with the tail as the start of the next part. Deleting the later tails is
+     * clean-up: if S3 refuses it, the recovery goes on and the tails are left for the commit (logged once
+     * per writer as a warning), so a server that refuses deletes cannot make every restore fail.
      *
      * @throws IOException if the target already exists, the upload is gone (completed, aborted or
      *     expired) or lacks a recorded part, or the tail object is missing or of another length
@@ -88,17 +90,16 @@ public final class S3RecoverableWriter implements RecoverableWriter {
     /**
      * Deletes the resumable's tail object. Never touches the upload or any other resumable's tail (each
      * persist has its own), so state a newer resumable needs survives. Tails Flink never names here (of
-     * a state a stream was recovered from) go when the target is committed.
+     * a state a stream was recovered from) go when the target is committed, as does a tail whose delete
+     * failed here: that failure is logged (once per writer as a warning), not thrown, since Flink calls
+     * this after a checkpoint completed and the data is safe.
      *
-     * @return true once nothing of this resumable's own is left
+     * @return true once nothing of this resumable's own is left; false if its tail could not be deleted
      */
     @Override
-    public boolean cleanupRecoverableState(ResumeRecoverable resumable) throws IOException {
+    public boolean cleanupRecoverableState(ResumeRecoverable resumable) {
         S3ResumeRecoverable state = cast(resumable, S3ResumeRecoverable.class);
-        if (state.tail() != null) {
-            tails.delete(state.tail());
-        }
-        return true;
+        return state.tail() == null || tails.delete(state.tail());
     }
 
     @Override

@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,6 +20,12 @@ import org.slf4j.LoggerFactory;
 /**
  * Writes, reads and deletes tail objects (see {@link TailObjects}) through the object client. Every
  * method blocks until S3 answered and retries only as the client does. Thread-safe.
+ *
+ * <p>Deleting tails is clean-up after the data is safe: a failed delete (a DeleteObjects or
+ * DeleteObject refused, a listing that fails) never fails the recovery, commit or clean-up call that
+ * asked for it. The tails are left for later: a commit deletes every tail of its target, and tails stay
+ * hidden from listings. The first such failure of a store is logged as a warning, later ones at DEBUG,
+ * so a server that refuses every delete does not flood the log.
  */
 final class TailStore {
 
@@ -26,6 +33,7 @@ final class TailStore {
     private static final int DELETE_BATCH = 1000;
 
     private final ObjectClient client;
+    private final AtomicBoolean cleanupFailureLogged = new AtomicBoolean();
 
     TailStore(ObjectClient client) {
         this.client = client;
@@ -56,17 +64,27 @@ final class TailStore {
         return bytes;
     }
 
-    /** Deletes one tail object; a missing one counts as deleted. */
-    void delete(S3Location tail) throws IOException {
-        client.delete(tail);
+    /**
+     * Deletes one tail object; a missing one counts as deleted.
+     *
+     * @return false if the delete failed (logged, left for the commit's clean-up)
+     */
+    boolean delete(S3Location tail) {
+        try {
+            client.delete(tail);
+            return true;
+        } catch (IOException e) {
+            leftForLater("Could not delete tail object " + tail, e);
+            return false;
+        }
     }
 
     /**
      * Deletes the tails the stream persisted after {@code position} bytes: states newer than the one
-     * being recovered, which the recovered stream is about to overwrite. Keys S3 refuses to delete are
-     * logged; their resumables stay formally readable but their parts will be replaced.
+     * being recovered, which the recovered stream is about to overwrite. Tails that cannot be deleted
+     * are logged and left; their resumables stay formally readable but their parts will be replaced.
      */
-    void deleteLaterTails(S3Location target, String streamId, long position) throws IOException {
+    void deleteLaterTails(S3Location target, String streamId, long position) {
         String prefix = TailObjects.streamPrefix(target, streamId);
         deleteUnder(target, prefix, key -> TailObjects.positionOf(key, prefix) > position, "of later persists of");
     }
@@ -75,14 +93,41 @@ final class TailStore {
      * Deletes every tail object of every stream to {@code target}: once the target is committed no
      * resumable of it can be recovered any more, so none of them is needed. This also removes the
      * tails Flink never asks to clean up: the one a recovered stream resumed from, and those of
-     * persists taken after the checkpoint a job restored from. Keys S3 refuses to delete are logged.
+     * persists taken after the checkpoint a job restored from. Tails that cannot be deleted are logged
+     * and left.
      */
-    void deleteAllTails(S3Location target) throws IOException {
+    void deleteAllTails(S3Location target) {
         deleteUnder(target, TailObjects.targetPrefix(target), key -> TailObjects.isTailOf(key, target), "of committed");
     }
 
-    /** One flat listing of {@code prefix}, then DeleteObjects of the keys {@code selected} accepts. */
-    private void deleteUnder(S3Location target, String prefix, Predicate<String> selected, String what)
+    private void deleteUnder(S3Location target, String prefix, Predicate<String> selected, String what) {
+        try {
+            List<String> failed = listAndDelete(target, prefix, selected);
+            if (!failed.isEmpty()) {
+                leftForLater("Could not delete tail objects " + what + " " + target + ": " + failed, null);
+            }
+        } catch (IOException e) {
+            leftForLater("Could not delete the tail objects " + what + " " + target, e);
+        }
+    }
+
+    /** Logs a clean-up failure: the first of this store as a warning, later ones at DEBUG. */
+    private void leftForLater(String what, IOException cause) {
+        String message = what + "; the data is safe, the tails stay hidden from listings and are deleted when"
+                + " the target is committed";
+        if (cleanupFailureLogged.compareAndSet(false, true)) {
+            LOG.warn("{} (further clean-up failures of this writer are logged at DEBUG)", message, cause);
+        } else {
+            LOG.debug("{}", message, cause);
+        }
+    }
+
+    /**
+     * One flat listing of {@code prefix}, then DeleteObjects of the keys {@code selected} accepts.
+     *
+     * @return the keys S3 refused to delete, with its reasons
+     */
+    private List<String> listAndDelete(S3Location target, String prefix, Predicate<String> selected)
             throws IOException {
         List<String> keys = new ArrayList<>();
         String token = null;
@@ -95,12 +140,11 @@ final class TailStore {
             }
             token = page.nextContinuationToken();
         } while (token != null);
+        List<String> failed = new ArrayList<>();
         for (int from = 0; from < keys.size(); from += DELETE_BATCH) {
             List<String> batch = keys.subList(from, Math.min(keys.size(), from + DELETE_BATCH));
-            List<String> failed = client.deleteBatch(target.bucket(), batch);
-            if (!failed.isEmpty()) {
-                LOG.warn("Could not delete tail objects {} {}: {}", what, target, failed);
-            }
+            failed.addAll(client.deleteBatch(target.bucket(), batch));
         }
+        return failed;
     }
 }

@@ -226,4 +226,46 @@ class S3RecoverableWriterFailureTest {
         fake.client.abortMultipartUpload(fake.target, recoverable.uploadId()).join();
         return recoverable;
     }
+
+    /**
+     * Deleting tails is clean-up after the data is safe: when S3 refuses it, recovery, clean-up and
+     * commit still succeed, and the tails are left for later (issue 12: a FileSink restore looped on a
+     * server that failed DeleteObjects).
+     */
+    @Nested
+    class TailCleanupFails {
+
+        @Test
+        void recoveryGoesOnWhenTheLaterTailsCannotBeDeleted() throws IOException {
+            RecoverableFsDataOutputStream out = fake.writer.open(fake.path);
+            out.write("restored.".getBytes());
+            S3ResumeRecoverable restored = fake.roundTrip(out.persist());
+            out.write("lost.".getBytes());
+            out.persist(); // a later checkpoint that never completed
+            out.close();
+            fake.client.inject(Fault.on(Operation.DELETE_BATCH).always()
+                    .failingWith(() -> new S3RequestException("DeleteObjects", "s3://bucket/tails", 403,
+                            "AccessDenied", null)));
+
+            RecoverableFsDataOutputStream recovered = fake.writer.recover(restored);
+            recovered.write("more.".getBytes());
+            recovered.closeForCommit().commit();
+
+            assertThat(new String(fake.client.bytesOf(fake.target))).isEqualTo("restored.more.");
+            assertThat(fake.tailKeys()).as("left for later").hasSize(2);
+            assertThat(fake.client.pendingUploads()).isEmpty();
+        }
+
+        @Test
+        void cleanupOfARecoverableReportsFalseInsteadOfThrowing() throws IOException {
+            RecoverableFsDataOutputStream out = fake.writer.open(fake.path);
+            out.write("a".getBytes());
+            S3ResumeRecoverable persisted = fake.roundTrip(out.persist());
+            out.close();
+            fake.client.inject(Fault.on(Operation.DELETE).always().failingWith(new IOException("refused")));
+
+            assertThat(fake.writer.cleanupRecoverableState(persisted)).isFalse();
+            assertThat(fake.tailKeys()).hasSize(1);
+        }
+    }
 }

@@ -34,7 +34,10 @@ import software.amazon.awssdk.awscore.exception.AwsServiceException;
  * <p>When a server rejects a flexible checksum, aws-chunked encoding or a conditional write, the
  * message names the configuration key ({@code s3.checksum-validation.enabled},
  * {@code s3.chunked-encoding.enabled}, {@code s3.conditional-writes.enabled}); when it rejects
- * server-side encryption, it names {@code s3.sse.type}.
+ * server-side encryption, it names {@code s3.sse.type}; an expired or invalid session token
+ * ({@code ExpiredToken}, {@code InvalidToken}) names {@code s3.session-token}. An answer without an
+ * S3 error code (a 400 with an empty body, as Ceph RGW sends) says so, and names the switches that
+ * usually make such a server take the request.
  */
 public final class S3Errors {
 
@@ -44,11 +47,31 @@ public final class S3Errors {
             + " (Content-Encoding: aws-chunked with a trailing checksum), set s3.chunked-encoding.enabled: false";
     static final String ENCRYPTION_HINT = "If this S3-compatible server does not support server-side encryption,"
             + " set s3.sse.type: none";
-    static final String UNNAMED_FEATURE_HINT = "The server does not implement a header of this request;"
-            + " S3-compatible servers often lack aws-chunked uploads (set s3.chunked-encoding.enabled: false)"
+    /** The two switches that make most S3-compatible servers take an upload they reject. */
+    private static final String FEATURE_SWITCHES = "aws-chunked uploads (set s3.chunked-encoding.enabled: false)"
             + " or flexible checksums (set s3.checksum-validation.enabled: false)";
-    static final String UNNAMED_FEATURE_HINT_CONDITIONAL = UNNAMED_FEATURE_HINT
-            + ", or conditional writes (If-None-Match: *, set s3.conditional-writes.enabled: false)";
+    private static final String CONDITIONAL_SWITCH =
+            ", or conditional writes (If-None-Match: *, set s3.conditional-writes.enabled: false)";
+    static final String UNNAMED_FEATURE_HINT = "The server does not implement a header of this request;"
+            + " S3-compatible servers often lack " + FEATURE_SWITCHES;
+    static final String UNNAMED_FEATURE_HINT_CONDITIONAL = UNNAMED_FEATURE_HINT + CONDITIONAL_SWITCH;
+    static final String NO_ERROR_CODE = "The answer carries no S3 error code";
+    static final String NO_ERROR_CODE_HINT = NO_ERROR_CODE + ", as S3-compatible servers answer a request in a form"
+            + " they do not take; they often lack " + FEATURE_SWITCHES;
+    static final String NO_ERROR_CODE_HINT_CONDITIONAL = NO_ERROR_CODE_HINT + CONDITIONAL_SWITCH;
+    static final String HEAD_WITHOUT_CODE_HINT = "The answer to a HEAD has no body, so it carries no S3 error code";
+    static final String PAYLOAD_HASH_HINT = "The server found that the body does not match its hash, also when it"
+            + " was sent again; servers that do not take aws-chunked uploads with a trailing checksum answer so"
+            + " (Ceph RGW): set s3.checksum-validation.enabled: false, or s3.chunked-encoding.enabled: false";
+    static final String SESSION_TOKEN_HINT = "The session token was rejected as expired or invalid: the temporary"
+            + " static credentials of s3.session-token (with s3.access-key and s3.secret-key) must be replaced by"
+            + " fresh ones, or configured as a credentials provider that renews them"
+            + " (fs.s3.aws.credentials.provider, s3.assume-role.arn)";
+    static final String CONFLICT_HINT = "Another operation on the key raced this conditional write on every"
+            + " attempt";
+    static final String MULTIPART_CONFLICT_HINT = "Another operation on the key raced this conditional write;"
+            + " S3 asks for the multipart upload to be started again with every part, so the file must be"
+            + " written again";
 
     private static final String IF_NONE_MATCH_SUFFIX = " (If-None-Match: *)";
 
@@ -199,8 +222,9 @@ public final class S3Errors {
                 return new S3RequestException(operation, String.valueOf(location), status, code,
                         "The object changed while it was read", e);
             default:
+                String hint = hint(operation, e, code);
                 return new S3RequestException(operation, String.valueOf(location), status, code,
-                        hint(operation, e, code), e);
+                        hint == null && code == null ? NO_ERROR_CODE : hint, e);
         }
     }
 
@@ -220,6 +244,19 @@ public final class S3Errors {
      */
     private static String hint(String operation, AwsServiceException e, String code) {
         int status = e.statusCode();
+        boolean conditional = operation.endsWith(IF_NONE_MATCH_SUFFIX);
+        if ("ExpiredToken".equals(code) || "InvalidToken".equals(code)) {
+            return SESSION_TOKEN_HINT;
+        }
+        if ("XAmzContentSHA256Mismatch".equals(code)) {
+            return PAYLOAD_HASH_HINT;
+        }
+        if (status == 409 && "ConditionalRequestConflict".equals(code)) {
+            return operation.startsWith("CompleteMultipartUpload") ? MULTIPART_CONFLICT_HINT : CONFLICT_HINT;
+        }
+        if (code == null && status >= 400 && status < 500 && operation.startsWith("HeadObject")) {
+            return HEAD_WITHOUT_CODE_HINT;
+        }
         if ((status != 400 && status != 411 && status != 501) || "BadDigest".equals(code)) {
             // BadDigest means the checksum worked: the body arrived corrupted.
             return null;
@@ -235,10 +272,13 @@ public final class S3Errors {
         if (text.contains("encryption")) {
             return ENCRYPTION_HINT;
         }
+        if (code == null && status == 400) {
+            return conditional ? NO_ERROR_CODE_HINT_CONDITIONAL : NO_ERROR_CODE_HINT;
+        }
         if (status != 501 && !"NotImplemented".equals(code)) {
             return null;
         }
-        if (operation.endsWith(IF_NONE_MATCH_SUFFIX)) {
+        if (conditional) {
             return UNNAMED_FEATURE_HINT_CONDITIONAL;
         }
         return isUpload(operation) ? UNNAMED_FEATURE_HINT : null;

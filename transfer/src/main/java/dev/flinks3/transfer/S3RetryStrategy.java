@@ -5,11 +5,21 @@ import javax.xml.stream.XMLStreamException;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.core.SdkPlugin;
+import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkServiceException;
+import software.amazon.awssdk.retries.api.AcquireInitialTokenRequest;
+import software.amazon.awssdk.retries.api.AcquireInitialTokenResponse;
 import software.amazon.awssdk.retries.api.BackoffStrategy;
+import software.amazon.awssdk.retries.api.RecordSuccessRequest;
+import software.amazon.awssdk.retries.api.RecordSuccessResponse;
+import software.amazon.awssdk.retries.api.RefreshRetryTokenRequest;
+import software.amazon.awssdk.retries.api.RefreshRetryTokenResponse;
 import software.amazon.awssdk.retries.api.RetryStrategy;
+import software.amazon.awssdk.retries.api.RetryToken;
+import software.amazon.awssdk.retries.api.TokenAcquisitionFailedException;
 
 /**
  * The one retry strategy of the S3 client, built on the SDK's standard strategy (AWS SDKs and Tools
@@ -28,13 +38,23 @@ import software.amazon.awssdk.retries.api.RetryStrategy;
  *       answer to a HEAD has no body, so its code cannot be read;
  *   <li>a body corrupted in flight (S3 answers 400 {@code BadDigest} when a checksum or
  *       {@code XAmzContentSHA256Mismatch} when the payload hash does not match) is sent again, like
- *       a network error: nothing was stored;
+ *       a network error: nothing was stored. It is sent again once only: the same answer to the
+ *       resent body means the server rejects the form of the request, not bytes spoilt on the way
+ *       (Ceph RGW answers {@code XAmzContentSHA256Mismatch} to every aws-chunked upload with a
+ *       trailing checksum, which ten more attempts cannot fix);
+ *   <li>409 {@code ConditionalRequestConflict} is retried: S3 answers it to a conditional write
+ *       ({@code If-None-Match}) that raced another operation on the key, and documents that the
+ *       PutObject can be retried (Amazon S3 API reference, PutObject and "Error responses"). Not so a
+ *       CompleteMultipartUpload: for it S3 asks for a new multipart upload with every part sent again,
+ *       so that request carries {@link #CONFLICT_IS_FINAL};
  *   <li>an answer whose XML body cannot be parsed is asked for again: a connection that a proxy or load
  *       balancer closes cleanly in the middle of a body (FIN, not reset) looks like a short document,
  *       and the SDK would otherwise give up on the first attempt;
  *   <li>the retry-quota circuit breaker is off: a checkpoint must not fail because other requests
  *       of the process failed before it; the attempt count and backoff bound each request.
  * </ul>
+ *
+ * <p>Every other 4xx is final: retrying does not change what the server finds wrong with the request.
  *
  * <p>Every failed attempt and the backoff chosen after it are counted in {@link S3RequestMetrics}.
  */
@@ -44,6 +64,17 @@ final class S3RetryStrategy {
     static final long BASE_DELAY_MS = 100;
     static final long THROTTLING_BASE_DELAY_MS = 1_000;
     static final long MAX_DELAY_MS = 20_000;
+
+    /**
+     * A per-request plugin that makes 409 {@code ConditionalRequestConflict} final for the request it is
+     * added to, whatever the client's strategy: retrying a conditional CompleteMultipartUpload cannot help,
+     * S3 asks for the whole upload again. The answer is then not counted in {@link S3RequestMetrics}.
+     */
+    static final SdkPlugin CONFLICT_IS_FINAL = config -> {
+        ClientOverrideConfiguration override = config.overrideConfiguration();
+        override.retryStrategy().ifPresent(strategy -> config.overrideConfiguration(
+                override.toBuilder().retryStrategy(new FinalFailures(strategy, true)).build()));
+    };
 
     private S3RetryStrategy() {}
 
@@ -55,7 +86,7 @@ final class S3RetryStrategy {
     /** The strategy for {@code settings.maxRetries()}; stateless apart from the SDK's bookkeeping. */
     static RetryStrategy create(S3Settings settings) {
         Duration max = settings.retryMaxDelay();
-        return AwsRetryStrategy.standardRetryStrategy().toBuilder()
+        return new FinalFailures(AwsRetryStrategy.standardRetryStrategy().toBuilder()
                 .maxAttempts(settings.maxRetries() + 1)
                 .backoffStrategy(BackoffStrategy.exponentialDelay(settings.retryBaseDelay(), max))
                 .throttlingBackoffStrategy(
@@ -63,8 +94,9 @@ final class S3RetryStrategy {
                 .treatAsThrottling(S3RetryStrategy::isThrottling)
                 .retryOnException(S3RetryStrategy::isCorruptedInFlight)
                 .retryOnException(S3RetryStrategy::isTruncatedAnswer)
+                .retryOnException(S3RetryStrategy::isConditionalRequestConflict)
                 .circuitBreakerEnabled(false)
-                .build();
+                .build(), false);
     }
 
     /** What an attempt failed with, as the retry strategy and the metrics tell failures apart. */
@@ -108,11 +140,107 @@ final class S3RetryStrategy {
     }
 
     static boolean isCorruptedInFlight(Throwable failure) {
+        String code = errorCode(failure);
+        return "BadDigest".equals(code) || "XAmzContentSHA256Mismatch".equals(code);
+    }
+
+    /** S3's answer to a conditional write that raced another operation on the same key. */
+    static boolean isConditionalRequestConflict(Throwable failure) {
+        return failure instanceof AwsServiceException && ((AwsServiceException) failure).statusCode() == 409
+                && "ConditionalRequestConflict".equals(errorCode(failure));
+    }
+
+    private static String errorCode(Throwable failure) {
         if (!(failure instanceof AwsServiceException)) {
-            return false;
+            return null;
         }
         AwsErrorDetails details = ((AwsServiceException) failure).awsErrorDetails();
-        String code = details == null ? null : details.errorCode();
-        return "BadDigest".equals(code) || "XAmzContentSHA256Mismatch".equals(code);
+        return details == null ? null : details.errorCode();
+    }
+
+    /**
+     * The wrapped strategy, except for failures it would retry that retrying cannot fix: a body answered
+     * as corrupted in flight ({@link #isCorruptedInFlight}) a second time for the same request, and, if
+     * asked for, a 409 {@code ConditionalRequestConflict}. Its tokens remember whether an earlier attempt
+     * of the request was answered as corrupted. Thread-safe as the wrapped strategy is.
+     */
+    static final class FinalFailures implements RetryStrategy {
+
+        private final RetryStrategy delegate;
+        private final boolean conflictIsFinal;
+
+        FinalFailures(RetryStrategy delegate, boolean conflictIsFinal) {
+            this.delegate = delegate;
+            this.conflictIsFinal = conflictIsFinal;
+        }
+
+        @Override
+        public AcquireInitialTokenResponse acquireInitialToken(AcquireInitialTokenRequest request) {
+            AcquireInitialTokenResponse response = delegate.acquireInitialToken(request);
+            return AcquireInitialTokenResponse.create(new Token(response.token(), false), response.delay());
+        }
+
+        /** @throws TokenAcquisitionFailedException when the request is not retried */
+        @Override
+        public RefreshRetryTokenResponse refreshRetryToken(RefreshRetryTokenRequest request) {
+            Token token = (Token) request.token();
+            boolean corrupted = isCorruptedInFlight(request.failure());
+            if (corrupted && token.corruptedBefore) {
+                throw new TokenAcquisitionFailedException("The server answered the resent body as corrupted again,"
+                        + " so it rejects the request's form rather than bytes spoilt in flight", token,
+                        request.failure());
+            }
+            if (conflictIsFinal && isConditionalRequestConflict(request.failure())) {
+                throw new TokenAcquisitionFailedException("A conflicting operation raced this request, which S3"
+                        + " asks to start again from the beginning rather than to retry", token, request.failure());
+            }
+            RefreshRetryTokenResponse response;
+            try {
+                response = delegate.refreshRetryToken(request.toBuilder().token(token.delegate).build());
+            } catch (TokenAcquisitionFailedException finalFailure) {
+                throw new TokenAcquisitionFailedException(finalFailure.getMessage(), token, finalFailure.getCause());
+            }
+            return RefreshRetryTokenResponse.create(
+                    new Token(response.token(), token.corruptedBefore || corrupted), response.delay());
+        }
+
+        @Override
+        public RecordSuccessResponse recordSuccess(RecordSuccessRequest request) {
+            Token token = (Token) request.token();
+            delegate.recordSuccess(RecordSuccessRequest.create(token.delegate));
+            return RecordSuccessResponse.create(token);
+        }
+
+        @Override
+        public int maxAttempts() {
+            return delegate.maxAttempts();
+        }
+
+        /** False: the wrapped strategy is configured for S3 already. */
+        @Override
+        public boolean useClientDefaults() {
+            return false;
+        }
+
+        /** A builder of the wrapped strategy: what it builds has none of these final failures. */
+        @Override
+        public Builder<?, ?> toBuilder() {
+            return delegate.toBuilder();
+        }
+
+        @Override
+        public void close() {
+            delegate.close();
+        }
+
+        private static final class Token implements RetryToken {
+            final RetryToken delegate;
+            final boolean corruptedBefore;
+
+            Token(RetryToken delegate, boolean corruptedBefore) {
+                this.delegate = delegate;
+                this.corruptedBefore = corruptedBefore;
+            }
+        }
     }
 }

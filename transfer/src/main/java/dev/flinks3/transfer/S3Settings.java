@@ -292,7 +292,7 @@ public final class S3Settings {
         return sseCustomerKey;
     }
 
-    /** Send and validate flexible checksums (CRC32C) on uploads and downloads. */
+    /** Send a checksum with every upload (CRC32C, or Content-MD5 where ignored) and validate downloads. */
     public boolean checksumsEnabled() {
         return checksumsEnabled;
     }

@@ -1,5 +1,6 @@
 package dev.flinks3.transfer;
 
+import static dev.flinks3.transfer.S3RetryStrategyTest.codelessError;
 import static dev.flinks3.transfer.S3RetryStrategyTest.s3Error;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -118,6 +119,59 @@ class S3ErrorsTest {
         String mismatch = "The CRC32C you specified did not match the calculated checksum";
         assertThat(S3Errors.translate("PutObject", LOCATION, s3Error(400, "BadDigest", mismatch)))
                 .hasMessageNotContaining(S3Errors.CHECKSUM_HINT);
+    }
+
+    @Test
+    void anExpiredOrInvalidSessionTokenNamesItsKey() {
+        for (String code : new String[] {"ExpiredToken", "InvalidToken"}) {
+            assertThat(S3Errors.translate("GetObject", LOCATION, s3Error(400, code, "The provided token has expired.")))
+                    .as(code)
+                    .hasMessageStartingWith("GetObject failed for s3://bucket/dir/file: HTTP 400 " + code)
+                    .hasMessageContaining(S3Errors.SESSION_TOKEN_HINT)
+                    .hasMessageContaining("s3.session-token");
+        }
+    }
+
+    @Test
+    void anAnswerWithoutErrorCodeSaysSoAndNamesTheSwitchesThatUsuallyFixIt() {
+        assertThat(S3Errors.translate("UploadPart", LOCATION, codelessError(400)))
+                .hasMessageStartingWith("UploadPart failed for s3://bucket/dir/file: HTTP 400")
+                .hasMessageContaining(S3Errors.NO_ERROR_CODE_HINT)
+                .hasMessageContaining("s3.chunked-encoding.enabled: false")
+                .hasMessageContaining("s3.checksum-validation.enabled: false")
+                .hasMessageNotContaining("s3.conditional-writes");
+        assertThat(S3Errors.translate(S3Errors.conditionalWrite("PutObject"), LOCATION, codelessError(400)))
+                .hasMessageContaining(S3Errors.NO_ERROR_CODE_HINT_CONDITIONAL);
+        assertThat(S3Errors.translate("GetObject", LOCATION, codelessError(500)))
+                .hasMessageContaining("HTTP 500")
+                .hasMessageContaining(S3Errors.NO_ERROR_CODE)
+                .hasMessageNotContaining("s3.");
+        assertThat(S3Errors.translate("HeadObject", LOCATION, codelessError(403)))
+                .hasMessageContaining("HTTP 403")
+                .hasMessageContaining(S3Errors.HEAD_WITHOUT_CODE_HINT);
+        assertThat(S3Errors.translate("PutObject", LOCATION, s3Error(403, "AccessDenied")))
+                .hasMessageNotContaining(S3Errors.NO_ERROR_CODE);
+    }
+
+    @Test
+    void aPayloadHashMismatchAfterTheRetryNamesTheChecksumSwitch() {
+        assertThat(S3Errors.translate("PutObject", LOCATION, s3Error(400, "XAmzContentSHA256Mismatch",
+                        "The provided 'x-amz-content-sha256' header does not match what was computed.")))
+                .hasMessageContaining("HTTP 400 XAmzContentSHA256Mismatch")
+                .hasMessageContaining(S3Errors.PAYLOAD_HASH_HINT)
+                .hasMessageContaining("s3.checksum-validation.enabled: false");
+    }
+
+    @Test
+    void aConditionalRequestConflictThatOutlivedTheRetriesSaysWhatRaced() {
+        assertThat(S3Errors.translate(S3Errors.conditionalWrite("CompleteMultipartUpload"), LOCATION,
+                        s3Error(409, "ConditionalRequestConflict", "A conflicting operation occurred.")))
+                .hasMessageContaining("HTTP 409 ConditionalRequestConflict")
+                .hasMessageContaining(S3Errors.MULTIPART_CONFLICT_HINT);
+        assertThat(S3Errors.translate(S3Errors.conditionalWrite("PutObject"), LOCATION,
+                        s3Error(409, "ConditionalRequestConflict", "A conflicting operation occurred.")))
+                .hasMessageContaining(S3Errors.CONFLICT_HINT)
+                .hasMessageNotContaining("multipart");
     }
 
     @Test

@@ -9,6 +9,7 @@ import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.retries.api.AcquireInitialTokenRequest;
+import software.amazon.awssdk.retries.api.RecordSuccessRequest;
 import software.amazon.awssdk.retries.api.RefreshRetryTokenRequest;
 import software.amazon.awssdk.retries.api.RetryStrategy;
 import software.amazon.awssdk.retries.api.RetryToken;
@@ -76,6 +77,47 @@ class S3RetryStrategyTest {
     }
 
     @Test
+    void aBodyAnsweredAsCorruptedIsSentAgainOnceOnly() {
+        RetryToken token = strategy.acquireInitialToken(AcquireInitialTokenRequest.create("s3")).token();
+        token = refresh(token, s3Error(400, "XAmzContentSHA256Mismatch"));
+        token = refresh(token, s3Error(500, "InternalError"));
+        RetryToken afterOneCorruption = token;
+
+        assertThatThrownBy(() -> refresh(afterOneCorruption, s3Error(400, "BadDigest")))
+                .isInstanceOf(TokenAcquisitionFailedException.class)
+                .hasMessageContaining("rejects the request's form");
+    }
+
+    @Test
+    void tokensOfTheWrappedStrategyAreHandedBackOnSuccess() {
+        RetryToken token = strategy.acquireInitialToken(AcquireInitialTokenRequest.create("s3")).token();
+        token = refresh(token, s3Error(400, "BadDigest"));
+
+        assertThat(strategy.recordSuccess(RecordSuccessRequest.create(token)).token()).isSameAs(token);
+    }
+
+    @Test
+    void aConditionalRequestConflictIsRetried() {
+        S3Exception conflict = s3Error(409, "ConditionalRequestConflict");
+        assertThat(firstRetryDelay(conflict)).isNotNull();
+        assertThat(S3RetryStrategy.classify(conflict)).isEqualTo(S3RetryStrategy.Failure.ERROR_ANSWER);
+        assertThat(S3RetryStrategy.isConditionalRequestConflict(s3Error(409, "BucketNotEmpty"))).isFalse();
+    }
+
+    @Test
+    void aConditionalRequestConflictIsFinalWhereTheRequestAsksSo() {
+        RetryStrategy conflictFinal = new S3RetryStrategy.FinalFailures(strategy, true);
+        RetryToken token = conflictFinal.acquireInitialToken(AcquireInitialTokenRequest.create("s3")).token();
+        RetryToken afterServerError = conflictFinal.refreshRetryToken(RefreshRetryTokenRequest.builder()
+                .token(token).failure(s3Error(500, "InternalError")).build()).token();
+
+        assertThatThrownBy(() -> conflictFinal.refreshRetryToken(RefreshRetryTokenRequest.builder()
+                        .token(afterServerError).failure(s3Error(409, "ConditionalRequestConflict")).build()))
+                .isInstanceOf(TokenAcquisitionFailedException.class)
+                .hasMessageContaining("start again");
+    }
+
+    @Test
     void answersCutShortInTheirXmlAreRetried() {
         SdkClientException truncated = SdkClientException.create("Could not parse XML response.",
                 new javax.xml.stream.XMLStreamException("ParseError: Premature end of file."));
@@ -86,7 +128,8 @@ class S3RetryStrategyTest {
     void clientErrorsAreFinal() {
         for (S3Exception fatal : new S3Exception[] {
             s3Error(403, "AccessDenied"), s3Error(404, "NoSuchKey"), s3Error(412, "PreconditionFailed"),
-            s3Error(400, "InvalidArgument")
+            s3Error(400, "InvalidArgument"), s3Error(400, "ExpiredToken"), s3Error(400, "InvalidToken"),
+            s3Error(409, "BucketNotEmpty"), codelessError(400), codelessError(403)
         }) {
             RetryToken token = strategy.acquireInitialToken(AcquireInitialTokenRequest.create("s3")).token();
             assertThatThrownBy(() -> strategy.refreshRetryToken(
@@ -109,6 +152,11 @@ class S3RetryStrategyTest {
                 .isInstanceOf(TokenAcquisitionFailedException.class);
     }
 
+    private RetryToken refresh(RetryToken token, Throwable failure) {
+        return strategy.refreshRetryToken(RefreshRetryTokenRequest.builder().token(token).failure(failure).build())
+                .token();
+    }
+
     private Duration firstRetryDelay(Throwable failure) {
         RetryToken token = strategy.acquireInitialToken(AcquireInitialTokenRequest.create("s3")).token();
         return strategy.refreshRetryToken(RefreshRetryTokenRequest.builder().token(token).failure(failure).build())
@@ -118,6 +166,14 @@ class S3RetryStrategyTest {
     /** The answer to a HEAD: a status, no body, so no error code. */
     static S3Exception headError(int status) {
         return (S3Exception) S3Exception.builder().statusCode(status).build();
+    }
+
+    /** An answer with an empty body, as the SDK reads it: error details without a code. */
+    static S3Exception codelessError(int status) {
+        return (S3Exception) S3Exception.builder()
+                .statusCode(status)
+                .awsErrorDetails(AwsErrorDetails.builder().serviceName("S3").build())
+                .build();
     }
 
     static S3Exception s3Error(int status, String code) {

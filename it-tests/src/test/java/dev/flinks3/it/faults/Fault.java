@@ -76,7 +76,16 @@ public record Fault(Type type, int status, String errorCode, String message, Dur
 
     /** Any S3 error answer. */
     public static Fault error(int status, String errorCode, String message) {
-        return new Fault(Type.ERROR_ANSWER, status, errorCode, message, Duration.ZERO);
+        return new Fault(Type.ERROR_ANSWER, status, Objects.requireNonNull(errorCode, "errorCode"), message,
+                Duration.ZERO);
+    }
+
+    /**
+     * An error status with an empty body, so without an S3 error code, as Ceph RGW answers some requests
+     * it rejects (for example 400 to an upload in a form it does not take).
+     */
+    public static Fault emptyAnswer(int status) {
+        return new Fault(Type.ERROR_ANSWER, status, null, null, Duration.ZERO);
     }
 
     public static Fault resetBeforeResponse() {
@@ -121,15 +130,15 @@ public record Fault(Type type, int status, String errorCode, String message, Dur
         return type.reachesServer;
     }
 
-    /** The S3 error document of an {@link Type#ERROR_ANSWER}. */
+    /** The S3 error document of an {@link Type#ERROR_ANSWER}; empty for an {@link #emptyAnswer}. */
     String errorDocument() {
-        return S3ErrorAnswer.document(errorCode, message, "fault-injected");
+        return errorCode == null ? "" : S3ErrorAnswer.document(errorCode, message, "fault-injected");
     }
 
     @Override
     public String toString() {
         return switch (type) {
-            case ERROR_ANSWER -> status + " " + errorCode;
+            case ERROR_ANSWER -> status + " " + (errorCode == null ? "with an empty body" : errorCode);
             case DELAY_FIRST_BYTE -> "delay first byte " + delay.toMillis() + " ms";
             default -> type.name().toLowerCase(Locale.ROOT).replace('_', ' ');
         };

@@ -101,6 +101,14 @@ public final class FaultInjectingProxy implements AutoCloseable {
         return arm(FaultRule.withHeader(headerPrefix, fault));
     }
 
+    /**
+     * Spoils every request of {@code kind} that lacks a header whose name starts with {@code headerPrefix},
+     * as a server does that requires the header.
+     */
+    public FaultRule failRequestsWithoutHeader(RequestKind kind, String headerPrefix, Fault fault) {
+        return arm(FaultRule.withoutHeader(kind, headerPrefix, fault));
+    }
+
     /** Disarms every rule. */
     public void clear() {
         rules.clear();

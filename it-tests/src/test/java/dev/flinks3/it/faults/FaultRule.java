@@ -18,15 +18,18 @@ public final class FaultRule {
 
     private final RequestKind kind;
     private final String headerPrefix;
+    private final boolean headerMissing;
     private final Fault fault;
     private final AtomicInteger remaining;
     private final double probability;
     private final Random random;
     private final AtomicInteger applied = new AtomicInteger();
 
-    private FaultRule(RequestKind kind, String headerPrefix, Fault fault, int times, double probability, long seed) {
+    private FaultRule(RequestKind kind, String headerPrefix, boolean headerMissing, Fault fault, int times,
+            double probability, long seed) {
         this.kind = kind;
         this.headerPrefix = headerPrefix == null ? null : headerPrefix.toLowerCase(Locale.ROOT);
+        this.headerMissing = headerMissing;
         this.fault = fault;
         this.remaining = new AtomicInteger(times);
         this.probability = probability;
@@ -38,12 +41,12 @@ public final class FaultRule {
         if (times < 1) {
             throw new IllegalArgumentException("times must be at least 1, was " + times);
         }
-        return new FaultRule(kind, null, fault, times, 1, 0);
+        return new FaultRule(kind, null, false, fault, times, 1, 0);
     }
 
     /** Every request of {@code kind}. */
     static FaultRule always(RequestKind kind, Fault fault) {
-        return new FaultRule(kind, null, fault, UNLIMITED, 1, 0);
+        return new FaultRule(kind, null, false, fault, UNLIMITED, 1, 0);
     }
 
     /** Each request of {@code kind} ({@code null}: of any kind) with {@code probability}, drawn from {@code seed}. */
@@ -51,12 +54,20 @@ public final class FaultRule {
         if (!(probability > 0 && probability <= 1)) {
             throw new IllegalArgumentException("probability must be in (0, 1], was " + probability);
         }
-        return new FaultRule(kind, null, fault, UNLIMITED, probability, seed);
+        return new FaultRule(kind, null, false, fault, UNLIMITED, probability, seed);
     }
 
     /** Every request, of any kind, that carries a header whose name starts with {@code headerPrefix}. */
     static FaultRule withHeader(String headerPrefix, Fault fault) {
-        return new FaultRule(null, headerPrefix, fault, UNLIMITED, 1, 0);
+        return new FaultRule(null, headerPrefix, false, fault, UNLIMITED, 1, 0);
+    }
+
+    /**
+     * Every request of {@code kind} that carries no header whose name starts with {@code headerPrefix},
+     * as a server does that requires a header (for example {@code Content-MD5} on DeleteObjects).
+     */
+    static FaultRule withoutHeader(RequestKind kind, String headerPrefix, Fault fault) {
+        return new FaultRule(kind, headerPrefix, true, fault, UNLIMITED, 1, 0);
     }
 
     /** The fault this rule applies. */
@@ -78,7 +89,8 @@ public final class FaultRule {
         if (kind != null && kind != requestKind) {
             return false;
         }
-        if (headerPrefix != null && headerNames.stream().noneMatch(name -> name.startsWith(headerPrefix))) {
+        if (headerPrefix != null
+                && headerNames.stream().anyMatch(name -> name.startsWith(headerPrefix)) == headerMissing) {
             return false;
         }
         if (probability < 1) {
@@ -97,8 +109,8 @@ public final class FaultRule {
 
     @Override
     public String toString() {
-        String target = kind != null ? kind.operationName() : headerPrefix != null ? "requests with " + headerPrefix + "*"
-                : "any request";
+        String target = (kind != null ? kind.operationName() : "any request")
+                + (headerPrefix == null ? "" : (headerMissing ? " without " : " with ") + headerPrefix + "*");
         return fault + " for " + target;
     }
 }

@@ -81,6 +81,8 @@ class BadInputTest {
                 bad("s3.socket.timeout", "-5 s", "positive duration"),
                 bad("s3.connection.max-idle-time", "later", "positive duration"),
                 bad("s3.request.attempt-timeout", "0", "positive duration"),
+                bad(Map.of("s3.upload.min.part.size", "256 mb", "s3.request.attempt-timeout", "2 min"),
+                        "s3.request.attempt-timeout", "2 min", "one part of 's3.upload.min.part.size' (256 MiB)"),
                 bad("s3.request.timeout", "1 lightyear", "positive duration"),
                 bad("s3.retry.max-num-retries", "-1", "from 0 to 100"),
                 bad("s3.close.timeout", "0 ms", "positive duration"),
@@ -102,8 +104,16 @@ class BadInputTest {
                 bad(Map.of("s3.sse.type", "sse-kms", "s3.sse.kms.encryption-context", "no pairs here"),
                         "s3.sse.kms.encryption-context", "no pairs here", "key=value pairs"),
                 bad(Map.of("s3.sse.type", "sse-c", "s3.sse.c.key", SECRET_VALUE), "s3.sse.c.key", null, "256-bit"),
+                bad("s3.ssl.ca-file", "/no/such/ca.pem", "readable file of PEM certificates"),
+                bad("s3.proxy.host", "http://proxy:3128", "host name or IP address without scheme or port"),
+                bad(Map.of("s3.proxy.host", "proxy", "s3.proxy.port", "70000"), "s3.proxy.port", "70000", "from 1 to 65535"),
+                bad(Map.of("s3.proxy.username", "flink"), "s3.proxy.username", null, "no proxy host"),
+                bad(Map.of("s3.proxy.host", "proxy", "s3.proxy.password", SECRET_VALUE), "s3.proxy.password", null,
+                        "no proxy user name"),
+                bad("s3.proxy.non-proxy-hosts", "10.*", "'*.domain' or '*'"),
                 bad("s3.entropy.key", "_ent#ropy_", "without any of"),
-                bad("s3.entropy.length", "0", "from 1 to 64"));
+                bad("s3.entropy.length", "0", "from 1 to 64"),
+                bad("s3.metrics.log-interval", "-5 min", "0 or a positive duration"));
     }
 
     private static Arguments bad(String key, String value, String allowed) {

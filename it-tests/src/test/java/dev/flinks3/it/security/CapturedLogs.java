@@ -17,7 +17,7 @@ import org.apache.logging.log4j.core.layout.PatternLayout;
  * appender added for the duration; closing restores the configuration. Not for concurrent use by
  * two tests.
  */
-final class CapturedLogs implements AutoCloseable {
+public final class CapturedLogs implements AutoCloseable {
 
     private static final String APPENDER = "flinks3-captured-logs";
 
@@ -40,15 +40,15 @@ final class CapturedLogs implements AutoCloseable {
     }
 
     /** Starts capturing DEBUG and above of the named loggers (and their children). */
-    static CapturedLogs capture(String... loggerNames) {
+    public static CapturedLogs capture(String... loggerNames) {
         return new CapturedLogs(List.of(loggerNames));
     }
 
     /** One logged event: its level, its logger's name, and its text with the stack trace. */
-    record Event(Level level, String logger, String text) {}
+    public record Event(Level level, String logger, String text) {}
 
     /** The events logged so far. */
-    synchronized List<Event> events() {
+    public synchronized List<Event> events() {
         return List.copyOf(events);
     }
 

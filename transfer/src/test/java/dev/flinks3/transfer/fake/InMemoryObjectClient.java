@@ -78,6 +78,7 @@ public final class InMemoryObjectClient implements ObjectClient {
     private final Map<Operation, Gate> gates = new EnumMap<>(Operation.class);
     private final List<Fault> faults = new CopyOnWriteArrayList<>();
     private Predicate<S3Location> deleteDenied = location -> false;
+    private volatile boolean currentS3 = true;
     private int openRangeStreams;
     private int abortedRangeStreams;
     private final List<long[]> getRanges = new ArrayList<>();
@@ -96,6 +97,15 @@ public final class InMemoryObjectClient implements ObjectClient {
     }
 
     // ---------------------------------------------------------------- test hooks
+
+    /**
+     * Makes the fake an older S3-compatible server (as Ceph RGW 16.2): it does not show that it checks
+     * flexible checksums, and it ignores {@code If-None-Match} on CompleteMultipartUpload (overwrites).
+     * By default the fake is current S3, which does both.
+     */
+    public void actAsServerIgnoringConditionalCompletion() {
+        currentS3 = false;
+    }
 
     /** Adds a fault; faults are checked in the order added and the first that strikes wins. */
     public void inject(Fault fault) {
@@ -397,13 +407,20 @@ public final class InMemoryObjectClient implements ObjectClient {
     }
 
     @Override
+    public boolean checksFlexibleChecksums() {
+        return currentS3;
+    }
+
+    @Override
     public CompletableFuture<String> completeMultipartUpload(
             S3Location location, String uploadId, List<CompletedPart> parts, WriteCondition condition) {
         List<CompletedPart> requested = List.copyOf(parts);
         return async(Operation.COMPLETE_MULTIPART_UPLOAD, location, uploadId, 0, () -> {
             Upload upload = upload("CompleteMultipartUpload", location, uploadId);
             byte[] bytes = assemble(location, upload, requested);
-            checkCondition(location, condition);
+            if (currentS3) {
+                checkCondition(location, condition);
+            }
             putObject(location, bytes, multipartETag(upload, requested));
             uploads.remove(uploadId);
             finishedUploadIds.add(uploadId);
