@@ -145,9 +145,8 @@ public final class JobParameters implements Serializable {
 
     /**
      * Whether checkpoints are incremental: {@code --incremental}, and always with ForSt. ForSt's SST files are
-     * already on {@code s3://}, so its incremental checkpoint only references them. With full checkpoints a
-     * restored ForSt 2.3.0 job did not finish cancelling here: its tasks waited in
-     * {@code ForStKeyedStateBackend.dispose} for a snapshot's resource lease that was never returned.
+     * already on {@code s3://}, so its incremental checkpoint only references them, as disaggregated state is
+     * meant to be used.
      */
     public boolean incrementalCheckpoints() {
         return incremental || stateBackend == StateBackendKind.FORST;
