@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.DeploymentOptions;
@@ -64,7 +65,7 @@ class ForStFailoverIT {
     void aForStJobRestoresVerifiedStateFromS3AfterItsTaskManagerIsKilled() throws Exception {
         JobParameters parameters = new JobParameters();
         new CommandLine(parameters).parseArgs("--state-backend", "forst", "--forst-cache-size", "8m",
-                "--numKeys", "300", "--valueSizeKb", "8", "--recordsPerSecond", "150", "--duration", "14s",
+                "--numKeys", "300", "--valueSizeKb", "8", "--recordsPerSecond", "100", "--duration", "30s",
                 "--checkpointInterval", "1s", "--minPause", "200ms", "--parallelism", Integer.toString(PARALLELISM));
         parameters.validate();
         String checkpoints = "s3://" + BUCKET + "/failover";
@@ -83,6 +84,9 @@ class ForStFailoverIT {
                 Path primary = work.resolve("s3").resolve(BUCKET).resolve("failover").resolve("forst");
                 assertThat(sstObjectsUnder(primary)).as("ForSt's SST files on S3, in its primary directory")
                         .isPositive();
+
+                assertThat(cluster.getJobStatus(id).get()).as("still running, records left to process")
+                        .isEqualTo(JobStatus.RUNNING);
 
                 cluster.terminateTaskManager(0).get(30, TimeUnit.SECONDS);
                 cluster.startTaskManager();
