@@ -292,18 +292,7 @@ public final class InMemoryObjectClient implements ObjectClient {
                 future.completeExceptionally(t);
             }
         };
-        Gate gate;
-        synchronized (lock) {
-            gate = gates.get(Operation.GET);
-        }
-        if (gate != null && gate.hold(work)) {
-            return future;
-        }
-        if (executor != null) {
-            executor.execute(work);
-        } else {
-            work.run();
-        }
+        dispatch(Operation.GET, work);
         return future;
     }
 
@@ -546,19 +535,24 @@ public final class InMemoryObjectClient implements ObjectClient {
             end(operation);
             future.complete(result);
         };
+        dispatch(operation, work);
+        return future;
+    }
+
+    /** Holds {@code work} at the operation's gate if it is closed, else runs it on the executor (or here). */
+    private void dispatch(Operation operation, Runnable work) {
         Gate gate;
         synchronized (lock) {
             gate = gates.get(operation);
         }
         if (gate != null && gate.hold(work)) {
-            return future;
+            return;
         }
         if (executor != null) {
             executor.execute(work);
         } else {
             work.run();
         }
-        return future;
     }
 
     private static IOException asIOException(Exception e) {
