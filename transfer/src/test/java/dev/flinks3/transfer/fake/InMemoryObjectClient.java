@@ -276,18 +276,19 @@ public final class InMemoryObjectClient implements ObjectClient {
      * with a {@link PartialBodyException} carrying their count.
      */
     @Override
-    public CompletableFuture<RangeRead> readInto(S3Location location, long start, byte[] dst, int offset, int length) {
-        Objects.checkFromIndexSize(offset, length, dst.length);
+    public CompletableFuture<RangeRead> readInto(S3Location location, long start, ByteBuffer dst) {
+        int length = dst.remaining();
         if (start < 0 || length < 1) {
             throw new IllegalArgumentException("bad range of " + length + " bytes from " + start);
         }
+        ByteBuffer target = dst.duplicate();
         CompletableFuture<RangeRead> future = new CompletableFuture<>();
         Runnable work = () -> {
             if (future.isDone()) {
                 return;
             }
             try {
-                future.complete(copyRange(location, start, dst, offset, length));
+                future.complete(copyRange(location, start, target));
             } catch (Throwable t) {
                 future.completeExceptionally(t);
             }
@@ -296,14 +297,15 @@ public final class InMemoryObjectClient implements ObjectClient {
         return future;
     }
 
-    private RangeRead copyRange(S3Location location, long start, byte[] dst, int offset, int length)
-            throws IOException {
+    private RangeRead copyRange(S3Location location, long start, ByteBuffer target) throws IOException {
+        int length = target.remaining();
+        byte[] chunk = new byte[Math.min(length, 64 * 1024)];
         int copied = 0;
         try (RangeStream body = get(location, start, start + length)) {
             while (copied < length) {
                 int n;
                 try {
-                    n = body.read(dst, offset + copied, length - copied);
+                    n = body.read(chunk, 0, Math.min(chunk.length, length - copied));
                 } catch (IOException e) {
                     throw new PartialBodyException("the body of GetObject of " + location + " broke after " + copied
                             + " bytes", copied, e);
@@ -311,6 +313,7 @@ public final class InMemoryObjectClient implements ObjectClient {
                 if (n < 0) {
                     break;
                 }
+                target.put(chunk, 0, n);
                 copied += n;
             }
             return new RangeRead(copied, body.objectLength());
