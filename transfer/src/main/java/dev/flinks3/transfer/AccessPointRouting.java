@@ -1,0 +1,53 @@
+package dev.flinks3.transfer;
+
+import java.util.Map;
+import java.util.Set;
+import software.amazon.awssdk.core.SdkField;
+import software.amazon.awssdk.core.SdkPojo;
+import software.amazon.awssdk.core.SdkRequest;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+
+/**
+ * Sends the requests for a bucket to its access point: the bucket members of a request ({@code
+ * Bucket}, and {@code SourceBucket} and {@code DestinationBucket} of copies) that name a bucket of
+ * {@link S3Settings#accessPoints()} are replaced by the access point's ARN or alias before the SDK
+ * resolves the endpoint, so the SDK signs for the access point and sends to its host (S3 user guide,
+ * "Using Amazon S3 access points"; an ARN is not a valid URI authority, so paths keep the bucket name,
+ * as S3A's {@code fs.s3a.bucket.<bucket>.accesspoint.arn} does). Paths, listings and messages keep the
+ * bucket name. Registered on the S3 client as an SDK execution interceptor; immutable and thread-safe.
+ */
+final class AccessPointRouting implements ExecutionInterceptor {
+
+    private static final Set<String> BUCKET_MEMBERS = Set.of("Bucket", "SourceBucket", "DestinationBucket");
+
+    private final Map<String, String> accessPoints;
+
+    AccessPointRouting(Map<String, String> accessPoints) {
+        this.accessPoints = Map.copyOf(accessPoints);
+    }
+
+    @Override
+    public SdkRequest modifyRequest(Context.ModifyRequest context, ExecutionAttributes attributes) {
+        SdkRequest request = context.request();
+        SdkRequest.Builder builder = null;
+        for (SdkField<?> field : request.sdkFields()) {
+            if (!BUCKET_MEMBERS.contains(field.memberName())) {
+                continue;
+            }
+            Object bucket = field.getValueOrDefault(request);
+            String accessPoint = bucket instanceof String ? accessPoints.get(bucket) : null;
+            if (accessPoint != null) {
+                builder = builder == null ? request.toBuilder() : builder;
+                field.set((SdkPojo) builder, accessPoint);
+            }
+        }
+        return builder == null ? request : builder.build();
+    }
+
+    @Override
+    public String toString() {
+        return "AccessPointRouting" + accessPoints;
+    }
+}
