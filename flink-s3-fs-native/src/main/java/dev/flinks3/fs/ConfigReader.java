@@ -154,6 +154,16 @@ final class ConfigReader {
         return value;
     }
 
+    /** A duration of zero or more; a number without unit is milliseconds. */
+    Duration nonNegativeDuration(ConfigOption<Duration> option) {
+        String allowed = "0 or a positive duration such as '30 s', '5 min' or a number of ms";
+        Duration value = parse(option, allowed, raw -> TimeUtils.parseDuration(raw.trim()));
+        if (value.isNegative()) {
+            throw invalid(find(option).orElseThrow(), allowed);
+        }
+        return value;
+    }
+
     /** An enum constant, matched ignoring case and treating '-' as '_'. */
     <E extends Enum<E>> E enumValue(ConfigOption<E> option, Class<E> type) {
         StringBuilder allowed = new StringBuilder("one of");

@@ -1,5 +1,8 @@
 package dev.flinks3.fs;
 
+import dev.flinks3.fs.metrics.MetricsBeans;
+import dev.flinks3.fs.metrics.MetricsSummaryLog;
+import dev.flinks3.fs.metrics.S3FileSystemMetrics;
 import dev.flinks3.multipart.UploadEngine;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.S3ClientOwner;
@@ -11,8 +14,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What all filesystems of one factory configuration share, and the one owner of it: the S3 clients
- * ({@link S3ClientOwner}), the {@link UploadEngine} with its process-wide buffer budget, and the budget of
- * read-ahead windows. {@link #close()} lets running uploads finish, then closes the clients. Thread-safe.
+ * ({@link S3ClientOwner}), the {@link UploadEngine} with its process-wide buffer budget, the budget of
+ * read-ahead windows, and the metrics of all three (platform MBeans, {@link MetricsBeans}, and a periodic
+ * summary line, {@link MetricsSummaryLog}). {@link #close()} lets running uploads finish, then closes the
+ * clients, logs the last summary line and unregisters the MBeans. Thread-safe.
  */
 final class S3Backend implements Closeable {
 
@@ -22,18 +27,26 @@ final class S3Backend implements Closeable {
     private final S3ClientOwner owner;
     private final UploadEngine uploads;
     private final ReadAheadBudget readAheadBudget;
+    private final MetricsBeans beans;
+    private final MetricsSummaryLog summaryLog;
 
     /**
-     * Builds the clients.
+     * Builds the clients and registers the metrics MBeans.
      *
+     * @param scheme the scheme the filesystems serve ({@code s3}, {@code s3a}), a key of the MBeans' names
      * @throws IllegalArgumentException or {@code SdkException} if the S3 client cannot be built from the
      *     settings (an unknown credentials provider class, for example)
      */
-    S3Backend(S3FileSystemSettings settings) {
+    S3Backend(S3FileSystemSettings settings, String scheme) {
         this.settings = settings;
         this.owner = new S3ClientOwner(settings.s3());
         this.uploads = new UploadEngine(owner.objectClient(), settings.s3());
         this.readAheadBudget = new ReadAheadBudget(readAheadLimit(Runtime.getRuntime().maxMemory()));
+        S3FileSystemMetrics metrics =
+                new S3FileSystemMetrics(owner.requestMetrics(), uploads.metrics(), readAheadBudget);
+        String endpoint = MetricsBeans.endpointKey(settings.s3().endpoint(), owner.region().id());
+        this.beans = MetricsBeans.register(scheme, endpoint, metrics);
+        this.summaryLog = MetricsSummaryLog.start(scheme + ":// on " + endpoint, metrics, settings.metricsLogInterval());
     }
 
     ObjectClient objectClient() {
@@ -65,7 +78,7 @@ final class S3Backend implements Closeable {
 
     /**
      * Waits up to {@code s3.close.timeout} for parts still uploading, then closes the S3 clients;
-     * requests still in flight after that fail.
+     * requests still in flight after that fail. Then logs the last summary line and unregisters the MBeans.
      */
     @Override
     public void close() throws IOException {
@@ -78,12 +91,17 @@ final class S3Backend implements Closeable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
-            owner.close();
+            try {
+                owner.close();
+            } finally {
+                summaryLog.close();
+                beans.close();
+            }
         }
     }
 
     @Override
     public String toString() {
-        return owner.toString();
+        return owner + ", metrics MBean " + beans.fileSystemName();
     }
 }

@@ -270,8 +270,9 @@ public final class S3ConfigOptions {
             .booleanType()
             .defaultValue(true)
             .withFallbackKeys(KeySpellings.of("s3.checksum-validation.enabled").hadoop("checksum.validation").toArray())
-            .withDescription("Send and validate flexible checksums (CRC32C) on uploads and downloads. Disable"
-                    + " for S3-compatible servers without AWS checksum headers.");
+            .withDescription("Send an integrity checksum with every upload and validate checksums of downloads:"
+                    + " each upload carries the CRC32C of its body (x-amz-checksum-crc32c); where the server is found"
+                    + " to ignore or reject it, Content-MD5 instead, with one warning. false sends neither.");
 
     public static final ConfigOption<Boolean> CHUNKED_ENCODING_ENABLED = ConfigOptions.key("s3.chunked-encoding.enabled")
             .booleanType()
@@ -439,6 +440,16 @@ public final class S3ConfigOptions {
             .defaultValue(4)
             .withDescription("Number of random characters that replace 's3.entropy.key'. At least 1.");
 
+    // ---- metrics ------------------------------------------------------------------------------
+
+    public static final ConfigOption<Duration> METRICS_LOG_INTERVAL = ConfigOptions.key("s3.metrics.log-interval")
+            .durationType()
+            .defaultValue(Duration.ofMinutes(5))
+            .withDescription("Time between INFO lines that sum up what each filesystem configuration did"
+                    + " (requests, retries, throttled attempts, bytes up and down, peak buffered bytes); one more"
+                    + " line is logged when it is closed. 0 logs no such lines. The same figures, and more, are"
+                    + " platform MBeans in the domain 'dev.flinks3' whatever the value.");
+
     /** Options whose values are secret: never shown in messages or logs. */
     static final Set<ConfigOption<?>> SECRETS = Set.of(SECRET_KEY, SESSION_TOKEN, SSE_C_KEY, PROXY_PASSWORD);
 
@@ -457,6 +468,7 @@ public final class S3ConfigOptions {
                 SSE_TYPE, SSE_KMS_KEY_ID, SSE_KMS_ENCRYPTION_CONTEXT, SSE_C_KEY,
                 SSL_CA_FILE, PROXY_HOST, PROXY_PORT, PROXY_USERNAME, PROXY_PASSWORD, PROXY_NON_PROXY_HOSTS,
                 STORAGE_CLASS, REQUESTER_PAYS_ENABLED, ACCESS_POINT_ARN,
-                ENTROPY_KEY, ENTROPY_LENGTH);
+                ENTROPY_KEY, ENTROPY_LENGTH,
+                METRICS_LOG_INTERVAL);
     }
 }

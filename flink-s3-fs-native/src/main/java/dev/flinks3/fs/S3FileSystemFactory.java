@@ -104,7 +104,7 @@ public class S3FileSystemFactory implements FileSystemFactory {
         S3Backend backend = backends.get(overrides);
         if (backend == null) {
             try {
-                backend = new S3Backend(effective);
+                backend = new S3Backend(effective, getScheme());
             } catch (RuntimeException e) {
                 throw new IOException("Could not create the S3 client for " + getScheme() + "://"
                         + (overrides.isEmpty() ? "" : bucket) + ": " + e.getMessage(), e);

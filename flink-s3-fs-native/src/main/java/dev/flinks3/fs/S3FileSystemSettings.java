@@ -8,7 +8,7 @@ import org.apache.flink.configuration.IllegalConfigurationException;
 
 /**
  * What one filesystem factory was configured with: the {@link S3Settings} of the S3 side and the
- * settings only the Flink filesystem uses (entropy injection, bulk copy, shutdown timeouts). Built
+ * settings only the Flink filesystem uses (entropy injection, bulk copy, shutdown timeouts, metrics log). Built
  * once in {@link #fromConfiguration(Configuration)}, which validates everything. Immutable;
  * {@link #toString()} shows no secrets.
  */
@@ -24,6 +24,7 @@ public final class S3FileSystemSettings {
     private final Duration closeTimeout;
     private final Duration clientCloseTimeout;
     private final Duration connectionMaxIdleTime;
+    private final Duration metricsLogInterval;
 
     private S3FileSystemSettings(
             S3Settings s3,
@@ -32,7 +33,8 @@ public final class S3FileSystemSettings {
             boolean bulkCopyEnabled,
             Duration closeTimeout,
             Duration clientCloseTimeout,
-            Duration connectionMaxIdleTime) {
+            Duration connectionMaxIdleTime,
+            Duration metricsLogInterval) {
         this.s3 = Objects.requireNonNull(s3, "s3");
         this.entropyKey = entropyKey;
         this.entropyLength = entropyLength;
@@ -40,6 +42,7 @@ public final class S3FileSystemSettings {
         this.closeTimeout = closeTimeout;
         this.clientCloseTimeout = clientCloseTimeout;
         this.connectionMaxIdleTime = connectionMaxIdleTime;
+        this.metricsLogInterval = metricsLogInterval;
     }
 
     /**
@@ -77,7 +80,8 @@ public final class S3FileSystemSettings {
                 config.bool(S3ConfigOptions.BULK_COPY_ENABLED),
                 config.positiveDuration(S3ConfigOptions.CLOSE_TIMEOUT),
                 config.positiveDuration(S3ConfigOptions.CLIENT_CLOSE_TIMEOUT),
-                config.positiveDuration(S3ConfigOptions.CONNECTION_MAX_IDLE_TIME));
+                config.positiveDuration(S3ConfigOptions.CONNECTION_MAX_IDLE_TIME),
+                config.nonNegativeDuration(S3ConfigOptions.METRICS_LOG_INTERVAL));
     }
 
     /** Settings for tests and embedders: the given S3 settings, no entropy injection, defaults otherwise. */
@@ -89,13 +93,15 @@ public final class S3FileSystemSettings {
                 S3ConfigOptions.BULK_COPY_ENABLED.defaultValue(),
                 S3ConfigOptions.CLOSE_TIMEOUT.defaultValue(),
                 S3ConfigOptions.CLIENT_CLOSE_TIMEOUT.defaultValue(),
-                S3ConfigOptions.CONNECTION_MAX_IDLE_TIME.defaultValue());
+                S3ConfigOptions.CONNECTION_MAX_IDLE_TIME.defaultValue(),
+                S3ConfigOptions.METRICS_LOG_INTERVAL.defaultValue());
     }
 
     /** A copy with entropy injection: {@code key} in paths is replaced by {@code length} random characters. */
     public S3FileSystemSettings withEntropy(String key, int length) {
         return new S3FileSystemSettings(
-                s3, key, length, bulkCopyEnabled, closeTimeout, clientCloseTimeout, connectionMaxIdleTime);
+                s3, key, length, bulkCopyEnabled, closeTimeout, clientCloseTimeout, connectionMaxIdleTime,
+                metricsLogInterval);
     }
 
     private static void checkEntropyKey(ConfigReader config, String key) {
@@ -141,6 +147,11 @@ public final class S3FileSystemSettings {
         return connectionMaxIdleTime;
     }
 
+    /** Time between metrics summary lines in the log; zero for none. */
+    public Duration metricsLogInterval() {
+        return metricsLogInterval;
+    }
+
     @Override
     public String toString() {
         return "S3FileSystemSettings{" + s3
@@ -150,6 +161,7 @@ public final class S3FileSystemSettings {
                 + ", closeTimeout=" + closeTimeout
                 + ", clientCloseTimeout=" + clientCloseTimeout
                 + ", connectionMaxIdleTime=" + connectionMaxIdleTime
+                + ", metricsLogInterval=" + metricsLogInterval
                 + "}";
     }
 }

@@ -118,7 +118,8 @@ class S3ConfigOptionsTest {
                 row(S3ConfigOptions.ACCESS_POINT_ARN, "s3.accesspoint.arn", null,
                         "s3a.accesspoint.arn", "fs.s3a.accesspoint.arn"),
                 row(S3ConfigOptions.ENTROPY_KEY, "s3.entropy.key", null),
-                row(S3ConfigOptions.ENTROPY_LENGTH, "s3.entropy.length", 4));
+                row(S3ConfigOptions.ENTROPY_LENGTH, "s3.entropy.length", 4),
+                row(S3ConfigOptions.METRICS_LOG_INTERVAL, "s3.metrics.log-interval", Duration.ofMinutes(5)));
     }
 
     private static Arguments row(ConfigOption<?> option, String key, Object defaultValue, String... fallbacks) {

@@ -191,6 +191,16 @@ class S3SettingsFactoryTest {
         assertThat(fs.bulkCopyEnabled()).isFalse();
     }
 
+    @Test
+    void theMetricsLogIntervalReachesTheFileSystemSettingsAndZeroIsAllowed() {
+        assertThat(S3FileSystemSettings.fromConfiguration(new Configuration()).metricsLogInterval())
+                .isEqualTo(Duration.ofMinutes(5));
+        assertThat(S3FileSystemSettings.fromConfiguration(Configuration.fromMap(
+                Map.of("s3.metrics.log-interval", "30 s"))).metricsLogInterval()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(S3FileSystemSettings.fromConfiguration(Configuration.fromMap(
+                Map.of("s3.metrics.log-interval", "0"))).metricsLogInterval()).isZero();
+    }
+
     /** Each row: the configuration, the key and value the message must name, and what it says is allowed. */
     static Stream<Arguments> badValues() {
         return Stream.of(
@@ -244,7 +254,9 @@ class S3SettingsFactoryTest {
                         "from 1 to 65535"),
                 bad("s3.proxy.non-proxy-hosts", "10.*", "'*.domain' or '*'"),
                 bad("s3.entropy.key", "_ent#ropy_", "without any of"),
-                bad("s3.entropy.length", "0", "from 1 to 64"));
+                bad("s3.entropy.length", "0", "from 1 to 64"),
+                bad("s3.metrics.log-interval", "-1 min", "0 or a positive duration"),
+                bad("s3.metrics.log-interval", "hourly", "0 or a positive duration"));
     }
 
     private static Arguments bad(String key, String value, String allowed) {

@@ -110,7 +110,7 @@ class DockerfileTest {
                 .collect(Collectors.toList());
 
         assertThat(lines.get(0)).isEqualTo("*");
-        assertThat(copiedFromContext).hasSize(2).allSatisfy(source ->
+        assertThat(copiedFromContext).hasSize(3).allSatisfy(source ->
                 assertThat(admitted).anyMatch(matcher -> matcher.matches(Path.of(source))));
     }
 

@@ -30,7 +30,7 @@ class FlinkConfigurationKeysTest {
     @EnumSource(Variant.class)
     void everyOtherKeyIsTheCurrentSpellingOfAFlinkOption(Variant variant) {
         Set<String> flinkKeys = variant.flinkConfiguration().keySet().stream()
-                .filter(key -> !KnownKeys.isS3Key(key))
+                .filter(key -> !KnownKeys.isS3Key(key) && !KnownKeys.isReporterKey(key))
                 .collect(Collectors.toSet());
 
         assertThat(KnownKeys.flinkKeys()).containsAll(flinkKeys);
@@ -42,6 +42,9 @@ class FlinkConfigurationKeysTest {
                 .doesNotContain("s3.regoin");
         assertThat(KnownKeys.flinkKeys()).contains("execution.checkpointing.interval")
                 .doesNotContain("execution.checkpointing.intervall");
+        assertThat(KnownKeys.isReporterKey("metrics.reporter.prom.factory.class")).isTrue();
+        assertThat(KnownKeys.isReporterKey("metrics.reporter.prom.factory.klass")).isFalse();
+        assertThat(KnownKeys.isReporterKey("metrics.reporter.factory.class")).isFalse();
     }
 
     @Test

@@ -9,6 +9,7 @@ import java.util.Set;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.CoreOptions;
+import org.apache.flink.configuration.MetricOptions;
 import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.configuration.WebOptions;
@@ -25,7 +26,34 @@ final class KnownKeys {
             CoreOptions.class, TaskManagerOptions.class, StateBackendOptions.class, CheckpointingOptions.class,
             RocksDBOptions.class, WebOptions.class);
 
+    /** Where Flink reads a metric reporter's options: {@code metrics.reporter.<name>.<option>}. */
+    static final String REPORTER_PREFIX = "metrics.reporter.";
+    /**
+     * The options of a named reporter: Flink's own ({@link MetricOptions}, declared without the prefix)
+     * and {@code port} of its Prometheus reporter, which is declared in flink-metrics-prometheus (shipped
+     * in the image's plugins/, not on this module's classpath).
+     */
+    private static final List<ConfigOption<?>> REPORTER_OPTIONS = List.of(
+            MetricOptions.REPORTER_FACTORY_CLASS, MetricOptions.REPORTER_INTERVAL, MetricOptions.REPORTER_INCLUDES,
+            MetricOptions.REPORTER_EXCLUDES);
+    private static final String PROMETHEUS_REPORTER_PORT = "port";
+
     private KnownKeys() {}
+
+    /** Whether {@code key} is an option of a named metric reporter that Flink or its Prometheus reporter reads. */
+    static boolean isReporterKey(String key) {
+        if (!key.startsWith(REPORTER_PREFIX)) {
+            return false;
+        }
+        String rest = key.substring(REPORTER_PREFIX.length());
+        int dot = rest.indexOf('.');
+        if (dot < 1) {
+            return false;
+        }
+        String option = rest.substring(dot + 1);
+        return option.equals(PROMETHEUS_REPORTER_PORT)
+                || REPORTER_OPTIONS.stream().anyMatch(known -> known.key().equals(option));
+    }
 
     static boolean isS3Key(String key) {
         return S3_PREFIXES.stream().anyMatch(key::startsWith);

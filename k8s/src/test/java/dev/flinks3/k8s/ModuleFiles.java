@@ -20,6 +20,8 @@ final class ModuleFiles {
     static final Path EKS_CLUSTER = MODULE.resolve("eks/cluster.yaml");
     static final Path SCRIPTS = MODULE.resolve("scripts");
     static final Path README = MODULE.resolve("README.md");
+    static final Path JMX_EXPORTER_CONFIG = MODULE.resolve("monitoring/jmx-exporter.yaml");
+    static final Path POD_MONITOR = MODULE.resolve("monitoring/pod-monitor.yaml");
 
     private ModuleFiles() {}
 

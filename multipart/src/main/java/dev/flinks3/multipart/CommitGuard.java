@@ -1,12 +1,18 @@
 package dev.flinks3.multipart;
 
+import dev.flinks3.transfer.CompletedPart;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.ObjectMetadata;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.WriteCondition;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.FileAlreadyExistsException;
+import java.util.List;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What happens around the one request that makes an object visible (PutObject or
@@ -14,7 +20,13 @@ import java.nio.file.FileAlreadyExistsException;
  *
  * <p>No overwrite uses S3 conditional writes ({@code If-None-Match: *}, 412 when the key exists). For
  * servers without them (settings {@code conditionalWritesEnabled = false}) it falls back to a HEAD just
- * before the commit, which leaves a small race window. After a failed commit request, a HEAD tells
+ * before the commit, which leaves a small race window. Some servers honour {@code If-None-Match: *} on
+ * PutObject but ignore it on CompleteMultipartUpload and overwrite (Ceph RGW 16.2). A server whose
+ * answers showed that it checks flexible checksums as S3 does ({@link ObjectClient#checksFlexibleChecksums})
+ * is trusted with the condition. For any other, before the first conditional completion a probe next to
+ * the target finds out (an object, then a one-part upload completed onto it with the condition; both
+ * removed again), and where the condition is ignored, completions fall back to the HEAD check, with one
+ * warning. After a failed commit request, a HEAD tells
  * whether the request took effect and only the response was lost (connection drop, or a retry answered
  * NoSuchUpload or 412 because the first attempt had already succeeded): the object then carries
  * exactly the ETag the writer computed. An identical object that was already at the key is
@@ -22,12 +34,68 @@ import java.nio.file.FileAlreadyExistsException;
  */
 final class CommitGuard {
 
+    private static final Logger LOG = LoggerFactory.getLogger(CommitGuard.class);
+    static final String PROBE_KEY_SUFFIX = ".flinks3-if-none-match-probe-";
+
     private final ObjectClient client;
     private final boolean conditionalWrites;
+    /** Whether CompleteMultipartUpload honours If-None-Match: null until probed. */
+    private Boolean completionHonoursCondition;
 
     CommitGuard(ObjectClient client, boolean conditionalWrites) {
         this.client = client;
         this.conditionalWrites = conditionalWrites;
+    }
+
+    /**
+     * As {@link #prepare} for a CompleteMultipartUpload: where the server was found to ignore {@code
+     * If-None-Match} on completions, the HEAD check replaces it.
+     *
+     * @throws FileAlreadyExistsException if no overwrite is asked and an object exists at {@code target}
+     * @throws IOException if the probe of the server fails
+     */
+    WriteCondition prepareCompletion(S3Location target, WriteCondition requested) throws IOException {
+        if (requested == WriteCondition.IF_NONE_MATCH && conditionalWrites && !client.checksFlexibleChecksums()
+                && !completionHonoursCondition(target)) {
+            return headCheck(target);
+        }
+        return prepare(target, requested);
+    }
+
+    private synchronized boolean completionHonoursCondition(S3Location near) throws IOException {
+        if (completionHonoursCondition == null) {
+            completionHonoursCondition = probeConditionalCompletion(near);
+            if (!completionHonoursCondition) {
+                LOG.warn("This S3 server ignores If-None-Match: * on CompleteMultipartUpload (a probe at {} was"
+                        + " overwritten): files written with WriteMode.NO_OVERWRITE that span several parts are"
+                        + " checked with a HEAD just before the commit instead, which a concurrent writer can race."
+                        + " Files of one part use the conditional PutObject, which this server honours.", near);
+            }
+        }
+        return completionHonoursCondition;
+    }
+
+    /** Completes a one-part upload with If-None-Match onto an object of its own; true if refused. */
+    private boolean probeConditionalCompletion(S3Location near) throws IOException {
+        S3Location probe = near.withKey(near.key() + PROBE_KEY_SUFFIX + UUID.randomUUID());
+        Await.result(client.put(probe, ByteBuffer.allocate(1), WriteCondition.NONE));
+        String uploadId = null;
+        try {
+            uploadId = Await.result(client.createMultipartUpload(probe));
+            CompletedPart part = Await.result(client.uploadPart(probe, uploadId, 1, ByteBuffer.allocate(2)));
+            try {
+                Await.result(client.completeMultipartUpload(probe, uploadId, List.of(part), WriteCondition.IF_NONE_MATCH));
+                uploadId = null;
+                return false;
+            } catch (FileAlreadyExistsException refused) {
+                return true;
+            }
+        } finally {
+            if (uploadId != null) {
+                Await.quietly(client.abortMultipartUpload(probe, uploadId));
+            }
+            client.delete(probe);
+        }
     }
 
     /**
@@ -40,6 +108,10 @@ final class CommitGuard {
         if (requested != WriteCondition.IF_NONE_MATCH || conditionalWrites) {
             return requested;
         }
+        return headCheck(target);
+    }
+
+    private WriteCondition headCheck(S3Location target) throws IOException {
         try {
             client.head(target);
         } catch (FileNotFoundException absent) {

@@ -136,6 +136,7 @@ public final class PartUploadSession {
             partNumber = nextPartNumber++;
             if (uploadId == null) {
                 uploadId = client.createMultipartUpload(target);
+                metrics.uploadStarted();
             }
             id = uploadId;
         }
@@ -193,7 +194,7 @@ public final class PartUploadSession {
         if (id == null || all.isEmpty()) {
             throw new IllegalStateException("no parts to complete for " + target);
         }
-        WriteCondition sent = guard.prepare(target, condition);
+        WriteCondition sent = guard.prepareCompletion(target, condition);
         try {
             String eTag = Await.result(client.completeMultipartUpload(target, id, all, sent));
             markCompleted();
@@ -289,6 +290,10 @@ public final class PartUploadSession {
     }
 
     private void acquirePermit() throws InterruptedIOException {
+        if (permits.tryAcquire()) {
+            return;
+        }
+        long start = System.nanoTime();
         try {
             permits.acquire();
         } catch (InterruptedException e) {
@@ -297,6 +302,8 @@ public final class PartUploadSession {
                     new InterruptedIOException("interrupted while waiting to upload a part of " + target);
             interrupted.initCause(e);
             throw interrupted;
+        } finally {
+            metrics.waitedForPermit(System.nanoTime() - start);
         }
     }
 }

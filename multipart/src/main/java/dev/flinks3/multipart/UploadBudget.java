@@ -34,6 +34,7 @@ public final class UploadBudget {
     private long inFlightBytes;
     private long peakHeldBytes;
     private long overcommittedGrants;
+    private long blockedNanos;
 
     /** @param limitBytes the most bytes held at once, at least 1 */
     public UploadBudget(long limitBytes) {
@@ -55,8 +56,15 @@ public final class UploadBudget {
         checkRequest(bytes);
         lock.lock();
         try {
-            while (heldBytes + bytes > limitBytes && inFlightBytes > 0) {
-                released.await();
+            if (heldBytes + bytes > limitBytes && inFlightBytes > 0) {
+                long start = System.nanoTime();
+                try {
+                    while (heldBytes + bytes > limitBytes && inFlightBytes > 0) {
+                        released.await();
+                    }
+                } finally {
+                    blockedNanos += System.nanoTime() - start;
+                }
             }
             if (heldBytes + bytes > limitBytes) {
                 overcommitted(bytes);
@@ -161,6 +169,11 @@ public final class UploadBudget {
     /** How many requests were granted beyond the limit because nothing was in flight to wait for. */
     public long overcommittedGrants() {
         return locked(() -> overcommittedGrants);
+    }
+
+    /** Time writers spent waiting in {@link #acquire} for bytes to come back, summed over writers, in ns. */
+    public long blockedNanos() {
+        return locked(() -> blockedNanos);
     }
 
     /** The bound, in bytes. */

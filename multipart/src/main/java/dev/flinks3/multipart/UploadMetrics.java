@@ -4,9 +4,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Counters and gauges of one {@link UploadEngine}, for the filesystem's metric group: parts and
- * bytes uploaded, single-request objects, parts in flight, bytes held in buffers, uploads completed
- * and aborted. Thread-safe; counters only grow.
+ * Counters and gauges of one {@link UploadEngine}, for the filesystem's metrics: parts and bytes
+ * uploaded, single-request objects, parts in flight, bytes held in buffers (and their peak), multipart
+ * uploads started, completed and aborted, and the time writers were blocked by back-pressure.
+ * Thread-safe; counters only grow.
  */
 public final class UploadMetrics {
 
@@ -16,6 +17,8 @@ public final class UploadMetrics {
     private final LongAdder objectsPut = new LongAdder();
     private final LongAdder uploadsCompleted = new LongAdder();
     private final LongAdder uploadsAborted = new LongAdder();
+    private final LongAdder uploadsStarted = new LongAdder();
+    private final LongAdder permitWaitNanos = new LongAdder();
     private final AtomicInteger partsInFlight = new AtomicInteger();
 
     UploadMetrics(UploadBudget budget) {
@@ -37,6 +40,11 @@ public final class UploadMetrics {
         return objectsPut.sum();
     }
 
+    /** Multipart uploads started (CreateMultipartUpload sent). */
+    public long uploadsStarted() {
+        return uploadsStarted.sum();
+    }
+
     /** Multipart uploads completed. */
     public long uploadsCompleted() {
         return uploadsCompleted.sum();
@@ -55,6 +63,32 @@ public final class UploadMetrics {
     /** Bytes held in part buffers, being filled or uploaded (gauge). */
     public long bytesBuffered() {
         return budget.heldBytes();
+    }
+
+    /** The most bytes ever held in part buffers at once. */
+    public long peakBytesBuffered() {
+        return budget.peakHeldBytes();
+    }
+
+    /** The bound on bytes held in part buffers ({@code s3.upload.max-buffered-size}), in bytes. */
+    public long bufferLimitBytes() {
+        return budget.limitBytes();
+    }
+
+    /**
+     * Time writers were blocked by back-pressure, summed over writers, in ns: waiting for one of their
+     * stream's part permits, or for buffer bytes under the process-wide limit.
+     */
+    public long backPressureNanos() {
+        return permitWaitNanos.sum() + budget.blockedNanos();
+    }
+
+    void uploadStarted() {
+        uploadsStarted.increment();
+    }
+
+    void waitedForPermit(long nanos) {
+        permitWaitNanos.add(nanos);
     }
 
     void partStarted() {

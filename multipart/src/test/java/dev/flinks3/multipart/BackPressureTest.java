@@ -55,6 +55,10 @@ class BackPressureTest {
         assertThat(client.maxInFlight(Operation.UPLOAD_PART)).isEqualTo(2);
         assertThat(crc(client.bytesOf(target))).isEqualTo(crc(data));
         assertThat(engine.budget().heldBytes()).isZero();
+        assertThat(engine.metrics().uploadsStarted()).isEqualTo(1);
+        // The writer waited for a part permit only; the process budget never held it back.
+        assertThat(engine.metrics().backPressureNanos()).isPositive();
+        assertThat(engine.budget().blockedNanos()).isZero();
     }
 
     @Test
@@ -78,6 +82,10 @@ class BackPressureTest {
         parts.open();
         a.join();
         b.join();
+        assertThat(engine.budget().blockedNanos()).as("writers waited for buffer bytes").isPositive();
+        assertThat(engine.metrics().backPressureNanos()).isGreaterThanOrEqualTo(engine.budget().blockedNanos());
+        assertThat(engine.metrics().peakBytesBuffered()).isPositive().isLessThanOrEqualTo(limit);
+        assertThat(engine.metrics().bufferLimitBytes()).isEqualTo(limit);
         assertThat(engine.budget().peakHeldBytes()).isLessThanOrEqualTo(limit);
         assertThat(crc(client.bytesOf(targetA))).isEqualTo(crc(first));
         assertThat(crc(client.bytesOf(targetB))).isEqualTo(crc(second));

@@ -237,6 +237,35 @@ class MultipartUploadStreamTest {
         assertThat(client.bytesOf(target)).isEqualTo(old);
         assertThat(client.calls(Operation.ABORT_MULTIPART_UPLOAD)).isEqualTo(1);
         assertThat(client.pendingUploads()).isEmpty();
+        assertThat(client.calls(Operation.COMPLETE_MULTIPART_UPLOAD)).as("S3 is trusted with If-None-Match: no probe")
+                .isEqualTo(1);
+    }
+
+    @Test
+    void noOverwriteOfAMultipartObjectOnAServerIgnoringTheConditionProbesOnceThenChecksWithAHead()
+            throws IOException {
+        client.actAsServerIgnoringConditionalCompletion();
+        byte[] old = random(10, 13);
+        client.store(target, old);
+
+        for (int attempt = 0; attempt < 2; attempt++) {
+            MultipartUploadStream out = engine.openStream(target, WriteCondition.IF_NONE_MATCH);
+            writeInSlices(out, random(PART + 5, 14));
+            assertThatThrownBy(out::close).isInstanceOf(FileAlreadyExistsException.class);
+        }
+
+        assertThat(client.bytesOf(target)).isEqualTo(old);
+        assertThat(client.pendingUploads()).isEmpty();
+        assertThat(client.keys(target.bucket())).as("the probe leaves nothing").containsExactly(target.key());
+        assertThat(client.calls(Operation.COMPLETE_MULTIPART_UPLOAD)).as("the probe's only").isEqualTo(1);
+        assertThat(client.calls(Operation.HEAD)).as("one check per write").isEqualTo(2);
+
+        S3Location fresh = target.withKey(target.key() + "-fresh");
+        byte[] data = random(PART + 5, 15);
+        MultipartUploadStream out = engine.openStream(fresh, WriteCondition.IF_NONE_MATCH);
+        writeInSlices(out, data);
+        out.close();
+        assertThat(client.bytesOf(fresh)).isEqualTo(data);
     }
 
     @Test

@@ -99,6 +99,16 @@ public interface ObjectClient {
      */
     CompletableFuture<String> put(S3Location location, ByteBuffer body, WriteCondition condition);
 
+    /**
+     * True once the server's answers showed that it checks flexible checksums as S3 does (it echoed the
+     * {@code x-amz-checksum-crc32c} of an upload): a sign of a current S3 implementation, which also
+     * honours {@code If-None-Match} on CompleteMultipartUpload. False while unknown, when checksums are
+     * off, or for servers that ignore them.
+     */
+    default boolean checksFlexibleChecksums() {
+        return false;
+    }
+
     /** CreateMultipartUpload; the future gives the upload id. */
     CompletableFuture<String> createMultipartUpload(S3Location location);
 

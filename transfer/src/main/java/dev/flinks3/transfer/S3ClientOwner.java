@@ -120,8 +120,8 @@ public final class S3ClientOwner implements Closeable {
     }
 
     /**
-     * Counts of this owner's S3 requests, attempts, retries and throttled attempts; valid also after
-     * {@link #close()}.
+     * Counts of this owner's S3 requests, attempts, retries and throttled attempts, per S3 operation
+     * with their latency, and the object bytes downloaded; valid also after {@link #close()}.
      */
     public S3RequestMetrics requestMetrics() {
         return requestMetrics;
@@ -183,9 +183,9 @@ public final class S3ClientOwner implements Closeable {
                 .credentialsProvider(credentials.provider())
                 .region(region)
                 .forcePathStyle(settings.pathStyleAccess())
-                .requestChecksumCalculation(settings.checksumsEnabled()
-                        ? RequestChecksumCalculation.WHEN_SUPPORTED
-                        : RequestChecksumCalculation.WHEN_REQUIRED)
+                // Upload checksums are computed by FlexibleChecksums and sent as headers; the SDK adds
+                // its own only where an operation requires one (DeleteObjects), so it never sends trailers.
+                .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
                 .responseChecksumValidation(settings.checksumsEnabled()
                         ? ResponseChecksumValidation.WHEN_SUPPORTED
                         : ResponseChecksumValidation.WHEN_REQUIRED)
@@ -197,6 +197,7 @@ public final class S3ClientOwner implements Closeable {
                 .overrideConfiguration(override -> override
                         .retryStrategy(retryStrategy)
                         .addMetricPublisher(requestMetrics)
+                        .addExecutionInterceptor(new ObjectBodyBytes(requestMetrics))
                         .scheduledExecutorService(scheduler)
                         .apiCallTimeout(settings.apiCallTimeout())
                         .apiCallAttemptTimeout(settings.apiCallAttemptTimeout())

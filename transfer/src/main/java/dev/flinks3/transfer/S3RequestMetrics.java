@@ -1,7 +1,9 @@
 package dev.flinks3.transfer;
 
 import java.time.Duration;
+import java.util.Collections;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -19,15 +21,27 @@ import software.amazon.awssdk.metrics.MetricPublisher;
  * {@link CoreMetric}); and the failed attempts by kind (throttled, other error answer, timed out,
  * connection failure) with the backoff the retry strategy chose before each retry, split into retries
  * after throttling and after other failures, so a test can show that throttled requests wait longer
- * without measuring time.
+ * without measuring time. Per S3 operation it also keeps {@link OperationMetrics} (attempts by the SDK's
+ * error type, latency over a sliding window), and it counts the bytes of object bodies received.
  *
- * <p>Registered with the client by {@link S3ClientOwner} (as metric publisher and inside the retry
- * strategy); the filesystem can expose {@link #snapshot()} in Flink's metric group. Holds counts only,
- * never request contents or credentials. Thread-safe; the SDK's threads only add to counters.
+ * <p>Registered with the client by {@link S3ClientOwner} (as metric publisher, inside the retry
+ * strategy, and as the interceptor that counts body bytes); the filesystem publishes it as platform
+ * MBeans. Holds counts only, never request contents or credentials. Thread-safe; the SDK's threads only
+ * add to counters.
  */
 public final class S3RequestMetrics implements MetricPublisher {
 
     private static final String ATTEMPT = "ApiCallAttempt";
+
+    /**
+     * The S3 operations this plugin sends, each counted on its own; any other is counted under
+     * {@value #OTHER_OPERATION}.
+     */
+    public static final List<String> OPERATIONS = List.of("PutObject", "CreateMultipartUpload", "UploadPart",
+            "CompleteMultipartUpload", "AbortMultipartUpload", "GetObject", "HeadObject", "ListObjectsV2",
+            "DeleteObject", "DeleteObjects", "CopyObject", "UploadPartCopy", "ListMultipartUploads", "ListParts");
+    /** Name under which operations outside {@link #OPERATIONS} are counted. */
+    public static final String OTHER_OPERATION = "Other";
 
     private final LongAdder requests = new LongAdder();
     private final LongAdder failedRequests = new LongAdder();
@@ -37,11 +51,19 @@ public final class S3RequestMetrics implements MetricPublisher {
     private final Map<S3RetryStrategy.Failure, LongAdder> failedAttempts = new EnumMap<>(S3RetryStrategy.Failure.class);
     private final Backoffs afterThrottling = new Backoffs();
     private final Backoffs afterOtherFailures = new Backoffs();
+    private final Map<String, OperationMetrics> operations;
+    private final LongAdder bytesDownloaded = new LongAdder();
 
     public S3RequestMetrics() {
         for (S3RetryStrategy.Failure failure : S3RetryStrategy.Failure.values()) {
             failedAttempts.put(failure, new LongAdder());
         }
+        Map<String, OperationMetrics> byName = new LinkedHashMap<>();
+        for (String operation : OPERATIONS) {
+            byName.put(operation, new OperationMetrics(operation, new LatencyWindow()));
+        }
+        byName.put(OTHER_OPERATION, new OperationMetrics(OTHER_OPERATION, new LatencyWindow()));
+        this.operations = Collections.unmodifiableMap(byName);
     }
 
     /** Counts one finished API call of the SDK: its outcome, attempts and retries. */
@@ -59,6 +81,27 @@ public final class S3RequestMetrics implements MetricPublisher {
             retriesByOperation.computeIfAbsent(operation, name -> new LongAdder()).add(callRetries);
         }
         attempts.add(apiCall.children().stream().filter(child -> ATTEMPT.equals(child.name())).count());
+        List<String> names = apiCall.metricValues(CoreMetric.OPERATION_NAME);
+        OperationMetrics operation = names.isEmpty() ? null : operations.get(names.get(0));
+        (operation == null ? operations.get(OTHER_OPERATION) : operation).record(apiCall);
+    }
+
+    /** Counts {@code bytes} of an object body received (GetObject), as they arrive. */
+    void bodyBytesReceived(long bytes) {
+        bytesDownloaded.add(bytes);
+    }
+
+    /**
+     * The counts and latency of each S3 operation: one entry per name of {@link #OPERATIONS} and one
+     * for {@value #OTHER_OPERATION}, in that order, from the start (the map and its values are live).
+     */
+    public Map<String, OperationMetrics> operations() {
+        return operations;
+    }
+
+    /** Bytes of object bodies received by GetObject requests, counted as they arrive. */
+    public long bytesDownloaded() {
+        return bytesDownloaded.sum();
     }
 
     /**

@@ -325,7 +325,7 @@ public final class S3Settings {
         return accessPoints;
     }
 
-    /** Send and validate flexible checksums (CRC32C) on uploads and downloads. */
+    /** Send a checksum with every upload (CRC32C, or Content-MD5 where ignored) and validate downloads. */
     public boolean checksumsEnabled() {
         return checksumsEnabled;
     }

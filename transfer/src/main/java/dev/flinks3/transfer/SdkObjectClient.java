@@ -45,13 +45,14 @@ import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 import software.amazon.awssdk.services.s3.model.S3Object;
 import software.amazon.awssdk.services.s3.model.UploadPartRequest;
+import software.amazon.awssdk.services.s3.model.UploadPartResponse;
 
 /**
  * {@link ObjectClient} on the AWS SDK v2 asynchronous S3 client: one S3 request per call (a
  * multipart copy and a batch delete of more than 1,000 keys make several). Retries of throttling,
  * 5xx and network errors happen inside the SDK according to the client's retry strategy; failures
  * are translated by {@link S3Errors}. Server-side encryption is added by {@link SseDecorator},
- * checksums by {@link FlexibleChecksums}.
+ * checksums (CRC32C or Content-MD5 of each upload body, computed here) by {@link FlexibleChecksums}.
  *
  * <p>Thread-safe. Futures complete on the client's future-completion executor, never on an
  * event-loop thread.
@@ -301,18 +302,25 @@ public final class SdkObjectClient implements ObjectClient {
      */
     @Override
     public CompletableFuture<String> put(S3Location location, ByteBuffer body, WriteCondition condition) {
-        PutObjectRequest.Builder request = PutObjectRequest.builder()
-                .bucket(location.bucket())
-                .key(location.key())
-                .contentLength((long) body.remaining());
-        if (condition == WriteCondition.IF_NONE_MATCH) {
-            request.ifNoneMatch(IF_NONE_MATCH_ANY);
-        }
-        sse.decorate(request);
-        checksums.decorate(request);
-        AsyncRequestBody content = AsyncRequestBody.fromRemainingByteBufferUnsafe(body.duplicate());
-        return send(operation("PutObject", condition), location,
-                () -> s3.putObject(request.build(), content), PutObjectResponse::eTag);
+        String operation = operation("PutObject", condition);
+        return checksums.upload(body, bodyChecksums -> {
+            PutObjectRequest.Builder request = PutObjectRequest.builder()
+                    .bucket(location.bucket())
+                    .key(location.key())
+                    .contentLength((long) body.remaining());
+            if (condition == WriteCondition.IF_NONE_MATCH) {
+                request.ifNoneMatch(IF_NONE_MATCH_ANY);
+            }
+            sse.decorate(request);
+            checksums.decorate(request, bodyChecksums);
+            AsyncRequestBody content = AsyncRequestBody.fromRemainingByteBufferUnsafe(body.duplicate());
+            return send(operation, location, () -> s3.putObject(request.build(), content));
+        }, PutObjectResponse::checksumCRC32C, operation, location).thenApply(PutObjectResponse::eTag);
+    }
+
+    @Override
+    public boolean checksFlexibleChecksums() {
+        return checksums.mode() == FlexibleChecksums.Mode.CRC32C;
     }
 
     @Override
@@ -328,25 +336,26 @@ public final class SdkObjectClient implements ObjectClient {
     /**
      * {@inheritDoc}
      *
-     * <p>The body is sent without copying, as for {@link #put}. With checksums on, the returned
-     * part carries the CRC32C the server confirmed.
+     * <p>The body is sent without copying, as for {@link #put}. The returned part carries the CRC32C
+     * the server confirmed, if it echoed one (see {@link FlexibleChecksums}).
      */
     @Override
     public CompletableFuture<CompletedPart> uploadPart(
             S3Location location, String uploadId, int partNumber, ByteBuffer body) {
         long size = body.remaining();
-        UploadPartRequest.Builder request = UploadPartRequest.builder()
-                .bucket(location.bucket())
-                .key(location.key())
-                .uploadId(uploadId)
-                .partNumber(partNumber)
-                .contentLength(size);
-        sse.decorate(request);
-        checksums.decorate(request);
-        AsyncRequestBody content = AsyncRequestBody.fromRemainingByteBufferUnsafe(body.duplicate());
-        return send("UploadPart", location, () -> s3.uploadPart(request.build(), content),
-                response -> new CompletedPart(partNumber, response.eTag(), size,
-                        checksums.enabled() ? response.checksumCRC32C() : null));
+        return checksums.upload(body, bodyChecksums -> {
+            UploadPartRequest.Builder request = UploadPartRequest.builder()
+                    .bucket(location.bucket())
+                    .key(location.key())
+                    .uploadId(uploadId)
+                    .partNumber(partNumber)
+                    .contentLength(size);
+            sse.decorate(request);
+            checksums.decorate(request, bodyChecksums);
+            AsyncRequestBody content = AsyncRequestBody.fromRemainingByteBufferUnsafe(body.duplicate());
+            return send("UploadPart", location, () -> s3.uploadPart(request.build(), content));
+        }, UploadPartResponse::checksumCRC32C, "UploadPart", location)
+                .thenApply(response -> new CompletedPart(partNumber, response.eTag(), size, response.checksumCRC32C()));
     }
 
     @Override
@@ -445,6 +454,11 @@ public final class SdkObjectClient implements ObjectClient {
             }
             partNumberMarker = page.nextPartNumberMarker();
         }
+    }
+
+    /** What uploads carry now: found out from the server's first answers (see {@link FlexibleChecksums}). */
+    FlexibleChecksums.Mode checksumMode() {
+        return checksums.mode();
     }
 
     /** The operation's name in messages; a conditional write names its header. */

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The SDK really publishes what {@link S3RequestMetrics} counts: error answers of the real server
@@ -69,7 +70,58 @@ class S3RequestMetricsS3ProxyTest {
         assertThat(failed.longestMillis()).isLessThanOrEqualTo(2 * S3RetryStrategy.BASE_DELAY_MS);
     }
 
+    @Test
+    @Timeout(60)
+    void eachOperationCountsItsAttemptsByTheErrorTypeTheSdkGivesAndItsLatency() throws Exception {
+        // An owner of its own: the backoff ranges of the shared one must see only the test above.
+        try (S3ClientOwner own = new S3ClientOwner(
+                TestSettings.forServer(server, S3Settings.HttpClientType.NETTY).build())) {
+            server.failNext(RequestKind.PUT_OBJECT, 1, 503, "SlowDown");
+            put(own, "per-operation-throttled");
+            server.failNext(RequestKind.PUT_OBJECT, 1, 500, "InternalError");
+            put(own, "per-operation-failing");
+            server.failNext(RequestKind.PUT_OBJECT, 1, 403, "AccessDenied");
+            catchThrowable(() -> put(own, "per-operation-denied"));
+
+            OperationMetrics putObject = own.requestMetrics().operations().get("PutObject");
+            assertThat(putObject.requests()).isEqualTo(3);
+            assertThat(putObject.failedRequests()).isEqualTo(1);
+            assertThat(putObject.attempts()).isEqualTo(5);
+            assertThat(putObject.throttledAttempts()).as("503 SlowDown").isEqualTo(1);
+            assertThat(putObject.errorAnswerAttempts()).as("500 InternalError and 403 AccessDenied").isEqualTo(2);
+            assertThat(putObject.otherErrorAttempts() + putObject.ioErrorAttempts() + putObject.timedOutAttempts())
+                    .isZero();
+            assertThat(putObject.latency().samples()).isEqualTo(3);
+            assertThat(putObject.latency().maxNanos()).as("the throttled put waited its backoff")
+                    .isGreaterThanOrEqualTo(S3RetryStrategy.THROTTLING_BASE_DELAY_MS / 2 * 1_000_000);
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void theBytesOfObjectBodiesReceivedAreCounted() throws Exception {
+        try (S3ClientOwner own = new S3ClientOwner(
+                TestSettings.forServer(server, S3Settings.HttpClientType.CRT).build())) {
+            byte[] data = new byte[300_000];
+            new java.util.Random(7).nextBytes(data);
+            S3Location location = S3Location.of("s3", BUCKET, "downloaded");
+            S3Errors.await(own.objectClient().put(location, ByteBuffer.wrap(data), WriteCondition.NONE), "PutObject",
+                    location);
+
+            try (RangeStream range = own.objectClient().get(location, 1_000, 201_000)) {
+                assertThat(range.readAllBytes()).hasSize(200_000);
+            }
+
+            assertThat(own.requestMetrics().bytesDownloaded()).isEqualTo(200_000);
+            assertThat(own.requestMetrics().operations().get("GetObject").requests()).isEqualTo(1);
+        }
+    }
+
     private void put(String key) throws Exception {
+        put(owner, key);
+    }
+
+    private static void put(S3ClientOwner owner, String key) throws Exception {
         S3Location location = S3Location.of("s3", BUCKET, key);
         ByteBuffer body = ByteBuffer.wrap(key.getBytes(StandardCharsets.UTF_8));
         S3Errors.await(owner.objectClient().put(location, body, WriteCondition.NONE), "PutObject", location);

@@ -75,6 +75,51 @@ class S3RequestMetricsTest {
         assertThat(since.retriesByOperation()).containsOnlyKeys("GetObject");
     }
 
+    @Test
+    void countsEachOperationWithItsFailedAttemptsBySdkErrorTypeAndItsLatency() {
+        metrics.publish(call("UploadPart", true, Duration.ofMillis(40), "Throttling", "ServerError", null));
+        metrics.publish(call("UploadPart", true, Duration.ofMillis(10), "ConfiguredTimeout", null));
+        metrics.publish(call("UploadPart", false, Duration.ofMillis(90), "IO", "IO"));
+        metrics.publish(call("HeadObject", false, Duration.ofMillis(2), "Other"));
+        metrics.publish(call("SelectObjectContent", true, Duration.ofMillis(1), (String) null));
+
+        OperationMetrics uploadPart = metrics.operations().get("UploadPart");
+        assertThat(uploadPart.requests()).isEqualTo(3);
+        assertThat(uploadPart.failedRequests()).isEqualTo(1);
+        assertThat(uploadPart.attempts()).isEqualTo(7);
+        assertThat(uploadPart.retries()).isEqualTo(4);
+        assertThat(uploadPart.throttledAttempts()).isEqualTo(1);
+        assertThat(uploadPart.errorAnswerAttempts()).isEqualTo(1);
+        assertThat(uploadPart.timedOutAttempts()).isEqualTo(1);
+        assertThat(uploadPart.ioErrorAttempts()).isEqualTo(2);
+        assertThat(uploadPart.otherErrorAttempts()).isZero();
+        assertThat(uploadPart.latency().samples()).isEqualTo(3);
+        assertThat(uploadPart.latency().p50Nanos()).isEqualTo(Duration.ofMillis(40).toNanos());
+        assertThat(uploadPart.latency().maxNanos()).isEqualTo(Duration.ofMillis(90).toNanos());
+        assertThat(metrics.operations().get("HeadObject").otherErrorAttempts()).isEqualTo(1);
+        assertThat(metrics.operations().get(S3RequestMetrics.OTHER_OPERATION).requests()).isEqualTo(1);
+        assertThat(metrics.operations().get("GetObject").requests()).isZero();
+        assertThat(metrics.operations().keySet()).containsAll(S3RequestMetrics.OPERATIONS)
+                .contains(S3RequestMetrics.OTHER_OPERATION);
+    }
+
+    /** One call with an attempt per given SDK error type ({@code null}: the attempt succeeded). */
+    private static MetricCollection call(String operation, boolean successful, Duration duration,
+            String... attemptErrorTypes) {
+        MetricCollector call = MetricCollector.create("ApiCall");
+        call.reportMetric(CoreMetric.OPERATION_NAME, operation);
+        call.reportMetric(CoreMetric.API_CALL_SUCCESSFUL, successful);
+        call.reportMetric(CoreMetric.RETRY_COUNT, attemptErrorTypes.length - 1);
+        call.reportMetric(CoreMetric.API_CALL_DURATION, duration);
+        for (String errorType : attemptErrorTypes) {
+            MetricCollector attempt = call.createChild("ApiCallAttempt");
+            if (errorType != null) {
+                attempt.reportMetric(CoreMetric.ERROR_TYPE, errorType);
+            }
+        }
+        return call.collect();
+    }
+
     private static MetricCollection call(String operation, boolean successful, int attempts) {
         MetricCollector call = MetricCollector.create("ApiCall");
         call.reportMetric(CoreMetric.OPERATION_NAME, operation);

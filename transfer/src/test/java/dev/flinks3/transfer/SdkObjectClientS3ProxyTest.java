@@ -93,15 +93,23 @@ abstract class SdkObjectClientS3ProxyTest {
     }
 
     @Test
-    void uploadsCarryAFlexibleChecksum() throws IOException {
+    void uploadsCarryTheirCrc32cAsAHeaderWhichTheServerChecksAndNoTrailer() throws IOException {
         server.requestLog().clear();
         S3Location location = newLocation();
-        client.put(location, ByteBuffer.wrap(randomBytes(1024)), WriteCondition.NONE).join();
+        byte[] data = randomBytes(1024);
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(data);
+        String expected = java.util.Base64.getEncoder()
+                .encodeToString(ByteBuffer.allocate(4).putInt((int) crc.getValue()).array());
+
+        client.put(location, ByteBuffer.wrap(data), WriteCondition.NONE).join();
 
         RequestRecord put = server.requestLog().entries(RequestKind.PUT_OBJECT).get(0);
-        assertThat(put.header("x-amz-trailer").or(() -> put.header("x-amz-checksum-crc32c")))
-                .as("CRC32C sent as a header or a trailer")
-                .hasValueSatisfying(value -> assertThat(value).containsIgnoringCase("crc32c"));
+        assertThat(put.header("x-amz-checksum-crc32c")).contains(expected);
+        assertThat(put.header("x-amz-trailer")).isEmpty();
+        assertThat(put.header("x-amz-content-sha256")).hasValueSatisfying(
+                payload -> assertThat(payload).doesNotContain("TRAILER"));
+        assertThat(((SdkObjectClient) client).checksumMode()).isEqualTo(FlexibleChecksums.Mode.CRC32C);
     }
 
     @Test

@@ -5,6 +5,7 @@ import dev.flinks3.bench.job.LargeStateGeneratorJob;
 import dev.flinks3.bench.rest.FlinkRestClient;
 import dev.flinks3.bench.results.ContenderResult;
 import dev.flinks3.bench.results.PluginInfo;
+import dev.flinks3.bench.results.PluginMetrics;
 import dev.flinks3.bench.results.ResultsFile;
 import dev.flinks3.bench.results.RunResult;
 import dev.flinks3.bench.run.BenchmarkRun;
@@ -23,6 +24,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
+import javax.management.JMException;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.MemorySize;
@@ -37,7 +39,8 @@ import picocli.CommandLine.Option;
  * One contender's run, in a JVM of its own started by {@link ContenderJvm}: loads the only plugin under
  * {@code $FLINK_PLUGINS_DIR} as a Flink process does
  * ({@code FileSystem.initialize(config, PluginUtils.createPluginManagerFromRootFolder(config))}),
- * starts a MiniCluster, runs the {@link BenchmarkRun} and writes a {@link ContenderResult} as JSON.
+ * starts a MiniCluster, runs the {@link BenchmarkRun} and writes a {@link ContenderResult} as JSON, with
+ * the plugin's own metrics when it publishes them ({@link PluginMBeans}, read in this JVM at the end).
  * Standard output carries the run's lines and {@value #PHASE_PREFIX} markers; everything else
  * (Flink's logging) goes to standard error.
  */
@@ -109,8 +112,18 @@ public final class RunContenderCommand implements Callable<Integer> {
             events.line("FAILED: " + error);
         }
         ResultsFile.write(resultFile, new ContenderResult(plugin, round, run, error, meter.cpuSeconds(),
-                meter.peakHeapBytes(), Map.of(), 0));
+                meter.peakHeapBytes(), Map.of(), 0, pluginMetrics(events)));
         return error.isEmpty() ? 0 : 1;
+    }
+
+    /** The plugin's own metrics after the run, or null if it has none (or they cannot be read, said on a line). */
+    private static PluginMetrics pluginMetrics(RunEvents events) {
+        try {
+            return PluginMBeans.platform().read();
+        } catch (JMException | RuntimeException e) {
+            events.line("could not read the plugin's metrics MBeans: " + e);
+            return null;
+        }
     }
 
     private RunResult runOnMiniCluster(Configuration conf, PluginManager plugins, RunEvents events) throws Exception {

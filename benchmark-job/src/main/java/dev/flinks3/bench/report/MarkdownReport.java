@@ -1,6 +1,7 @@
 package dev.flinks3.bench.report;
 
 import dev.flinks3.bench.results.BenchmarkResults;
+import dev.flinks3.bench.results.PluginMetrics;
 import dev.flinks3.bench.results.RestoreResult;
 import dev.flinks3.bench.results.RunConfiguration;
 import dev.flinks3.bench.results.S3Faults;
@@ -19,7 +20,8 @@ import java.util.function.Function;
 /**
  * The text of {@code report.md}: configuration, a summary with one column per run, the comparison
  * (when several contenders ran), and per run the duration and state-size percentiles, throughput by
- * state-size range, the restore and the S3 requests. Every figure is computed from the same
+ * state-size range, the restore, the S3 requests (as the embedded server saw them, and as the plugin
+ * counted them where it has metrics of its own) and the plugin's own metrics. Every figure is computed from the same
  * {@link BenchmarkResults} that {@code results.json} holds. MB = 10^6 bytes.
  */
 final class MarkdownReport {
@@ -87,10 +89,18 @@ final class MarkdownReport {
         row(table, "restore: read from S3 (MB)", r -> mb(r.restoreBytesRead()));
         row(table, "restore verified", r -> r.restore() == null ? "-" : r.restore().verified() ? "yes" : "no");
         row(table, "records processed", r -> r.result().run() == null ? "-" : Long.toString(r.result().run().recordsProcessed()));
+        row(table, "records/s processed", MarkdownReport::recordsPerSecond);
+        row(table, "S3 bytes read per record (checkpointing)", MarkdownReport::bytesReadPerRecord);
         row(table, "contender JVM CPU (s)", r -> decimal(r.result().clientCpuSeconds()));
         row(table, "contender JVM CPU per GB checkpointed (s)", MarkdownReport::cpuPerCheckpointedGb);
         row(table, "S3 server CPU (s)",
                 r -> r.result().serverCpuSeconds() > 0 ? decimal(r.result().serverCpuSeconds()) : "-");
+        pluginRow(table, "plugin: S3 requests", m -> Long.toString(m.requests()));
+        pluginRow(table, "plugin: retries", m -> Long.toString(m.retries()));
+        pluginRow(table, "plugin: throttled attempts", m -> Long.toString(m.throttledAttempts()));
+        pluginRow(table, "plugin: uploaded (MB)", m -> mb(m.bytesUploaded()));
+        pluginRow(table, "plugin: downloaded (MB)", m -> mb(m.bytesDownloaded()));
+        pluginRow(table, "plugin: peak buffered (MB)", m -> mb(m.peakBufferedBytes()));
         row(table, "error", r -> r.result().error().isEmpty() ? "-" : r.result().error());
         return table.toString();
     }
@@ -155,20 +165,71 @@ final class MarkdownReport {
                     .row(List.of("verified", restore.verified() ? "yes" : "no"))).append('\n');
         }
         Map<String, S3Traffic> traffic = run.result().s3Traffic();
-        if (!traffic.isEmpty()) {
+        PluginMetrics plugin = run.result().pluginMetrics();
+        if (!traffic.isEmpty() || plugin != null) {
             TreeSet<String> operations = new TreeSet<>();
             traffic.values().forEach(t -> operations.addAll(t.requestsByOperation().keySet()));
+            if (plugin != null) {
+                operations.addAll(plugin.requestsByOperation().keySet());
+            }
             List<String> header = new ArrayList<>(List.of("phase", "requests"));
             header.addAll(operations);
             MarkdownTable requests = new MarkdownTable(header);
-            traffic.forEach((phase, t) -> {
-                List<String> cells = new ArrayList<>(List.of(phase, Long.toString(t.requests())));
-                operations.forEach(op -> cells.add(Long.toString(t.requestsByOperation().getOrDefault(op, 0L))));
-                requests.row(cells);
-            });
+            traffic.forEach((phase, t) -> requests.row(requestCells(phase + " (server)", t.requests(),
+                    t.requestsByOperation(), operations)));
+            if (plugin != null) {
+                requests.row(requestCells("whole run (plugin)", plugin.requests(), plugin.requestsByOperation(),
+                        operations));
+            }
             md.append("### S3 requests\n\n").append(requests).append('\n');
         }
+        if (plugin != null) {
+            md.append("### Plugin metrics\n\n").append(pluginMetrics(plugin)).append('\n');
+        }
         return md.toString();
+    }
+
+    /** Records over the seconds from submission until the last was processed. */
+    private static String recordsPerSecond(RunFigures r) {
+        var run = r.result().run();
+        return run == null || run.processingSeconds() <= 0 ? "-" : decimal(run.recordsProcessed() / run.processingSeconds());
+    }
+
+    /**
+     * Bytes GetObject requests asked for while the job processed records and checkpointed, per record: what a
+     * state backend that reads state from S3 (ForSt) costs; about 0 for RocksDB, which reads local disk.
+     */
+    private static String bytesReadPerRecord(RunFigures r) {
+        S3Traffic traffic = r.result().s3Traffic().get("checkpointing");
+        var run = r.result().run();
+        return traffic == null || run == null || run.recordsProcessed() == 0 ? "-"
+                : decimal((double) traffic.bytesRead() / run.recordsProcessed());
+    }
+
+    private static List<String> requestCells(String phase, long total, Map<String, Long> byOperation,
+            TreeSet<String> operations) {
+        List<String> cells = new ArrayList<>(List.of(phase, Long.toString(total)));
+        operations.forEach(op -> cells.add(Long.toString(byOperation.getOrDefault(op, 0L))));
+        return cells;
+    }
+
+    /** What the plugin counted itself (its MBeans), for the whole run. */
+    private static MarkdownTable pluginMetrics(PluginMetrics m) {
+        return new MarkdownTable(List.of("figure", "value"))
+                .row(List.of("S3 requests (failed)", m.requests() + " (" + m.failedRequests() + ")"))
+                .row(List.of("retries", Long.toString(m.retries())))
+                .row(List.of("throttled attempts (503 SlowDown, 429)", Long.toString(m.throttledAttempts())))
+                .row(List.of("timed-out attempts", Long.toString(m.timedOutAttempts())))
+                .row(List.of("uploaded (MB)", mb(m.bytesUploaded())))
+                .row(List.of("downloaded (MB)", mb(m.bytesDownloaded())))
+                .row(List.of("peak buffered for uploads (MB)", mb(m.peakBufferedBytes())))
+                .row(List.of("peak read-ahead windows (MB)", mb(m.peakReadAheadBytes())))
+                .row(List.of("writers blocked by back-pressure (s)", seconds(m.backPressureBlockedMillis())));
+    }
+
+    /** A summary row of the plugin's own metrics; "-" for a run whose plugin has none. */
+    private void pluginRow(MarkdownTable table, String figure, Function<PluginMetrics, String> cell) {
+        row(table, figure, r -> r.result().pluginMetrics() == null ? "-" : cell.apply(r.result().pluginMetrics()));
     }
 
     /** The contender JVM's CPU seconds over the GB (10^9 bytes) its completed checkpoints wrote. */

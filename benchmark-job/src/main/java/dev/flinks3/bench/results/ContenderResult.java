@@ -14,6 +14,7 @@ import java.util.Map;
  * @param s3Traffic S3 requests per phase ({@code checkpointing}, {@code restore}), empty for an external endpoint
  * @param serverCpuSeconds CPU seconds the embedded S3 server spent during the run (the CPU of the process that
  *     hosts it), 0 for an external endpoint or when not measured
+ * @param pluginMetrics what the plugin itself counted, or null for a plugin without metrics of its own
  */
 public record ContenderResult(
         PluginInfo plugin,
@@ -23,10 +24,17 @@ public record ContenderResult(
         double clientCpuSeconds,
         long peakHeapBytes,
         Map<String, S3Traffic> s3Traffic,
-        double serverCpuSeconds) {
+        double serverCpuSeconds,
+        PluginMetrics pluginMetrics) {
 
     public ContenderResult {
         s3Traffic = Map.copyOf(s3Traffic);
+    }
+
+    /** A result without the plugin's own metrics. */
+    public ContenderResult(PluginInfo plugin, int round, RunResult run, String error, double clientCpuSeconds,
+            long peakHeapBytes, Map<String, S3Traffic> s3Traffic, double serverCpuSeconds) {
+        this(plugin, round, run, error, clientCpuSeconds, peakHeapBytes, s3Traffic, serverCpuSeconds, null);
     }
 
     /** Whether the run finished, its restore verified. */
@@ -36,6 +44,13 @@ public record ContenderResult(
 
     /** The same result with S3 traffic and the server's CPU seconds attached. */
     public ContenderResult withServer(Map<String, S3Traffic> traffic, double serverCpu) {
-        return new ContenderResult(plugin, round, run, error, clientCpuSeconds, peakHeapBytes, traffic, serverCpu);
+        return new ContenderResult(plugin, round, run, error, clientCpuSeconds, peakHeapBytes, traffic, serverCpu,
+                pluginMetrics);
+    }
+
+    /** The same result with the plugin's own metrics attached (null for none). */
+    public ContenderResult withPluginMetrics(PluginMetrics metrics) {
+        return new ContenderResult(plugin, round, run, error, clientCpuSeconds, peakHeapBytes, s3Traffic,
+                serverCpuSeconds, metrics);
     }
 }

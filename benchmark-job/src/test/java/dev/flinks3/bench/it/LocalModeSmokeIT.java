@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.flinks3.bench.report.ReportWriter;
 import dev.flinks3.bench.results.BenchmarkResults;
 import dev.flinks3.bench.results.ContenderResult;
+import dev.flinks3.bench.results.PluginMetrics;
 import dev.flinks3.bench.stats.CheckpointStats;
 import dev.flinks3.bench.stats.CheckpointSummary;
 import java.io.IOException;
@@ -101,6 +102,23 @@ class LocalModeSmokeIT {
                 assertThat(ImageIO.read(png.toFile())).as(png.toString()).isNotNull();
             }
         }
+    }
+
+    @Test
+    void thePluginsOwnMetricsReadFromItsMBeansAreInTheResultsAndTheReport() throws IOException {
+        PluginMetrics plugin = onlyRun().pluginMetrics();
+        assertThat(plugin).as("read from the dev.flinks3 MBeans in the contender JVM").isNotNull();
+        long serverRequests = onlyRun().s3Traffic().values().stream().mapToLong(t -> t.requests()).sum();
+        // The plugin counts the whole run, the server only the two phases.
+        assertThat(plugin.requests()).isGreaterThanOrEqualTo(serverRequests).isPositive();
+        assertThat(plugin.requestsByOperation()).containsKeys("GetObject");
+        assertThat(plugin.bytesUploaded()).isPositive();
+        assertThat(plugin.bytesDownloaded()).isGreaterThanOrEqualTo(onlyRun().s3Traffic().get("restore").bytesRead());
+        assertThat(plugin.peakBufferedBytes()).isPositive();
+        String report = Files.readString(OUTPUT.resolve(ReportWriter.REPORT));
+        assertThat(report).contains("| plugin: S3 requests | " + plugin.requests() + " |",
+                "| plugin: throttled attempts | " + plugin.throttledAttempts() + " |",
+                "### Plugin metrics", "| whole run (plugin) | " + plugin.requests() + " |");
     }
 
     private static ContenderResult onlyRun() {

@@ -25,14 +25,15 @@ import org.junit.jupiter.params.provider.ValueSource;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * Issue 6, integrity: every upload carries a CRC32C the server checks, so a byte corrupted on the way
- * up is rejected (400 BadDigest), sent again and never stored; a download that comes with a checksum
- * is checked before any byte is used; and a server that rejects checksum headers or aws-chunked
- * uploads gets an error naming the switch that turns them off, which then works.
+ * Issue 6, integrity: every upload carries a CRC32C the server checks, computed by the filesystem and
+ * sent as the {@code x-amz-checksum-crc32c} header (the first uploads also carry {@code Content-MD5},
+ * until the server's echo shows that it checks the CRC32C), so a byte corrupted on the way up is rejected
+ * (400 BadDigest), sent again and never stored; a download that comes with a checksum is checked before
+ * any byte is used; a server that rejects checksum headers gets Content-MD5 instead, and one that rejects
+ * aws-chunked uploads is not bothered: with the checksum in a header, bodies go out plain.
  *
  * <p>The server is S3Proxy behind the test server's filters: S3Proxy checks checksums sent as headers
- * (chunked encoding off); the test server checks trailing checksums of aws-chunked bodies (the SDK's
- * default), which S3Proxy 4.1.0 does not read.
+ * and echoes them. Ceph RGW, which ignores them, is {@link CephIntegrityTest}'s.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class IntegrityTest {
@@ -77,13 +78,12 @@ class IntegrityTest {
                     .toList();
             assertThat(uploads).hasSize(1 + 3);
             assertThat(uploads).allSatisfy(upload -> {
-                assertThat(upload.header("x-amz-sdk-checksum-algorithm")).contains("CRC32C");
-                if (chunked) {
-                    assertThat(upload.header("x-amz-trailer")).contains("x-amz-checksum-crc32c");
-                } else {
-                    assertThat(upload.header("x-amz-checksum-crc32c")).isPresent();
-                }
+                assertThat(upload.header("x-amz-checksum-crc32c")).isPresent();
+                assertThat(upload.header("x-amz-trailer")).as("the SDK adds no trailer of its own").isEmpty();
             });
+            assertThat(uploads.get(0).header("Content-MD5")).as("the first upload, before S3Proxy echoed").isPresent();
+            assertThat(uploads.subList(1, uploads.size()))
+                    .as("after S3Proxy echoed the CRC32C").allSatisfy(upload -> assertThat(upload.header("Content-MD5")).isEmpty());
             assertThat(server.requestLog().entries(RequestKind.CREATE_MULTIPART_UPLOAD))
                     .filteredOn(r -> r.key().startsWith(c.key(c.dir)))
                     .singleElement()
@@ -164,44 +164,41 @@ class IntegrityTest {
     }
 
     @Test
-    void aServerRejectingChecksumHeadersGetsAnErrorNamingTheSwitchWhichThenWorks() throws Exception {
+    void aServerRejectingChecksumHeadersGetsContentMd5InsteadWithOneWarning() throws Exception {
         Fault rejected = Fault.error(400, "InvalidArgument", "Unsupported header: flexible checksums are not supported");
-        proxy.failRequestsWithHeader("x-amz-sdk-checksum-algorithm", rejected);
         proxy.failRequestsWithHeader("x-amz-checksum", rejected);
+        int before = proxy.recorded().size();
 
-        assertRejectedWithHintThenWorksWithSwitch("s3.checksum-validation.enabled");
-    }
-
-    @Test
-    void aServerRejectingAwsChunkedUploadsGetsAnErrorNamingTheSwitchWhichThenWorks() throws Exception {
-        proxy.failRequestsWithHeader("x-amz-decoded-content-length",
-                Fault.error(501, "NotImplemented", "Transfer encoding aws-chunked is not implemented"));
-
-        assertRejectedWithHintThenWorksWithSwitch("s3.chunked-encoding.enabled");
-    }
-
-    private void assertRejectedWithHintThenWorksWithSwitch(String switchKey) throws Exception {
-        try (ProxiedFileSystem defaults = fileSystem(Map.of())) {
-            Scenario.Context c = context(defaults);
-            for (Scenario write : new Scenario[] {Scenario.PUT_OBJECT, Scenario.UPLOAD_PART}) {
-                Throwable failure = catchThrowable(() -> write.run(c));
-                assertThat(failure).as("%s", write).isInstanceOf(IOException.class)
-                        .hasMessageContaining(c.uri(c.file()))
-                        .hasMessageContaining(switchKey + ": false");
-            }
-            c.assertNothingLeftBehind();
-        }
-        try (ProxiedFileSystem switchedOff = fileSystem(Map.of(switchKey, "false"))) {
-            Scenario.Context c = context(switchedOff);
+        try (dev.flinks3.it.security.CapturedLogs logs = dev.flinks3.it.security.CapturedLogs.capture("dev.flinks3");
+                ProxiedFileSystem defaults = fileSystem(Map.of())) {
             for (Scenario scenario : new Scenario[] {Scenario.PUT_OBJECT, Scenario.UPLOAD_PART}) {
-                Scenario.Context own = context(switchedOff);
+                Scenario.Context own = context(defaults);
                 scenario.run(own);
                 scenario.assertSucceeded(own);
             }
-            Scenario.GET_OBJECT.prepare(c);
-            Scenario.GET_OBJECT.run(c);
-            Scenario.GET_OBJECT.assertSucceeded(c);
+            assertThat(logs.events()).filteredOn(e -> e.level() == org.apache.logging.log4j.Level.WARN)
+                    .singleElement()
+                    .satisfies(warning -> assertThat(warning.text()).contains("s3.checksum-validation.enabled"));
         }
+        assertThat(proxy.recorded().subList(before, proxy.recorded().size()))
+                .filteredOn(r -> r.kind() == RequestKind.UPLOAD_PART)
+                .isNotEmpty()
+                .allSatisfy(part -> assertThat(part.header("Content-MD5")).isPresent());
+    }
+
+    @Test
+    void aServerRejectingAwsChunkedUploadsWorksWithDefaultsSinceBodiesGoOutPlain() throws Exception {
+        FaultRule rejectChunked = proxy.failRequestsWithHeader("x-amz-decoded-content-length",
+                Fault.error(501, "NotImplemented", "Transfer encoding aws-chunked is not implemented"));
+
+        try (ProxiedFileSystem defaults = fileSystem(Map.of())) {
+            for (Scenario scenario : new Scenario[] {Scenario.PUT_OBJECT, Scenario.UPLOAD_PART}) {
+                Scenario.Context own = context(defaults);
+                scenario.run(own);
+                scenario.assertSucceeded(own);
+            }
+        }
+        assertThat(rejectChunked.applied()).as("requests sent aws-chunked").isZero();
     }
 
     private ProxiedFileSystem fileSystem(Map<String, String> options) {

@@ -44,7 +44,24 @@ public final class ProxiedFileSystem implements AutoCloseable {
      */
     public static ProxiedFileSystem create(
             FaultInjectingProxy proxy, Map<String, String> options, UnaryOperator<S3Settings.Builder> tweak) {
-        Configuration configuration = SharedS3ProxyTarget.flinkConfiguration();
+        return create(proxy, SharedS3ProxyTarget.flinkConfiguration(), SharedS3ProxyTarget.bucket(), options, tweak);
+    }
+
+    /**
+     * As {@link #create(FaultInjectingProxy, Map)} for another server than the shared S3Proxy: the proxy
+     * must be in front of the server that {@code server} configures.
+     *
+     * @param server the Flink configuration that reaches the server directly (keys, region, path style)
+     * @param bucket the bucket the filesystem is for
+     */
+    public static ProxiedFileSystem create(
+            FaultInjectingProxy proxy, Configuration server, String bucket, Map<String, String> options) {
+        return create(proxy, server, bucket, options, UnaryOperator.identity());
+    }
+
+    private static ProxiedFileSystem create(FaultInjectingProxy proxy, Configuration server, String bucket,
+            Map<String, String> options, UnaryOperator<S3Settings.Builder> tweak) {
+        Configuration configuration = new Configuration(server);
         configuration.setString("s3.endpoint", proxy.endpoint().toString());
         options.forEach(configuration::setString);
         S3FileSystemSettings configured = S3FileSystemSettings.fromConfiguration(configuration);
@@ -53,7 +70,7 @@ public final class ProxiedFileSystem implements AutoCloseable {
                 : S3FileSystemSettings.of(tweak.apply(configured.s3().toBuilder()).build());
         S3ClientOwner owner = new S3ClientOwner(settings.s3());
         UploadEngine uploads = new UploadEngine(owner.objectClient(), settings.s3());
-        S3FileSystem fs = new S3FileSystem(URI.create("s3://" + SharedS3ProxyTarget.bucket() + "/"),
+        S3FileSystem fs = new S3FileSystem(URI.create("s3://" + bucket + "/"),
                 owner.objectClient(), uploads, owner.bulkDownloader()::download, null, settings);
         return new ProxiedFileSystem(owner, fs);
     }

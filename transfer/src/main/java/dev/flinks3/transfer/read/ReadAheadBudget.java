@@ -11,6 +11,7 @@ public final class ReadAheadBudget {
 
     private final long limitBytes;
     private long heldBytes;
+    private long peakHeldBytes;
 
     /** @param limitBytes the most bytes all read-ahead windows may hold together, at least 0 */
     public ReadAheadBudget(long limitBytes) {
@@ -35,6 +36,7 @@ public final class ReadAheadBudget {
             return 0;
         }
         heldBytes += fitting * windowBytes;
+        peakHeldBytes = Math.max(peakHeldBytes, heldBytes);
         return (int) fitting;
     }
 
@@ -54,6 +56,11 @@ public final class ReadAheadBudget {
     /** Bytes of windows held now. */
     public synchronized long heldBytes() {
         return heldBytes;
+    }
+
+    /** The most bytes of windows ever held at once. */
+    public synchronized long peakHeldBytes() {
+        return peakHeldBytes;
     }
 
     /** The bound, in bytes. */

@@ -78,6 +78,7 @@ public final class InMemoryObjectClient implements ObjectClient {
     private final Map<Operation, Gate> gates = new EnumMap<>(Operation.class);
     private final List<Fault> faults = new CopyOnWriteArrayList<>();
     private Predicate<S3Location> deleteDenied = location -> false;
+    private volatile boolean currentS3 = true;
     private int openRangeStreams;
     private int abortedRangeStreams;
     private final List<long[]> getRanges = new ArrayList<>();
@@ -96,6 +97,15 @@ public final class InMemoryObjectClient implements ObjectClient {
     }
 
     // ---------------------------------------------------------------- test hooks
+
+    /**
+     * Makes the fake an older S3-compatible server (as Ceph RGW 16.2): it does not show that it checks
+     * flexible checksums, and it ignores {@code If-None-Match} on CompleteMultipartUpload (overwrites).
+     * By default the fake is current S3, which does both.
+     */
+    public void actAsServerIgnoringConditionalCompletion() {
+        currentS3 = false;
+    }
 
     /** Adds a fault; faults are checked in the order added and the first that strikes wins. */
     public void inject(Fault fault) {
@@ -282,18 +292,7 @@ public final class InMemoryObjectClient implements ObjectClient {
                 future.completeExceptionally(t);
             }
         };
-        Gate gate;
-        synchronized (lock) {
-            gate = gates.get(Operation.GET);
-        }
-        if (gate != null && gate.hold(work)) {
-            return future;
-        }
-        if (executor != null) {
-            executor.execute(work);
-        } else {
-            work.run();
-        }
+        dispatch(Operation.GET, work);
         return future;
     }
 
@@ -397,13 +396,20 @@ public final class InMemoryObjectClient implements ObjectClient {
     }
 
     @Override
+    public boolean checksFlexibleChecksums() {
+        return currentS3;
+    }
+
+    @Override
     public CompletableFuture<String> completeMultipartUpload(
             S3Location location, String uploadId, List<CompletedPart> parts, WriteCondition condition) {
         List<CompletedPart> requested = List.copyOf(parts);
         return async(Operation.COMPLETE_MULTIPART_UPLOAD, location, uploadId, 0, () -> {
             Upload upload = upload("CompleteMultipartUpload", location, uploadId);
             byte[] bytes = assemble(location, upload, requested);
-            checkCondition(location, condition);
+            if (currentS3) {
+                checkCondition(location, condition);
+            }
             putObject(location, bytes, multipartETag(upload, requested));
             uploads.remove(uploadId);
             finishedUploadIds.add(uploadId);
@@ -529,19 +535,24 @@ public final class InMemoryObjectClient implements ObjectClient {
             end(operation);
             future.complete(result);
         };
+        dispatch(operation, work);
+        return future;
+    }
+
+    /** Holds {@code work} at the operation's gate if it is closed, else runs it on the executor (or here). */
+    private void dispatch(Operation operation, Runnable work) {
         Gate gate;
         synchronized (lock) {
             gate = gates.get(operation);
         }
         if (gate != null && gate.hold(work)) {
-            return future;
+            return;
         }
         if (executor != null) {
             executor.execute(work);
         } else {
             work.run();
         }
-        return future;
     }
 
     private static IOException asIOException(Exception e) {

@@ -23,6 +23,16 @@ class ReadAheadBudgetTest {
     }
 
     @Test
+    void thePeakIsTheMostEverHeldAtOnce() {
+        budget.tryAcquire(6, 10);
+        budget.release(6, 10);
+        budget.tryAcquire(3, 10);
+
+        assertThat(budget.peakHeldBytes()).isEqualTo(60);
+        assertThat(budget.heldBytes()).isEqualTo(30);
+    }
+
+    @Test
     void givingBackMoreThanHeldIsAnError() {
         budget.tryAcquire(2, 10);
         assertThatThrownBy(() -> budget.release(3, 10)).isInstanceOf(IllegalStateException.class);

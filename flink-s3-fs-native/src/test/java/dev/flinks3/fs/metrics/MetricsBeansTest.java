@@ -1,0 +1,84 @@
+package dev.flinks3.fs.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flinks3.multipart.UploadEngine;
+import dev.flinks3.transfer.S3RequestMetrics;
+import dev.flinks3.transfer.S3Settings;
+import dev.flinks3.transfer.fake.InMemoryObjectClient;
+import dev.flinks3.transfer.read.ReadAheadBudget;
+import java.net.URI;
+import java.util.concurrent.ForkJoinPool;
+import javax.management.MBeanServer;
+import javax.management.MBeanServerFactory;
+import javax.management.ObjectName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Names, attributes and unregistration of the metrics MBeans, on an MBean server of the test's own. */
+@Timeout(30)
+class MetricsBeansTest {
+
+    private final MBeanServer server = MBeanServerFactory.newMBeanServer();
+
+    @Test
+    void oneFileSystemBeanAndOneBeanPerOperationUnderTheDocumentedNames() throws Exception {
+        ReadAheadBudget readAhead = new ReadAheadBudget(1000);
+        readAhead.tryAcquire(4, 100);
+
+        try (MetricsBeans beans = MetricsBeans.register(server, "s3", "127.0.0.1_9000", metrics(readAhead))) {
+            ObjectName fs = new ObjectName("dev.flinks3:type=S3FileSystem,scheme=s3,endpoint=127.0.0.1_9000");
+            assertThat(beans.fileSystemName()).isEqualTo(fs);
+            assertThat(server.getAttribute(fs, "ReadAheadBytes")).isEqualTo(400L);
+            assertThat(server.getAttribute(fs, "PeakReadAheadBytes")).isEqualTo(400L);
+            assertThat(server.getAttribute(fs, "ReadAheadLimitBytes")).isEqualTo(1000L);
+            assertThat(server.getAttribute(fs, "BufferLimitBytes")).isEqualTo(64L * 1024 * 1024);
+            assertThat(server.getAttribute(fs, "Requests")).isEqualTo(0L);
+            ObjectName uploadPart = new ObjectName(
+                    "dev.flinks3:type=S3Operation,scheme=s3,endpoint=127.0.0.1_9000,operation=UploadPart");
+            assertThat(server.isRegistered(uploadPart)).isTrue();
+            assertThat(server.getAttribute(uploadPart, "LatencyP99Millis")).isEqualTo(0.0);
+            assertThat(server.queryNames(new ObjectName("dev.flinks3:type=S3Operation,*"), null))
+                    .hasSize(S3RequestMetrics.OPERATIONS.size() + 1);
+        }
+        assertThat(server.queryNames(new ObjectName("dev.flinks3:*"), null)).isEmpty();
+    }
+
+    @Test
+    void twoOwnersOfOneSchemeAndEndpointAreToldApartAndSchemesNeverCollide() throws Exception {
+        try (MetricsBeans first = MetricsBeans.register(server, "s3", "minio_9000", metrics(new ReadAheadBudget(0)));
+                MetricsBeans second = MetricsBeans.register(server, "s3", "minio_9000", metrics(new ReadAheadBudget(0)));
+                MetricsBeans hadoop = MetricsBeans.register(server, "s3a", "minio_9000", metrics(new ReadAheadBudget(0)))) {
+            assertThat(first.fileSystemName().getKeyProperty("instance")).isNull();
+            assertThat(second.fileSystemName().getKeyProperty("instance")).isEqualTo("2");
+            assertThat(hadoop.fileSystemName().getKeyProperty("instance")).isNull();
+            assertThat(hadoop.fileSystemName().getKeyProperty("scheme")).isEqualTo("s3a");
+            assertThat(second.names()).allMatch(name -> "2".equals(name.getKeyProperty("instance")));
+
+            second.close();
+            second.close();
+
+            assertThat(server.queryNames(new ObjectName("dev.flinks3:type=S3FileSystem,*"), null))
+                    .containsExactlyInAnyOrder(first.fileSystemName(), hadoop.fileSystemName());
+        }
+    }
+
+    @Test
+    void theEndpointKeyIsHostAndPortOnly() {
+        assertThat(MetricsBeans.endpointKey(URI.create("http://user:secret@127.0.0.1:9000/path?x=1"), "us-east-1"))
+                .isEqualTo("127.0.0.1_9000");
+        assertThat(MetricsBeans.endpointKey(URI.create("https://s3.eu-west-1.amazonaws.com"), "eu-west-1"))
+                .isEqualTo("s3.eu-west-1.amazonaws.com");
+        assertThat(MetricsBeans.endpointKey(URI.create("http://[::1]:9000"), "us-east-1")).isEqualTo("___1__9000");
+        assertThat(MetricsBeans.endpointKey(null, "eu-central-1")).isEqualTo("aws-eu-central-1");
+    }
+
+    private static S3FileSystemMetrics metrics(ReadAheadBudget readAhead) {
+        S3Settings settings = S3Settings.builder()
+                .partSizeBytes(S3Settings.MIN_PART_SIZE)
+                .maxBufferedBytesPerProcess(64L * 1024 * 1024)
+                .build();
+        UploadEngine uploads = new UploadEngine(new InMemoryObjectClient(ForkJoinPool.commonPool()), settings);
+        return new S3FileSystemMetrics(new S3RequestMetrics(), uploads.metrics(), readAhead);
+    }
+}
