@@ -5,8 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinks3.transfer.S3Settings;
 import dev.flinks3.transfer.S3Settings.SseType;
+import java.lang.management.ManagementFactory;
 import java.net.URI;
+import java.util.List;
 import java.util.Map;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.IllegalConfigurationException;
 import org.junit.jupiter.api.Test;
@@ -92,8 +96,30 @@ class BucketConfigurationTest {
     }
 
     @Test
+    void theFactoryBuildsOneSetOfClientsPerDistinctEffectiveConfiguration() throws Exception {
+        Map<String, String> values = Map.of("s3.endpoint", "http://127.0.0.1:9", "s3.region", "us-east-1",
+                "s3.bucket.savepoints-a.sse.type", "sse-s3", "s3.bucket.savepoints-b.sse.type", "sse-s3",
+                "s3.bucket.other.endpoint", "http://127.0.0.1:10");
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        ObjectName ours = new ObjectName("dev.flinks3:type=S3FileSystem,scheme=s3,*");
+        int before = server.queryNames(ours, null).size();
+        S3FileSystemFactory factory = new S3FileSystemFactory();
+        factory.configure(config(values));
+        try {
+            for (String bucket : List.of("checkpoints", "logs", "savepoints-a", "savepoints-b", "other")) {
+                factory.create(URI.create("s3://" + bucket + "/"));
+            }
+            // global (checkpoints, logs), sse-s3 (savepoints-a, savepoints-b), other endpoint (other)
+            assertThat(server.queryNames(ours, null)).hasSize(before + 3);
+        } finally {
+            factory.configure(new Configuration());
+        }
+        assertThat(server.queryNames(ours, null)).as("configuring again closes them").hasSize(before);
+    }
+
+    @Test
     void perBucketKeysOfKnownOptionsAreNotReportedAsUnknown() {
-        assertThat(UnknownKeys.unknown(java.util.List.of("s3.bucket.a.endpoint", "fs.s3a.bucket.my.bucket.endpoint",
+        assertThat(UnknownKeys.unknown(List.of("s3.bucket.a.endpoint", "fs.s3a.bucket.my.bucket.endpoint",
                 "s3.bucket.a.no-such-option", "s3.bucket.accesspoint.arn")))
                 .containsExactly("s3.bucket.a.no-such-option", "s3.bucket.accesspoint.arn");
     }
