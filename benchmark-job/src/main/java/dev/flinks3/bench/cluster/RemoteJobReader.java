@@ -1,6 +1,7 @@
 package dev.flinks3.bench.cluster;
 
 import dev.flinks3.bench.job.JobAccumulators;
+import dev.flinks3.bench.job.PluginMetricsAccumulators;
 import dev.flinks3.bench.job.JobParameters;
 import dev.flinks3.bench.rest.FlinkRestClient;
 import dev.flinks3.bench.results.ContenderResult;
@@ -69,7 +70,8 @@ public final class RemoteJobReader {
                 job.path("duration").asLong(0) / 1000.0, 0, collector.checkpoints(), restore(watch, job, accumulators));
         String state = job.path("state").asString("");
         String error = "FAILED".equals(state) ? "job " + jobId + " is FAILED" + watch.rootCause() : "";
-        return new ContenderResult(new PluginInfo(label, "", "", ""), 1, run, error, 0, 0, Map.of(), 0);
+        return new ContenderResult(new PluginInfo(label, "", "", ""), 1, run, error, 0, 0, Map.of(), 0)
+                .withPluginMetrics(PluginMetricsAccumulators.read(accumulators));
     }
 
     /** The restore this job started with, or null if it started fresh. */

@@ -89,6 +89,15 @@ public final class AsyncStateAccumulatorOperator extends AbstractAsyncStateStrea
         ledger.snapshot();
     }
 
+    @Override
+    public void close() throws Exception {
+        try {
+            ledger.close();
+        } finally {
+            super.close();
+        }
+    }
+
     /** A restored job whose input ends before the verification's timer fired verifies here, before it finishes. */
     @Override
     public void finish() throws Exception {

@@ -82,6 +82,15 @@ public final class StateAccumulatorOperator extends AbstractStreamOperator<Long>
         ledger.snapshot();
     }
 
+    @Override
+    public void close() throws Exception {
+        try {
+            ledger.close();
+        } finally {
+            super.close();
+        }
+    }
+
     /** A restored job whose input ends before the verification's timer fired verifies here, before it finishes. */
     @Override
     public void finish() throws Exception {

@@ -27,6 +27,7 @@ final class StateLedger {
     private LongCounter recordsProcessed;
     private LongCounter keysCreated;
     private LongCounter stateDigest;
+    private PluginMetricsAccumulators pluginMetrics;
 
     private StateLedger(ListState<KeyGroupDigest> recordedDigests, KeyGroupDigests digests, long restoredCheckpointId,
             int maxParallelism, RuntimeContext runtimeContext) {
@@ -57,6 +58,7 @@ final class StateLedger {
         recordsProcessed = counter(JobAccumulators.RECORDS_PROCESSED);
         keysCreated = counter(JobAccumulators.KEYS_CREATED);
         stateDigest = counter(JobAccumulators.STATE_DIGEST);
+        pluginMetrics = PluginMetricsAccumulators.open(runtimeContext);
         if (restored()) {
             stateDigest.add(digests.totalDigest());
         }
@@ -94,9 +96,17 @@ final class StateLedger {
         recordsProcessed.add(1);
     }
 
-    /** Called from the operator's {@code snapshotState}. */
+    /** Called from the operator's {@code snapshotState}; also reports the plugin's metrics of this JVM. */
     void snapshot() throws Exception {
         recordedDigests.update(digests.entries());
+        pluginMetrics.report();
+    }
+
+    /** Called from the operator's {@code close}: the plugin's metrics a last time. */
+    void close() {
+        if (pluginMetrics != null) {
+            pluginMetrics.close();
+        }
     }
 
     /**

@@ -5,6 +5,7 @@ import dev.flinks3.bench.job.LargeStateGeneratorJob;
 import dev.flinks3.bench.rest.FlinkRestClient;
 import dev.flinks3.bench.results.ContenderResult;
 import dev.flinks3.bench.results.PluginInfo;
+import dev.flinks3.bench.results.PluginMBeans;
 import dev.flinks3.bench.results.PluginMetrics;
 import dev.flinks3.bench.results.ResultsFile;
 import dev.flinks3.bench.results.RunResult;

@@ -32,8 +32,6 @@ import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.fs.FileSystem;
-import org.apache.flink.core.plugin.DefaultPluginManager;
-import org.apache.flink.core.plugin.DirectoryBasedPluginFinder;
 import org.apache.flink.core.plugin.PluginManager;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
@@ -72,8 +70,8 @@ class ForStFailoverIT {
 
         try (EmbeddedS3Server server = EmbeddedS3Server.builder().baseDir(work.resolve("s3"))
                 .profile(NetworkProfile.named("lan")).bucket(BUCKET).start()) {
-            Configuration conf = s3Configuration(server);
-            PluginManager plugins = ourPlugin(conf);
+            Configuration conf = OurPlugin.s3Configuration(server);
+            PluginManager plugins = OurPlugin.inPluginsFolder(work, conf);
             FileSystem.initialize(conf, plugins);
             try (MiniCluster cluster = startCluster(conf, plugins)) {
                 JobClient job = submit(cluster, parameters, checkpoints);
@@ -99,26 +97,6 @@ class ForStFailoverIT {
                         .as("final state digest, as without the failure").isEqualTo(expectedFinalDigest(parameters));
             }
         }
-    }
-
-    private static Configuration s3Configuration(EmbeddedS3Server server) {
-        Map<String, String> s3 = new HashMap<>();
-        s3.put("s3.endpoint", server.endpoint().toString());
-        s3.put("s3.path.style.access", "true");
-        s3.put("s3.access-key", server.accessKey());
-        s3.put("s3.secret-key", server.secretKey());
-        s3.put("s3.region", server.region());
-        return Configuration.fromMap(s3);
-    }
-
-    /** A plugin manager with only our shaded plugin jar, in a plugins folder of its own. */
-    private PluginManager ourPlugin(Configuration conf) throws IOException {
-        Path root = work.resolve("plugins");
-        Path folder = Files.createDirectories(root.resolve("s3-fs-ours"));
-        Path jar = LocalModeProcess.ourPluginJar();
-        Files.copy(jar, folder.resolve(jar.getFileName()));
-        return new DefaultPluginManager(new DirectoryBasedPluginFinder(root).findPlugins(),
-                CoreOptions.getPluginParentFirstLoaderPatterns(conf));
     }
 
     private MiniCluster startCluster(Configuration s3, PluginManager plugins) throws Exception {

@@ -1,6 +1,5 @@
-package dev.flinks3.bench.local;
+package dev.flinks3.bench.results;
 
-import dev.flinks3.bench.results.PluginMetrics;
 import java.lang.management.ManagementFactory;
 import java.util.Map;
 import java.util.Set;
@@ -14,12 +13,12 @@ import javax.management.ObjectName;
  * dev.flinks3:type=S3FileSystem,...} and {@code dev.flinks3:type=S3Operation,...}, documented in the
  * README's "Metrics" section), summed over every filesystem configuration registered, peaks as the
  * largest. Only attribute names are used, so it works whatever class loader loaded the plugin (in a
- * contender JVM, Flink's plugin class loader).
+ * contender JVM or a TaskManager, Flink's plugin class loader).
  */
-final class PluginMBeans {
+public final class PluginMBeans {
 
     /** The plugin's ObjectName domain. */
-    static final String DOMAIN = "dev.flinks3";
+    public static final String DOMAIN = "dev.flinks3";
 
     private final MBeanServer server;
 
@@ -28,7 +27,7 @@ final class PluginMBeans {
     }
 
     /** The plugin MBeans of this JVM's platform MBean server. */
-    static PluginMBeans platform() {
+    public static PluginMBeans platform() {
         return new PluginMBeans(ManagementFactory.getPlatformMBeanServer());
     }
 
@@ -37,7 +36,7 @@ final class PluginMBeans {
      *
      * @throws JMException if a registered MBean cannot be read
      */
-    PluginMetrics read() throws JMException {
+    public PluginMetrics read() throws JMException {
         Set<ObjectName> fileSystems = server.queryNames(new ObjectName(DOMAIN + ":type=S3FileSystem,*"), null);
         if (fileSystems.isEmpty()) {
             return null;
