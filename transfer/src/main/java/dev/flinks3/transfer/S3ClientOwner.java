@@ -24,7 +24,8 @@ import software.amazon.awssdk.utils.ThreadFactoryBuilder;
 
 /**
  * The one owner of everything heavy on the S3 side of a process: the HTTP client (CRT or Netty)
- * with its connection pool and event loops, the asynchronous S3 client, the credentials provider
+ * with its connection pool and event loops and the asynchronous S3 client on it, or the CRT-based
+ * S3 client ({@link S3Settings.ClientType#CRT}, see {@link CrtS3Client}), the credentials provider
  * (and STS client), and the executors that complete futures and schedule retries and timeouts.
  * Built once per filesystem from {@link S3Settings}; {@link #close()} releases everything in the
  * reverse order of creation. The {@link #objectClient() object client} and the {@link
@@ -86,11 +87,16 @@ public final class S3ClientOwner implements Closeable {
             ScheduledThreadPoolExecutor scheduler = closer.register(new Shutdown<>(scheduler())).executor;
             this.credentials = closer.register(S3Credentials.create(settings, region));
             this.proxies = HttpProxies.of(settings);
-            SdkAsyncHttpClient http = AsyncHttpClientFactory.create(settings, proxies, closer);
-            this.httpClientInUse = AsyncHttpClientFactory.typeOf(http);
-            RetryStrategy retryStrategy = S3RetryStrategy.create(settings, requestMetrics);
-
-            S3AsyncClient s3 = closer.register(clientBuilder(http, completion, scheduler, retryStrategy).build());
+            S3AsyncClient s3;
+            if (settings.client() == S3Settings.ClientType.CRT) {
+                this.httpClientInUse = S3Settings.HttpClientType.CRT;
+                s3 = closer.register(CrtS3Client.build(settings, credentials, region, proxies, completion));
+            } else {
+                SdkAsyncHttpClient http = AsyncHttpClientFactory.create(settings, proxies, closer);
+                this.httpClientInUse = AsyncHttpClientFactory.typeOf(http);
+                RetryStrategy retryStrategy = S3RetryStrategy.create(settings, requestMetrics);
+                s3 = closer.register(clientBuilder(http, completion, scheduler, retryStrategy).build());
+            }
 
             SseDecorator sse = new SseDecorator(settings);
             this.objectClient = new SdkObjectClient(s3, sse, new FlexibleChecksums(settings.checksumsEnabled()),
@@ -126,7 +132,7 @@ public final class S3ClientOwner implements Closeable {
 
     /**
      * The HTTP client that carries the requests: the configured one, or Netty when the CRT's native
-     * library does not load.
+     * library does not load; {@code CRT} for the CRT-based S3 client.
      */
     public S3Settings.HttpClientType httpClientInUse() {
         return httpClientInUse;
@@ -229,7 +235,8 @@ public final class S3ClientOwner implements Closeable {
 
     @Override
     public String toString() {
-        return "S3ClientOwner{httpClient=" + httpClientInUse
+        return "S3ClientOwner{client=" + settings.client()
+                + ", httpClient=" + httpClientInUse
                 + ", endpoint=" + settings.endpoint()
                 + ", proxy=" + proxies
                 + ", region=" + region
