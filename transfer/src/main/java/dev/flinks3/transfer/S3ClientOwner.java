@@ -20,6 +20,7 @@ import software.amazon.awssdk.retries.api.RetryStrategy;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3AsyncClientBuilder;
 import software.amazon.awssdk.services.s3.S3Configuration;
+import software.amazon.awssdk.transfer.s3.S3TransferManager;
 import software.amazon.awssdk.utils.ThreadFactoryBuilder;
 
 /**
@@ -31,9 +32,10 @@ import software.amazon.awssdk.utils.ThreadFactoryBuilder;
  * reverse order of creation. The {@link #objectClient() object client} and the {@link
  * #bulkDownloader() bulk downloader} are cheap views on that client.
  *
- * <p>The SDK's Transfer Manager is not used: with the Java-based client its multipart download
- * reads parts by part number, which S3-compatible servers such as S3Proxy do not implement, while
- * the {@link BulkDownloader}'s ranged GETs work everywhere.
+ * <p>On the SDK's client the Transfer Manager is not used: with the Java-based client its
+ * multipart download reads parts by part number, which S3-compatible servers such as S3Proxy do not
+ * implement, while the {@link BulkDownloader}'s ranged GETs work everywhere. On the CRT-based S3
+ * client it is: that client downloads with ranged GETs natively.
  *
  * <p>Thread-safe. Futures of the object client complete on this owner's completion executor, so
  * callers' callbacks never run on (and never block) an event-loop thread.
@@ -88,9 +90,13 @@ public final class S3ClientOwner implements Closeable {
             this.credentials = closer.register(S3Credentials.create(settings, region));
             this.proxies = HttpProxies.of(settings);
             S3AsyncClient s3;
+            S3TransferManager transferManager = null;
             if (settings.client() == S3Settings.ClientType.CRT) {
                 this.httpClientInUse = S3Settings.HttpClientType.CRT;
                 s3 = closer.register(CrtS3Client.build(settings, credentials, region, proxies, completion));
+                // Closed before the client; it does not close a client it was given.
+                transferManager = closer.register(
+                        S3TransferManager.builder().s3Client(s3).executor(completion).build());
             } else {
                 SdkAsyncHttpClient http = AsyncHttpClientFactory.create(settings, proxies, closer);
                 this.httpClientInUse = AsyncHttpClientFactory.typeOf(http);
@@ -102,7 +108,7 @@ public final class S3ClientOwner implements Closeable {
             this.objectClient = new SdkObjectClient(s3, sse, new FlexibleChecksums(settings.checksumsEnabled()),
                     new MultipartCopy(s3, sse, copyPartBytes, COPY_PARTS_IN_FLIGHT), maxSingleCopyBytes);
             this.bulkDownloader = new BulkDownloader(s3, sse, settings.bulkCopyConcurrency(),
-                    settings.partSizeBytes(), rangesPerFile(settings));
+                    settings.partSizeBytes(), rangesPerFile(settings), transferManager);
         } catch (RuntimeException e) {
             throw closer.closeAfterFailure(e);
         } catch (Error e) {
