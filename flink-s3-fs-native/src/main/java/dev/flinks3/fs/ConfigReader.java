@@ -1,6 +1,8 @@
 package dev.flinks3.fs;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -36,13 +38,44 @@ final class ConfigReader {
     }
 
     private final Map<String, String> values;
+    private final String bucket;
 
     ConfigReader(Configuration configuration) {
-        this.values = configuration.toMap();
+        this(configuration, null);
     }
 
-    /** The value as written, under the first spelling present; empty if none is set. */
+    /**
+     * A reader of the configuration of one bucket: each option's per-bucket spellings ({@link
+     * BucketKeys}) come before its global ones.
+     *
+     * @param bucket the bucket, or {@code null} for the global configuration
+     */
+    ConfigReader(Configuration configuration, String bucket) {
+        this.values = configuration.toMap();
+        this.bucket = bucket;
+    }
+
+    /** The bucket this reader reads for, or {@code null} for the global configuration. */
+    String bucket() {
+        return bucket;
+    }
+
+    /** The key to name in a message about an option that is not set: its per-bucket spelling for a bucket. */
+    String name(ConfigOption<?> option) {
+        return bucket == null ? option.key() : BucketKeys.scoped(option.key(), bucket).orElse(option.key());
+    }
+
+    /**
+     * The value as written, under the first spelling present: for a bucket, the per-bucket spellings
+     * (own key first, then the fallback keys), then the global ones; empty if none is set.
+     */
     Optional<Entry> find(ConfigOption<?> option) {
+        if (bucket != null) {
+            Optional<Entry> scoped = findScoped(option);
+            if (scoped.isPresent()) {
+                return scoped;
+            }
+        }
         String own = values.get(option.key());
         if (own != null) {
             return Optional.of(new Entry(option, option.key(), own));
@@ -51,6 +84,20 @@ final class ConfigReader {
             String value = values.get(fallback.getKey());
             if (value != null) {
                 return Optional.of(new Entry(option, fallback.getKey(), value));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The value under a per-bucket spelling of the option, if one is set. */
+    private Optional<Entry> findScoped(ConfigOption<?> option) {
+        List<String> spellings = new ArrayList<>();
+        spellings.add(option.key());
+        option.fallbackKeys().forEach(f -> spellings.add(f.getKey()));
+        for (String spelling : spellings) {
+            Optional<String> key = BucketKeys.scoped(spelling, bucket);
+            if (key.isPresent() && values.containsKey(key.get())) {
+                return Optional.of(new Entry(option, key.get(), values.get(key.get())));
             }
         }
         return Optional.empty();

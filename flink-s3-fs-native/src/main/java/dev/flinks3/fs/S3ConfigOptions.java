@@ -407,6 +407,34 @@ public final class S3ConfigOptions {
                     + " '*.domain' for the hosts under a domain, or '*' for all (which also turns off a proxy of"
                     + " the system properties or environment). Replaces http.nonProxyHosts and NO_PROXY.");
 
+    // ---- bucket policy: storage class, requester pays, access points ---------------------------
+
+    public static final ConfigOption<String> STORAGE_CLASS = ConfigOptions.key("s3.storage-class")
+            .stringType()
+            .noDefaultValue()
+            .withFallbackKeys(KeySpellings.of("s3.storage-class")
+                    .hadoop("create.storage.class")
+                    .presto("storage-class")
+                    .toArray())
+            .withDescription("Storage class of written objects (x-amz-storage-class on PutObject,"
+                    + " CreateMultipartUpload and CopyObject), a value of S3's StorageClass such as STANDARD_IA,"
+                    + " INTELLIGENT_TIERING or GLACIER_IR, matched ignoring case. Unset: the bucket's default.");
+
+    public static final ConfigOption<Boolean> REQUESTER_PAYS_ENABLED = ConfigOptions.key("s3.requester-pays.enabled")
+            .booleanType()
+            .defaultValue(false)
+            .withFallbackKeys(KeySpellings.of("s3.requester-pays.enabled").hadoop("requester.pays.enabled").toArray())
+            .withDescription("Send x-amz-request-payer: requester on every request, as buckets with Requester"
+                    + " Pays enabled ask for; the requester's account is charged for requests and transfer.");
+
+    public static final ConfigOption<String> ACCESS_POINT_ARN = ConfigOptions.key("s3.accesspoint.arn")
+            .stringType()
+            .noDefaultValue()
+            .withFallbackKeys(KeySpellings.of("s3.accesspoint.arn").hadoopWithoutS3Prefix("accesspoint.arn").toArray())
+            .withDescription("Per bucket only ('s3.bucket.<bucket>.accesspoint.arn'): the access point ARN"
+                    + " (arn:aws:s3:<region>:<account>:accesspoint/<name>) or alias that requests for"
+                    + " s3://<bucket>/ are sent to; the SDK signs for it and resolves its endpoint.");
+
     // ---- entropy injection ----------------------------------------------------------------------
 
     public static final ConfigOption<String> ENTROPY_KEY = ConfigOptions.key("s3.entropy.key")
@@ -448,6 +476,7 @@ public final class S3ConfigOptions {
                 READ_AHEAD_SIZE, READ_AHEAD_PARALLELISM, READ_BUFFER_SIZE, BULK_COPY_ENABLED, BULK_COPY_MAX_CONCURRENT,
                 SSE_TYPE, SSE_KMS_KEY_ID, SSE_KMS_ENCRYPTION_CONTEXT, SSE_C_KEY,
                 SSL_CA_FILE, PROXY_HOST, PROXY_PORT, PROXY_USERNAME, PROXY_PASSWORD, PROXY_NON_PROXY_HOSTS,
+                STORAGE_CLASS, REQUESTER_PAYS_ENABLED, ACCESS_POINT_ARN,
                 ENTROPY_KEY, ENTROPY_LENGTH,
                 METRICS_LOG_INTERVAL);
     }

@@ -2,6 +2,10 @@ package dev.flinks3.fs;
 
 import java.io.IOException;
 import java.net.URI;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.SortedMap;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.IllegalConfigurationException;
 import org.apache.flink.core.fs.FileSystem;
@@ -19,6 +23,12 @@ import org.slf4j.LoggerFactory;
  * are built at the first {@link #create} and shared by every filesystem of this factory (one per
  * bucket, as Flink caches filesystems by scheme and authority) until the factory is configured again.
  *
+ * <p><b>Per-bucket configuration.</b> A key set for one bucket ({@code s3.bucket.<bucket>.<key>}, or
+ * S3A's {@code fs.s3a.bucket.<bucket>.<key>}; see {@link BucketKeys}) overrides the global key for the
+ * filesystems of that bucket. Every bucket so configured is validated in {@link #configure}; buckets
+ * whose per-bucket keys and values are equal share one set of S3 clients, and buckets without any
+ * share the global one.
+ *
  * <p><b>Priority.</b> Flink 2.3 registers, for each scheme, the factory with the highest {@link
  * #getPriority()}; the configuration key {@code fs.<scheme>.priority.<factory class>} overrides a
  * factory's own priority. Flink's {@code flink-s3-fs-native} declares -1 and the Hadoop and Presto
@@ -34,9 +44,13 @@ public class S3FileSystemFactory implements FileSystemFactory {
     public static final int PRIORITY = 10;
 
     private static final Logger LOG = LoggerFactory.getLogger(S3FileSystemFactory.class);
+    private static final SortedMap<String, String> NO_OVERRIDES = Collections.emptySortedMap();
 
     private S3FileSystemSettings settings;
-    private S3Backend backend;
+    private Map<String, S3FileSystemSettings> bucketSettings = Map.of();
+    private Map<String, SortedMap<String, String>> bucketOverrides = Map.of();
+    /** The clients of each distinct effective configuration, by its per-bucket overrides (empty: global). */
+    private final Map<SortedMap<String, String>, S3Backend> backends = new HashMap<>();
 
     @Override
     public String getScheme() {
@@ -59,10 +73,19 @@ public class S3FileSystemFactory implements FileSystemFactory {
     @Override
     public synchronized void configure(Configuration config) {
         S3FileSystemSettings parsed = S3FileSystemSettings.fromConfiguration(config);
+        Map<String, S3FileSystemSettings> perBucket = new HashMap<>();
+        Map<String, SortedMap<String, String>> overrides = new HashMap<>();
+        Map<String, String> values = config.toMap();
+        for (String bucket : BucketKeys.buckets(values.keySet())) {
+            perBucket.put(bucket, S3FileSystemSettings.fromConfiguration(config, bucket));
+            overrides.put(bucket, BucketKeys.overrides(values, bucket));
+        }
         logKeysWithoutEffect(config);
         UnknownKeys.warnOnce(config);
         closeBackend();
         settings = parsed;
+        bucketSettings = perBucket;
+        bucketOverrides = overrides;
     }
 
     /**
@@ -75,29 +98,34 @@ public class S3FileSystemFactory implements FileSystemFactory {
         if (settings == null) {
             settings = S3FileSystemSettings.fromConfiguration(new Configuration());
         }
+        String bucket = fsUri.getAuthority();
+        S3FileSystemSettings effective = bucket == null ? settings : bucketSettings.getOrDefault(bucket, settings);
+        SortedMap<String, String> overrides = bucket == null ? NO_OVERRIDES : bucketOverrides.getOrDefault(bucket, NO_OVERRIDES);
+        S3Backend backend = backends.get(overrides);
         if (backend == null) {
             try {
-                backend = new S3Backend(settings, getScheme());
+                backend = new S3Backend(effective, getScheme());
             } catch (RuntimeException e) {
-                throw new IOException("Could not create the S3 client for " + getScheme() + "://: " + e.getMessage(), e);
+                throw new IOException("Could not create the S3 client for " + getScheme() + "://"
+                        + (overrides.isEmpty() ? "" : bucket) + ": " + e.getMessage(), e);
             }
+            backends.put(overrides, backend);
         }
         S3FileSystem fs = new S3FileSystem(fsUri, backend.objectClient(), backend.uploads(), backend.bulkCopy(),
-                backend.readAhead(), settings);
-        LOG.info("Created {} (flinks3) on {} with {}", fs.getUri(), backend, settings);
+                backend.readAhead(), effective);
+        LOG.info("Created {} (flinks3) on {} with {}", fs.getUri(), backend, effective);
         return fs;
     }
 
     private void closeBackend() {
-        if (backend == null) {
-            return;
+        for (S3Backend backend : backends.values()) {
+            try {
+                backend.close();
+            } catch (IOException e) {
+                LOG.warn("Could not close the S3 clients of the previous configuration", e);
+            }
         }
-        try {
-            backend.close();
-        } catch (IOException e) {
-            LOG.warn("Could not close the S3 clients of the previous configuration", e);
-        }
-        backend = null;
+        backends.clear();
     }
 
     private static void logKeysWithoutEffect(Configuration config) {

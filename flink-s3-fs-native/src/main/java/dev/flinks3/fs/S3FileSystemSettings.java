@@ -51,7 +51,18 @@ public final class S3FileSystemSettings {
      * @throws IllegalConfigurationException naming the key, the value given and what is allowed
      */
     public static S3FileSystemSettings fromConfiguration(Configuration configuration) {
-        ConfigReader config = new ConfigReader(configuration);
+        return fromConfiguration(configuration, null);
+    }
+
+    /**
+     * Reads and validates every option for one bucket: its per-bucket keys ({@code
+     * s3.bucket.<bucket>.<key>}, {@code fs.s3a.bucket.<bucket>.<key>}) override the global ones.
+     *
+     * @param bucket the bucket, or {@code null} for the global configuration
+     * @throws IllegalConfigurationException naming the key as written, the value given and what is allowed
+     */
+    public static S3FileSystemSettings fromConfiguration(Configuration configuration, String bucket) {
+        ConfigReader config = new ConfigReader(configuration, bucket);
         S3Settings s3 = S3SettingsFactory.create(config);
         String entropyKey = config.string(S3ConfigOptions.ENTROPY_KEY);
         if (entropyKey != null) {

@@ -22,6 +22,7 @@ import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.IllegalConfigurationException;
 import org.apache.flink.util.TimeUtils;
+import software.amazon.awssdk.services.s3.model.StorageClass;
 
 /**
  * Builds the one immutable {@link S3Settings} from Flink's {@link Configuration}, reading every key
@@ -49,6 +50,14 @@ public final class S3SettingsFactory {
     /** STS AssumeRole DurationSeconds limits. */
     static final Duration MIN_ROLE_SESSION = Duration.ofMinutes(15);
     static final Duration MAX_ROLE_SESSION = Duration.ofHours(12);
+
+    /**
+     * An access point ARN (S3, S3 on Outposts, Object Lambda; any partition) or an access point alias,
+     * which has the form of a bucket name (S3 user guide, "Using Amazon S3 access points").
+     */
+    static final Pattern ACCESS_POINT = Pattern.compile(
+            "arn:[a-z-]+:s3(-outposts|-object-lambda)?:[a-z0-9-]+:[0-9]{12}:(accesspoint|outpost)[/:][A-Za-z0-9./:-]+"
+                    + "|[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
 
     /** AWS region names and the names S3-compatible servers use: letters, digits, '-' and '_'. */
     /**
@@ -101,6 +110,7 @@ public final class S3SettingsFactory {
         transfers(config, b);
         encryption(config, b);
         privateNetwork(config, b, endpoint);
+        bucketPolicy(config, b);
         S3Settings settings;
         try {
             settings = b.build();
@@ -168,14 +178,14 @@ public final class S3SettingsFactory {
         if (access.isPresent() != secret.isPresent()) {
             ConfigReader.Entry given = access.orElseGet(secret::get);
             throw new IllegalConfigurationException("'" + given.key + "' is set but "
-                    + (access.isPresent() ? "no secret key ('" + SECRET_KEY.key() + "')"
-                            : "no access key ('" + ACCESS_KEY.key() + "')")
+                    + (access.isPresent() ? "no secret key ('" + config.name(SECRET_KEY) + "')"
+                            : "no access key ('" + config.name(ACCESS_KEY) + "')")
                     + ": static credentials need both.");
         }
         Optional<ConfigReader.Entry> token = nonBlank(config, SESSION_TOKEN);
         if (token.isPresent() && access.isEmpty()) {
             throw new IllegalConfigurationException("'" + token.get().key + "' is set without '"
-                    + ACCESS_KEY.key() + "' and '" + SECRET_KEY.key() + "': a session token belongs to static keys.");
+                    + config.name(ACCESS_KEY) + "' and '" + config.name(SECRET_KEY) + "': a session token belongs to static keys.");
         }
         b.accessKey(access.map(e -> e.value.trim()).orElse(null));
         b.secretKey(secret.map(e -> Secret.ofNullable(e.value.trim())).orElse(null));
@@ -254,7 +264,7 @@ public final class S3SettingsFactory {
             // S3A names the SSE-C customer key 'fs.s3a.encryption.key', the same key as the KMS key id.
             Optional<ConfigReader.Entry> s3aKey = kmsKey.filter(e -> e.key.endsWith("encryption.key"));
             ConfigReader.Entry key = customerKey.or(() -> s3aKey).orElseThrow(() -> new IllegalConfigurationException(
-                    "SSE type sse-c needs the customer key in '" + SSE_C_KEY.key() + "'."));
+                    "SSE type sse-c needs the customer key in '" + config.name(SSE_C_KEY) + "'."));
             b.sseCustomerKey(Secret.ofNullable(checkCustomerKey(key)));
             return;
         }
@@ -305,7 +315,7 @@ public final class S3SettingsFactory {
         if (host.isEmpty()) {
             config.find(PROXY_PORT).or(() -> user).or(() -> password).ifPresent(e -> {
                 throw new IllegalConfigurationException("'" + e.key + "' is set but no proxy host ('"
-                        + PROXY_HOST.key() + "').");
+                        + config.name(PROXY_HOST) + "').");
             });
         } else {
             String hostName = host.get().value.trim();
@@ -314,7 +324,7 @@ public final class S3SettingsFactory {
             }
             if (password.isPresent() && user.isEmpty()) {
                 throw new IllegalConfigurationException("'" + password.get().key + "' is set but no proxy user name ('"
-                        + PROXY_USERNAME.key() + "').");
+                        + config.name(PROXY_USERNAME) + "').");
             }
             int port = config.find(PROXY_PORT).isPresent()
                     ? config.intInRange(PROXY_PORT, 1, 65_535)
@@ -338,6 +348,32 @@ public final class S3SettingsFactory {
                 throw ConfigReader.invalid(e, "host names or IP addresses, '*.domain' or '*', separated by ','"
                         + " or '|' (" + bad.getMessage() + ")");
             }
+        });
+    }
+
+    /** Storage class, requester pays and, for a bucket, its access point. */
+    private static void bucketPolicy(ConfigReader config, S3Settings.Builder b) {
+        nonBlank(config, STORAGE_CLASS).ifPresent(e -> {
+            String given = e.value.trim();
+            String known = StorageClass.knownValues().stream().map(StorageClass::toString)
+                    .filter(v -> v.equalsIgnoreCase(given)).findFirst()
+                    .orElseThrow(() -> ConfigReader.invalid(e, "one of " + String.join(", ", StorageClass.knownValues()
+                            .stream().map(StorageClass::toString).sorted().toArray(String[]::new))
+                            + " (S3's storage classes)"));
+            b.storageClass(known);
+        });
+        b.requesterPays(config.bool(REQUESTER_PAYS_ENABLED));
+        nonBlank(config, ACCESS_POINT_ARN).ifPresent(e -> {
+            if (config.bucket() == null || !e.key.contains(".bucket." + config.bucket() + ".")) {
+                throw new IllegalConfigurationException("'" + e.key + "' is set for no bucket: an access point"
+                        + " stands for one bucket, so set it as 's3.bucket.<bucket>.accesspoint.arn'.");
+            }
+            String accessPoint = e.value.trim();
+            if (!ACCESS_POINT.matcher(accessPoint).matches()) {
+                throw ConfigReader.invalid(e, "an access point ARN such as"
+                        + " arn:aws:s3:us-east-1:123456789012:accesspoint/flink, or an access point alias");
+            }
+            b.accessPoints(Map.of(config.bucket(), accessPoint));
         });
     }
 
@@ -371,6 +407,6 @@ public final class S3SettingsFactory {
     }
 
     private static String keyOf(ConfigReader config, ConfigOption<?> option) {
-        return config.find(option).map(e -> e.key).orElse(option.key());
+        return config.find(option).map(e -> e.key).orElse(config.name(option));
     }
 }

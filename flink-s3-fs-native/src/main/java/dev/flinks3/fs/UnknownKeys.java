@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Finds configuration keys under the plugin's prefixes ({@code s3.}, {@code s3a.}, {@code fs.s3a.},
- * {@code presto.s3.}) that no option of {@link S3ConfigOptions} reads in any spelling: typos, renamed
+ * {@code presto.s3.}) that no option of {@link S3ConfigOptions} reads in any spelling, global or per bucket
+ * ({@link BucketKeys}): typos, renamed
  * keys, and keys of the other S3 plugins this one does not take. They would have no effect, so each is
  * named in a warning, once per process (the {@code s3://} and {@code s3a://} factories are configured
  * with the same configuration). Keys that Flink itself reads under these prefixes ({@code
@@ -33,7 +34,8 @@ final class UnknownKeys {
      */
     static final List<String> FLINK_PREFIXES = List.of("fs.s3a.priority.", "fs.s3a.limit.");
 
-    private static final Set<String> KNOWN = knownKeys(S3ConfigOptions.all());
+    /** Every key and fallback key of the plugin's options. */
+    static final Set<String> KNOWN = knownKeys(S3ConfigOptions.all());
     private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
 
     private UnknownKeys() {}
@@ -54,7 +56,8 @@ final class UnknownKeys {
     static SortedSet<String> unknown(Collection<String> keys) {
         SortedSet<String> unknown = new TreeSet<>();
         for (String key : keys) {
-            if (startsWithAny(key, PLUGIN_PREFIXES) && !startsWithAny(key, FLINK_PREFIXES) && !KNOWN.contains(key)) {
+            if (startsWithAny(key, PLUGIN_PREFIXES) && !startsWithAny(key, FLINK_PREFIXES) && !KNOWN.contains(key)
+                    && BucketKeys.parse(key, KNOWN).isEmpty()) {
                 unknown.add(key);
             }
         }

@@ -62,6 +62,10 @@ class PluginJarIT {
                     .anyMatch(name -> name.startsWith("dev/flinks3/shaded/io/netty/"));
             assertThat(read(zip, "META-INF/services/org.apache.flink.core.fs.FileSystemFactory"))
                     .contains("dev.flinks3.fs.S3FileSystemFactory", "dev.flinks3.fs.S3AFileSystemFactory");
+            assertThat(read(zip, "META-INF/services/org.apache.flink.core.security.token.DelegationTokenProvider"))
+                    .contains("dev.flinks3.fs.token.S3DelegationTokenProvider");
+            assertThat(read(zip, "META-INF/services/org.apache.flink.core.security.token.DelegationTokenReceiver"))
+                    .contains("dev.flinks3.fs.token.S3DelegationTokenReceiver");
             assertThat(read(zip, "META-INF/services/dev.flinks3.shaded.software.amazon.awssdk.http.async.SdkAsyncHttpService"))
                     .contains("dev.flinks3.shaded.software.amazon.awssdk.http.nio.netty.NettySdkAsyncHttpService");
         }

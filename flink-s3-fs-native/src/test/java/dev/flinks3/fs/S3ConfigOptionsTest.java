@@ -112,6 +112,12 @@ class S3ConfigOptionsTest {
                 row(S3ConfigOptions.PROXY_PASSWORD, "s3.proxy.password", null,
                         "s3a.proxy.password", "fs.s3a.proxy.password"),
                 row(S3ConfigOptions.PROXY_NON_PROXY_HOSTS, "s3.proxy.non-proxy-hosts", null),
+                row(S3ConfigOptions.STORAGE_CLASS, "s3.storage-class", null, "s3.create.storage.class",
+                        "s3a.create.storage.class", "fs.s3a.create.storage.class", "presto.s3.storage-class"),
+                row(S3ConfigOptions.REQUESTER_PAYS_ENABLED, "s3.requester-pays.enabled", false,
+                        "s3.requester.pays.enabled", "s3a.requester.pays.enabled", "fs.s3a.requester.pays.enabled"),
+                row(S3ConfigOptions.ACCESS_POINT_ARN, "s3.accesspoint.arn", null,
+                        "s3a.accesspoint.arn", "fs.s3a.accesspoint.arn"),
                 row(S3ConfigOptions.ENTROPY_KEY, "s3.entropy.key", null),
                 row(S3ConfigOptions.ENTROPY_LENGTH, "s3.entropy.length", 4),
                 row(S3ConfigOptions.METRICS_LOG_INTERVAL, "s3.metrics.log-interval", Duration.ofMinutes(5)));

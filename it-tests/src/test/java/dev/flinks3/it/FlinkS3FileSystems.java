@@ -13,7 +13,7 @@ import org.apache.flink.core.fs.FileSystemFactory;
  * Our filesystem as Flink finds it on the classpath: the {@link FileSystemFactory} registered for a
  * scheme in {@code META-INF/services}. Tests never name the implementation classes.
  */
-final class FlinkS3FileSystems {
+public final class FlinkS3FileSystems {
 
     private FlinkS3FileSystems() {}
 
@@ -22,10 +22,18 @@ final class FlinkS3FileSystems {
      * independent of Flink's global filesystem registry.
      */
     static FileSystem create(String scheme, String bucket, Configuration configuration) throws IOException {
+        return factory(scheme, configuration).create(URI.create(scheme + "://" + bucket + "/"));
+    }
+
+    /**
+     * A new factory for {@code scheme}, configured from {@code configuration}: its filesystems of several
+     * buckets share what the factory shares (S3 clients per effective configuration).
+     */
+    public static FileSystemFactory factory(String scheme, Configuration configuration) {
         for (FileSystemFactory factory : ServiceLoader.load(FileSystemFactory.class)) {
             if (factory.getScheme().equals(scheme)) {
                 factory.configure(configuration);
-                return factory.create(URI.create(scheme + "://" + bucket + "/"));
+                return factory;
             }
         }
         return fail("No FileSystemFactory for scheme '%s' on the test classpath: module flink-s3-fs-native must "
@@ -33,7 +41,7 @@ final class FlinkS3FileSystems {
     }
 
     /** Closes a filesystem if its implementation owns resources. */
-    static void close(FileSystem fileSystem) throws Exception {
+    public static void close(FileSystem fileSystem) throws Exception {
         if (fileSystem instanceof AutoCloseable) {
             ((AutoCloseable) fileSystem).close();
         }

@@ -9,7 +9,7 @@ import java.util.Objects;
  * request before it is served, and the rate every request and response body is paced to.
  *
  * <p>{@link #LAN} adds nothing. {@link #WAN} is what one cloud VM sees of S3 in its region, as
- * {@code shared/BENCHMARKING.md} defines it: 20 ms per request and 50 MB/s per body (one HTTP/1.1
+ * the benchmarks define it (docs/benchmarks/README.md): 20 ms per request and 50 MB/s per body (one HTTP/1.1
  * connection carries one request at a time, so this is a per-connection cap). Immutable.
  */
 public final class NetworkProfile {

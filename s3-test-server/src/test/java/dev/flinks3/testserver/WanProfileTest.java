@@ -12,7 +12,7 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * The {@code wan} profile delivers what {@code shared/BENCHMARKING.md} promises: 20 ms once per
+ * The {@code wan} profile delivers what the benchmarks rely on: 20 ms once per
  * request, each body at 50 MB/s. Bounds are wide enough for a shared 2-core machine, narrow enough
  * to fail a pacer that loses its rate to sleep rounding (S3Proxy's own delivers about 7 MB/s).
  *

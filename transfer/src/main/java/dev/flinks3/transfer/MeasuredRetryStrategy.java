@@ -15,13 +15,12 @@ import software.amazon.awssdk.retries.api.TokenAcquisitionFailedException;
  * wrapped strategy chose before the retry. The SDK consults the strategy after every failed attempt,
  * also the last one, so this sees them all. Thread-safe as the wrapped strategy is.
  */
-final class MeasuredRetryStrategy implements RetryStrategy {
+final class MeasuredRetryStrategy extends ForwardingRetryStrategy {
 
-    private final RetryStrategy delegate;
     private final S3RequestMetrics metrics;
 
     MeasuredRetryStrategy(RetryStrategy delegate, S3RequestMetrics metrics) {
-        this.delegate = delegate;
+        super(delegate);
         this.metrics = metrics;
     }
 
@@ -48,30 +47,5 @@ final class MeasuredRetryStrategy implements RetryStrategy {
     @Override
     public RecordSuccessResponse recordSuccess(RecordSuccessRequest request) {
         return delegate.recordSuccess(request);
-    }
-
-    @Override
-    public int maxAttempts() {
-        return delegate.maxAttempts();
-    }
-
-    /**
-     * False: the wrapped strategy is already configured for AWS ({@link S3RetryStrategy}), and the SDK
-     * may only add its defaults to a strategy of its own.
-     */
-    @Override
-    public boolean useClientDefaults() {
-        return false;
-    }
-
-    /** A builder of the wrapped strategy: what it builds is not measured. */
-    @Override
-    public Builder<?, ?> toBuilder() {
-        return delegate.toBuilder();
-    }
-
-    @Override
-    public void close() {
-        delegate.close();
     }
 }

@@ -42,22 +42,22 @@ public interface ObjectClient {
     RangeStream get(S3Location location, long start, long endExclusive) throws IOException;
 
     /**
-     * One ranged GET of bytes {@code [start, start + length)}, its body copied into {@code dst} from
-     * {@code offset} on as it arrives: no thread waits for the body, and nothing is copied twice.
+     * One ranged GET of bytes {@code [start, start + dst.remaining())}, its body copied into {@code dst}
+     * (heap or direct) from its position on as it arrives: no thread waits for the body, and nothing is
+     * copied twice. {@code dst}'s position and limit are not moved; the result says how many bytes came.
      * Throttling, 5xx and errors before the body arrives are retried inside the implementation; a body
      * that breaks mid-way is not, it fails with the bytes copied so far (see below), for the caller to
      * ask for the rest. Cancelling the future aborts the request; {@code dst} may still be written until
      * the cancellation is seen.
      *
-     * @param dst receives the bytes; must not be read until the future completes
-     * @return a future of what was copied: {@code length} bytes, or fewer where the object ends first
+     * @param dst receives the bytes between its position and limit; must not be read until the future completes
+     * @return a future of what was copied: {@code dst.remaining()} bytes, or fewer where the object ends first
      *     (a GET at the start of an empty object copies 0 bytes); fails with {@link FileNotFoundException}
      *     if there is no object, {@link java.io.EOFException} if {@code start} is at or past the end of a
      *     non-empty object, {@link PartialBodyException} if the body broke after it began to arrive
-     * @throws IndexOutOfBoundsException if {@code [offset, offset + length)} is not inside {@code dst}
-     * @throws IllegalArgumentException if {@code start} is negative or {@code length} below 1
+     * @throws IllegalArgumentException if {@code start} is negative or {@code dst} has no room
      */
-    CompletableFuture<RangeRead> readInto(S3Location location, long start, byte[] dst, int offset, int length);
+    CompletableFuture<RangeRead> readInto(S3Location location, long start, ByteBuffer dst);
 
     /**
      * One page of ListObjectsV2.

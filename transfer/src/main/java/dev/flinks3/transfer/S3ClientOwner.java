@@ -2,6 +2,8 @@ package dev.flinks3.transfer;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -13,6 +15,7 @@ import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.core.client.config.SdkAdvancedAsyncClientOption;
 import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.http.async.SdkAsyncHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
@@ -209,13 +212,26 @@ public final class S3ClientOwner implements Closeable {
                         .addExecutionInterceptor(new ObjectBodyBytes(requestMetrics))
                         .scheduledExecutorService(scheduler)
                         .apiCallTimeout(settings.apiCallTimeout())
-                        .apiCallAttemptTimeout(settings.apiCallAttemptTimeout()));
+                        .apiCallAttemptTimeout(settings.apiCallAttemptTimeout())
+                        .executionInterceptors(bucketInterceptors(settings)));
         if (settings.endpoint() != null) {
             builder.endpointOverride(settings.endpoint());
         } else if (settings.region() == null) {
             builder.crossRegionAccessEnabled(true);
         }
         return builder;
+    }
+
+    /** Storage class, requester pays and access points, where the settings ask for them. */
+    static List<ExecutionInterceptor> bucketInterceptors(S3Settings settings) {
+        List<ExecutionInterceptor> interceptors = new ArrayList<>();
+        if (BucketRequestOptions.neededFor(settings)) {
+            interceptors.add(new BucketRequestOptions(settings));
+        }
+        if (!settings.accessPoints().isEmpty()) {
+            interceptors.add(new AccessPointRouting(settings.accessPoints()));
+        }
+        return interceptors;
     }
 
     /**

@@ -60,9 +60,17 @@ public final class S3Credentials implements Closeable {
      * @throws IllegalArgumentException if a configured provider class cannot be loaded or created
      */
     public static S3Credentials create(S3Settings settings, Region region) {
+        return create(settings, region, true);
+    }
+
+    /**
+     * As {@link #create(S3Settings, Region)}; without {@code withDelegated} the default chain does not
+     * start with Flink's delegation tokens, for the provider that obtains them.
+     */
+    public static S3Credentials create(S3Settings settings, Region region, boolean withDelegated) {
         Closer owned = new Closer();
         try {
-            AwsCredentialsProvider base = baseProvider(settings);
+            AwsCredentialsProvider base = baseProvider(settings, withDelegated);
             if (base instanceof AutoCloseable) {
                 owned.register((AutoCloseable) base);
             }
@@ -96,9 +104,14 @@ public final class S3Credentials implements Closeable {
 
     /**
      * The provider of the base credentials, before any assume-role: static keys, the configured
-     * classes, or the default chain.
+     * classes, or the session credentials of Flink's delegation tokens ({@link DelegatedCredentials})
+     * followed by the SDK's default chain.
      */
     static AwsCredentialsProvider baseProvider(S3Settings settings) {
+        return baseProvider(settings, true);
+    }
+
+    private static AwsCredentialsProvider baseProvider(S3Settings settings, boolean withDelegated) {
         if (settings.accessKey() != null) {
             return StaticCredentialsProvider.create(staticCredentials(settings));
         }
@@ -112,7 +125,15 @@ public final class S3Credentials implements Closeable {
                     ? providers.get(0)
                     : AwsCredentialsProviderChain.builder().credentialsProviders(providers).build();
         }
-        return DefaultCredentialsProvider.builder().build();
+        if (!withDelegated) {
+            return DefaultCredentialsProvider.builder().build();
+        }
+        // Flink's delegation tokens come first; reuseLastProviderEnabled(false) so that tokens arriving
+        // after a request already went to the default chain are still taken.
+        return AwsCredentialsProviderChain.builder()
+                .reuseLastProviderEnabled(false)
+                .credentialsProviders(DelegatedCredentials.provider(), DefaultCredentialsProvider.builder().build())
+                .build();
     }
 
     private static AwsCredentials staticCredentials(S3Settings settings) {

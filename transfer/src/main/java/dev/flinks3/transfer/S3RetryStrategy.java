@@ -164,13 +164,12 @@ final class S3RetryStrategy {
      * asked for, a 409 {@code ConditionalRequestConflict}. Its tokens remember whether an earlier attempt
      * of the request was answered as corrupted. Thread-safe as the wrapped strategy is.
      */
-    static final class FinalFailures implements RetryStrategy {
+    static final class FinalFailures extends ForwardingRetryStrategy {
 
-        private final RetryStrategy delegate;
         private final boolean conflictIsFinal;
 
         FinalFailures(RetryStrategy delegate, boolean conflictIsFinal) {
-            this.delegate = delegate;
+            super(delegate);
             this.conflictIsFinal = conflictIsFinal;
         }
 
@@ -209,28 +208,6 @@ final class S3RetryStrategy {
             Token token = (Token) request.token();
             delegate.recordSuccess(RecordSuccessRequest.create(token.delegate));
             return RecordSuccessResponse.create(token);
-        }
-
-        @Override
-        public int maxAttempts() {
-            return delegate.maxAttempts();
-        }
-
-        /** False: the wrapped strategy is configured for S3 already. */
-        @Override
-        public boolean useClientDefaults() {
-            return false;
-        }
-
-        /** A builder of the wrapped strategy: what it builds has none of these final failures. */
-        @Override
-        public Builder<?, ?> toBuilder() {
-            return delegate.toBuilder();
-        }
-
-        @Override
-        public void close() {
-            delegate.close();
         }
 
         private static final class Token implements RetryToken {

@@ -4,7 +4,9 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import software.amazon.awssdk.services.s3.model.StorageClass;
 
 /**
  * Everything the S3 side needs to know, parsed once from the Flink configuration and never changed:
@@ -97,6 +99,9 @@ public final class S3Settings {
     private final Path sslCaFile;
     private final HttpProxy proxy;
     private final List<String> nonProxyHosts;
+    private final String storageClass;
+    private final boolean requesterPays;
+    private final Map<String, String> accessPoints;
 
     private S3Settings(Builder b) {
         this.endpoint = b.endpoint;
@@ -137,6 +142,9 @@ public final class S3Settings {
         this.sslCaFile = b.sslCaFile;
         this.proxy = b.proxy;
         this.nonProxyHosts = b.nonProxyHosts == null ? null : List.copyOf(b.nonProxyHosts);
+        this.storageClass = b.storageClass;
+        this.requesterPays = b.requesterPays;
+        this.accessPoints = Map.copyOf(b.accessPoints);
     }
 
     public static Builder builder() {
@@ -315,6 +323,31 @@ public final class S3Settings {
         return sseCustomerKey;
     }
 
+    /**
+     * The storage class of written objects ({@code x-amz-storage-class} on PutObject,
+     * CreateMultipartUpload and CopyObject), a value of the SDK's {@code StorageClass}; {@code null}
+     * for the bucket's default (STANDARD on AWS).
+     */
+    public String storageClass() {
+        return storageClass;
+    }
+
+    /**
+     * Whether every request says the requester pays for it ({@code x-amz-request-payer: requester}),
+     * as S3 asks for buckets with Requester Pays enabled (S3 user guide, "Using Requester Pays buckets").
+     */
+    public boolean requesterPays() {
+        return requesterPays;
+    }
+
+    /**
+     * Access points to send requests to in place of a bucket: bucket name (as in {@code s3://bucket/})
+     * to an access point ARN or alias, which the SDK signs and resolves the endpoint for. Empty for none.
+     */
+    public Map<String, String> accessPoints() {
+        return accessPoints;
+    }
+
     /** Send a checksum with every upload (CRC32C, or Content-MD5 where ignored) and validate downloads. */
     public boolean checksumsEnabled() {
         return checksumsEnabled;
@@ -391,6 +424,9 @@ public final class S3Settings {
                 + ", sslCaFile=" + sslCaFile
                 + ", proxy=" + proxy
                 + ", nonProxyHosts=" + nonProxyHosts
+                + (storageClass == null ? "" : ", storageClass=" + storageClass)
+                + (requesterPays ? ", requesterPays=true" : "")
+                + (accessPoints.isEmpty() ? "" : ", accessPoints=" + accessPoints)
                 + "}";
     }
 
@@ -438,6 +474,9 @@ public final class S3Settings {
         private Path sslCaFile;
         private HttpProxy proxy;
         private List<String> nonProxyHosts;
+        private String storageClass;
+        private boolean requesterPays;
+        private Map<String, String> accessPoints = Map.of();
 
         private Builder() {}
 
@@ -480,6 +519,9 @@ public final class S3Settings {
             sslCaFile = s.sslCaFile;
             proxy = s.proxy;
             nonProxyHosts = s.nonProxyHosts;
+            storageClass = s.storageClass;
+            requesterPays = s.requesterPays;
+            accessPoints = s.accessPoints;
         }
 
         /** @throws IllegalArgumentException unless the URI is absolute http(s) with a host */
@@ -703,6 +745,33 @@ public final class S3Settings {
                 value.forEach(NonProxyHosts::check);
             }
             this.nonProxyHosts = value == null ? null : List.copyOf(value);
+            return this;
+        }
+
+        /**
+         * The storage class of written objects, or {@code null} for the bucket's default.
+         *
+         * @throws IllegalArgumentException if the SDK's {@code StorageClass} has no such value
+         */
+        public Builder storageClass(String value) {
+            String v = blankToNull(value);
+            if (v != null && StorageClass.fromValue(v) == StorageClass.UNKNOWN_TO_SDK_VERSION) {
+                throw new IllegalArgumentException("unknown storage class '" + v + "', allowed: "
+                        + StorageClass.knownValues());
+            }
+            this.storageClass = v;
+            return this;
+        }
+
+        /** Whether every request carries {@code x-amz-request-payer: requester}. */
+        public Builder requesterPays(boolean value) {
+            this.requesterPays = value;
+            return this;
+        }
+
+        /** Bucket name to access point ARN or alias; see {@link S3Settings#accessPoints()}. */
+        public Builder accessPoints(Map<String, String> value) {
+            this.accessPoints = Map.copyOf(value);
             return this;
         }
 

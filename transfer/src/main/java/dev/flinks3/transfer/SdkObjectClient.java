@@ -150,13 +150,13 @@ public final class SdkObjectClient implements ObjectClient {
     /**
      * {@inheritDoc}
      *
-     * <p>The body is copied into {@code dst} on the HTTP client's thread ({@link ArrayBodyTransformer}).
+     * <p>The body is copied into {@code dst} on the HTTP client's thread ({@link BufferBodyTransformer}).
      * A body that comes with the object's checksum is checked by the SDK when it ends; a mismatch fails
      * the future with a {@link PartialBodyException} of 0 trusted bytes.
      */
     @Override
-    public CompletableFuture<RangeRead> readInto(S3Location location, long start, byte[] dst, int offset, int length) {
-        Objects.checkFromIndexSize(offset, length, dst.length);
+    public CompletableFuture<RangeRead> readInto(S3Location location, long start, ByteBuffer dst) {
+        int length = dst.remaining();
         if (start < 0 || length < 1) {
             throw new IllegalArgumentException("invalid range of " + length + " bytes from " + start + " of " + location);
         }
@@ -166,7 +166,7 @@ public final class SdkObjectClient implements ObjectClient {
                 .range("bytes=" + start + "-" + (start + length - 1));
         sse.decorate(request);
         checksums.decorate(request);
-        ArrayBodyTransformer body = new ArrayBodyTransformer(location, start, dst, offset, length);
+        BufferBodyTransformer body = new BufferBodyTransformer(location, start, dst);
         CompletableFuture<RangeRead> answer = send("GetObject", location, () -> s3.getObject(request.build(), body));
         CompletableFuture<RangeRead> result = new CompletableFuture<>();
         answer.whenComplete((read, failure) -> {

@@ -108,9 +108,20 @@ class S3CredentialsTest {
     }
 
     @Test
-    void nothingConfiguredUsesTheDefaultChain() {
-        assertThat(S3Credentials.baseProvider(S3Settings.builder().build()))
-                .isInstanceOf(DefaultCredentialsProvider.class);
+    void nothingConfiguredUsesDelegatedCredentialsThenTheDefaultChain() {
+        AwsCredentialsProvider provider = S3Credentials.baseProvider(S3Settings.builder().build());
+        assertThat(provider).isInstanceOf(AwsCredentialsProviderChain.class);
+        assertThat(provider.toString()).contains("DelegatedCredentials", DefaultCredentialsProvider.class.getSimpleName());
+        try {
+            DelegatedCredentials.update("ASIADELEGATED", Secret.ofNullable("s1"), Secret.ofNullable("t1"), null);
+            assertThat(provider.resolveCredentials().accessKeyId()).isEqualTo("ASIADELEGATED");
+            DelegatedCredentials.update("ASIARENEWED", Secret.ofNullable("s2"), Secret.ofNullable("t2"), null);
+            AwsCredentials renewed = provider.resolveCredentials();
+            assertThat(renewed.accessKeyId()).isEqualTo("ASIARENEWED");
+            assertThat(((AwsSessionCredentials) renewed).sessionToken()).isEqualTo("t2");
+        } finally {
+            DelegatedCredentials.clear();
+        }
     }
 
     @Test

@@ -140,7 +140,7 @@ abstract class SdkObjectClientS3ProxyTest {
         put(location, data);
         byte[] dst = new byte[2 * MIB + 20];
 
-        RangeRead read = client.readInto(location, 1000, dst, 10, 2 * MIB).get(30, TimeUnit.SECONDS);
+        RangeRead read = client.readInto(location, 1000, ByteBuffer.wrap(dst, 10, 2 * MIB)).get(30, TimeUnit.SECONDS);
 
         assertThat(read.bytes()).isEqualTo(2 * MIB);
         assertThat(read.objectLength()).isEqualTo(data.length);
@@ -148,8 +148,18 @@ abstract class SdkObjectClientS3ProxyTest {
                 .isEqualTo(java.util.Arrays.copyOfRange(data, 1000, 1000 + 2 * MIB));
         assertThat(dst[9]).isZero();
         assertThat(dst[10 + 2 * MIB]).isZero();
+        // A direct buffer (as ForSt reads into) is filled from its position; its position and limit stay.
+        ByteBuffer direct = ByteBuffer.allocateDirect(MIB + 100);
+        direct.position(100);
+        RangeRead intoDirect = client.readInto(location, 7, direct).get(30, TimeUnit.SECONDS);
+        assertThat(intoDirect.bytes()).isEqualTo(MIB);
+        assertThat(direct.position()).isEqualTo(100);
+        assertThat(direct.limit()).isEqualTo(MIB + 100);
+        byte[] copied = new byte[MIB];
+        direct.get(copied);
+        assertThat(copied).isEqualTo(java.util.Arrays.copyOfRange(data, 7, 7 + MIB));
         // A range past the end copies what there is.
-        RangeRead tail = client.readInto(location, data.length - 5, dst, 0, 100).get(30, TimeUnit.SECONDS);
+        RangeRead tail = client.readInto(location, data.length - 5, ByteBuffer.wrap(dst, 0, 100)).get(30, TimeUnit.SECONDS);
         assertThat(tail.bytes()).isEqualTo(5);
         assertThat(java.util.Arrays.copyOfRange(dst, 0, 5))
                 .isEqualTo(java.util.Arrays.copyOfRange(data, data.length - 5, data.length));
@@ -159,15 +169,15 @@ abstract class SdkObjectClientS3ProxyTest {
     void readIntoAtTheEndIsEndOfFileAndOfAnEmptyObjectCopiesNothing() throws Exception {
         S3Location location = newLocation();
         put(location, randomBytes(100));
-        assertThatThrownBy(() -> client.readInto(location, 100, new byte[10], 0, 10).join())
+        assertThatThrownBy(() -> client.readInto(location, 100, ByteBuffer.allocate(10)).join())
                 .hasCauseInstanceOf(EOFException.class);
         S3Location empty = newLocation();
         put(empty, new byte[0]);
-        RangeRead none = client.readInto(empty, 0, new byte[10], 0, 10).get(30, TimeUnit.SECONDS);
+        RangeRead none = client.readInto(empty, 0, ByteBuffer.allocate(10)).get(30, TimeUnit.SECONDS);
         assertThat(none.bytes()).isZero();
         assertThat(none.objectLength()).isZero();
         S3Location missing = newLocation();
-        assertThatThrownBy(() -> client.readInto(missing, 0, new byte[10], 0, 10).join())
+        assertThatThrownBy(() -> client.readInto(missing, 0, ByteBuffer.allocate(10)).join())
                 .hasCauseInstanceOf(FileNotFoundException.class)
                 .hasMessageContaining(missing.toString());
     }
@@ -178,11 +188,11 @@ abstract class SdkObjectClientS3ProxyTest {
         byte[] data = randomBytes(16 * MIB);
         put(location, data);
 
-        CompletableFuture<RangeRead> cancelled = client.readInto(location, 0, new byte[data.length], 0, data.length);
+        CompletableFuture<RangeRead> cancelled = client.readInto(location, 0, ByteBuffer.allocateDirect(data.length));
         cancelled.cancel(true);
 
         byte[] again = new byte[data.length];
-        assertThat(client.readInto(location, 0, again, 0, data.length).get(30, TimeUnit.SECONDS).bytes())
+        assertThat(client.readInto(location, 0, ByteBuffer.wrap(again)).get(30, TimeUnit.SECONDS).bytes())
                 .isEqualTo(data.length);
         assertThat(again).isEqualTo(data);
     }

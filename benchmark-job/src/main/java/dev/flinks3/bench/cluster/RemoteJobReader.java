@@ -66,7 +66,7 @@ public final class RemoteJobReader {
                 watch.accumulator(accumulators, JobAccumulators.RECORDS_PROCESSED),
                 watch.accumulator(accumulators, JobAccumulators.KEYS_CREATED),
                 String.format("%016x", watch.accumulator(accumulators, JobAccumulators.STATE_DIGEST)),
-                job.path("duration").asLong(0) / 1000.0, collector.checkpoints(), restore(watch, job, accumulators));
+                job.path("duration").asLong(0) / 1000.0, 0, collector.checkpoints(), restore(watch, job, accumulators));
         String state = job.path("state").asString("");
         String error = "FAILED".equals(state) ? "job " + jobId + " is FAILED" + watch.rootCause() : "";
         return new ContenderResult(new PluginInfo(label, "", "", ""), 1, run, error, 0, 0, Map.of(), 0);

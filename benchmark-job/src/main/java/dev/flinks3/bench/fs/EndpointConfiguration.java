@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * The Flink configuration every contender gets for the benchmark's S3 server, in the spellings all
- * of Flink's S3 plugins read ({@code shared/BENCHMARKING.md}): {@code s3.endpoint},
+ * of Flink's S3 plugins read (docs/benchmarks/README.md, "Method"): {@code s3.endpoint},
  * {@code s3.path.style.access}, {@code s3.access-key}, {@code s3.secret-key}, and a region for the
  * plugins on AWS SDK v2 ({@code s3.region} for native; Flink's hadoop plugin mirrors
  * {@code s3.endpoint.region} to {@code fs.s3a.endpoint.region}). Plugin defaults are left alone:

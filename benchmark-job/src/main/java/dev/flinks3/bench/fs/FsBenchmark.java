@@ -17,7 +17,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * A filesystem benchmark run ({@code shared/BENCHMARKING.md}): one S3 server JVM with the chosen
+ * A filesystem benchmark run (method in docs/benchmarks/README.md): one S3 server JVM with the chosen
  * profile for all contenders; each contender warmed once at small sizes; then rounds in alternating
  * order, each contender in a fresh JVM with only its plugin and a fresh bucket. Writes
  * {@code results.json} and {@code results.md} after every contender, so an interrupted run keeps

@@ -5,7 +5,7 @@ import java.util.Collection;
 /**
  * One figure over several rounds: its mean, smallest and largest value. A figure whose largest value
  * exceeds its smallest by more than {@link #FLAG_RATIO} is flagged as unstable
- * ({@code shared/BENCHMARKING.md}: rounds that differ by more than 1.25x).
+ * (rounds that differ by more than 1.25x are flagged).
  *
  * @param mean arithmetic mean of the values
  * @param min smallest value

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.apache.flink.configuration.MemorySize;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
@@ -57,13 +58,25 @@ public final class JobParameters implements Serializable {
     Duration checkpointTimeout;
 
     @Option(names = "--incremental", defaultValue = "false", arity = "0..1", fallbackValue = "true",
-            description = "RocksDB incremental (true) or full (false) checkpoints (default: ${DEFAULT-VALUE}).")
+            description = "RocksDB incremental (true) or full (false) checkpoints; ForSt's are always incremental "
+                    + "(default: ${DEFAULT-VALUE}).")
     boolean incremental;
 
     @Option(names = "--duration", defaultValue = "60s", converter = DurationConverter.class,
             description = "How long the source emits records: recordsPerSecond x duration records in all "
                     + "(default: ${DEFAULT-VALUE}).")
     Duration duration;
+
+    @Option(names = "--state-backend", defaultValue = "rocksdb", converter = StateBackendKind.Converter.class,
+            description = "Keyed state backend: rocksdb (local disk, files uploaded at checkpoints) or forst "
+                    + "(disaggregated: SST files on s3://, asynchronous state access) (default: ${DEFAULT-VALUE}).")
+    StateBackendKind stateBackend;
+
+    @Option(names = "--forst-cache-size", defaultValue = "64m",
+            description = "With --state-backend forst: bytes of SST files ForSt caches on local disk "
+                    + "(state.backend.forst.cache.size-based-limit), e.g. 64m, 1g; 0 turns the cache off "
+                    + "(default: ${DEFAULT-VALUE}).")
+    String forstCacheSize;
 
     /** Value size in bytes. */
     public int valueSizeBytes() {
@@ -130,8 +143,26 @@ public final class JobParameters implements Serializable {
         return incremental;
     }
 
+    /**
+     * Whether checkpoints are incremental: {@code --incremental}, and always with ForSt. ForSt's SST files are
+     * already on {@code s3://}, so its incremental checkpoint only references them, as disaggregated state is
+     * meant to be used.
+     */
+    public boolean incrementalCheckpoints() {
+        return incremental || stateBackend == StateBackendKind.FORST;
+    }
+
     public Duration duration() {
         return duration;
+    }
+
+    public StateBackendKind stateBackend() {
+        return stateBackend;
+    }
+
+    /** {@code --forst-cache-size} in bytes; 0 when the cache is off. */
+    public long forstCacheSizeBytes() {
+        return MemorySize.parse(forstCacheSize).getBytes();
     }
 
     /**
@@ -149,6 +180,12 @@ public final class JobParameters implements Serializable {
         requirePositive("--checkpointInterval", checkpointInterval.toMillis());
         requirePositive("--checkpointTimeout", checkpointTimeout.toMillis());
         requirePositive("--duration", duration.toMillis());
+        try {
+            forstCacheSizeBytes();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--forst-cache-size must be a size such as 64m or 1g, was '"
+                    + forstCacheSize + "'", e);
+        }
         if (minPause.isNegative()) {
             throw new IllegalArgumentException("--minPause must not be negative, was " + minPause);
         }
@@ -174,6 +211,8 @@ public final class JobParameters implements Serializable {
         add(args, "--checkpointTimeout", checkpointTimeout.toMillis() + "ms");
         add(args, "--incremental", Boolean.toString(incremental));
         add(args, "--duration", duration.toMillis() + "ms");
+        add(args, "--state-backend", stateBackend.configName());
+        add(args, "--forst-cache-size", forstCacheSize);
         return args;
     }
 
@@ -203,9 +242,10 @@ public final class JobParameters implements Serializable {
     @Override
     public String toString() {
         return String.format(Locale.ROOT,
-                "%d keys x %d KiB (%.1f MB), %d records at %.0f/s, parallelism %d, %s checkpoints every %d ms",
-                keyCount(), valueSizeKb, expectedStateBytes() / 1e6, totalRecords(),
-                recordsPerSecond, parallelism, incremental ? "incremental" : "full", checkpointInterval.toMillis());
+                "%d keys x %d KiB (%.1f MB), %d records at %.0f/s, parallelism %d, %s, %s checkpoints every %d ms",
+                keyCount(), valueSizeKb, expectedStateBytes() / 1e6, totalRecords(), recordsPerSecond, parallelism,
+                stateBackend == StateBackendKind.FORST ? "forst (cache " + forstCacheSize + ")" : "rocksdb",
+                incrementalCheckpoints() ? "incremental" : "full", checkpointInterval.toMillis());
     }
 
     private static void add(List<String> args, String name, String value) {

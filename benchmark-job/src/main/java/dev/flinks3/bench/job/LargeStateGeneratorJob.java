@@ -7,12 +7,16 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.core.execution.CheckpointingMode;
+import org.apache.flink.state.forst.ForStOptions;
 import org.apache.flink.state.rocksdb.RocksDBOptions;
+import org.apache.flink.streaming.api.datastream.KeyedStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import picocli.CommandLine;
@@ -22,7 +26,8 @@ import picocli.CommandLine.Option;
 /**
  * The large-state generator: a rate-limited source of keyed records with a payload, {@code keyBy},
  * an accumulator holding one {@code ValueState<byte[]>} per key (see {@link StateAccumulatorOperator}),
- * and a discarding sink. It checkpoints with RocksDB (managed memory) to an {@code s3://} directory,
+ * and a discarding sink. It checkpoints with RocksDB (managed memory), or with ForSt and its SST files on
+ * {@code s3://} ({@code --state-backend forst}, {@link AsyncStateAccumulatorOperator}), to an {@code s3://} directory,
  * exactly-once, one checkpoint at a time, retaining the last checkpoint on cancel: the
  * configuration of a production job, so checkpoint figures reflect the filesystem plugin.
  */
@@ -79,13 +84,17 @@ public final class LargeStateGeneratorJob {
      */
     public static Configuration configuration(JobParameters parameters, String checkpointDirectory) {
         Configuration conf = new Configuration();
-        conf.set(StateBackendOptions.STATE_BACKEND, "rocksdb");
-        conf.set(RocksDBOptions.USE_MANAGED_MEMORY, true);
+        conf.set(StateBackendOptions.STATE_BACKEND, parameters.stateBackend().configName());
+        if (parameters.stateBackend() == StateBackendKind.FORST) {
+            configureForSt(conf, parameters, checkpointDirectory);
+        } else {
+            conf.set(RocksDBOptions.USE_MANAGED_MEMORY, true);
+        }
         conf.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
         if (checkpointDirectory != null) {
             conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpointDirectory);
         }
-        conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, parameters.incremental());
+        conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, parameters.incrementalCheckpoints());
         conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, parameters.checkpointInterval());
         conf.set(CheckpointingOptions.MIN_PAUSE_BETWEEN_CHECKPOINTS, parameters.minPause());
         conf.set(CheckpointingOptions.CHECKPOINTING_TIMEOUT, parameters.checkpointTimeout());
@@ -103,6 +112,30 @@ public final class LargeStateGeneratorJob {
     }
 
     /**
+     * ForSt with its SST files under {@code <checkpointDirectory>/forst} (the same bucket as the checkpoints,
+     * through the same filesystem plugin), a local file cache of {@code --forst-cache-size} and managed memory.
+     * Without a checkpoint directory the cluster's {@code state.backend.forst.primary-dir} applies (by
+     * default the checkpoint directory itself).
+     */
+    private static void configureForSt(Configuration conf, JobParameters parameters, String checkpointDirectory) {
+        if (checkpointDirectory != null) {
+            conf.set(ForStOptions.PRIMARY_DIRECTORY, forStPrimaryDirectory(checkpointDirectory));
+        }
+        long cacheBytes = parameters.forstCacheSizeBytes();
+        conf.set(ForStOptions.CACHE_SIZE_BASE_LIMIT, new MemorySize(cacheBytes));
+        if (cacheBytes == 0) {
+            // ForSt also caches when only the disk space to keep free is set (its default 256 MiB): off means both 0.
+            conf.set(ForStOptions.CACHE_RESERVED_SIZE, MemorySize.ZERO);
+        }
+        conf.set(ForStOptions.USE_MANAGED_MEMORY, true);
+    }
+
+    /** Where ForSt keeps its SST files for a job checkpointing to {@code checkpointDirectory}. */
+    public static String forStPrimaryDirectory(String checkpointDirectory) {
+        return checkpointDirectory.replaceAll("/+$", "") + "/forst";
+    }
+
+    /**
      * Adds the job's pipeline to {@code env}.
      *
      * @param parallelism parallelism of every operator (the restore may use another than the first run)
@@ -113,12 +146,16 @@ public final class LargeStateGeneratorJob {
         RecordGenerator generator = RecordGenerator.of(parameters);
         env.setParallelism(parallelism);
         env.setMaxParallelism(MAX_PARALLELISM);
-        env.fromSource(new SequenceSource(generator, parameters.totalRecords(), parameters.recordsPerSecond(),
-                                afterLastRecord),
+        KeyedStream<GeneratedRecord, Long> keyed = env.fromSource(new SequenceSource(generator,
+                                parameters.totalRecords(), parameters.recordsPerSecond(), afterLastRecord),
                         WatermarkStrategy.noWatermarks(), SOURCE_NAME, TypeInformation.of(GeneratedRecord.class))
                 .uid(SOURCE_NAME)
-                .keyBy(record -> record.key, Types.LONG)
-                .transform(ACCUMULATOR_NAME, Types.LONG, new StateAccumulatorOperator(generator))
+                .keyBy(record -> record.key, Types.LONG);
+        SingleOutputStreamOperator<Long> accumulated = parameters.stateBackend() == StateBackendKind.FORST
+                ? keyed.enableAsyncState().transform(ACCUMULATOR_NAME, Types.LONG,
+                        new AsyncStateAccumulatorOperator(generator))
+                : keyed.transform(ACCUMULATOR_NAME, Types.LONG, new StateAccumulatorOperator(generator));
+        accumulated
                 .uid(ACCUMULATOR_NAME)
                 .sinkTo(new DiscardingSink<>())
                 .name(SINK_NAME)

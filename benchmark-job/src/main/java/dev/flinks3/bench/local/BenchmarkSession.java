@@ -39,7 +39,7 @@ import java.util.stream.Stream;
  * Runs the job once per contender and round, each contender in its own JVM with only its plugin, all
  * against one S3 target (the embedded server with a network profile, owned by this JVM, or an
  * external endpoint), and writes {@code results.json}, {@code report.md} and the charts. Rounds
- * alternate the order (A B C, then C B A), as {@code shared/BENCHMARKING.md} asks.
+ * alternate the order (A B C, then C B A), so a machine whose speed drifts affects every contender alike.
  */
 public final class BenchmarkSession {
 
@@ -109,7 +109,7 @@ public final class BenchmarkSession {
                 out.println("S3 faults: " + server.faultProfile());
             }
             if (warmUp) {
-                // shared/BENCHMARKING.md: warm the server once with every contender at small sizes first.
+                // A cold server slows whoever runs first: warm it once with every contender at small sizes first.
                 for (Contender contender : contenders) {
                     runContender(warmUpParameters(), "warmup-" + contender.name(), 0, contender, flinkConf, work, null);
                 }

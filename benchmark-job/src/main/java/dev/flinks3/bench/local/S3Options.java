@@ -74,7 +74,7 @@ public final class S3Options {
 
     /**
      * The Flink configuration the plugins get, in the spellings all of Flink's S3 plugins read
-     * ({@code shared/BENCHMARKING.md}): {@code s3.endpoint}, {@code s3.path.style.access},
+     * (docs/benchmarks/README.md, "Method"): {@code s3.endpoint}, {@code s3.path.style.access},
      * {@code s3.access-key}, {@code s3.secret-key}, and a region for SDK v2 based plugins
      * ({@code s3.region}; the hadoop plugin mirrors {@code s3.endpoint.region}). User {@code -D}
      * entries come last and win.

@@ -89,6 +89,8 @@ final class MarkdownReport {
         row(table, "restore: read from S3 (MB)", r -> mb(r.restoreBytesRead()));
         row(table, "restore verified", r -> r.restore() == null ? "-" : r.restore().verified() ? "yes" : "no");
         row(table, "records processed", r -> r.result().run() == null ? "-" : Long.toString(r.result().run().recordsProcessed()));
+        row(table, "records/s processed", MarkdownReport::recordsPerSecond);
+        row(table, "S3 bytes read per record (checkpointing)", MarkdownReport::bytesReadPerRecord);
         row(table, "contender JVM CPU (s)", r -> decimal(r.result().clientCpuSeconds()));
         row(table, "contender JVM CPU per GB checkpointed (s)", MarkdownReport::cpuPerCheckpointedGb);
         row(table, "S3 server CPU (s)",
@@ -185,6 +187,23 @@ final class MarkdownReport {
             md.append("### Plugin metrics\n\n").append(pluginMetrics(plugin)).append('\n');
         }
         return md.toString();
+    }
+
+    /** Records over the seconds from submission until the last was processed. */
+    private static String recordsPerSecond(RunFigures r) {
+        var run = r.result().run();
+        return run == null || run.processingSeconds() <= 0 ? "-" : decimal(run.recordsProcessed() / run.processingSeconds());
+    }
+
+    /**
+     * Bytes GetObject requests asked for while the job processed records and checkpointed, per record: what a
+     * state backend that reads state from S3 (ForSt) costs; about 0 for RocksDB, which reads local disk.
+     */
+    private static String bytesReadPerRecord(RunFigures r) {
+        S3Traffic traffic = r.result().s3Traffic().get("checkpointing");
+        var run = r.result().run();
+        return traffic == null || run == null || run.recordsProcessed() == 0 ? "-"
+                : decimal((double) traffic.bytesRead() / run.recordsProcessed());
     }
 
     private static List<String> requestCells(String phase, long total, Map<String, Long> byOperation,

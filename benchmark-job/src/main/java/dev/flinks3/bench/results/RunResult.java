@@ -12,6 +12,9 @@ import java.util.List;
  * @param keysCreated keys that received a value
  * @param stateDigest digest of the state when the job was stopped (hex): equal for equal parameters
  * @param checkpointingSeconds from submission until the job was cancelled
+ * @param processingSeconds from submission until every record was processed (within the runner's half-second
+ *     poll; 0 if unknown): {@code recordsProcessed / processingSeconds} is the job's records/s, the rate its
+ *     state backend kept up with when the source's rate is above it
  * @param checkpoints every completed or failed checkpoint, by id
  * @param restore the restore phase, or null if the run failed before it
  */
@@ -22,6 +25,7 @@ public record RunResult(
         long keysCreated,
         String stateDigest,
         double checkpointingSeconds,
+        double processingSeconds,
         List<CheckpointStats> checkpoints,
         RestoreResult restore) {
 

@@ -43,7 +43,8 @@ public final class BenchmarkRun {
     private RunResult result(CheckpointingPhase.Outcome checkpointing, RestoreResult restore) {
         return new RunResult(checkpointing.jobId(), launcher.parameters().totalRecords(),
                 checkpointing.recordsProcessed(), checkpointing.keysCreated(),
-                RestorePhase.hex(checkpointing.stateDigest()), checkpointing.seconds(), checkpointing.checkpoints(),
+                RestorePhase.hex(checkpointing.stateDigest()), checkpointing.seconds(), checkpointing.processingSeconds(),
+                checkpointing.checkpoints(),
                 restore);
     }
 }

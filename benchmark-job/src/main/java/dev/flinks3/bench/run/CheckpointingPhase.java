@@ -27,7 +27,7 @@ final class CheckpointingPhase {
 
     /** What the phase leaves for the restore and the report. */
     record Outcome(String jobId, long recordsProcessed, long keysCreated, long stateDigest, double seconds,
-            List<CheckpointStats> checkpoints, CheckpointStats lastCompleted) {}
+            double processingSeconds, List<CheckpointStats> checkpoints, CheckpointStats lastCompleted) {}
 
     private final JobLauncher launcher;
     private final FlinkRestClient rest;
@@ -58,6 +58,7 @@ final class CheckpointingPhase {
                 .plus(parameters.checkpointTimeout()).plus(parameters.checkpointInterval()).plusMinutes(1).toNanos();
         long nextProgress = start + PROGRESS_INTERVAL.toNanos();
         long checkpointAfterLastRecord = -1;
+        double processingSeconds = 0;
         Map<String, String> accumulators;
         while (true) {
             Thread.sleep(POLL_INTERVAL.toMillis());
@@ -75,6 +76,7 @@ final class CheckpointingPhase {
             if (checkpointAfterLastRecord < 0 && records >= parameters.totalRecords()) {
                 // Every record is processed by now. Once the REST API's view is newer than now, any checkpoint
                 // with a higher id than those it shows is triggered after the last record.
+                processingSeconds = (now - start) / 1e9;
                 awaitFreshView();
                 collector.poll();
                 checkpointAfterLastRecord = collector.highestIdSeen() + 1;
@@ -107,7 +109,7 @@ final class CheckpointingPhase {
                 watch.accumulator(accumulators, JobAccumulators.RECORDS_PROCESSED),
                 watch.accumulator(accumulators, JobAccumulators.KEYS_CREATED),
                 watch.accumulator(accumulators, JobAccumulators.STATE_DIGEST),
-                seconds, checkpoints, last);
+                seconds, processingSeconds, checkpoints, last);
     }
 
     /**

@@ -2,8 +2,10 @@ package dev.flinks3.bench.run;
 
 import dev.flinks3.bench.job.JobParameters;
 import dev.flinks3.bench.job.LargeStateGeneratorJob;
+import dev.flinks3.bench.job.StateBackendKind;
 import dev.flinks3.bench.job.source.SequenceSource.AfterLastRecord;
 import java.util.function.Function;
+import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.JobClient;
@@ -42,6 +44,12 @@ public final class JobLauncher {
         Configuration conf = new Configuration(jobConfiguration);
         if (restorePath != null) {
             conf.set(StateRecoveryOptions.SAVEPOINT_PATH, restorePath);
+            if (parameters.stateBackend() == StateBackendKind.FORST) {
+                // The restored job only reads its state back, and ForSt 2.3.0 cannot cancel it while a
+                // checkpoint is under way: its tasks wait in ForStKeyedStateBackend.dispose for the snapshot's
+                // resource lease, which the cancelled snapshot never returns. No periodic checkpoints, no wait.
+                conf.removeConfig(CheckpointingOptions.CHECKPOINTING_INTERVAL);
+            }
         }
         StreamExecutionEnvironment env = environments.apply(conf);
         LargeStateGeneratorJob.addTo(env, parameters, parallelism, AfterLastRecord.IDLE);

@@ -46,7 +46,7 @@ record LocalModeProcess(int exitCode, String console, BenchmarkResults results) 
     }
 
     /** The shaded plugin jar the flink-s3-fs-native module builds (classifier {@code plugin}). */
-    private static Path ourPluginJar() throws IOException {
+    static Path ourPluginJar() throws IOException {
         Path target = Path.of("..", "flink-s3-fs-native", "target");
         try (Stream<Path> files = Files.list(target)) {
             return files.filter(f -> f.getFileName().toString().endsWith("-plugin.jar")).findFirst()

@@ -64,4 +64,26 @@ class JobParametersTest {
         assertThatThrownBy(() -> parse("--parallelism", "1000").validate()).hasMessageContaining("--parallelism");
         assertThatThrownBy(() -> parse("--minPause", "-1s").validate()).hasMessageContaining("--minPause");
     }
+
+    @Test
+    void theStateBackendIsRocksDbUnlessForStIsAskedFor() {
+        assertThat(parse().stateBackend()).isEqualTo(StateBackendKind.ROCKSDB);
+        assertThat(parse().incrementalCheckpoints()).isFalse();
+
+        JobParameters forSt = parse("--state-backend", "forst", "--forst-cache-size", "1g");
+
+        assertThat(forSt.stateBackend()).isEqualTo(StateBackendKind.FORST);
+        assertThat(forSt.forstCacheSizeBytes()).isEqualTo(1L << 30);
+        assertThat(forSt.incrementalCheckpoints()).as("ForSt checkpoints are always incremental").isTrue();
+        assertThat(parse(forSt.toArguments().toArray(String[]::new)).stateBackend()).isEqualTo(StateBackendKind.FORST);
+        assertThat(JobParameters.fromMap(forSt.toMap()).forstCacheSizeBytes()).isEqualTo(1L << 30);
+    }
+
+    @Test
+    void anUnknownStateBackendOrCacheSizeIsRefusedWithWhatIsAllowed() {
+        assertThatThrownBy(() -> parse("--state-backend", "hashmap"))
+                .hasMessageContaining("--state-backend must be one of rocksdb, forst, was 'hashmap'");
+        assertThatThrownBy(() -> parse("--forst-cache-size", "lots").validate())
+                .hasMessageContaining("--forst-cache-size");
+    }
 }

@@ -114,7 +114,17 @@ class BadInputTest {
                 bad("s3.proxy.non-proxy-hosts", "10.*", "'*.domain' or '*'"),
                 bad("s3.entropy.key", "_ent#ropy_", "without any of"),
                 bad("s3.entropy.length", "0", "from 1 to 64"),
-                bad("s3.metrics.log-interval", "-5 min", "0 or a positive duration"));
+                bad("s3.metrics.log-interval", "-5 min", "0 or a positive duration"),
+                bad("s3.storage-class", "FROZEN", "STANDARD_IA"),
+                bad("s3.requester-pays.enabled", "sometimes", "true or false"),
+                bad(Map.of("s3.accesspoint.arn", "arn:aws:s3:us-east-1:123456789012:accesspoint/flink"),
+                        "s3.accesspoint.arn", null, "s3.bucket.<bucket>.accesspoint.arn"),
+                // Per-bucket keys are checked for their bucket and named as written.
+                bad("s3.bucket.lake.accesspoint.arn", "arn:aws:iam::123456789012:role/flink", "access point ARN"),
+                bad("s3.bucket.savepoints.upload.min.part.size", "1 mb", "from 5 MiB to 5 GiB"),
+                bad("fs.s3a.bucket.savepoints.create.storage.class", "FROZEN", "STANDARD_IA"),
+                bad(Map.of("fs.s3a.bucket.savepoints.access.key", "AKIAEXAMPLE"), "fs.s3a.bucket.savepoints.access.key",
+                        null, "s3.bucket.savepoints.secret-key"));
     }
 
     private static Arguments bad(String key, String value, String allowed) {

@@ -5,6 +5,7 @@ import dev.flinks3.transfer.PartialBodyException;
 import dev.flinks3.transfer.RangeRead;
 import dev.flinks3.transfer.S3Location;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,8 +15,9 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 
 /**
- * Bytes {@code [start, start + length)} of an object copied into an array by ranged GETs whose bodies
- * the HTTP client writes straight into it ({@link ObjectClient#readInto}), so no thread waits for them.
+ * Bytes {@code [start, start + length)} of an object copied into a buffer (heap or direct) by ranged GETs
+ * whose bodies the HTTP client writes straight into it ({@link ObjectClient#readInto}), so no thread waits
+ * for them.
  * A body that breaks mid-way is asked for again from where it broke, with at most {@value
  * RangeReader#MAX_ATTEMPTS} GETs in all; every answer's object length is checked against the expected
  * one (or the first answer's), so bytes of two versions of an object are never mixed. A missing
@@ -26,8 +28,7 @@ final class RangeFetch {
     private final ObjectClient client;
     private final S3Location location;
     private final long start;
-    private final byte[] dst;
-    private final int offset;
+    private final ByteBuffer dst;
     private final int length;
     private final CompletableFuture<RangeRead> result = new CompletableFuture<>();
     private final List<Throwable> breaks = new ArrayList<>(0);
@@ -35,25 +36,26 @@ final class RangeFetch {
     private volatile CompletableFuture<RangeRead> inFlight;
     private volatile boolean cancelled;
 
-    private RangeFetch(ObjectClient client, S3Location location, long start, byte[] dst, int offset, int length,
+    private RangeFetch(ObjectClient client, S3Location location, long start, ByteBuffer dst,
             long expectedObjectLength) {
         this.client = client;
         this.location = location;
         this.start = start;
-        this.dst = dst;
-        this.offset = offset;
-        this.length = length;
+        this.dst = dst.duplicate();
+        this.length = dst.remaining();
         this.objectLength = expectedObjectLength;
     }
 
     /**
      * A fetch not started yet: {@link #begin()} sends its first GET.
      *
+     * @param dst receives {@code dst.remaining()} bytes from its position on; its position and limit are
+     *     not moved
      * @param expectedObjectLength the object's length in bytes if known, else -1
      */
-    static RangeFetch of(ObjectClient client, S3Location location, long start, byte[] dst, int offset, int length,
+    static RangeFetch of(ObjectClient client, S3Location location, long start, ByteBuffer dst,
             long expectedObjectLength) {
-        return new RangeFetch(client, location, start, dst, offset, length, expectedObjectLength);
+        return new RangeFetch(client, location, start, dst, expectedObjectLength);
     }
 
     /** Sends the first GET (none if already cancelled) and returns at once. Call once. */
@@ -110,7 +112,9 @@ final class RangeFetch {
         }
         CompletableFuture<RangeRead> read;
         try {
-            read = client.readInto(location, start + done, dst, offset + done, length - done);
+            ByteBuffer rest = dst.duplicate();
+            rest.position(rest.position() + done);
+            read = client.readInto(location, start + done, rest);
         } catch (RuntimeException e) {
             result.completeExceptionally(e);
             return;

@@ -9,7 +9,6 @@ import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -36,7 +35,7 @@ final class RangeReader implements Closeable {
      */
     static final long DRAIN_LIMIT_BYTES = 64 * 1024;
 
-    /** Size of the heap array that carries bytes into a direct buffer, and of the one that discards bytes. */
+    /** Size of the heap array that discards skipped or drained bytes. */
     static final int STAGING_BYTES = 64 * 1024;
 
     private final ObjectClient client;
@@ -138,47 +137,6 @@ final class RangeReader implements Closeable {
             position += n;
             return n;
         }
-    }
-
-    /**
-     * Reads until {@code len} bytes are read or the range or object ends.
-     *
-     * @return bytes read, less than {@code len} only at the end; 0 if already at the end
-     */
-    int readFully(byte[] b, int off, int len) throws IOException {
-        int done = 0;
-        while (done < len) {
-            int n = read(b, off + done, len - done);
-            if (n < 0) {
-                break;
-            }
-            done += n;
-        }
-        return done;
-    }
-
-    /**
-     * Reads into {@code dst} until it is full or the range or object ends; advances {@code dst}'s position.
-     *
-     * @return bytes read, less than {@code dst.remaining()} only at the end
-     */
-    int readFully(ByteBuffer dst) throws IOException {
-        if (dst.hasArray()) {
-            int n = readFully(dst.array(), dst.arrayOffset() + dst.position(), dst.remaining());
-            dst.position(dst.position() + n);
-            return n;
-        }
-        byte[] staging = new byte[Math.min(dst.remaining(), STAGING_BYTES)];
-        int done = 0;
-        while (dst.hasRemaining()) {
-            int n = read(staging, 0, Math.min(staging.length, dst.remaining()));
-            if (n < 0) {
-                break;
-            }
-            dst.put(staging, 0, n);
-            done += n;
-        }
-        return done;
     }
 
     /**

@@ -6,6 +6,7 @@ import dev.flinks3.transfer.S3Location;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.nio.ByteBuffer;
 
 /**
  * Bytes {@code [start, start + length)} of an object, fetched ahead of the reader into a buffer by a
@@ -55,7 +56,7 @@ final class ReadAheadChunk {
 
     /** Sends the chunk's GET unless the chunk was cancelled; returns at once. Call once. */
     void fetch() {
-        RangeFetch created = RangeFetch.of(client, location, start, buffer, 0, length, objectLength);
+        RangeFetch created = RangeFetch.of(client, location, start, ByteBuffer.wrap(buffer, 0, length), objectLength);
         fetch = created;
         if (cancelled) {
             created.cancel();

@@ -274,29 +274,7 @@ public final class S3SeekableInputStream extends InputStream {
      */
     public int read(long position, byte[] b, int off, int len) throws IOException {
         Objects.checkFromIndexSize(off, len, b.length);
-        checkPositional(position);
-        if (len == 0) {
-            return 0;
-        }
-        if (isAtEnd(position)) {
-            return -1;
-        }
-        RangeRead read;
-        try {
-            read = RangeFetch.of(client, location, position, b, off, len, length).begin().await();
-        } catch (EOFException pastTheEnd) {
-            return -1;
-        } catch (S3RequestException e) {
-            // 416: at or past the end, also the answer of some servers to any range of an empty object.
-            if (e.statusCode() == 416) {
-                return -1;
-            }
-            throw e;
-        }
-        if (read.objectLength() >= 0) {
-            length = read.objectLength();
-        }
-        return read.bytes() == 0 ? -1 : read.bytes();
+        return readAt(position, ByteBuffer.wrap(b, off, len));
     }
 
     /**
@@ -320,13 +298,20 @@ public final class S3SeekableInputStream extends InputStream {
      * @throws FileNotFoundException if the object does not exist
      */
     public int read(long position, ByteBuffer dst) throws IOException {
-        if (dst.hasArray()) {
-            int n = read(position, dst.array(), dst.arrayOffset() + dst.position(), dst.remaining());
-            if (n > 0) {
-                dst.position(dst.position() + n);
-            }
-            return n;
+        int n = readAt(position, dst);
+        if (n > 0) {
+            dst.position(dst.position() + n);
         }
+        return n;
+    }
+
+    /**
+     * One positional read into {@code dst} (heap or direct) from its position to its limit, whose body
+     * the HTTP client copies straight into it; does not move {@code dst}.
+     *
+     * @return bytes read, or -1 if {@code position} is at or past the end
+     */
+    private int readAt(long position, ByteBuffer dst) throws IOException {
         checkPositional(position);
         if (!dst.hasRemaining()) {
             return 0;
@@ -334,12 +319,22 @@ public final class S3SeekableInputStream extends InputStream {
         if (isAtEnd(position)) {
             return -1;
         }
-        try (RangeReader reader =
-                new RangeReader(client, location, position, endOf(position, dst.remaining()), length)) {
-            int n = reader.readFully(dst);
-            learnLength(reader);
-            return n == 0 ? -1 : n;
+        RangeRead read;
+        try {
+            read = RangeFetch.of(client, location, position, dst, length).begin().await();
+        } catch (EOFException pastTheEnd) {
+            return -1;
+        } catch (S3RequestException e) {
+            // 416: at or past the end, also the answer of some servers to any range of an empty object.
+            if (e.statusCode() == 416) {
+                return -1;
+            }
+            throw e;
         }
+        if (read.objectLength() >= 0) {
+            length = read.objectLength();
+        }
+        return read.bytes() == 0 ? -1 : read.bytes();
     }
 
     /**

@@ -276,45 +276,36 @@ public final class InMemoryObjectClient implements ObjectClient {
      * with a {@link PartialBodyException} carrying their count.
      */
     @Override
-    public CompletableFuture<RangeRead> readInto(S3Location location, long start, byte[] dst, int offset, int length) {
-        Objects.checkFromIndexSize(offset, length, dst.length);
+    public CompletableFuture<RangeRead> readInto(S3Location location, long start, ByteBuffer dst) {
+        int length = dst.remaining();
         if (start < 0 || length < 1) {
             throw new IllegalArgumentException("bad range of " + length + " bytes from " + start);
         }
+        ByteBuffer target = dst.duplicate();
         CompletableFuture<RangeRead> future = new CompletableFuture<>();
         Runnable work = () -> {
             if (future.isDone()) {
                 return;
             }
             try {
-                future.complete(copyRange(location, start, dst, offset, length));
+                future.complete(copyRange(location, start, target));
             } catch (Throwable t) {
                 future.completeExceptionally(t);
             }
         };
-        Gate gate;
-        synchronized (lock) {
-            gate = gates.get(Operation.GET);
-        }
-        if (gate != null && gate.hold(work)) {
-            return future;
-        }
-        if (executor != null) {
-            executor.execute(work);
-        } else {
-            work.run();
-        }
+        dispatch(Operation.GET, work);
         return future;
     }
 
-    private RangeRead copyRange(S3Location location, long start, byte[] dst, int offset, int length)
-            throws IOException {
+    private RangeRead copyRange(S3Location location, long start, ByteBuffer target) throws IOException {
+        int length = target.remaining();
+        byte[] chunk = new byte[Math.min(length, 64 * 1024)];
         int copied = 0;
         try (RangeStream body = get(location, start, start + length)) {
             while (copied < length) {
                 int n;
                 try {
-                    n = body.read(dst, offset + copied, length - copied);
+                    n = body.read(chunk, 0, Math.min(chunk.length, length - copied));
                 } catch (IOException e) {
                     throw new PartialBodyException("the body of GetObject of " + location + " broke after " + copied
                             + " bytes", copied, e);
@@ -322,6 +313,7 @@ public final class InMemoryObjectClient implements ObjectClient {
                 if (n < 0) {
                     break;
                 }
+                target.put(chunk, 0, n);
                 copied += n;
             }
             return new RangeRead(copied, body.objectLength());
@@ -546,19 +538,24 @@ public final class InMemoryObjectClient implements ObjectClient {
             end(operation);
             future.complete(result);
         };
+        dispatch(operation, work);
+        return future;
+    }
+
+    /** Holds {@code work} at the operation's gate if it is closed, else runs it on the executor (or here). */
+    private void dispatch(Operation operation, Runnable work) {
         Gate gate;
         synchronized (lock) {
             gate = gates.get(operation);
         }
         if (gate != null && gate.hold(work)) {
-            return future;
+            return;
         }
         if (executor != null) {
             executor.execute(work);
         } else {
             work.run();
         }
-        return future;
     }
 
     private static IOException asIOException(Exception e) {

@@ -9,35 +9,35 @@ import software.amazon.awssdk.core.async.SdkPublisher;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 
 /**
- * Copies the body of one ranged GET into a caller's array on the thread that delivers it (the HTTP
- * client's), so no reader thread waits for buffers handed over one by one, as the SDK's blocking
- * input stream does. The SDK calls {@link #prepare()} once per attempt; each attempt writes from the
- * array's offset again.
+ * Copies the body of one ranged GET into a caller's buffer (heap or direct) on the thread that delivers
+ * it (the HTTP client's), so no reader thread waits for buffers handed over one by one, as the SDK's
+ * blocking input stream does. The SDK calls {@link #prepare()} once per attempt; each attempt writes
+ * from the buffer's position again, through a view of its own, so the caller's position and limit never
+ * move.
  *
  * <p>After a failure, {@link #trustedBytes()} tells how many bytes the last attempt copied that can be
  * used: all it copied, unless the answer carried the object's checksum (the SDK then checks the body
  * when it ends, and a failure may be a mismatch), in which case none.
  */
-final class ArrayBodyTransformer implements AsyncResponseTransformer<GetObjectResponse, RangeRead> {
+final class BufferBodyTransformer implements AsyncResponseTransformer<GetObjectResponse, RangeRead> {
 
     private final S3Location location;
     private final long start;
-    private final byte[] dst;
-    private final int offset;
+    private final ByteBuffer dst;
     private final int length;
     private volatile Attempt attempt;
 
-    ArrayBodyTransformer(S3Location location, long start, byte[] dst, int offset, int length) {
+    /** @param dst receives the bytes between its position and limit; its position and limit are not moved */
+    BufferBodyTransformer(S3Location location, long start, ByteBuffer dst) {
         this.location = location;
         this.start = start;
-        this.dst = dst;
-        this.offset = offset;
-        this.length = length;
+        this.dst = dst.duplicate();
+        this.length = dst.remaining();
     }
 
     @Override
     public CompletableFuture<RangeRead> prepare() {
-        Attempt next = new Attempt();
+        Attempt next = new Attempt(dst.duplicate());
         attempt = next;
         return next.result;
     }
@@ -77,7 +77,7 @@ final class ArrayBodyTransformer implements AsyncResponseTransformer<GetObjectRe
         return current != null && current.streaming && !current.refused;
     }
 
-    /** Bytes of the last attempt in the array that can be trusted (see the class notes). */
+    /** Bytes of the last attempt in the buffer that can be trusted (see the class notes). */
     int trustedBytes() {
         Attempt current = attempt;
         return current == null || current.checksummed ? 0 : current.copied;
@@ -86,12 +86,17 @@ final class ArrayBodyTransformer implements AsyncResponseTransformer<GetObjectRe
     /** One attempt's state and the subscriber to its body. */
     private final class Attempt implements Subscriber<ByteBuffer> {
         final CompletableFuture<RangeRead> result = new CompletableFuture<>();
+        private final ByteBuffer target;
         volatile long objectLength = -1;
         volatile boolean checksummed;
         volatile boolean streaming;
         volatile boolean refused;
         volatile int copied;
         private Subscription subscription;
+
+        Attempt(ByteBuffer target) {
+            this.target = target;
+        }
 
         @Override
         public void onSubscribe(Subscription s) {
@@ -111,14 +116,14 @@ final class ArrayBodyTransformer implements AsyncResponseTransformer<GetObjectRe
                 return;
             }
             int n = buffer.remaining();
-            if (n > length - copied) {
+            if (n > target.remaining()) {
                 refused = true;
                 subscription.cancel();
                 result.completeExceptionally(new S3RequestException("GetObject", location.toString(), 200, null,
                         "The server sent more than the " + length + " bytes asked for from byte " + start, null));
                 return;
             }
-            buffer.get(dst, offset + copied, n);
+            target.put(buffer);
             copied += n;
         }
 
