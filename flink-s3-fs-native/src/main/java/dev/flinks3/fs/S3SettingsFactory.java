@@ -146,9 +146,22 @@ public final class S3SettingsFactory {
                 + " size, or smaller parts.");
     }
 
-    /** The CRT-based S3 client trusts the system's CAs only: a CA file of ours cannot be given to it. */
+    /**
+     * The CRT-based S3 client trusts the system's CAs only, and takes no execution interceptors, which
+     * add the storage class, requester pays and access-point routing to requests.
+     */
     private static void checkCrtClientSupports(ConfigReader config, S3Settings settings) {
-        if (settings.client() == S3Settings.ClientType.CRT && settings.sslCaFile() != null) {
+        if (settings.client() != S3Settings.ClientType.CRT) {
+            return;
+        }
+        if (settings.storageClass() != null || settings.requesterPays() || !settings.accessPoints().isEmpty()) {
+            throw new IllegalConfigurationException("'" + keyOf(config, STORAGE_CLASS) + "', '"
+                    + keyOf(config, REQUESTER_PAYS_ENABLED) + "' and '" + keyOf(config, ACCESS_POINT_ARN)
+                    + "' (also per bucket) cannot be used with '" + keyOf(config, S3_CLIENT) + ": crt': the CRT-based"
+                    + " S3 client cannot add them to its requests. Allowed: 's3.client: sdk' with them, or none of"
+                    + " them.");
+        }
+        if (settings.sslCaFile() != null) {
             throw new IllegalConfigurationException("'" + keyOf(config, SSL_CA_FILE) + "' (" + settings.sslCaFile()
                     + ") cannot be used with '" + keyOf(config, S3_CLIENT) + ": crt': the CRT-based S3 client"
                     + " trusts the system's certificate authorities only. Allowed: 's3.client: sdk' with the CA file,"

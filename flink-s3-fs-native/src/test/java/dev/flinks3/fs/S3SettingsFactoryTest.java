@@ -305,7 +305,11 @@ class S3SettingsFactoryTest {
                         "'s3.request.attempt-timeout' (2 min) is too short to send one part of"
                                 + " 's3.upload.min.part.size' (256 MiB) at 1 MiB/s"),
                 Arguments.of(Map.of("fs.s3a.multipart.size", "64M", "s3.request.attempt-timeout", "30 s"),
-                        "at least 64 s for this part size"));
+                        "at least 64 s for this part size"),
+                Arguments.of(Map.of("s3.client", "crt", "s3.requester-pays.enabled", "true"),
+                        "cannot be used with 's3.client: crt'"),
+                Arguments.of(Map.of("s3.client", "crt", "s3.storage-class", "STANDARD_IA"),
+                        "'s3.storage-class', 's3.requester-pays.enabled' and 's3.accesspoint.arn' (also per bucket)"));
     }
 
     @ParameterizedTest(name = "{1}")
