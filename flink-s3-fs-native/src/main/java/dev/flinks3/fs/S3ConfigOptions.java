@@ -142,6 +142,15 @@ public final class S3ConfigOptions {
 
     // ---- HTTP client, timeouts, retries ---------------------------------------------------------
 
+    public static final ConfigOption<S3Settings.ClientType> S3_CLIENT = ConfigOptions.key("s3.client")
+            .enumType(S3Settings.ClientType.class)
+            .defaultValue(S3Settings.ClientType.SDK)
+            .withDescription("S3 client: 'sdk' (the SDK's asynchronous S3 client on 's3.http-client', with this"
+                    + " plugin's multipart, read-ahead and bulk-copy engines) or 'crt' (the CRT-based S3 client,"
+                    + " aws-c-s3, which signs, retries and checksums in native code; the same engines run on it)."
+                    + " With crt, 's3.http-client', the retry delays, the request timeouts, the request metrics and"
+                    + " 's3.ssl.ca-file' do not apply; see the README's section on the CRT-based S3 client.");
+
     public static final ConfigOption<S3Settings.HttpClientType> HTTP_CLIENT = ConfigOptions.key("s3.http-client")
             .enumType(S3Settings.HttpClientType.class)
             .defaultValue(S3Settings.HttpClientType.CRT)
@@ -459,7 +468,7 @@ public final class S3ConfigOptions {
                 ENDPOINT, SSL_ENABLED, REGION, PATH_STYLE_ACCESS,
                 ACCESS_KEY, SECRET_KEY, SESSION_TOKEN, CREDENTIALS_PROVIDER,
                 ASSUME_ROLE_ARN, ASSUME_ROLE_EXTERNAL_ID, ASSUME_ROLE_SESSION_NAME, ASSUME_ROLE_SESSION_DURATION,
-                HTTP_CLIENT, MAX_CONNECTIONS, CONNECTION_TIMEOUT, SOCKET_TIMEOUT, CONNECTION_MAX_IDLE_TIME,
+                S3_CLIENT, HTTP_CLIENT, MAX_CONNECTIONS, CONNECTION_TIMEOUT, SOCKET_TIMEOUT, CONNECTION_MAX_IDLE_TIME,
                 REQUEST_ATTEMPT_TIMEOUT, REQUEST_TIMEOUT, MAX_RETRIES, CLOSE_TIMEOUT, CLIENT_CLOSE_TIMEOUT,
                 ASYNC_ENABLED,
                 PART_SIZE, MAX_PARTS_IN_FLIGHT, MAX_BUFFERED_SIZE, CONDITIONAL_WRITES_ENABLED,

@@ -119,6 +119,7 @@ public final class S3SettingsFactory {
             throw new IllegalConfigurationException("Invalid S3 configuration: " + e.getMessage(), e);
         }
         checkAttemptCoversPart(config, settings);
+        checkCrtClientSupports(config, settings);
         return settings;
     }
 
@@ -143,6 +144,29 @@ public final class S3SettingsFactory {
                 + " again from the start, so the part would be sent until the retries run out. Allowed is an"
                 + " attempt timeout of at least " + TimeUtils.formatWithHighestUnit(shortest) + " for this part"
                 + " size, or smaller parts.");
+    }
+
+    /**
+     * The CRT-based S3 client trusts the system's CAs only, and takes no execution interceptors, which
+     * add the storage class, requester pays and access-point routing to requests.
+     */
+    private static void checkCrtClientSupports(ConfigReader config, S3Settings settings) {
+        if (settings.client() != S3Settings.ClientType.CRT) {
+            return;
+        }
+        if (settings.storageClass() != null || settings.requesterPays() || !settings.accessPoints().isEmpty()) {
+            throw new IllegalConfigurationException("'" + keyOf(config, STORAGE_CLASS) + "', '"
+                    + keyOf(config, REQUESTER_PAYS_ENABLED) + "' and '" + keyOf(config, ACCESS_POINT_ARN)
+                    + "' (also per bucket) cannot be used with '" + keyOf(config, S3_CLIENT) + ": crt': the CRT-based"
+                    + " S3 client cannot add them to its requests. Allowed: 's3.client: sdk' with them, or none of"
+                    + " them.");
+        }
+        if (settings.sslCaFile() != null) {
+            throw new IllegalConfigurationException("'" + keyOf(config, SSL_CA_FILE) + "' (" + settings.sslCaFile()
+                    + ") cannot be used with '" + keyOf(config, S3_CLIENT) + ": crt': the CRT-based S3 client"
+                    + " trusts the system's certificate authorities only. Allowed: 's3.client: sdk' with the CA file,"
+                    + " or no CA file.");
+        }
     }
 
     /** Sets endpoint, region and addressing; returns the endpoint, or {@code null} for AWS's. */
@@ -205,6 +229,7 @@ public final class S3SettingsFactory {
     }
 
     private static void transport(ConfigReader config, S3Settings.Builder b) {
+        b.client(config.enumValue(S3_CLIENT, S3Settings.ClientType.class));
         b.httpClient(config.enumValue(HTTP_CLIENT, S3Settings.HttpClientType.class));
         b.maxConnections(config.intInRange(MAX_CONNECTIONS, 1, Integer.MAX_VALUE));
         b.connectionTimeout(config.positiveDuration(CONNECTION_TIMEOUT));

@@ -55,6 +55,7 @@ class S3ConfigOptionsTest {
                 row(S3ConfigOptions.ASSUME_ROLE_SESSION_DURATION, "s3.assume-role.session-duration", "3600",
                         "s3.assumed.role.session.duration", "s3a.assumed.role.session.duration",
                         "fs.s3a.assumed.role.session.duration"),
+                row(S3ConfigOptions.S3_CLIENT, "s3.client", S3Settings.ClientType.SDK),
                 row(S3ConfigOptions.HTTP_CLIENT, "s3.http-client", S3Settings.HttpClientType.CRT),
                 row(S3ConfigOptions.MAX_CONNECTIONS, "s3.connection.max", 96,
                         "s3.connection.maximum", "s3a.connection.maximum", "fs.s3a.connection.maximum",

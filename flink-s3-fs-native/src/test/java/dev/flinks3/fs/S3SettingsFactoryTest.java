@@ -3,11 +3,14 @@ package dev.flinks3.fs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.flinks3.testserver.TestCertificates;
 import dev.flinks3.transfer.S3Settings;
 import dev.flinks3.transfer.S3Settings.HttpClientType;
 import dev.flinks3.transfer.S3Settings.SseType;
+import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
@@ -17,6 +20,7 @@ import java.util.stream.Stream;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.IllegalConfigurationException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -38,6 +42,7 @@ class S3SettingsFactoryTest {
         assertThat(s.credentialsProviderClasses()).isEmpty();
         assertThat(s.assumeRoleSessionName()).isEqualTo("flink-s3-session");
         assertThat(s.assumeRoleDuration()).isEqualTo(Duration.ofHours(1));
+        assertThat(s.client()).isEqualTo(S3Settings.ClientType.SDK);
         assertThat(s.httpClient()).isEqualTo(HttpClientType.CRT);
         assertThat(s.maxConnections()).isEqualTo(96);
         assertThat(s.connectionTimeout()).isEqualTo(Duration.ofSeconds(10));
@@ -97,6 +102,8 @@ class S3SettingsFactoryTest {
                         Duration.ofMinutes(15)),
                 spelling(Map.of("fs.s3a.assumed.role.session.duration", "2h"), S3Settings::assumeRoleDuration,
                         Duration.ofHours(2)),
+                spelling(Map.of("s3.client", "crt"), S3Settings::client, S3Settings.ClientType.CRT),
+                spelling(Map.of("s3.client", "SDK"), S3Settings::client, S3Settings.ClientType.SDK),
                 spelling(Map.of("s3.http-client", "crt"), S3Settings::httpClient, HttpClientType.CRT),
                 spelling(Map.of("fs.s3a.connection.maximum", "200"), S3Settings::maxConnections, 200),
                 spelling(Map.of("presto.s3.max-connections", "7"), S3Settings::maxConnections, 7),
@@ -248,6 +255,7 @@ class S3SettingsFactoryTest {
                 bad("fs.s3a.encryption.algorithm", "CSE-KMS", "sse-kms"),
                 bad(Map.of("s3.sse.type", "sse-kms", "s3.sse.kms.encryption-context", "no pairs here"),
                         "s3.sse.kms.encryption-context", "no pairs here", "key=value pairs"),
+                bad("s3.client", "transfer-manager", "one of sdk, crt"),
                 bad("s3.ssl.ca-file", "/no/such/ca.pem", "readable file of PEM certificates"),
                 bad("s3.proxy.host", "http://proxy:3128", "host name or IP address without scheme or port"),
                 bad(Map.of("s3.proxy.host", "proxy", "fs.s3a.proxy.port", "70000"), "fs.s3a.proxy.port", "70000",
@@ -297,7 +305,11 @@ class S3SettingsFactoryTest {
                         "'s3.request.attempt-timeout' (2 min) is too short to send one part of"
                                 + " 's3.upload.min.part.size' (256 MiB) at 1 MiB/s"),
                 Arguments.of(Map.of("fs.s3a.multipart.size", "64M", "s3.request.attempt-timeout", "30 s"),
-                        "at least 64 s for this part size"));
+                        "at least 64 s for this part size"),
+                Arguments.of(Map.of("s3.client", "crt", "s3.requester-pays.enabled", "true"),
+                        "cannot be used with 's3.client: crt'"),
+                Arguments.of(Map.of("s3.client", "crt", "s3.storage-class", "STANDARD_IA"),
+                        "'s3.storage-class', 's3.requester-pays.enabled' and 's3.accesspoint.arn' (also per bucket)"));
     }
 
     @ParameterizedTest(name = "{1}")
@@ -307,6 +319,19 @@ class S3SettingsFactoryTest {
                 .isInstanceOf(IllegalConfigurationException.class)
                 .hasMessageContaining(message)
                 .hasMessageNotContaining("hunter2");
+    }
+
+    @Test
+    void aCaFileIsRejectedWithTheCrtClientNamingBothKeys(@TempDir Path dir) throws IOException {
+        Path ca = TestCertificates.create(dir).caPem();
+        assertThatThrownBy(() -> S3FileSystemSettings.fromConfiguration(Configuration.fromMap(
+                        Map.of("s3.client", "crt", "s3.ssl.ca-file", ca.toString()))))
+                .isInstanceOf(IllegalConfigurationException.class)
+                .hasMessageContaining("'s3.ssl.ca-file' (" + ca + ") cannot be used with 's3.client: crt'")
+                .hasMessageContaining("Allowed: 's3.client: sdk' with the CA file, or no CA file");
+        assertThat(S3FileSystemSettings.fromConfiguration(Configuration.fromMap(
+                        Map.of("s3.client", "sdk", "s3.ssl.ca-file", ca.toString()))).s3().sslCaFile())
+                .isEqualTo(ca);
     }
 
     @Test

@@ -9,6 +9,7 @@ import dev.flinks3.writer.TailObjects;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -87,11 +88,18 @@ abstract class AbstractFileSinkFailoverTest {
         return Optional.empty();
     }
 
+    /** Options besides the target's and the small part size, e.g. another S3 client. */
+    protected Map<String, String> extraConfiguration() {
+        return Map.of();
+    }
+
     @BeforeAll
     void registerOurFileSystem() throws Exception {
         target = target();
         s3 = target.sdkClient();
-        FileSystem.initialize(target.flinkConfiguration(Map.of("s3.upload.min.part.size", "5mb")), null);
+        Map<String, String> options = new HashMap<>(extraConfiguration());
+        options.put("s3.upload.min.part.size", "5mb");
+        FileSystem.initialize(target.flinkConfiguration(options), null);
     }
 
     @AfterAll

@@ -1,6 +1,7 @@
 package dev.flinks3.it;
 
 import java.util.UUID;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.FileSystemBehaviorTestSuite;
 import org.apache.flink.core.fs.FileSystemKind;
@@ -27,7 +28,12 @@ abstract class AbstractS3FileSystemBehaviorTest extends FileSystemBehaviorTestSu
 
     @BeforeAll
     void initializeFlinkFileSystems() throws Exception {
-        FileSystem.initialize(target().flinkConfiguration(), null);
+        FileSystem.initialize(flinkConfiguration(), null);
+    }
+
+    /** The configuration the filesystems are initialized with: the target's. */
+    protected Configuration flinkConfiguration() {
+        return target().flinkConfiguration();
     }
 
     @Override

@@ -23,6 +23,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * path has Flink but none of our modules or the AWS SDK runs {@link PluginProcessMain} with
  * {@code FLINK_PLUGINS_DIR} pointing there, exactly as Flink's launch scripts do.
  */
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
 class PluginLoadingTest {
 
     private static final String JAR_DIR_PROPERTY = "flinks3.plugin.jar.dir";
@@ -38,11 +40,32 @@ class PluginLoadingTest {
 
     @Test
     void pluginJarServesS3AndS3aInAFlinkProcess(@TempDir Path work) throws Exception {
+        String prefix = "plugin-loading-" + UUID.randomUUID();
+        runChild(work, prefix, Map.of());
+        assertThat(SharedS3Proxy.server().requestLog().entries(RequestKind.PUT_OBJECT))
+                .extracting(r -> r.key())
+                .contains(prefix + "/s3", prefix + "/s3a")
+                .anySatisfy(key -> assertThat(key).matches(Pattern.quote(prefix) + "/[^/_]{4}/chk-1/data"));
+    }
+
+    /** The CRT-based S3 client ({@code s3.client: crt}) loads its native library from the shaded jar. */
+    @Test
+    void pluginJarServesS3OnTheCrtS3Client(@TempDir Path work) throws Exception {
+        String prefix = "plugin-loading-crt-" + UUID.randomUUID();
+        runChild(work, prefix, Map.of("IT_S3_CLIENT", "crt"));
+        assertThat(SharedS3Proxy.server().requestLog().entries(RequestKind.PUT_OBJECT))
+                .filteredOn(r -> r.key().startsWith(prefix + "/"))
+                .hasSizeGreaterThanOrEqualTo(3)
+                .allSatisfy(r -> assertThat(r.header("User-Agent")).hasValueSatisfying(
+                        agent -> assertThat(agent).contains("CRTS3NativeClient")));
+    }
+
+    /** Runs {@link PluginProcessMain} in a Flink-like JVM with the plugin jar; fails unless it succeeds. */
+    private static void runChild(Path work, String prefix, Map<String, String> extraEnvironment) throws Exception {
         Path pluginJar = pluginJar();
         Path pluginDir = Files.createDirectories(work.resolve("plugins").resolve("s3-fs-native"));
         Files.copy(pluginJar, pluginDir.resolve(pluginJar.getFileName()), StandardCopyOption.REPLACE_EXISTING);
         EmbeddedS3Server server = SharedS3Proxy.server();
-        String prefix = "plugin-loading-" + UUID.randomUUID();
 
         ProcessBuilder child = new ProcessBuilder(
                         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -57,6 +80,7 @@ class PluginLoadingTest {
                 "IT_S3_SECRET_KEY", server.secretKey(),
                 "IT_S3_BUCKET", SharedS3Proxy.BUCKET,
                 "IT_S3_PREFIX", prefix));
+        child.environment().putAll(extraEnvironment);
         Process process = child.start();
         boolean exited = process.waitFor(120, TimeUnit.SECONDS);
         if (!exited) {
@@ -68,10 +92,6 @@ class PluginLoadingTest {
         assertThat(exited).as("child JVM exited within 120 s; output:%n%s", output).isTrue();
         assertThat(process.exitValue()).as("child JVM exit code; output:%n%s", output).isZero();
         assertThat(output).contains(PluginProcessMain.OK);
-        assertThat(server.requestLog().entries(RequestKind.PUT_OBJECT))
-                .extracting(r -> r.key())
-                .contains(prefix + "/s3", prefix + "/s3a")
-                .anySatisfy(key -> assertThat(key).matches(Pattern.quote(prefix) + "/[^/_]{4}/chk-1/data"));
     }
 
     /**

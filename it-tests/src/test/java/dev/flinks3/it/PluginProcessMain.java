@@ -24,7 +24,8 @@ import org.apache.flink.core.plugin.PluginUtils;
  * success; anything else is printed with its stack trace.
  *
  * <p>Environment: {@code FLINK_PLUGINS_DIR}, {@code IT_S3_ENDPOINT}, {@code IT_S3_ACCESS_KEY},
- * {@code IT_S3_SECRET_KEY}, {@code IT_S3_BUCKET}, {@code IT_S3_PREFIX}.
+ * {@code IT_S3_SECRET_KEY}, {@code IT_S3_BUCKET}, {@code IT_S3_PREFIX}; optional {@code IT_S3_CLIENT}, the
+ * {@code s3.client} to use.
  */
 public final class PluginProcessMain {
 
@@ -49,6 +50,9 @@ public final class PluginProcessMain {
                 "s3.path-style-access", "true",
                 "s3.entropy.key", ENTROPY_MARKER,
                 "s3.entropy.length", "4"));
+        if (env.get("IT_S3_CLIENT") != null) {
+            configuration.setString("s3.client", env.get("IT_S3_CLIENT"));
+        }
         FileSystem.initialize(configuration, PluginUtils.createPluginManagerFromRootFolder(configuration));
 
         for (String scheme : new String[] {"s3", "s3a"}) {

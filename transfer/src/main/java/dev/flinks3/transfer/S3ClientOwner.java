@@ -23,19 +23,22 @@ import software.amazon.awssdk.retries.api.RetryStrategy;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3AsyncClientBuilder;
 import software.amazon.awssdk.services.s3.S3Configuration;
+import software.amazon.awssdk.transfer.s3.S3TransferManager;
 import software.amazon.awssdk.utils.ThreadFactoryBuilder;
 
 /**
  * The one owner of everything heavy on the S3 side of a process: the HTTP client (CRT or Netty)
- * with its connection pool and event loops, the asynchronous S3 client, the credentials provider
+ * with its connection pool and event loops and the asynchronous S3 client on it, or the CRT-based
+ * S3 client ({@link S3Settings.ClientType#CRT}, see {@link CrtS3Client}), the credentials provider
  * (and STS client), and the executors that complete futures and schedule retries and timeouts.
  * Built once per filesystem from {@link S3Settings}; {@link #close()} releases everything in the
  * reverse order of creation. The {@link #objectClient() object client} and the {@link
  * #bulkDownloader() bulk downloader} are cheap views on that client.
  *
- * <p>The SDK's Transfer Manager is not used: with the Java-based client its multipart download
- * reads parts by part number, which S3-compatible servers such as S3Proxy do not implement, while
- * the {@link BulkDownloader}'s ranged GETs work everywhere.
+ * <p>On the SDK's client the Transfer Manager is not used: with the Java-based client its
+ * multipart download reads parts by part number, which S3-compatible servers such as S3Proxy do not
+ * implement, while the {@link BulkDownloader}'s ranged GETs work everywhere. On the CRT-based S3
+ * client it is: that client downloads with ranged GETs natively.
  *
  * <p>Thread-safe. Futures of the object client complete on this owner's completion executor, so
  * callers' callbacks never run on (and never block) an event-loop thread.
@@ -89,17 +92,26 @@ public final class S3ClientOwner implements Closeable {
             ScheduledThreadPoolExecutor scheduler = closer.register(new Shutdown<>(scheduler())).executor;
             this.credentials = closer.register(S3Credentials.create(settings, region));
             this.proxies = HttpProxies.of(settings);
-            SdkAsyncHttpClient http = AsyncHttpClientFactory.create(settings, proxies, closer);
-            this.httpClientInUse = AsyncHttpClientFactory.typeOf(http);
-            RetryStrategy retryStrategy = S3RetryStrategy.create(settings, requestMetrics);
-
-            S3AsyncClient s3 = closer.register(clientBuilder(http, completion, scheduler, retryStrategy).build());
+            S3AsyncClient s3;
+            S3TransferManager transferManager = null;
+            if (settings.client() == S3Settings.ClientType.CRT) {
+                this.httpClientInUse = S3Settings.HttpClientType.CRT;
+                s3 = closer.register(CrtS3Client.build(settings, credentials, region, proxies, completion));
+                // Closed before the client; it does not close a client it was given.
+                transferManager = closer.register(
+                        S3TransferManager.builder().s3Client(s3).executor(completion).build());
+            } else {
+                SdkAsyncHttpClient http = AsyncHttpClientFactory.create(settings, proxies, closer);
+                this.httpClientInUse = AsyncHttpClientFactory.typeOf(http);
+                RetryStrategy retryStrategy = S3RetryStrategy.create(settings, requestMetrics);
+                s3 = closer.register(clientBuilder(http, completion, scheduler, retryStrategy).build());
+            }
 
             SseDecorator sse = new SseDecorator(settings);
             this.objectClient = new SdkObjectClient(s3, sse, new FlexibleChecksums(settings.checksumsEnabled()),
                     new MultipartCopy(s3, sse, copyPartBytes, COPY_PARTS_IN_FLIGHT), maxSingleCopyBytes);
             this.bulkDownloader = new BulkDownloader(s3, sse, settings.bulkCopyConcurrency(),
-                    settings.partSizeBytes(), rangesPerFile(settings));
+                    settings.partSizeBytes(), rangesPerFile(settings), transferManager);
         } catch (RuntimeException e) {
             throw closer.closeAfterFailure(e);
         } catch (Error e) {
@@ -129,7 +141,7 @@ public final class S3ClientOwner implements Closeable {
 
     /**
      * The HTTP client that carries the requests: the configured one, or Netty when the CRT's native
-     * library does not load.
+     * library does not load; {@code CRT} for the CRT-based S3 client.
      */
     public S3Settings.HttpClientType httpClientInUse() {
         return httpClientInUse;
@@ -245,7 +257,8 @@ public final class S3ClientOwner implements Closeable {
 
     @Override
     public String toString() {
-        return "S3ClientOwner{httpClient=" + httpClientInUse
+        return "S3ClientOwner{client=" + settings.client()
+                + ", httpClient=" + httpClientInUse
                 + ", endpoint=" + settings.endpoint()
                 + ", proxy=" + proxies
                 + ", region=" + region

@@ -34,6 +34,22 @@ public final class S3Settings {
         NETTY
     }
 
+    /**
+     * Which S3 client carries the requests (the {@code s3.client} setting).
+     *
+     * @see <a href="https://docs.aws.amazon.com/sdk-for-java/latest/developer-guide/crt-based-s3-client.html">
+     *     The AWS CRT-based S3 client</a>
+     */
+    public enum ClientType {
+        /** The SDK's asynchronous S3 client on the {@link HttpClientType configured HTTP client}. */
+        SDK,
+        /**
+         * The CRT-based S3 client ({@code S3AsyncClient.crtBuilder()}, aws-c-s3): its own connection
+         * pool, retries and checksums in native code; the HTTP client setting does not apply.
+         */
+        CRT
+    }
+
     /** Server-side encryption applied to every object written (and, for SSE-C, read). */
     public enum SseType {
         NONE,
@@ -56,6 +72,7 @@ public final class S3Settings {
     private final String assumeRoleExternalId;
     private final String assumeRoleSessionName;
     private final Duration assumeRoleDuration;
+    private final ClientType client;
     private final HttpClientType httpClient;
     private final int maxConnections;
     private final Duration connectionTimeout;
@@ -98,6 +115,7 @@ public final class S3Settings {
         this.assumeRoleExternalId = b.assumeRoleExternalId;
         this.assumeRoleSessionName = b.assumeRoleSessionName;
         this.assumeRoleDuration = b.assumeRoleDuration;
+        this.client = b.client;
         this.httpClient = b.httpClient;
         this.maxConnections = b.maxConnections;
         this.connectionTimeout = b.connectionTimeout;
@@ -191,6 +209,11 @@ public final class S3Settings {
 
     public Duration assumeRoleDuration() {
         return assumeRoleDuration;
+    }
+
+    /** Which S3 client carries the requests. */
+    public ClientType client() {
+        return client;
     }
 
     public HttpClientType httpClient() {
@@ -375,6 +398,7 @@ public final class S3Settings {
                 + ", sessionToken=" + sessionToken
                 + ", credentialsProviders=" + credentialsProviderClasses
                 + ", assumeRoleArn=" + assumeRoleArn
+                + ", client=" + client
                 + ", httpClient=" + httpClient
                 + ", maxConnections=" + maxConnections
                 + ", connectionTimeout=" + connectionTimeout
@@ -423,6 +447,7 @@ public final class S3Settings {
         private String assumeRoleExternalId;
         private String assumeRoleSessionName = "flink-s3-fs";
         private Duration assumeRoleDuration = Duration.ofHours(1);
+        private ClientType client = ClientType.SDK;
         private HttpClientType httpClient = HttpClientType.CRT;
         private int maxConnections = 96;
         private Duration connectionTimeout = Duration.ofSeconds(10);
@@ -467,6 +492,7 @@ public final class S3Settings {
             assumeRoleExternalId = s.assumeRoleExternalId;
             assumeRoleSessionName = s.assumeRoleSessionName;
             assumeRoleDuration = s.assumeRoleDuration;
+            client = s.client;
             httpClient = s.httpClient;
             maxConnections = s.maxConnections;
             connectionTimeout = s.connectionTimeout;
@@ -561,6 +587,11 @@ public final class S3Settings {
                 throw new IllegalArgumentException("assume-role duration " + value + " is outside 15 min..12 h");
             }
             this.assumeRoleDuration = value;
+            return this;
+        }
+
+        public Builder client(ClientType value) {
+            this.client = Objects.requireNonNull(value, "client");
             return this;
         }
 

@@ -15,13 +15,19 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** {@link BulkDownloader} through the Transfer Manager against S3Proxy, with each HTTP client. */
+/**
+ * {@link BulkDownloader} against S3Proxy: our ranged GETs on each HTTP client, and the Transfer
+ * Manager's downloadFile on the CRT-based S3 client.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
 class BulkDownloaderS3ProxyTest {
 
     private static final String BUCKET = "bulk-download";
@@ -43,18 +49,18 @@ class BulkDownloaderS3ProxyTest {
     }
 
     @ParameterizedTest
-    @EnumSource(S3Settings.HttpClientType.class)
-    void downloadsEveryFileWithExactBytes(S3Settings.HttpClientType httpClient) throws IOException {
-        try (S3ClientOwner owner = owner(httpClient)) {
+    @EnumSource(Engine.class)
+    void downloadsEveryFileWithExactBytes(Engine engine) throws IOException {
+        try (S3ClientOwner owner = owner(engine)) {
             ObjectClient client = owner.objectClient();
             Map<S3Location, byte[]> objects = new LinkedHashMap<>();
             int[] sizes = {0, 1, 100_000, 3 * MIB + 7};
             for (int size : sizes) {
-                S3Location location = location(httpClient, "file-" + size);
+                S3Location location = location(engine, "file-" + size);
                 client.put(location, ByteBuffer.wrap(randomBytes(size)), WriteCondition.NONE).join();
                 objects.put(location, randomBytes(size));
             }
-            S3Location multipart = location(httpClient, "multipart");
+            S3Location multipart = location(engine, "multipart");
             objects.put(multipart, uploadInParts(client, multipart, 11 * MIB + 3));
 
             List<BulkDownloader.FileCopy> files = new ArrayList<>();
@@ -75,12 +81,12 @@ class BulkDownloaderS3ProxyTest {
     }
 
     @ParameterizedTest
-    @EnumSource(S3Settings.HttpClientType.class)
-    void missingObjectFailsNamingItAndLeavesNoPartialFile(S3Settings.HttpClientType httpClient) throws IOException {
-        try (S3ClientOwner owner = owner(httpClient)) {
-            S3Location present = location(httpClient, "present");
+    @EnumSource(Engine.class)
+    void missingObjectFailsNamingItAndLeavesNoPartialFile(Engine engine) throws IOException {
+        try (S3ClientOwner owner = owner(engine)) {
+            S3Location present = location(engine, "present");
             owner.objectClient().put(present, ByteBuffer.wrap(randomBytes(1000)), WriteCondition.NONE).join();
-            S3Location missing = location(httpClient, "missing");
+            S3Location missing = location(engine, "missing");
             Path missingTarget = localDir.resolve("missing");
 
             assertThatThrownBy(() -> owner.bulkDownloader().download(List.of(
@@ -94,10 +100,10 @@ class BulkDownloaderS3ProxyTest {
     }
 
     @ParameterizedTest
-    @EnumSource(S3Settings.HttpClientType.class)
-    void failedDownloadDeletesItsFile(S3Settings.HttpClientType httpClient) throws IOException {
-        try (S3ClientOwner owner = owner(httpClient)) {
-            S3Location location = location(httpClient, "denied");
+    @EnumSource(Engine.class)
+    void failedDownloadDeletesItsFile(Engine engine) throws IOException {
+        try (S3ClientOwner owner = owner(engine)) {
+            S3Location location = location(engine, "denied");
             owner.objectClient().put(location, ByteBuffer.wrap(randomBytes(1000)), WriteCondition.NONE).join();
             Path target = localDir.resolve("denied");
             Files.write(target, new byte[] {1, 2, 3});
@@ -115,16 +121,33 @@ class BulkDownloaderS3ProxyTest {
         }
     }
 
-    private static S3ClientOwner owner(S3Settings.HttpClientType httpClient) {
+    /** The S3 client and HTTP client a download runs on. */
+    enum Engine {
+        SDK_ON_CRT_HTTP(S3Settings.ClientType.SDK, S3Settings.HttpClientType.CRT),
+        SDK_ON_NETTY(S3Settings.ClientType.SDK, S3Settings.HttpClientType.NETTY),
+        /** The Transfer Manager's downloadFile on the CRT-based S3 client. */
+        CRT_S3_CLIENT(S3Settings.ClientType.CRT, S3Settings.HttpClientType.CRT);
+
+        final S3Settings.ClientType client;
+        final S3Settings.HttpClientType http;
+
+        Engine(S3Settings.ClientType client, S3Settings.HttpClientType http) {
+            this.client = client;
+            this.http = http;
+        }
+    }
+
+    private static S3ClientOwner owner(Engine engine) {
         // 5 MiB ranges: the 11 MiB object downloads as three parallel ranged GETs.
-        return new S3ClientOwner(TestSettings.forServer(server, httpClient)
+        return new S3ClientOwner(TestSettings.forServer(server, engine.http)
+                .client(engine.client)
                 .bulkCopyConcurrency(2)
                 .partSizeBytes(S3Settings.MIN_PART_SIZE)
                 .build());
     }
 
-    private static S3Location location(S3Settings.HttpClientType httpClient, String name) {
-        return S3Location.of("s3", BUCKET, httpClient + "/" + name);
+    private static S3Location location(Engine engine, String name) {
+        return S3Location.of("s3", BUCKET, engine + "/" + name);
     }
 
     /** Uploads {@code length} bytes as 5 MiB parts, so the Transfer Manager sees a multipart object. */

@@ -75,6 +75,7 @@ class BadInputTest {
                         "s3.assume-role.external-id", "x"), "s3.assume-role.external-id", "x", "2 to 1224"),
                 bad("s3.assume-role.session-name", "flink session!", "2 to 64"),
                 bad("s3.assume-role.session-duration", "60", "15 min to 12 h"),
+                bad("s3.client", "transfer-manager", "one of sdk, crt"),
                 bad("s3.http-client", "okhttp", "one of crt, netty"),
                 bad("s3.connection.max", "0", "at least 1"),
                 bad("s3.connection.timeout", "0 s", "positive duration"),

@@ -116,9 +116,15 @@ class ServerSideEncryptionTest {
         });
     }
 
+    /** Options that choose the S3 client; none: the default. */
+    protected Map<String, String> clientOptions() {
+        return Map.of();
+    }
+
     /** Runs the workout with the given SSE options; returns its requests, of every kind checked. */
     private List<ProxiedRequest> workout(Map<String, String> sse) throws Exception {
         Map<String, String> options = new HashMap<>(sse);
+        options.putAll(clientOptions());
         options.put("s3.upload.min.part.size", "5mb");
         String dirKey = "ServerSideEncryptionTest/" + UUID.randomUUID();
         try (ProxiedFileSystem fileSystem = ProxiedFileSystem.create(unsigned.proxy, options)) {
