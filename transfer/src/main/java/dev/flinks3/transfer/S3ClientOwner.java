@@ -209,17 +209,25 @@ public final class S3ClientOwner implements Closeable {
                 .overrideConfiguration(override -> override
                         .retryStrategy(retryStrategy)
                         .addMetricPublisher(requestMetrics)
-                        .addExecutionInterceptor(new ObjectBodyBytes(requestMetrics))
+                        // One list: executionInterceptors(...) replaces whatever was added before it.
+                        .executionInterceptors(interceptors(settings))
                         .scheduledExecutorService(scheduler)
                         .apiCallTimeout(settings.apiCallTimeout())
-                        .apiCallAttemptTimeout(settings.apiCallAttemptTimeout())
-                        .executionInterceptors(bucketInterceptors(settings)));
+                        .apiCallAttemptTimeout(settings.apiCallAttemptTimeout()));
         if (settings.endpoint() != null) {
             builder.endpointOverride(settings.endpoint());
         } else if (settings.region() == null) {
             builder.crossRegionAccessEnabled(true);
         }
         return builder;
+    }
+
+    /** The body-bytes counter, then the bucket interceptors. */
+    private List<ExecutionInterceptor> interceptors(S3Settings settings) {
+        List<ExecutionInterceptor> interceptors = new ArrayList<>();
+        interceptors.add(new ObjectBodyBytes(requestMetrics));
+        interceptors.addAll(bucketInterceptors(settings));
+        return interceptors;
     }
 
     /** Storage class, requester pays and access points, where the settings ask for them. */
