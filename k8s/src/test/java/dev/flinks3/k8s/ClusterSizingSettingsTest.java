@@ -15,12 +15,12 @@ import org.junit.jupiter.params.provider.EnumSource;
 import picocli.CommandLine;
 
 /**
- * The figures of issue 5 as each overlay renders them: JobManager 2 GB / 1 CPU, two TaskManagers
+ * The cluster sizing and job settings each overlay renders: JobManager 2 GB / 1 CPU, two TaskManagers
  * of 6 GB / 1.5 CPU with 4 slots, parallelism 8, checkpoints every 60 s with 30 s pause and a
  * 10 min timeout, exactly-once, one at a time, RocksDB with managed memory and full checkpoints to
  * s3://, and the job's arguments: 20 million keys of 1 KB at 50,000 records/s.
  */
-class IssueFiveSettingsTest {
+class ClusterSizingSettingsTest {
 
     private static final long GIB = 1L << 30;
 
