@@ -14,9 +14,10 @@ import org.apache.flink.api.common.functions.RuntimeContext;
  * The plugin's own metrics of each TaskManager (its platform MBeans, {@link PluginMBeans}) carried as job
  * accumulators, so that a report of a cluster run ({@code report --rest-url}) has them from Flink's REST
  * API, which keeps a job's accumulators after the job ended (its metrics it does not). One subtask per
- * JVM reports, since the MBeans count the whole JVM; it adds what changed since its last report at every
- * checkpoint and when it closes. Totals are {@link LongCounter}s (summed over TaskManagers), peaks
- * {@link LongMaximum}s. Named {@value #PREFIX}{@code <figure>}, requests per operation
+ * JVM reports, since the MBeans count the whole JVM; it adds what changed since its last report (at first,
+ * since it opened, so what the JVM did before this job is left out) at every checkpoint and when it
+ * closes. Totals are {@link LongCounter}s (summed over TaskManagers), peaks {@link LongMaximum}s (the
+ * plugin's peaks since its filesystem was created). Named {@value #PREFIX}{@code <figure>}, requests per operation
  * {@value #PREFIX}{@code requests.<Operation>}.
  *
  * <p>Not thread-safe: one instance per subtask, used by its task thread.
@@ -38,10 +39,16 @@ public final class PluginMetricsAccumulators {
         this.context = context;
     }
 
-    /** For a subtask opening; the first of this JVM becomes its reporter. */
+    /** For a subtask opening; the first of this JVM becomes its reporter, counting from now on. */
     static PluginMetricsAccumulators open(RuntimeContext context) {
         PluginMetricsAccumulators accumulators = new PluginMetricsAccumulators(context);
-        REPORTING_IN_THIS_JVM.compareAndSet(null, accumulators);
+        if (REPORTING_IN_THIS_JVM.compareAndSet(null, accumulators)) {
+            PluginMetrics now = readQuietly();
+            if (now != null) {
+                accumulators.reported = totals(now);
+                accumulators.reportedByOperation.putAll(now.requestsByOperation());
+            }
+        }
         return accumulators;
     }
 
@@ -50,12 +57,7 @@ public final class PluginMetricsAccumulators {
         if (REPORTING_IN_THIS_JVM.get() != this) {
             return;
         }
-        PluginMetrics now;
-        try {
-            now = PluginMBeans.platform().read();
-        } catch (JMException unreadable) {
-            return;
-        }
+        PluginMetrics now = readQuietly();
         if (now == null) {
             return;
         }
@@ -100,6 +102,15 @@ public final class PluginMetricsAccumulators {
         return new PluginMetrics(totals[0], totals[1], totals[2], totals[3], totals[4], totals[5], totals[6],
                 number(accumulators.get(PREFIX + "peakBufferedBytes")),
                 number(accumulators.get(PREFIX + "peakReadAheadBytes")), totals[7], byOperation);
+    }
+
+    /** The plugin metrics of this JVM, or null if there are none or they cannot be read. */
+    private static PluginMetrics readQuietly() {
+        try {
+            return PluginMBeans.platform().read();
+        } catch (JMException unreadable) {
+            return null;
+        }
     }
 
     private static long[] totals(PluginMetrics m) {
