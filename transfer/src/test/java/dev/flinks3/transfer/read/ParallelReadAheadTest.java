@@ -338,7 +338,7 @@ class ParallelReadAheadTest {
         assertThat(read).isEqualTo(source);
         assertThat(client.calls(Operation.GET)).isEqualTo(21);
         // The broken chunk was asked for again from its 1,000th byte, not from its start.
-        assertThat(client.getRanges()).extracting(r -> r[0]).contains(client.getRanges().get(3)[0] + 1_000);
+        assertThat(client.getRanges()).filteredOn(r -> r[0] % CHUNK == 1_000).hasSize(1);
     }
 
     @Test
