@@ -49,12 +49,17 @@ class ReadRetryAfterResetTest extends AbstractS3ProxyFileSystemTest {
         return SIZE;
     }
 
+    /** Response bytes after which the first connection to carry that many is reset. */
+    protected long resetAfterBytes() {
+        return SIZE / 4;
+    }
+
     @Test
     void resetHalfwayThroughABodyIsRetriedAndTheBytesAreExact() throws Exception {
         Path path = new Path(dir, "restored-state");
         byte[] data = randomBytes(objectBytes(), 21);
         s3.putObject(b -> b.bucket(target.bucket()).key(key(path)), RequestBody.fromBytes(data));
-        proxy.resetOnceAfterResponseBytes(objectBytes() / 4);
+        proxy.resetOnceAfterResponseBytes(resetAfterBytes());
 
         byte[] read = readFully(path);
 
