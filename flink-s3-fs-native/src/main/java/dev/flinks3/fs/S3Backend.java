@@ -4,6 +4,7 @@ import dev.flinks3.fs.metrics.MetricsBeans;
 import dev.flinks3.fs.metrics.MetricsSummaryLog;
 import dev.flinks3.fs.metrics.S3FileSystemMetrics;
 import dev.flinks3.multipart.UploadEngine;
+import dev.flinks3.multipart.crt.TransferManagerUploads;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.S3ClientOwner;
 import dev.flinks3.transfer.read.ReadAheadBudget;
@@ -26,6 +27,7 @@ final class S3Backend implements Closeable {
     private final S3FileSystemSettings settings;
     private final S3ClientOwner owner;
     private final UploadEngine uploads;
+    private final TransferManagerUploads transferManagerUploads;
     private final ReadAheadBudget readAheadBudget;
     private final MetricsBeans beans;
     private final MetricsSummaryLog summaryLog;
@@ -41,6 +43,8 @@ final class S3Backend implements Closeable {
         this.settings = settings;
         this.owner = new S3ClientOwner(settings.s3());
         this.uploads = new UploadEngine(owner.objectClient(), settings.s3());
+        this.transferManagerUploads = owner.transferManager() == null ? null
+                : new TransferManagerUploads(owner.transferManager(), uploads, owner.objectClient(), settings.s3());
         this.readAheadBudget = new ReadAheadBudget(readAheadLimit(Runtime.getRuntime().maxMemory()));
         S3FileSystemMetrics metrics =
                 new S3FileSystemMetrics(owner.requestMetrics(), uploads.metrics(), readAheadBudget);
@@ -55,6 +59,11 @@ final class S3Backend implements Closeable {
 
     UploadEngine uploads() {
         return uploads;
+    }
+
+    /** With {@code s3.client: crt}, the Transfer Manager's uploads of {@code create()} streams; else {@code null}. */
+    TransferManagerUploads transferManagerUploads() {
+        return transferManagerUploads;
     }
 
     BulkCopy bulkCopy() {

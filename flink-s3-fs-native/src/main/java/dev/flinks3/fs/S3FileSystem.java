@@ -1,6 +1,7 @@
 package dev.flinks3.fs;
 
 import dev.flinks3.multipart.UploadEngine;
+import dev.flinks3.multipart.crt.TransferManagerUploads;
 import dev.flinks3.transfer.ListPage;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.ObjectMetadata;
@@ -68,6 +69,7 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
     private final BucketPaths paths;
     private final ObjectClient client;
     private final UploadEngine uploads;
+    private final TransferManagerUploads transferManagerUploads;
     private final BulkCopy bulkCopy;
     private final ReadAheadBudget readAhead;
     private final S3FileSystemSettings settings;
@@ -90,6 +92,22 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
             BulkCopy bulkCopy,
             ReadAheadBudget readAhead,
             S3FileSystemSettings settings) {
+        this(uri, client, uploads, null, bulkCopy, readAhead, settings);
+    }
+
+    /**
+     * As the constructor above, with the streams of {@link #create} uploaded through {@code
+     * transferManagerUploads} ({@code s3.client: crt}); {@code null} uploads them through {@code uploads}.
+     */
+    public S3FileSystem(
+            URI uri,
+            ObjectClient client,
+            UploadEngine uploads,
+            TransferManagerUploads transferManagerUploads,
+            BulkCopy bulkCopy,
+            ReadAheadBudget readAhead,
+            S3FileSystemSettings settings) {
+        this.transferManagerUploads = transferManagerUploads;
         this.uri = URI.create(uri.getScheme() + "://" + (uri.getAuthority() == null ? "" : uri.getAuthority()) + "/");
         this.paths = new BucketPaths(this.uri);
         this.client = Objects.requireNonNull(client, "client");
@@ -295,6 +313,9 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
             if (!settings.s3().conditionalWritesEnabled() && headOrNull(location) != null) {
                 throw new FileAlreadyExistsException(location.toString(), null, "an object exists at the key");
             }
+        }
+        if (transferManagerUploads != null) {
+            return new S3DataOutputStream(transferManagerUploads.openStream(location, condition));
         }
         return new S3DataOutputStream(uploads.openStream(location, condition));
     }

@@ -111,8 +111,8 @@ public class S3FileSystemFactory implements FileSystemFactory {
             }
             backends.put(overrides, backend);
         }
-        S3FileSystem fs = new S3FileSystem(fsUri, backend.objectClient(), backend.uploads(), backend.bulkCopy(),
-                backend.readAhead(), effective);
+        S3FileSystem fs = new S3FileSystem(fsUri, backend.objectClient(), backend.uploads(),
+                backend.transferManagerUploads(), backend.bulkCopy(), backend.readAhead(), effective);
         LOG.info("Created {} (flinks3) on {} with {}", fs.getUri(), backend, effective);
         return fs;
     }

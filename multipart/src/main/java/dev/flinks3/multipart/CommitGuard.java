@@ -62,6 +62,15 @@ final class CommitGuard {
         return prepare(target, requested);
     }
 
+    /**
+     * True if a CompleteMultipartUpload to a key near {@code near} can carry no-overwrite as {@code
+     * If-None-Match: *} that the server honours (probing the server once if needed, as {@link
+     * #prepareCompletion} does); false with conditional writes switched off.
+     */
+    boolean completionCarriesCondition(S3Location near) throws IOException {
+        return conditionalWrites && (client.checksFlexibleChecksums() || completionHonoursCondition(near));
+    }
+
     private synchronized boolean completionHonoursCondition(S3Location near) throws IOException {
         if (completionHonoursCondition == null) {
             completionHonoursCondition = probeConditionalCompletion(near);

@@ -83,6 +83,17 @@ public final class UploadEngine {
         return session(target, uploadId, parts).complete(condition);
     }
 
+    /**
+     * True if this server honours {@code If-None-Match: *} on a CompleteMultipartUpload (conditional
+     * writes on, and S3-like checksums seen or a probe next to {@code near} refused), so that another
+     * uploader may send no-overwrite with the completion; false where this engine checks with a HEAD.
+     *
+     * @throws IOException if the probe of the server fails
+     */
+    public boolean completionHonoursNoOverwrite(S3Location near) throws IOException {
+        return guard.completionCarriesCondition(near);
+    }
+
     /** Counters and gauges of all streams of this engine. */
     public UploadMetrics metrics() {
         return metrics;

@@ -83,7 +83,8 @@ public final class UploadMetrics {
         return permitWaitNanos.sum() + budget.blockedNanos();
     }
 
-    void uploadStarted() {
+    /** Counts a multipart upload started (CreateMultipartUpload sent), also one the Transfer Manager runs. */
+    public void uploadStarted() {
         uploadsStarted.increment();
     }
 
@@ -108,11 +109,22 @@ public final class UploadMetrics {
         bytesUploaded.add(bytes);
     }
 
-    void uploadCompleted() {
+    /** Counts a multipart upload completed, also one the Transfer Manager ran. */
+    public void uploadCompleted() {
         uploadsCompleted.increment();
     }
 
-    void uploadAborted() {
+    /** Counts a multipart upload aborted after a failure or cancellation, also one the Transfer Manager ran. */
+    public void uploadAborted() {
         uploadsAborted.increment();
+    }
+
+    /**
+     * Counts parts that another uploader (the Transfer Manager on the CRT-based S3 client) uploaded for a
+     * stream of this engine, with their bytes.
+     */
+    public void partsUploaded(long parts, long bytes) {
+        partsUploaded.add(parts);
+        bytesUploaded.add(bytes);
     }
 }

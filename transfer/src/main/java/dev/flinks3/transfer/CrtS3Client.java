@@ -16,8 +16,9 @@ import software.amazon.awssdk.services.s3.crt.S3CrtProxyConfiguration;
  * connection pool, signs and retries requests itself and splits large GETs and uploads of unknown
  * length into parallel ranged GETs and parts.
  *
- * <p>How our settings map onto it: {@code maxConnections} is its {@code maxConcurrency} (the
- * target throughput stays at the SDK's default, which only matters below that cap); {@code
+ * <p>How our settings map onto it: {@code maxConnections} is its {@code maxConcurrency} and sets its
+ * target throughput ({@value #GBPS_PER_CONNECTION} Gbps per connection, the rate aws-c-s3 plans a
+ * connection for, so that it opens as many connections as the cap allows); {@code
  * partSizeBytes} its {@code minimumPartSizeInBytes}; the process buffer limit its native memory
  * limit (at least the 1 GiB aws-c-s3 requires); {@code maxRetries} its number of retries; the
  * connection timeout and the socket timeout (as a minimum-throughput monitor, as for the CRT HTTP
@@ -36,6 +37,12 @@ final class CrtS3Client {
 
     /** aws-c-s3 refuses a native memory limit below 1 GiB. */
     static final long MIN_NATIVE_MEMORY_BYTES = 1024L * 1024 * 1024;
+
+    /**
+     * The throughput aws-c-s3 plans per connection: it opens target throughput / this many connections,
+     * capped by {@code maxConcurrency}, so the target is derived from the connection cap.
+     */
+    static final double GBPS_PER_CONNECTION = 0.4;
 
     /** As for the CRT HTTP client: a connection slower than this for the socket timeout is dropped. */
     private static final long MIN_THROUGHPUT_BYTES_PER_SECOND = 1;
@@ -69,6 +76,7 @@ final class CrtS3Client {
                         ? ResponseChecksumValidation.WHEN_SUPPORTED
                         : ResponseChecksumValidation.WHEN_REQUIRED)
                 .maxConcurrency(settings.maxConnections())
+                .targetThroughputInGbps(targetThroughputGbps(settings))
                 .minimumPartSizeInBytes(settings.partSizeBytes())
                 .thresholdInBytes(S3Settings.MAX_PART_SIZE)
                 .maxNativeMemoryLimitInBytes(nativeMemoryLimit(settings))
@@ -81,6 +89,14 @@ final class CrtS3Client {
             builder.crossRegionAccessEnabled(true);
         }
         return builder.build();
+    }
+
+    /**
+     * The target throughput that makes aws-c-s3 use {@code maxConnections} connections: with the SDK's
+     * default of 10 Gbps it would open 25, fewer than the default cap of 96.
+     */
+    static double targetThroughputGbps(S3Settings settings) {
+        return settings.maxConnections() * GBPS_PER_CONNECTION;
     }
 
     /** The native client's memory limit: the process buffer limit, at least 1 GiB. */

@@ -66,6 +66,7 @@ public final class S3ClientOwner implements Closeable {
     private final BulkDownloader bulkDownloader;
     private final S3Settings.HttpClientType httpClientInUse;
     private final HttpProxies proxies;
+    private final S3TransferManager transferManager;
 
     /**
      * Builds the clients. The new owner owns every resource it creates and nothing passed in;
@@ -106,6 +107,7 @@ public final class S3ClientOwner implements Closeable {
                 RetryStrategy retryStrategy = S3RetryStrategy.create(settings, requestMetrics);
                 s3 = closer.register(clientBuilder(http, completion, scheduler, retryStrategy).build());
             }
+            this.transferManager = transferManager;
 
             SseDecorator sse = new SseDecorator(settings);
             this.objectClient = new SdkObjectClient(s3, sse, new FlexibleChecksums(settings.checksumsEnabled()),
@@ -129,6 +131,14 @@ public final class S3ClientOwner implements Closeable {
     /** The bulk downloader on this owner's S3 client; valid until {@link #close()}. */
     public BulkDownloader bulkDownloader() {
         return bulkDownloader;
+    }
+
+    /**
+     * The Transfer Manager on the CRT-based S3 client ({@link S3Settings.ClientType#CRT}), or {@code null}
+     * on the SDK's client; valid until {@link #close()}.
+     */
+    public S3TransferManager transferManager() {
+        return transferManager;
     }
 
     /**

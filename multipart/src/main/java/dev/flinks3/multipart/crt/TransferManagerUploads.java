@@ -1,0 +1,125 @@
+package dev.flinks3.multipart.crt;
+
+import dev.flinks3.multipart.UploadEngine;
+import dev.flinks3.transfer.ObjectClient;
+import dev.flinks3.transfer.S3Errors;
+import dev.flinks3.transfer.S3Location;
+import dev.flinks3.transfer.S3Settings;
+import dev.flinks3.transfer.SseDecorator;
+import dev.flinks3.transfer.WriteCondition;
+import java.io.IOException;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
+import software.amazon.awssdk.services.s3.model.PutObjectRequest;
+import software.amazon.awssdk.transfer.s3.S3TransferManager;
+
+/**
+ * Output streams of {@code s3.client: crt}: a file larger than one part is uploaded by the S3 Transfer
+ * Manager on the CRT-based S3 client as a body of unknown length ({@link StreamedUpload}); a smaller one
+ * is one PutObject through our {@link UploadEngine}. The choice is made per stream when its first part
+ * fills, and our engine takes the stream instead where the Transfer Manager cannot keep a promise of the
+ * engine (one warning per reason):
+ *
+ * <ul>
+ *   <li><b>Checksums</b>: the client computes each part's CRC32C and sends it as an {@code aws-chunked}
+ *       trailer, which the server checks. It cannot send {@code Content-MD5} per part, so until the
+ *       server has shown that it checks {@code x-amz-checksum-crc32c} (by echoing it on an upload of our
+ *       engine), and for good on a server that does not, our engine uploads the stream.
+ *   <li><b>No overwrite</b>: the client sends {@code If-None-Match: *} with CompleteMultipartUpload (not
+ *       with CreateMultipartUpload or the parts), so where the server is not known to honour it there
+ *       (conditional writes switched off, or a probe found it ignored) our engine, with its HEAD check,
+ *       uploads the stream.
+ * </ul>
+ *
+ * <p>SSE-S3, SSE-KMS and SSE-C go with the request as headers; the client copies them to the requests
+ * that need them. Thread-safe; holds no resources of its own.
+ */
+public final class TransferManagerUploads {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TransferManagerUploads.class);
+
+    private final S3TransferManager transferManager;
+    private final UploadEngine engine;
+    private final ObjectClient client;
+    private final S3Settings settings;
+    private final SseDecorator sse;
+    private final AtomicBoolean checksumWarning = new AtomicBoolean();
+    private final AtomicBoolean noOverwriteWarning = new AtomicBoolean();
+
+    /**
+     * @param transferManager the Transfer Manager on the CRT-based S3 client; not owned
+     * @param engine our engine on the same client, for files of one part and where the Transfer Manager
+     *     cannot be used; its budget also bounds the Transfer Manager's streams and its metrics count them
+     * @param client the seam of the same client, which knows what the server checks
+     * @param settings part size, checksums, encryption
+     */
+    public TransferManagerUploads(S3TransferManager transferManager, UploadEngine engine, ObjectClient client,
+            S3Settings settings) {
+        this.transferManager = Objects.requireNonNull(transferManager, "transferManager");
+        this.engine = Objects.requireNonNull(engine, "engine");
+        this.client = Objects.requireNonNull(client, "client");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.sse = new SseDecorator(settings);
+    }
+
+    /**
+     * Opens a stream that writes {@code target} when closed. Sends nothing before the first part fills.
+     *
+     * @param condition {@link WriteCondition#IF_NONE_MATCH} to fail the commit with {@link
+     *     java.nio.file.FileAlreadyExistsException} if an object exists (NO_OVERWRITE)
+     */
+    public TransferManagerUploadStream openStream(S3Location target, WriteCondition condition) {
+        return new TransferManagerUploadStream(this, Objects.requireNonNull(target, "target"),
+                Objects.requireNonNull(condition, "condition"));
+    }
+
+    UploadEngine engine() {
+        return engine;
+    }
+
+    int partBytes() {
+        return (int) Math.min(Integer.MAX_VALUE - 8, settings.partSizeBytes());
+    }
+
+    /** True if the Transfer Manager may upload a stream to {@code target} that is larger than one part. */
+    boolean takes(S3Location target, WriteCondition condition) throws IOException {
+        if (settings.checksumsEnabled() && !client.checksFlexibleChecksums()) {
+            if (engine.metrics().bytesUploaded() > 0 && !checksumWarning.getAndSet(true)) {
+                LOG.warn("This S3 server has not shown that it checks x-amz-checksum-crc32c, and the Transfer"
+                        + " Manager on the CRT-based S3 client (s3.client: crt) cannot send Content-MD5 with its"
+                        + " parts: files written through FileSystem.create() are uploaded by the plugin's"
+                        + " multipart engine instead. s3.checksum-validation.enabled: false would let the"
+                        + " Transfer Manager upload them without checksums.");
+            }
+            return false;
+        }
+        if (condition == WriteCondition.IF_NONE_MATCH && !engine.completionHonoursNoOverwrite(target)) {
+            if (!noOverwriteWarning.getAndSet(true)) {
+                LOG.warn("This S3 server is not known to honour If-None-Match: * on CompleteMultipartUpload"
+                        + " (s3.conditional-writes.enabled: false, or a probe found it ignored): files created"
+                        + " with WriteMode.NO_OVERWRITE are uploaded by the plugin's multipart engine, which"
+                        + " checks the key with a HEAD, instead of the Transfer Manager (s3.client: crt).");
+            }
+            return false;
+        }
+        return true;
+    }
+
+    /** Starts a Transfer Manager upload of unknown length to {@code target}. */
+    StreamedUpload start(S3Location target, WriteCondition condition) throws IOException {
+        PutObjectRequest.Builder request = PutObjectRequest.builder().bucket(target.bucket()).key(target.key());
+        sse.decorate(request);
+        if (settings.checksumsEnabled()) {
+            request.checksumAlgorithm(ChecksumAlgorithm.CRC32_C);
+        }
+        String operation = "PutObject (Transfer Manager multipart upload)";
+        if (condition == WriteCondition.IF_NONE_MATCH) {
+            request.ifNoneMatch("*");
+            operation = S3Errors.conditionalWrite(operation);
+        }
+        return StreamedUpload.start(transferManager, request.build(), target, operation, engine.budget());
+    }
+}
