@@ -147,7 +147,9 @@ public final class S3ConfigOptions {
             .defaultValue(S3Settings.ClientType.SDK)
             .withDescription("S3 client: 'sdk' (the SDK's asynchronous S3 client on 's3.http-client', with this"
                     + " plugin's multipart, read-ahead and bulk-copy engines) or 'crt' (the CRT-based S3 client,"
-                    + " aws-c-s3, which signs, retries and checksums in native code; the same engines run on it)."
+                    + " aws-c-s3, which signs, retries and checksums in native code; streams from create() larger"
+                    + " than one part go up through the S3 Transfer Manager on it, the other engines run on it as"
+                    + " they are)."
                     + " With crt, 's3.http-client', the retry delays, the request timeouts, the request metrics and"
                     + " 's3.ssl.ca-file' do not apply; see the README's section on the CRT-based S3 client.");
 

@@ -45,7 +45,8 @@ import org.apache.flink.core.fs.RecoverableWriter;
  * streams ({@link dev.flinks3.writer.TailObjects}); a prefix that holds nothing but tails is no
  * directory ({@link VisibleObjects}).
  *
- * <p><b>Writes</b> go through the shared {@link UploadEngine}: parts upload while the caller writes and
+ * <p><b>Writes</b> go through the shared {@link UploadEngine} (with {@code s3.client: crt}, streams
+ * larger than one part through {@link TransferManagerUploads}): parts upload while the caller writes and
  * the object appears only when the stream is closed. {@code NO_OVERWRITE} is a conditional write
  * ({@code If-None-Match: *}) that cannot race; on servers without conditional writes a HEAD checks
  * the key at create and again just before the commit. {@code OVERWRITE} never deletes first, so readers
