@@ -81,7 +81,8 @@ class CrtTransferManagerUploadTest extends AbstractS3ProxyFileSystemTest {
         writeInSmallWrites(path, data, WriteMode.OVERWRITE);
 
         List<RequestRecord> requests = requestsFor(path);
-        assertThat(requests).extracting(RequestRecord::kind).doesNotContain(RequestKind.PUT_OBJECT);
+        assertThat(requests).extracting(RequestRecord::kind).as("requests %s", requests)
+                .doesNotContain(RequestKind.PUT_OBJECT);
         assertThat(requests).filteredOn(r -> r.kind() == RequestKind.CREATE_MULTIPART_UPLOAD).hasSize(1);
         assertThat(requests).filteredOn(r -> r.kind() == RequestKind.COMPLETE_MULTIPART_UPLOAD).hasSize(1);
         List<RequestRecord> parts = requests.stream().filter(r -> r.kind() == RequestKind.UPLOAD_PART).toList();

@@ -5,18 +5,22 @@ import dev.flinks3.transfer.S3Errors;
 import dev.flinks3.transfer.S3Location;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import software.amazon.awssdk.core.async.AsyncRequestBody;
 import software.amazon.awssdk.core.async.BlockingOutputStreamAsyncRequestBody;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 import software.amazon.awssdk.transfer.s3.S3TransferManager;
 import software.amazon.awssdk.transfer.s3.model.CompletedUpload;
 import software.amazon.awssdk.transfer.s3.model.UploadRequest;
+import org.reactivestreams.Subscriber;
 import software.amazon.awssdk.utils.CancellableOutputStream;
 
 /**
@@ -68,12 +72,14 @@ final class StreamedUpload {
     }
 
     /**
-     * Starts the upload; the object appears only after {@link #complete()}.
+     * Starts the upload and waits until the client asks for the body, which it does once its
+     * CreateMultipartUpload is answered; the object appears only after {@link #complete()}.
      *
      * @param operation the name failures are reported under ({@link S3Errors#conditionalWrite} for
      *     no-overwrite, so that 412 becomes {@link java.nio.file.FileAlreadyExistsException})
-     * @throws InterruptedIOException if interrupted while waiting for budget
-     * @throws IOException if the client does not take the body within {@link #CLIENT_WAIT}
+     * @throws NotTaken if the upload failed before the client asked for the body
+     * @throws InterruptedIOException if interrupted while waiting
+     * @throws IOException if the client neither asks for the body nor fails within {@link #CLIENT_WAIT}
      */
     static StreamedUpload start(S3TransferManager transferManager, PutObjectRequest request, S3Location target,
             String operation, UploadBudget budget) throws IOException {
@@ -84,25 +90,39 @@ final class StreamedUpload {
                 .contentLength(null)
                 .subscribeTimeout(CLIENT_WAIT)
                 .build();
+        CompletableFuture<Void> subscribed = new CompletableFuture<>();
         CompletableFuture<PutObjectResponse> result;
         try {
-            result = S3Errors.translating(
-                    transferManager.upload(UploadRequest.builder().putObjectRequest(request).requestBody(body).build())
-                            .completionFuture(),
-                    CompletedUpload::response, operation, target);
+            result = S3Errors.translating(transferManager.upload(UploadRequest.builder()
+                            .putObjectRequest(request)
+                            .requestBody(new SubscriptionSignal(body, subscribed))
+                            .build())
+                    .completionFuture(), CompletedUpload::response, operation, target);
         } catch (RuntimeException e) {
             budget.release(held, true);
-            throw S3Errors.translate(operation, target, e);
+            throw new NotTaken(operation + " of " + target + " was not started", S3Errors.translate(operation, target, e));
         }
-        CancellableOutputStream out;
         try {
-            out = body.outputStream();
-        } catch (RuntimeException notSubscribed) {
+            CompletableFuture.anyOf(subscribed, result).get(CLIENT_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException failedFirst) {
+            // the result failed before the body was asked for; handled below
+        } catch (TimeoutException | InterruptedException e) {
             result.cancel(true);
             budget.release(held, true);
-            throw new IOException(operation + " of " + target + ": the S3 client did not take the body", notSubscribed);
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException(operation + " of " + target + " interrupted");
+            }
+            throw new IOException(operation + " of " + target + ": the S3 client neither asked for the body nor"
+                    + " failed within " + CLIENT_WAIT, e);
         }
-        StreamedUpload upload = new StreamedUpload(target, operation, budget, held, result, out);
+        if (!subscribed.isDone()) {
+            budget.release(held, true);
+            Throwable failure = result.handle((response, error) -> error).join();
+            throw new NotTaken(operation + " of " + target + " failed before the body was sent: "
+                    + S3Errors.translate(operation, target, failure).getMessage(), failure);
+        }
+        StreamedUpload upload = new StreamedUpload(target, operation, budget, held, result, body.outputStream());
         result.whenComplete((response, failure) -> upload.finished(failure));
         return upload;
     }
@@ -218,6 +238,28 @@ final class StreamedUpload {
                     writer.interrupt();
                 }
             }
+        }
+    }
+
+    /** The body as the client sees it, telling when the client subscribes (asks for the body). */
+    private static final class SubscriptionSignal implements AsyncRequestBody {
+        private final AsyncRequestBody body;
+        private final CompletableFuture<Void> subscribed;
+
+        SubscriptionSignal(AsyncRequestBody body, CompletableFuture<Void> subscribed) {
+            this.body = body;
+            this.subscribed = subscribed;
+        }
+
+        @Override
+        public Optional<Long> contentLength() {
+            return body.contentLength();
+        }
+
+        @Override
+        public void subscribe(Subscriber<? super ByteBuffer> subscriber) {
+            subscribed.complete(null);
+            body.subscribe(subscriber);
         }
     }
 }

@@ -109,24 +109,24 @@ public final class TransferManagerUploadStream extends OutputStream {
         }
     }
 
-    /** Does nothing: S3 has no partial objects, so bytes become durable only through {@link #close()}. */
-    @Override
-    public void flush() {}
-
     /**
      * Commits the object: one PutObject through our engine if the stream never outgrew one part, else
      * the end of the Transfer Manager's upload (its CompleteMultipartUpload) or of our engine's. On failure
-     * aborts the multipart upload (waiting for it) and throws the first cause. Idempotent.
+     * aborts the multipart upload (waiting for it) and throws the first cause. Idempotent. ({@code flush()}
+     * does nothing: S3 has no partial objects.)
      *
      * @throws java.nio.file.FileAlreadyExistsException if the condition is no-overwrite and an object exists
      * @throws IOException the first failure of the stream
      */
     @Override
     public synchronized void close() throws IOException {
-        if (closed) {
-            return;
+        if (!closed) {
+            closed = true;
+            commit();
         }
-        closed = true;
+    }
+
+    private void commit() throws IOException {
         try {
             if (engineStream != null) {
                 engineStream.close();
@@ -160,7 +160,13 @@ public final class TransferManagerUploadStream extends OutputStream {
     /** Starts the Transfer Manager's upload, or our engine's stream, and gives it the held bytes. */
     private void handOver() throws IOException {
         if (uploads.takes(target, condition)) {
-            streamed = uploads.start(target, condition);
+            try {
+                streamed = uploads.start(target, condition);
+            } catch (NotTaken refused) {
+                uploads.notTaken(target, refused);
+            }
+        }
+        if (streamed != null) {
             uploads.engine().metrics().uploadStarted();
             streamed.write(firstPart, 0, firstPartSize);
         } else {
@@ -192,6 +198,8 @@ public final class TransferManagerUploadStream extends OutputStream {
             } catch (IOException | RuntimeException e) {
                 failure = e instanceof IOException ? (IOException) e : new IOException("Upload to " + target + " failed", e);
             }
+        } else {
+            failure = failedEarlier();
         }
         if (!streamed.abort()) {
             LOG.warn("The Transfer Manager's upload to {} did not end within {} after it was aborted; a bucket"
@@ -204,7 +212,7 @@ public final class TransferManagerUploadStream extends OutputStream {
 
     private void putFirstPart() throws IOException {
         if (failure != null) {
-            throw failure;
+            throw failedEarlier();
         }
         MultipartUploadStream single = uploads.engine().openStream(target, condition);
         try {
@@ -212,6 +220,11 @@ public final class TransferManagerUploadStream extends OutputStream {
         } finally {
             single.close();
         }
+    }
+
+    /** A new exception for close() with the failure a write threw as its cause (never the same instance twice). */
+    private IOException failedEarlier() {
+        return new IOException("Stream to " + target + " failed: " + failure.getMessage(), failure);
     }
 
     private void releaseFirstPart() {

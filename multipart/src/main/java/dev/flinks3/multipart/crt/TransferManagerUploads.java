@@ -2,6 +2,7 @@ package dev.flinks3.multipart.crt;
 
 import dev.flinks3.multipart.UploadEngine;
 import dev.flinks3.transfer.ObjectClient;
+import dev.flinks3.transfer.PendingUpload;
 import dev.flinks3.transfer.S3Errors;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.S3Settings;
@@ -12,6 +13,9 @@ import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
+import software.amazon.awssdk.core.interceptor.SdkExecutionAttribute;
+import software.amazon.awssdk.services.s3.S3Configuration;
 import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.transfer.s3.S3TransferManager;
@@ -40,6 +44,13 @@ import software.amazon.awssdk.transfer.s3.S3TransferManager;
 public final class TransferManagerUploads {
 
     private static final Logger LOG = LoggerFactory.getLogger(TransferManagerUploads.class);
+    /**
+     * The S3 defaults, without {@code Expect: 100-continue}: aws-c-s3 copies the PutObject's headers to
+     * its CreateMultipartUpload, and a server that then closes the connection after answering (Jetty, under
+     * S3Proxy, does so for an expected body it never read) sends an answer without length that aws-c-http
+     * reads as empty ("Upload Id not found in create-multipart-upload response").
+     */
+    private static final S3Configuration NO_EXPECT = S3Configuration.builder().expectContinueEnabled(false).build();
 
     private final S3TransferManager transferManager;
     private final UploadEngine engine;
@@ -48,6 +59,8 @@ public final class TransferManagerUploads {
     private final SseDecorator sse;
     private final AtomicBoolean checksumWarning = new AtomicBoolean();
     private final AtomicBoolean noOverwriteWarning = new AtomicBoolean();
+    /** Set once the client could not use the server's answers: every later stream goes to our engine. */
+    private volatile boolean unusable;
 
     /**
      * @param transferManager the Transfer Manager on the CRT-based S3 client; not owned
@@ -86,6 +99,9 @@ public final class TransferManagerUploads {
 
     /** True if the Transfer Manager may upload a stream to {@code target} that is larger than one part. */
     boolean takes(S3Location target, WriteCondition condition) throws IOException {
+        if (unusable) {
+            return false;
+        }
         if (settings.checksumsEnabled() && !client.checksFlexibleChecksums()) {
             if (engine.metrics().bytesUploaded() > 0 && !checksumWarning.getAndSet(true)) {
                 LOG.warn("This S3 server has not shown that it checks x-amz-checksum-crc32c, and the Transfer"
@@ -108,9 +124,51 @@ public final class TransferManagerUploads {
         return true;
     }
 
+    /**
+     * After the Transfer Manager's upload to {@code target} failed before it took any byte: our engine
+     * takes that stream. A failure that is no error answer of the server (the client could not read the
+     * server's answer to CreateMultipartUpload: aws-c-s3 rejects some servers' XML) makes every later
+     * stream go to our engine too, with one warning, and aborts the multipart upload the server may have
+     * created for the key.
+     */
+    void notTaken(S3Location target, NotTaken refused) {
+        if (serverAnswered(refused)) {
+            LOG.debug("The Transfer Manager did not start the upload to {}; our engine takes it", target, refused);
+            return;
+        }
+        if (!unusable) {
+            unusable = true;
+            LOG.warn("The Transfer Manager on the CRT-based S3 client (s3.client: crt) cannot upload to this S3"
+                    + " server ({}): streams from FileSystem.create() are uploaded by the plugin's multipart"
+                    + " engine from now on", refused.getMessage());
+        }
+        try {
+            for (PendingUpload pending : client.listMultipartUploads(target.bucket(), target.key())) {
+                if (pending.key().equals(target.key())) {
+                    client.abortMultipartUpload(target, pending.uploadId()).join();
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("Could not abort the multipart upload the Transfer Manager may have left at {}; a bucket"
+                    + " lifecycle rule for incomplete multipart uploads removes it", target, e);
+        }
+    }
+
+    private static boolean serverAnswered(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof AwsServiceException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Starts a Transfer Manager upload of unknown length to {@code target}. */
     StreamedUpload start(S3Location target, WriteCondition condition) throws IOException {
-        PutObjectRequest.Builder request = PutObjectRequest.builder().bucket(target.bucket()).key(target.key());
+        PutObjectRequest.Builder request = PutObjectRequest.builder()
+                .bucket(target.bucket())
+                .key(target.key())
+                .overrideConfiguration(o -> o.putExecutionAttribute(SdkExecutionAttribute.SERVICE_CONFIG, NO_EXPECT));
         sse.decorate(request);
         if (settings.checksumsEnabled()) {
             request.checksumAlgorithm(ChecksumAlgorithm.CRC32_C);
