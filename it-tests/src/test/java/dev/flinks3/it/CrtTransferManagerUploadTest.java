@@ -31,9 +31,9 @@ import software.amazon.awssdk.core.sync.RequestBody;
 /**
  * With {@code s3.client: crt}, a stream from {@code create()} that outgrows one part is uploaded by the
  * S3 Transfer Manager on the CRT-based S3 client as a body of unknown length, as the S3 server's request
- * log shows: the parts are the client's part size and carry the CRC32C as an {@code aws-chunked}
- * trailer (our engine sends it as a header), {@code If-None-Match: *} goes with the
- * CompleteMultipartUpload only. A stream of one part stays one PutObject. A part that fails at the
+ * log shows: every request of the upload carries the invocation id of the one PutObject call (our
+ * engine makes one call a part), the parts are the client's part size and carry the CRC32C the client
+ * computed, {@code If-None-Match: *} goes with the CompleteMultipartUpload. A stream of one part stays one PutObject. A part that fails at the
  * server (an {@code AccessDenied} answer to UploadPart, injected by the server's fault filter) fails
  * the stream, and nothing is left: no object, no multipart upload. The filesystem's MBean counts the
  * bytes. Where the Transfer Manager cannot keep a promise (no conditional writes), our engine takes the
@@ -86,11 +86,14 @@ class CrtTransferManagerUploadTest extends AbstractS3ProxyFileSystemTest {
         assertThat(requests).filteredOn(r -> r.kind() == RequestKind.CREATE_MULTIPART_UPLOAD).hasSize(1);
         assertThat(requests).filteredOn(r -> r.kind() == RequestKind.COMPLETE_MULTIPART_UPLOAD).hasSize(1);
         List<RequestRecord> parts = requests.stream().filter(r -> r.kind() == RequestKind.UPLOAD_PART).toList();
-        assertThat(parts).as("parts of the client's part size, the last one the rest")
-                .extracting(part -> Long.parseLong(part.header("x-amz-decoded-content-length").orElse("-1")))
+        assertThat(parts).as("parts of the client's part size, the last one the rest: %s", parts)
+                .extracting(CrtTransferManagerUploadTest::bodyBytes)
                 .containsExactlyInAnyOrder(PART, PART, 2L * MIB + 123);
-        assertThat(parts).as("each part's CRC32C as a trailer, which the server checks")
-                .allSatisfy(part -> assertThat(part.header("x-amz-trailer")).hasValue("x-amz-checksum-crc32c"));
+        assertThat(parts).as("each part with the CRC32C the client computed, which the server checks")
+                .allSatisfy(part -> assertThat(carriesCrc32c(part)).as("%s", part).isTrue());
+        assertThat(invocationIds(requests))
+                .as("one PutObject call of the Transfer Manager, split by the CRT client (our engine makes one call a part)")
+                .hasSize(1);
         assertThat(objectBytes(path)).isEqualTo(data);
         assertThat(metric("BytesUploaded") - bytesBefore).isEqualTo(data.length);
         assertThat(metric("MultipartUploadsCompleted") - completedBefore).isEqualTo(1);
@@ -149,8 +152,7 @@ class CrtTransferManagerUploadTest extends AbstractS3ProxyFileSystemTest {
         assertThat(requests).filteredOn(r -> r.kind() == RequestKind.COMPLETE_MULTIPART_UPLOAD)
                 .isNotEmpty()
                 .allSatisfy(complete -> assertThat(complete.header("If-None-Match")).hasValue("*"));
-        assertThat(requests).filteredOn(r -> r.kind() == RequestKind.UPLOAD_PART).isNotEmpty()
-                .allSatisfy(part -> assertThat(part.header("x-amz-trailer")).isPresent());
+        assertThat(invocationIds(requests)).as("sent by the Transfer Manager's one PutObject call").hasSize(1);
     }
 
     @Test
@@ -167,19 +169,34 @@ class CrtTransferManagerUploadTest extends AbstractS3ProxyFileSystemTest {
             write(engineFs, second, data);
 
             for (Path path : List.of(first, second)) {
-                assertThat(requestsFor(path)).filteredOn(r -> r.kind() == RequestKind.UPLOAD_PART)
-                        .as("our engine's parts: the CRC32C as a header, no trailer")
+                List<RequestRecord> requests = requestsFor(path);
+                assertThat(requests).filteredOn(r -> r.kind() == RequestKind.UPLOAD_PART)
+                        .as("our engine's parts, each with the CRC32C it computed")
                         .hasSize(3)
-                        .allSatisfy(part -> {
-                            assertThat(part.header("x-amz-trailer")).isEmpty();
-                            assertThat(part.header("x-amz-checksum-crc32c")).isPresent();
-                        });
+                        .allSatisfy(part -> assertThat(part.header("x-amz-checksum-crc32c")).isPresent());
+                assertThat(invocationIds(requests)).as("one SDK call a request: our engine").hasSize(requests.size());
                 assertThat(objectBytes(path)).isEqualTo(data);
             }
             assertThat(logs.events()).filteredOn(e -> e.text().contains("If-None-Match")).hasSize(1);
         } finally {
             FlinkS3FileSystems.close(engineFs);
         }
+    }
+
+    /** The part's bytes: its decoded length for an aws-chunked body, else its Content-Length. */
+    private static long bodyBytes(RequestRecord part) {
+        return Long.parseLong(part.header("x-amz-decoded-content-length")
+                .orElseGet(() -> part.header("content-length").orElse("-1")));
+    }
+
+    private static boolean carriesCrc32c(RequestRecord part) {
+        return part.header("x-amz-checksum-crc32c").isPresent()
+                || "x-amz-checksum-crc32c".equalsIgnoreCase(part.header("x-amz-trailer").orElse(""));
+    }
+
+    /** The SDK calls the requests came from: the CRT client copies its PutObject's invocation id to every request it splits it into. */
+    private static Set<String> invocationIds(List<RequestRecord> requests) {
+        return requests.stream().map(r -> r.header("amz-sdk-invocation-id").orElse("none")).collect(Collectors.toSet());
     }
 
     private void writeInSmallWrites(Path path, byte[] data, WriteMode mode) throws IOException {
