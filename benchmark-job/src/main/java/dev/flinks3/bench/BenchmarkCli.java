@@ -1,11 +1,11 @@
 package dev.flinks3.bench;
 
-import dev.flinks3.bench.cluster.ClusterCommand;
-import dev.flinks3.bench.cluster.ReportCommand;
-import dev.flinks3.bench.fs.FsBenchmarkMain;
-import dev.flinks3.bench.local.CompareCommand;
-import dev.flinks3.bench.local.LocalCommand;
-import dev.flinks3.bench.local.RunContenderCommand;
+import dev.flinks3.bench.checkpoint.cluster.ClusterCommand;
+import dev.flinks3.bench.checkpoint.cluster.ReportCommand;
+import dev.flinks3.bench.fsbench.FsBenchmarkMain;
+import dev.flinks3.bench.checkpoint.local.CompareCommand;
+import dev.flinks3.bench.checkpoint.local.LocalCommand;
+import dev.flinks3.bench.checkpoint.local.RunContenderCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
