@@ -123,7 +123,8 @@ final class MarkdownReport {
         List<String> header = new ArrayList<>(List.of("figure"));
         runs.forEach(r -> header.add(r.label()));
         MarkdownTable table = new MarkdownTable(header);
-        row(table, "plugin", r -> r.result().plugin().jar() + " " + r.result().plugin().version());
+        row(table, "plugin", r -> r.result().plugin().jar().isEmpty() ? "-"
+                : (r.result().plugin().jar() + " " + r.result().plugin().version()).trim());
         row(table, "checkpoints completed", r -> Integer.toString(r.summary().completed()));
         row(table, "checkpoints failed", r -> Integer.toString(r.summary().failed()));
         checkpointRow(table, "max state (MB)", r -> mb(r.summary().maxStateBytes()));
@@ -185,8 +186,14 @@ final class MarkdownReport {
 
     private String details(RunFigures run) {
         StringBuilder md = new StringBuilder();
-        md.append("Plugin `").append(run.result().plugin().jar()).append("` ").append(run.result().plugin().version())
-                .append(", `s3://` served by `").append(run.result().plugin().fileSystemClass()).append("`.\n\n");
+        if (!run.result().plugin().jar().isEmpty()) {
+            md.append("Plugin `").append(run.result().plugin().jar()).append("` ")
+                    .append(run.result().plugin().version());
+            if (!run.result().plugin().fileSystemClass().isEmpty()) {
+                md.append(", `s3://` served by `").append(run.result().plugin().fileSystemClass()).append('`');
+            }
+            md.append(".\n\n");
+        }
         if (!run.result().error().isEmpty()) {
             md.append("**Failed:** ").append(run.result().error()).append("\n\n");
         }
@@ -317,10 +324,13 @@ final class MarkdownReport {
         return gb > 0 && r.result().clientCpuSeconds() > 0 ? decimal(r.result().clientCpuSeconds() / gb) : "-";
     }
 
+    /** A summary row, left out when no run measured the figure (every cell {@code -}). */
     private void row(MarkdownTable table, String figure, Function<RunFigures, String> cell) {
         List<String> cells = new ArrayList<>(List.of(figure));
         runs.forEach(r -> cells.add(cell.apply(r)));
-        table.row(cells);
+        if (cells.stream().skip(1).anyMatch(c -> !c.equals("-"))) {
+            table.row(cells);
+        }
     }
 
     private static List<String> distribution(String name, Distribution d, Function<Double, String> format) {
