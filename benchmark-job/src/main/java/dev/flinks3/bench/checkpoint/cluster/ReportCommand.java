@@ -5,8 +5,8 @@ import dev.flinks3.bench.checkpoint.rest.FlinkRestClient;
 import dev.flinks3.bench.checkpoint.results.BenchmarkResults;
 import dev.flinks3.bench.checkpoint.results.ContenderResult;
 import dev.flinks3.bench.checkpoint.results.Machine;
-import dev.flinks3.bench.checkpoint.results.ResultsFile;
 import dev.flinks3.bench.checkpoint.results.RunConfiguration;
+import dev.flinks3.bench.common.Json;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -53,9 +53,9 @@ public final class ReportCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         BenchmarkResults results = source.results != null
-                ? ResultsFile.read(source.results, BenchmarkResults.class)
+                ? Json.read(source.results, BenchmarkResults.class)
                 : fromRestApi();
-        ResultsFile.write(output.resolve("results.json"), results);
+        Json.write(output.resolve("results.json"), results);
         Path report = new ReportWriter(output).write(results);
         System.out.println("report: " + report.toAbsolutePath());
         return 0;

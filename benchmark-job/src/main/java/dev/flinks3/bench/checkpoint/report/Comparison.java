@@ -1,5 +1,6 @@
 package dev.flinks3.bench.checkpoint.report;
 
+import dev.flinks3.bench.common.Spread;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,46 +11,13 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * Compares contenders over all rounds: each figure's mean with min and max, a flag when rounds differ
- * by more than {@value #SPREAD_FLAG}x, the correctness gate, and the ratios of the baseline to each
+ * by more than {@value Spread#FLAG_RATIO}x, the correctness gate, and the ratios of the baseline to each
  * rival ("ours vs presto: 2.17x checkpoint throughput"; restore speed is the rival's restore time over
  * ours, so above 1 means ours restores faster). Ratios are given only between contenders whose every
  * run passed the gate: all records processed, restore verified, and the same final state digest as
  * every other passing run (equal parameters give byte-identical state).
  */
 public final class Comparison {
-
-    /** Rounds whose max/min exceeds this are flagged as noisy. */
-    public static final double SPREAD_FLAG = 1.25;
-
-    /** A figure over rounds. */
-    public record Spread(double mean, double min, double max) {
-
-        static Spread of(List<RunFigures> runs, ToDoubleFunction<RunFigures> figure) {
-            double[] values = runs.stream().mapToDouble(figure).toArray();
-            double sum = 0;
-            double min = Double.MAX_VALUE;
-            double max = -Double.MAX_VALUE;
-            for (double v : values) {
-                sum += v;
-                min = Math.min(min, v);
-                max = Math.max(max, v);
-            }
-            return values.length == 0 ? new Spread(0, 0, 0) : new Spread(sum / values.length, min, max);
-        }
-
-        /** Whether the rounds differ by more than {@link #SPREAD_FLAG}x. */
-        public boolean noisy() {
-            return min > 0 && max / min > SPREAD_FLAG;
-        }
-
-        public String format(String pattern) {
-            String text = String.format(Locale.ROOT, pattern, mean);
-            if (max > min) {
-                text += String.format(Locale.ROOT, " (" + pattern + "–" + pattern + ")", min, max);
-            }
-            return noisy() ? text + " ⚠" : text;
-        }
-    }
 
     /** One contender's figures over its rounds. */
     public record ContenderFigures(String name, List<RunFigures> runs, boolean passed, String gateNote,
@@ -77,11 +45,11 @@ public final class Comparison {
             }
             contenders.put(name, new ContenderFigures(name, own, problems.isEmpty() && !own.isEmpty(),
                     String.join("; ", problems),
-                    Spread.of(own, r -> r.summary().avgThroughputMbPerSecond()),
-                    Spread.of(own, r -> r.summary().durationMs().p50()),
-                    Spread.of(own, r -> r.summary().durationMs().p99()),
-                    Spread.of(own, RunFigures::restoreMs),
-                    Spread.of(own, r -> r.result().clientCpuSeconds())));
+                    spread(own, r -> r.summary().avgThroughputMbPerSecond()),
+                    spread(own, r -> r.summary().durationMs().p50()),
+                    spread(own, r -> r.summary().durationMs().p99()),
+                    spread(own, RunFigures::restoreMs),
+                    spread(own, r -> r.result().clientCpuSeconds())));
         }
         this.baseline = contenderOrder.contains("ours") ? "ours" : contenderOrder.get(0);
     }
@@ -126,6 +94,23 @@ public final class Comparison {
                     ours.cpuSeconds().mean(), rival.cpuSeconds().mean()));
         }
         return lines;
+    }
+
+    /** A figure over some runs; all zero for none (a contender that did not run). */
+    static Spread spread(List<RunFigures> runs, ToDoubleFunction<RunFigures> figure) {
+        return runs.isEmpty() ? new Spread(0, 0, 0, 0) : Spread.of(runs.stream().map(figure::applyAsDouble).toList());
+    }
+
+    /**
+     * The mean in {@code pattern}, then {@code (min–max)} when the rounds differ and a warning sign when
+     * they differ by more than {@link Spread#FLAG_RATIO} (a figure that was zero in some round is not flagged).
+     */
+    public static String format(Spread spread, String pattern) {
+        String text = String.format(Locale.ROOT, pattern, spread.mean());
+        if (spread.max() > spread.min()) {
+            text += String.format(Locale.ROOT, " (" + pattern + "–" + pattern + ")", spread.min(), spread.max());
+        }
+        return spread.min() > 0 && spread.flagged() ? text + " ⚠" : text;
     }
 
     /** {@code a / b}, or NaN when {@code b} is 0. */
