@@ -64,7 +64,8 @@ public final class MarkdownReport {
                 .append(s.positionalReads()).append(" positional reads of ").append(kib(s.positionalReadBytes()))
                 .append("; restore of ").append(s.restoreFiles()).append(" files of ").append(mib(s.restoreFileBytes()))
                 .append(" (").append(s.restoreThreads()).append(" threads without bulk copy); recursive delete of ")
-                .append(s.deleteObjects()).append(" objects.\n\n");
+                .append(s.deleteObjects()).append(" objects; ").append(mib(s.persistBytes()))
+                .append(" written to a recoverable stream before persist().\n\n");
         out.append("Plugins: ");
         out.append(run.pluginJars().entrySet().stream()
                 .map(e -> e.getKey() + " = `" + e.getValue() + "`")
