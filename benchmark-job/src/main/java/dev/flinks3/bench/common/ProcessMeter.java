@@ -8,25 +8,26 @@ import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Collectors;
-import javax.management.Notification;
-import javax.management.NotificationEmitter;
-import javax.management.NotificationListener;
-import javax.management.openmbean.CompositeData;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+import javax.management.Notification;
+import javax.management.NotificationEmitter;
+import javax.management.NotificationListener;
+import javax.management.openmbean.CompositeData;
 
 /**
- * Measures this JVM during one workload: process CPU time (all threads, including the plugin's and
+ * Measures this JVM during one timed part (a workload of the filesystem benchmark, a contender's whole run
+ * of the checkpoint benchmark): process CPU time (all threads, including the plugin's and
  * the garbage collector's), the peak heap use (per-pool peaks from {@link MemoryPoolMXBean}, reset
  * at the start, summed: an upper bound of the true peak, garbage included), the peak live heap (the
  * most heap in use right after any collection during the workload: what the process really held,
  * without the garbage a busy allocator leaves between collections; the peak heap if no collection
  * ran) and the peak use of direct buffers, which the JVM does not track and is therefore sampled
- * every {@value #DIRECT_SAMPLE_MS} ms. One workload at a time.
+ * every {@value #DIRECT_SAMPLE_MS} ms. One timed part at a time.
  */
 public final class ProcessMeter implements AutoCloseable {
 

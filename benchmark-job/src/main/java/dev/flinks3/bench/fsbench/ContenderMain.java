@@ -1,6 +1,7 @@
 package dev.flinks3.bench.fsbench;
 
 import dev.flinks3.bench.common.Json;
+import dev.flinks3.bench.common.PluginInfo;
 import dev.flinks3.bench.common.ProcessMeter;
 import dev.flinks3.bench.fsbench.workloads.FsWorkload;
 import dev.flinks3.bench.fsbench.workloads.PatternData;
@@ -16,7 +17,6 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.core.plugin.PluginUtils;
-import org.apache.flink.util.WrappingProxy;
 
 /**
  * The JVM of one contender: loads the only plugin in {@code $FLINK_PLUGINS_DIR} the way a Flink
@@ -71,7 +71,7 @@ public final class ContenderMain {
             send(new ChildEvent(ChildEvent.Type.FAILED, null, null, Failures.summary(e)));
             return;
         }
-        send(new ChildEvent(ChildEvent.Type.LOADED, null, null, describe(fs)));
+        send(new ChildEvent(ChildEvent.Type.LOADED, null, null, PluginInfo.fileSystemClass(fs)));
         java.nio.file.Path localDir = Files.createDirectories(java.nio.file.Path.of(task.localDir()));
         PatternData data = new PatternData();
         if (task.jitWarmUp()) {
@@ -148,15 +148,6 @@ public final class ContenderMain {
             e.printStackTrace();
             return ClientMeasurement.failed(workload, work.method(), Failures.summary(e));
         }
-    }
-
-    /** The plugin's own filesystem class behind Flink's class-loader-fixing wrapper. */
-    private static String describe(FileSystem fs) {
-        Object inner = fs;
-        while (inner instanceof WrappingProxy<?> proxy && proxy.getWrappedDelegate() != inner) {
-            inner = proxy.getWrappedDelegate();
-        }
-        return inner.getClass().getName();
     }
 
     private void send(ChildEvent event) throws IOException {

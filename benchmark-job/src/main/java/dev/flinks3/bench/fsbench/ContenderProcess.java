@@ -65,8 +65,8 @@ final class ContenderProcess {
         Path taskFile = workDir.resolve(name + ".json");
         Path log = workDir.resolve(name + ".log");
         Json.write(taskFile, task);
-        Process process = jvm.start(ChildJvm.Role.CONTENDER, ContenderMain.class.getName(), jvmOptions, List.of(taskFile.toString()),
-                Map.of("FLINK_PLUGINS_DIR", pluginsDir.toAbsolutePath().toString()), log);
+        Process process = jvm.startContender(ContenderMain.class.getName(), jvmOptions, List.of(taskFile.toString()),
+                pluginsDir, log);
         BlockingQueue<String> lines = new LinkedBlockingQueue<>();
         Thread reader = new Thread(() -> pump(process, lines), "contender-stdout-" + name);
         reader.setDaemon(true);

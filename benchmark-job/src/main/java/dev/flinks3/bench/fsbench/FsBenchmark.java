@@ -2,12 +2,12 @@ package dev.flinks3.bench.fsbench;
 
 import dev.flinks3.bench.common.ChildJvm;
 import dev.flinks3.bench.common.Contender;
+import dev.flinks3.bench.common.CpuPinning;
 import dev.flinks3.bench.common.Json;
 import dev.flinks3.bench.fsbench.report.Comparison;
 import dev.flinks3.bench.fsbench.report.MarkdownReport;
 import dev.flinks3.bench.fsbench.workloads.FsWorkload;
 import dev.flinks3.bench.fsbench.workloads.WorkloadSizes;
-import dev.flinks3.bench.common.CpuPinning;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -170,13 +170,13 @@ final class FsBenchmark {
     private String writeResults(Path out) {
         List<String> names = settings.contenders().stream().map(Contender::name).toList();
         Comparison comparison = Comparison.of(names, settings.baseline(), results);
-        Json.write(out.resolve("results.json"), new ResultsFile(description, fileSystemClasses, warmUpFailures,
-                results, ResultsFile.ratios(comparison)));
         String markdown = MarkdownReport.render(description, comparison, results);
         try {
+            Json.write(out.resolve("results.json"), new ResultsFile(description, fileSystemClasses, warmUpFailures,
+                    results, ResultsFile.ratios(comparison)));
             Files.writeString(out.resolve("results.md"), markdown);
         } catch (IOException e) {
-            throw new UncheckedIOException("could not write " + out.resolve("results.md"), e);
+            throw new UncheckedIOException("could not write the results to " + out, e);
         }
         return markdown;
     }

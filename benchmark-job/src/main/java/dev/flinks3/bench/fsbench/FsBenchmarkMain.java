@@ -1,10 +1,10 @@
 package dev.flinks3.bench.fsbench;
 
 import dev.flinks3.bench.common.Contender;
-import dev.flinks3.bench.fsbench.workloads.FsWorkload;
-import dev.flinks3.bench.fsbench.workloads.WorkloadSizes;
 import dev.flinks3.bench.common.ContenderConfiguration;
 import dev.flinks3.bench.common.CpuPinning;
+import dev.flinks3.bench.fsbench.workloads.FsWorkload;
+import dev.flinks3.bench.fsbench.workloads.WorkloadSizes;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -96,6 +96,10 @@ public final class FsBenchmarkMain implements Callable<Integer> {
             description = "Objects deleted recursively (default: ${DEFAULT-VALUE}).")
     int deleteObjects;
 
+    @Option(names = "--persist-mib", defaultValue = "64",
+            description = "MiB written to the recoverable stream before persist() (default: ${DEFAULT-VALUE}).")
+    long persistMib;
+
     @Option(names = "--conf", paramLabel = "NAME:KEY=VALUE",
             description = "Extra Flink configuration for one contender, e.g. ours:s3.upload.max-buffered-size=256mb (repeatable).")
     private List<String> contenderConf = new ArrayList<>();
@@ -144,7 +148,7 @@ public final class FsBenchmarkMain implements Callable<Integer> {
     WorkloadSizes sizes() {
         return new WorkloadSizes(streamMib * MIB, writeKib * KIB, concurrentStreams, smallFiles, smallFileKib * KIB,
                 positionalReads, positionalReadKib * KIB, restoreFiles, restoreFileMib * MIB, restoreThreads,
-                deleteObjects, KIB);
+                deleteObjects, KIB, persistMib * MIB);
     }
 
     /** The {@code --conf} values by contender name; an entry of another shape is a usage error. */

@@ -1,12 +1,12 @@
 package dev.flinks3.bench.fsbench;
 
-import dev.flinks3.bench.common.ServerStats;
-import dev.flinks3.bench.fsbench.workloads.FsWorkload;
-import dev.flinks3.bench.fsbench.workloads.WorkloadSizes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.flinks3.bench.common.ServerStats;
+import dev.flinks3.bench.fsbench.workloads.FsWorkload;
+import dev.flinks3.bench.fsbench.workloads.WorkloadSizes;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -66,7 +66,7 @@ class WorkloadResultTest {
         assertThat(defaults.streamBytes()).isEqualTo(512L << 20);
         assertThat(defaults.warmUp().streamBytes()).isLessThan(defaults.streamBytes());
         assertThat(defaults.warmUp().deleteObjects()).isLessThan(defaults.deleteObjects());
-        assertThatThrownBy(() -> new WorkloadSizes(0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1))
+        assertThatThrownBy(() -> new WorkloadSizes(0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("streamBytes");
     }

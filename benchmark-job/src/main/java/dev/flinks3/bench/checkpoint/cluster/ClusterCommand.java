@@ -7,8 +7,6 @@ import dev.flinks3.bench.checkpoint.rest.FlinkRestClient;
 import dev.flinks3.bench.checkpoint.results.BenchmarkResults;
 import dev.flinks3.bench.checkpoint.results.ContenderResult;
 import dev.flinks3.bench.checkpoint.results.Machine;
-import dev.flinks3.bench.checkpoint.results.PluginInfo;
-import dev.flinks3.bench.checkpoint.results.ResultsFile;
 import dev.flinks3.bench.checkpoint.results.RunConfiguration;
 import dev.flinks3.bench.checkpoint.results.RunResult;
 import dev.flinks3.bench.checkpoint.run.BenchmarkRun;
@@ -16,6 +14,8 @@ import dev.flinks3.bench.checkpoint.run.FailureMessages;
 import dev.flinks3.bench.checkpoint.run.JobLauncher;
 import dev.flinks3.bench.checkpoint.run.RunEvents;
 import dev.flinks3.bench.checkpoint.run.RunFailure;
+import dev.flinks3.bench.common.Json;
+import dev.flinks3.bench.common.PluginInfo;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -94,7 +94,7 @@ public final class ClusterCommand implements Callable<Integer> {
                 RunConfiguration.of(job, restoreAt, "cluster", rest.toString(), bucket, 1, List.of(label),
                         "flink run flinks3-benchmark-job.jar cluster " + String.join(" ", job.toArguments())),
                 List.of(result));
-        ResultsFile.write(output.resolve("results.json"), results);
+        Json.write(output.resolve("results.json"), results);
         System.out.println("report: " + new ReportWriter(output).write(results).toAbsolutePath());
         return result.succeeded() ? 0 : 1;
     }

@@ -1,15 +1,15 @@
 package dev.flinks3.bench.checkpoint.cluster;
 
 import dev.flinks3.bench.checkpoint.job.JobAccumulators;
-import dev.flinks3.bench.checkpoint.job.PluginMetricsAccumulators;
 import dev.flinks3.bench.checkpoint.job.JobParameters;
+import dev.flinks3.bench.checkpoint.job.PluginMetricsAccumulators;
 import dev.flinks3.bench.checkpoint.rest.FlinkRestClient;
 import dev.flinks3.bench.checkpoint.results.ContenderResult;
-import dev.flinks3.bench.checkpoint.results.PluginInfo;
 import dev.flinks3.bench.checkpoint.results.RestoreResult;
 import dev.flinks3.bench.checkpoint.results.RunResult;
 import dev.flinks3.bench.checkpoint.run.JobWatch;
 import dev.flinks3.bench.checkpoint.stats.CheckpointStatsCollector;
+import dev.flinks3.bench.common.PluginInfo;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -5,8 +5,8 @@ import dev.flinks3.bench.checkpoint.rest.FlinkRestClient;
 import dev.flinks3.bench.checkpoint.results.BenchmarkResults;
 import dev.flinks3.bench.checkpoint.results.ContenderResult;
 import dev.flinks3.bench.checkpoint.results.Machine;
-import dev.flinks3.bench.checkpoint.results.ResultsFile;
 import dev.flinks3.bench.checkpoint.results.RunConfiguration;
+import dev.flinks3.bench.common.Json;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
@@ -67,7 +67,7 @@ public final class ReportCommand implements Callable<Integer> {
             report = new ReportWriter(output).write(readAll(source.results));
         } else {
             BenchmarkResults results = fromRestApi();
-            ResultsFile.write(output.resolve("results.json"), results);
+            Json.write(output.resolve("results.json"), results);
             report = new ReportWriter(output).write(results);
         }
         System.out.println("report: " + report.toAbsolutePath());
@@ -90,7 +90,7 @@ public final class ReportCommand implements Callable<Integer> {
             if (sources.containsKey(shown)) {
                 shown = file.toString();
             }
-            sources.put(shown, ResultsFile.read(file, BenchmarkResults.class));
+            sources.put(shown, Json.read(file, BenchmarkResults.class));
         }
         return sources;
     }

@@ -1,18 +1,19 @@
 package dev.flinks3.bench.checkpoint.local;
 
-import dev.flinks3.bench.common.CpuPinning;
-import dev.flinks3.bench.common.Contender;
 import dev.flinks3.bench.checkpoint.job.JobParameters;
 import dev.flinks3.bench.checkpoint.report.ReportWriter;
 import dev.flinks3.bench.checkpoint.results.BenchmarkResults;
 import dev.flinks3.bench.checkpoint.results.ContenderResult;
 import dev.flinks3.bench.checkpoint.results.Machine;
-import dev.flinks3.bench.checkpoint.results.PluginInfo;
-import dev.flinks3.bench.checkpoint.results.ResultsFile;
 import dev.flinks3.bench.checkpoint.results.RunConfiguration;
 import dev.flinks3.bench.checkpoint.results.S3Faults;
 import dev.flinks3.bench.checkpoint.results.S3Traffic;
 import dev.flinks3.bench.checkpoint.run.RunEvents;
+import dev.flinks3.bench.common.ChildJvm;
+import dev.flinks3.bench.common.Contender;
+import dev.flinks3.bench.common.CpuPinning;
+import dev.flinks3.bench.common.Json;
+import dev.flinks3.bench.common.PluginInfo;
 import dev.flinks3.testserver.EmbeddedS3Server;
 import dev.flinks3.testserver.FaultProfile;
 import dev.flinks3.testserver.InjectedFaults;
@@ -29,8 +30,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -92,7 +93,7 @@ public final class BenchmarkSession {
         this.out = out;
         // Generous: a contender that hangs is killed rather than blocking the other contenders.
         Duration timeout = job.duration().multipliedBy(4).plus(job.checkpointTimeout().multipliedBy(2)).plusMinutes(5);
-        this.jvm = new ContenderJvm(cpuPinning.clientCommandPrefix(), jvmOptions, timeout);
+        this.jvm = new ContenderJvm(new ChildJvm(output.resolve("work"), cpuPinning), jvmOptions, timeout);
     }
 
     /**
@@ -140,7 +141,7 @@ public final class BenchmarkSession {
             }
             BenchmarkResults benchmark = new BenchmarkResults(date, Machine.current(), configuration(endpoint), results,
                     server == null ? null : injectedFaults(server));
-            ResultsFile.write(output.resolve("results.json"), benchmark);
+            Json.write(output.resolve("results.json"), benchmark);
             Path report = new ReportWriter(output).write(benchmark);
             out.println("results: " + output.resolve("results.json").toAbsolutePath());
             out.println("report: " + report.toAbsolutePath());
@@ -197,11 +198,11 @@ public final class BenchmarkSession {
         ContenderJvm.Exit exit = jvm.run(runName, contender.pluginsRoot(runDir), arguments,
                 output.resolve("logs").resolve(runName), out::println);
         if (!Files.isRegularFile(resultFile)) {
-            return new ContenderResult(new PluginInfo(contender.name(), contender.jar().getFileName().toString(),
-                    "", ""), round, null, "contender JVM exited with code " + exit.code() + " without a result; see "
-                    + output.resolve("logs").resolve(runName), 0, 0, Map.of(), 0);
+            return new ContenderResult(PluginInfo.notLoaded(contender.name(), contender.jar()), round, null,
+                    "contender JVM exited with code " + exit.code() + " without a result; see "
+                            + output.resolve("logs").resolve(runName), 0, 0, Map.of(), 0);
         }
-        ContenderResult result = ResultsFile.read(resultFile, ContenderResult.class);
+        ContenderResult result = Json.read(resultFile, ContenderResult.class);
         // This process does little but host the embedded server while a contender runs: its CPU is the server's.
         double serverCpu = meter == null ? 0 : (processCpuNanos() - cpuBefore) / 1e9;
         return meter == null ? result : result.withServer(traffic(meter, exit.phaseNanos()), serverCpu);

@@ -1,10 +1,10 @@
 package dev.flinks3.bench.checkpoint.local;
 
 import dev.flinks3.bench.BenchmarkCli;
+import dev.flinks3.bench.common.ChildJvm;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.lang.ProcessBuilder.Redirect;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,14 +15,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import org.apache.flink.configuration.ConfigConstants;
 
 /**
- * Starts one contender's {@link RunContenderCommand} in a JVM of its own, with
- * {@code FLINK_PLUGINS_DIR} (the variable Flink reads for its plugins folder) pointing at a folder
- * that holds only that contender's plugin. Relays the child's lines with the contender's name, notes
+ * Runs one contender's {@link RunContenderCommand} in a JVM of its own ({@link ChildJvm#startContender}),
+ * with only that contender's plugin. Relays the child's lines with the contender's name, notes
  * when each phase marker arrived ({@link System#nanoTime()} of this JVM, the S3 server's clock) and
- * sends Flink's logging to a file.
+ * sends Flink's logging to a file, with the checkpoint coordinator's INFO lines.
  */
 final class ContenderJvm {
 
@@ -39,17 +37,17 @@ final class ContenderJvm {
             logger.checkpoint.level = info
             """;
 
-    private final List<String> launcher;
+    private final ChildJvm launcher;
     private final List<String> jvmOptions;
     private final Duration timeout;
 
     /**
-     * @param launcher words in front of the {@code java} command, e.g. {@code taskset -c 0}; may be empty
+     * @param launcher starts the JVM on the contenders' cores
      * @param jvmOptions options for the child JVM, e.g. {@code -Xmx2g}
      * @param timeout how long a contender may run before it is killed
      */
-    ContenderJvm(List<String> launcher, List<String> jvmOptions, Duration timeout) {
-        this.launcher = List.copyOf(launcher);
+    ContenderJvm(ChildJvm launcher, List<String> jvmOptions, Duration timeout) {
+        this.launcher = launcher;
         this.jvmOptions = List.copyOf(jvmOptions);
         this.timeout = timeout;
     }
@@ -65,29 +63,20 @@ final class ContenderJvm {
      * @param arguments arguments of {@code run-contender}
      * @param logDir where the child's log files go
      * @param lines receives the child's lines, prefixed
-     * @throws IOException if the child cannot be started or exceeds the timeout (it is then killed)
+     * @throws IOException if the child cannot be started
      */
     Exit run(String name, Path pluginsRoot, List<String> arguments, Path logDir, Consumer<String> lines)
             throws IOException, InterruptedException {
         Files.createDirectories(logDir);
         Path logConfig = logDir.resolve("log4j2.properties");
         Files.writeString(logConfig, LOG4J_CONFIG);
-        List<String> command = new ArrayList<>(launcher);
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(jvmOptions);
-        command.add("-Djava.awt.headless=true");
-        command.add("-Dlog4j2.configurationFile=" + logConfig.toAbsolutePath());
-        command.add("-Dflinks3.bench.log=" + logDir.resolve("flink.log").toAbsolutePath());
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(BenchmarkCli.class.getName());
-        command.add("run-contender");
-        command.addAll(arguments);
-        ProcessBuilder builder = new ProcessBuilder(command)
-                .redirectError(Redirect.appendTo(logDir.resolve("stderr.log").toFile()))
-                .redirectInput(Redirect.PIPE);
-        builder.environment().put(ConfigConstants.ENV_FLINK_PLUGINS_DIR, pluginsRoot.toAbsolutePath().toString());
-        Process process = builder.start();
+        List<String> options = new ArrayList<>(jvmOptions);
+        options.add("-Dlog4j2.configurationFile=" + logConfig.toAbsolutePath());
+        options.add("-Dflinks3.bench.log=" + logDir.resolve("flink.log").toAbsolutePath());
+        List<String> args = new ArrayList<>(List.of("run-contender"));
+        args.addAll(arguments);
+        Process process = launcher.startContender(BenchmarkCli.class.getName(), options, args, pluginsRoot,
+                logDir.resolve("stderr.log"));
         process.getOutputStream().close();
         Map<String, Long> phases = new LinkedHashMap<>();
         Thread killer = watchdog(process, name);

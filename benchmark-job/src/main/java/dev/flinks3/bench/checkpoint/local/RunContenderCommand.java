@@ -1,20 +1,20 @@
 package dev.flinks3.bench.checkpoint.local;
 
-import dev.flinks3.bench.common.PluginDescription;
 import dev.flinks3.bench.checkpoint.job.JobParameters;
 import dev.flinks3.bench.checkpoint.job.LargeStateGeneratorJob;
 import dev.flinks3.bench.checkpoint.rest.FlinkRestClient;
 import dev.flinks3.bench.checkpoint.results.ContenderResult;
-import dev.flinks3.bench.checkpoint.results.PluginInfo;
 import dev.flinks3.bench.checkpoint.results.PluginMBeans;
 import dev.flinks3.bench.checkpoint.results.PluginMetrics;
-import dev.flinks3.bench.checkpoint.results.ResultsFile;
 import dev.flinks3.bench.checkpoint.results.RunResult;
 import dev.flinks3.bench.checkpoint.run.BenchmarkRun;
 import dev.flinks3.bench.checkpoint.run.FailureMessages;
 import dev.flinks3.bench.checkpoint.run.JobLauncher;
 import dev.flinks3.bench.checkpoint.run.RunEvents;
 import dev.flinks3.bench.checkpoint.run.RunFailure;
+import dev.flinks3.bench.common.Json;
+import dev.flinks3.bench.common.PluginInfo;
+import dev.flinks3.bench.common.ProcessMeter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -89,15 +89,16 @@ public final class RunContenderCommand implements Callable<Integer> {
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         System.setOut(System.err);
         RunEvents events = RunEvents.of(out::println, phase -> out.println(PHASE_PREFIX + phase));
-        JvmMeter meter = new JvmMeter();
+        ProcessMeter meter = new ProcessMeter();
+        meter.start();
         Configuration conf = configuration();
-        PluginInfo plugin = new PluginInfo(contender, pluginJar.getFileName().toString(), "", "");
+        PluginInfo plugin = PluginInfo.notLoaded(contender, pluginJar);
         RunResult run = null;
         String error = "";
         try {
             PluginManager plugins = PluginUtils.createPluginManagerFromRootFolder(conf);
             FileSystem.initialize(conf, plugins);
-            plugin = PluginDescription.describe(contender, pluginJar, checkpointDirectory);
+            plugin = PluginInfo.loaded(contender, pluginJar, checkpointDirectory);
             events.line("plugin " + plugin.jar() + " " + plugin.version() + ": " + checkpointDirectory.getScheme()
                     + ":// served by " + plugin.fileSystemClass());
             run = runOnMiniCluster(conf, plugins, events);
@@ -113,8 +114,10 @@ public final class RunContenderCommand implements Callable<Integer> {
         if (!error.isEmpty()) {
             events.line("FAILED: " + error);
         }
-        ResultsFile.write(resultFile, new ContenderResult(plugin, round, run, error, meter.cpuSeconds(),
-                meter.peakHeapBytes(), Map.of(), 0, pluginMetrics(events)));
+        ProcessMeter.Sample jvm = meter.stop();
+        meter.close();
+        Json.write(resultFile, new ContenderResult(plugin, round, run, error, jvm.cpuNanos() / 1e9,
+                jvm.peakHeapBytes(), Map.of(), 0, pluginMetrics(events)));
         return error.isEmpty() ? 0 : 1;
     }
 

@@ -93,7 +93,7 @@ final class Charts {
                     "throughput (MB/s)", runs, (r, c) -> Units.megabytes(c.stateSizeBytes()),
                     (r, c) -> c.throughputMbPerSecond(), false, false));
         }
-        if (comparison.contenders().stream().anyMatch(c -> c.p50DurationMs().measured())) {
+        if (comparison.contenders().stream().anyMatch(c -> Comparison.measured(c.p50DurationMs()))) {
             charts.put(PERCENTILES, percentiles(comparison));
         }
         if (runs.stream().anyMatch(RunFigures::hasRestoreTime)) {
@@ -154,7 +154,7 @@ final class Charts {
         DefaultCategoryDataset data = new DefaultCategoryDataset();
         List<String> names = new ArrayList<>();
         for (Comparison.ContenderFigures c : comparison.contenders()) {
-            if (c.p50DurationMs().measured()) {
+            if (Comparison.measured(c.p50DurationMs())) {
                 names.add(c.name());
                 data.addValue(c.p50DurationMs().mean() / 1000, c.name(), "p50");
                 data.addValue(c.p90DurationMs().mean() / 1000, c.name(), "p90");

@@ -1,5 +1,6 @@
 package dev.flinks3.bench.checkpoint.report;
 
+import dev.flinks3.bench.common.Spread;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,7 +11,7 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * Compares contenders over all rounds: each figure's mean with min and max, a flag when rounds differ
- * by more than {@value #SPREAD_FLAG}x, the correctness gate, and the ratios of the baseline to each
+ * by more than {@value Spread#FLAG_RATIO}x, the correctness gate, and the ratios of the baseline to each
  * rival ("ours vs presto: 2.17x checkpoint throughput"; restore speed is the rival's restore time over
  * ours, so above 1 means ours restores faster). Ratios are given only between contenders whose every
  * run passed the gate: all records processed, the restore verified where the run restored (a cluster run
@@ -20,58 +21,6 @@ import java.util.function.ToDoubleFunction;
  * counted as 0.
  */
 public final class Comparison {
-
-    /** Rounds whose max/min exceeds this are flagged as noisy. */
-    public static final double SPREAD_FLAG = 1.25;
-
-    /**
-     * A figure over rounds, from the rounds that measured it (a run without a restore has no restore time, a
-     * failed run no checkpoint duration); {@link #NONE} when none did.
-     */
-    public record Spread(double mean, double min, double max) {
-
-        /** The spread of a figure no round measured. */
-        public static final Spread NONE = new Spread(Double.NaN, Double.NaN, Double.NaN);
-
-        /** @param figure the run's figure, NaN where the run did not measure it */
-        static Spread of(List<RunFigures> runs, ToDoubleFunction<RunFigures> figure) {
-            double[] values = runs.stream().mapToDouble(figure).filter(v -> !Double.isNaN(v)).toArray();
-            if (values.length == 0) {
-                return NONE;
-            }
-            double sum = 0;
-            double min = Double.MAX_VALUE;
-            double max = -Double.MAX_VALUE;
-            for (double v : values) {
-                sum += v;
-                min = Math.min(min, v);
-                max = Math.max(max, v);
-            }
-            return new Spread(sum / values.length, min, max);
-        }
-
-        /** Whether some round measured the figure. */
-        public boolean measured() {
-            return !Double.isNaN(mean);
-        }
-
-        /** Whether the rounds differ by more than {@link #SPREAD_FLAG}x. */
-        public boolean noisy() {
-            return min > 0 && max / min > SPREAD_FLAG;
-        }
-
-        /** The mean, with (min–max) when rounds differ and ⚠ when noisy; {@code -} when not measured. */
-        public String format(String pattern) {
-            if (!measured()) {
-                return "-";
-            }
-            String text = String.format(Locale.ROOT, pattern, mean);
-            if (max > min) {
-                text += String.format(Locale.ROOT, " (" + pattern + "–" + pattern + ")", min, max);
-            }
-            return noisy() ? text + " ⚠" : text;
-        }
-    }
 
     /** One contender's figures over its rounds. */
     public record ContenderFigures(String name, List<RunFigures> runs, boolean passed, String gateNote,
@@ -98,12 +47,12 @@ public final class Comparison {
             }
             contenders.put(name, new ContenderFigures(name, own, problems.isEmpty() && !own.isEmpty(),
                     String.join("; ", problems),
-                    Spread.of(own, r -> checkpointFigure(r, r.summary().avgThroughputMbPerSecond())),
-                    Spread.of(own, r -> checkpointFigure(r, r.summary().durationMs().p50())),
-                    Spread.of(own, r -> checkpointFigure(r, r.summary().durationMs().p90())),
-                    Spread.of(own, r -> checkpointFigure(r, r.summary().durationMs().p99())),
-                    Spread.of(own, r -> r.hasRestoreTime() ? r.restoreMs() : Double.NaN),
-                    Spread.of(own, r -> r.result().clientCpuSeconds() > 0 ? r.result().clientCpuSeconds()
+                    spread(own, r -> checkpointFigure(r, r.summary().avgThroughputMbPerSecond())),
+                    spread(own, r -> checkpointFigure(r, r.summary().durationMs().p50())),
+                    spread(own, r -> checkpointFigure(r, r.summary().durationMs().p90())),
+                    spread(own, r -> checkpointFigure(r, r.summary().durationMs().p99())),
+                    spread(own, r -> r.hasRestoreTime() ? r.restoreMs() : Double.NaN),
+                    spread(own, r -> r.result().clientCpuSeconds() > 0 ? r.result().clientCpuSeconds()
                             : Double.NaN)));
         }
         this.baseline = contenderOrder.contains("ours") ? "ours" : contenderOrder.get(0);
@@ -163,11 +112,41 @@ public final class Comparison {
      * @param inverse whether the ratio is the rival's over ours (for times, where less is faster)
      */
     private static String ratio(String pattern, Spread ours, Spread rival, boolean inverse, double unit) {
-        if (!ours.measured() || !rival.measured()) {
+        if (!measured(ours) || !measured(rival)) {
             return "";
         }
         double ratio = inverse ? ratio(rival.mean(), ours.mean()) : ratio(ours.mean(), rival.mean());
         return String.format(Locale.ROOT, pattern, ratio, ours.mean() / unit, rival.mean() / unit);
+    }
+
+    /**
+     * A figure over the runs that measured it ({@code figure} is NaN for a run that did not); no values
+     * ({@code count} 0, mean NaN) when none did.
+     */
+    static Spread spread(List<RunFigures> runs, ToDoubleFunction<RunFigures> figure) {
+        List<Double> values = runs.stream().map(figure::applyAsDouble).filter(v -> !Double.isNaN(v)).toList();
+        return values.isEmpty() ? new Spread(Double.NaN, Double.NaN, Double.NaN, 0) : Spread.of(values);
+    }
+
+    /** Whether some round measured the figure. */
+    static boolean measured(Spread spread) {
+        return spread.count() > 0;
+    }
+
+    /**
+     * The mean in {@code pattern}, then {@code (min–max)} when the rounds differ and a warning sign when
+     * they differ by more than {@link Spread#FLAG_RATIO} (a figure that was zero in some round is not flagged);
+     * {@code -} when no round measured it.
+     */
+    public static String format(Spread spread, String pattern) {
+        if (!measured(spread)) {
+            return "-";
+        }
+        String text = String.format(Locale.ROOT, pattern, spread.mean());
+        if (spread.max() > spread.min()) {
+            text += String.format(Locale.ROOT, " (" + pattern + "–" + pattern + ")", spread.min(), spread.max());
+        }
+        return spread.min() > 0 && spread.flagged() ? text + " ⚠" : text;
     }
 
     /** {@code a / b}, or NaN when {@code b} is 0. */

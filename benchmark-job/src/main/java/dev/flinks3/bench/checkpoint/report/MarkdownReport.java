@@ -1,6 +1,5 @@
 package dev.flinks3.bench.checkpoint.report;
 
-import dev.flinks3.bench.common.MarkdownTable;
 import dev.flinks3.bench.checkpoint.results.BenchmarkResults;
 import dev.flinks3.bench.checkpoint.results.PluginMetrics;
 import dev.flinks3.bench.checkpoint.results.RestoreResult;
@@ -12,6 +11,8 @@ import dev.flinks3.bench.checkpoint.stats.CheckpointSummary;
 import dev.flinks3.bench.checkpoint.stats.Distribution;
 import dev.flinks3.bench.checkpoint.stats.SizeRangeRow;
 import dev.flinks3.bench.checkpoint.stats.Units;
+import dev.flinks3.bench.common.MarkdownTable;
+import dev.flinks3.bench.common.Spread;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -168,18 +169,18 @@ final class MarkdownReport {
                 "p90 duration (ms)", "p99 duration (ms)", "restore (ms)", "JVM CPU (s)"));
         for (Comparison.ContenderFigures c : comparison.contenders()) {
             table.row(List.of(c.name(), c.passed() ? "passed" : "FAILED: " + c.gateNote(),
-                    c.throughputMbPerSecond().format("%.1f"),
-                    c.p50DurationMs().format("%.0f"),
-                    c.p90DurationMs().format("%.0f"),
-                    c.p99DurationMs().format("%.0f"),
-                    c.restoreMs().format("%.0f"),
-                    c.cpuSeconds().format("%.1f")));
+                    Comparison.format(c.throughputMbPerSecond(), "%.1f"),
+                    Comparison.format(c.p50DurationMs(), "%.0f"),
+                    Comparison.format(c.p90DurationMs(), "%.0f"),
+                    Comparison.format(c.p99DurationMs(), "%.0f"),
+                    Comparison.format(c.restoreMs(), "%.0f"),
+                    Comparison.format(c.cpuSeconds(), "%.1f")));
         }
         StringBuilder md = new StringBuilder(table.toString());
         md.append(String.format(Locale.ROOT, "%nMeans over rounds, (min–max) when rounds differ, ⚠ when they differ "
                 + "by more than %.2fx; - where no round measured the figure. Correctness gate: every record "
                 + "processed, the restore verified where the run restored, the same final state digest in every "
-                + "run.%n%n", Comparison.SPREAD_FLAG));
+                + "run.%n%n", Spread.FLAG_RATIO));
         comparison.ratioLines().forEach(line -> md.append("- ").append(line).append('\n'));
         return md.toString();
     }

@@ -1,5 +1,6 @@
 package dev.flinks3.bench.checkpoint.results;
 
+import dev.flinks3.bench.common.PluginInfo;
 import java.util.Map;
 
 /**

@@ -1,5 +1,6 @@
 package dev.flinks3.bench.fsbench.report;
 
+import dev.flinks3.bench.common.MarkdownTable;
 import dev.flinks3.bench.common.Spread;
 import dev.flinks3.bench.fsbench.Failures;
 import dev.flinks3.bench.fsbench.RunDescription;
@@ -63,7 +64,8 @@ public final class MarkdownReport {
                 .append(s.positionalReads()).append(" positional reads of ").append(kib(s.positionalReadBytes()))
                 .append("; restore of ").append(s.restoreFiles()).append(" files of ").append(mib(s.restoreFileBytes()))
                 .append(" (").append(s.restoreThreads()).append(" threads without bulk copy); recursive delete of ")
-                .append(s.deleteObjects()).append(" objects.\n\n");
+                .append(s.deleteObjects()).append(" objects; ").append(mib(s.persistBytes()))
+                .append(" written to a recoverable stream before persist().\n\n");
         out.append("Plugins: ");
         out.append(run.pluginJars().entrySet().stream()
                 .map(e -> e.getKey() + " = `" + e.getValue() + "`")
@@ -80,8 +82,7 @@ public final class MarkdownReport {
         }
         columns.addAll(comparison.contenders());
         comparison.rivals().forEach(rival -> columns.add(comparison.baseline() + " / " + rival));
-        row(out, columns);
-        row(out, columns.stream().map(c -> "---").toList());
+        MarkdownTable table = new MarkdownTable(columns);
         for (FsWorkload workload : comparison.workloads()) {
             List<String> cells = new ArrayList<>(List.of(workload.title()));
             if (metric == Metric.THROUGHPUT) {
@@ -93,9 +94,9 @@ public final class MarkdownReport {
             for (String rival : comparison.rivals()) {
                 cells.add(ratio(comparison.ratio(workload, metric, rival)));
             }
-            row(out, cells);
+            table.row(cells);
         }
-        out.append('\n');
+        out.append(table).append('\n');
     }
 
     private static void requestsByOperation(StringBuilder out, Comparison comparison, List<WorkloadResult> results) {
@@ -103,8 +104,7 @@ public final class MarkdownReport {
         out.append("Count, then in brackets the server's summed time from arrival to answer of those requests.\n\n");
         List<String> columns = new ArrayList<>(List.of("workload"));
         columns.addAll(comparison.contenders());
-        row(out, columns);
-        row(out, columns.stream().map(c -> "---").toList());
+        MarkdownTable table = new MarkdownTable(columns);
         for (FsWorkload workload : comparison.workloads()) {
             List<String> cells = new ArrayList<>(List.of(workload.title()));
             for (String contender : comparison.contenders()) {
@@ -114,9 +114,9 @@ public final class MarkdownReport {
                         .map(r -> operations(r.requestsByOperation(), r.serveMillisByOperation()))
                         .orElse(ABSENT));
             }
-            row(out, cells);
+            table.row(cells);
         }
-        out.append('\n');
+        out.append(table).append('\n');
     }
 
     private static void failures(StringBuilder out, Comparison comparison) {
@@ -187,9 +187,5 @@ public final class MarkdownReport {
 
     private static String kib(long bytes) {
         return bytes % 1024 == 0 ? bytes / 1024 + " KiB" : bytes + " B";
-    }
-
-    private static void row(StringBuilder out, List<String> cells) {
-        out.append("| ").append(String.join(" | ", cells)).append(" |\n");
     }
 }

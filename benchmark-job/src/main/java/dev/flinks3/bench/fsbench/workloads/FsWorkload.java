@@ -18,7 +18,12 @@ public enum FsWorkload {
     /** A restore-like download of several files to local disk. MB/s. */
     RESTORE_DOWNLOAD("restore download", Unit.MEGABYTES),
     /** {@code delete(dir, true)} of a prefix holding many objects. Objects/s. */
-    RECURSIVE_DELETE("recursive delete", Unit.OPERATIONS);
+    RECURSIVE_DELETE("recursive delete", Unit.OPERATIONS),
+    /**
+     * A file sink's part file between two checkpoints: a recoverable stream opened, written and
+     * {@code persist()}ed. MB/s of bytes made durable.
+     */
+    RECOVERABLE_PERSIST("recoverable persist", Unit.MEGABYTES);
 
     /** What a workload's throughput counts. */
     public enum Unit {

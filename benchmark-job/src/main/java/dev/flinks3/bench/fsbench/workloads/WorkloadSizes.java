@@ -4,7 +4,7 @@ package dev.flinks3.bench.fsbench.workloads;
  * How big each workload is. The defaults are the figures of the performance issue: a 512 MiB stream
  * written in 64 KiB writes, four such streams at once, 300 small files of 64 KiB, 500 positional reads
  * of 16 KiB, 16 files of 32 MiB downloaded (8 threads where the plugin cannot copy paths itself) and a
- * recursive delete of 1,000 objects.
+ * recursive delete of 1,000 objects, and 64 MiB written to a recoverable stream before its {@code persist()}.
  *
  * @param streamBytes length of each checkpoint-like stream in bytes
  * @param writeBytes length of each {@code write} call on a stream in bytes
@@ -18,6 +18,7 @@ package dev.flinks3.bench.fsbench.workloads;
  * @param restoreThreads threads of {@code open} and read when the plugin has no bulk copy
  * @param deleteObjects objects under the prefix deleted recursively
  * @param deleteObjectBytes length of each of those objects in bytes
+ * @param persistBytes bytes written to the recoverable stream before {@code persist()}
  */
 public record WorkloadSizes(
         long streamBytes,
@@ -31,7 +32,8 @@ public record WorkloadSizes(
         long restoreFileBytes,
         int restoreThreads,
         int deleteObjects,
-        int deleteObjectBytes) {
+        int deleteObjectBytes,
+        long persistBytes) {
 
     private static final int KIB = 1024;
     private static final long MIB = 1024L * 1024;
@@ -52,6 +54,7 @@ public record WorkloadSizes(
         positive("restoreThreads", restoreThreads);
         positive("deleteObjects", deleteObjects);
         positive("deleteObjectBytes", deleteObjectBytes);
+        positive("persistBytes", persistBytes);
         if (writeBytes > MAX_CALL_BYTES || smallFileBytes > MAX_CALL_BYTES || positionalReadBytes > MAX_CALL_BYTES
                 || deleteObjectBytes > MAX_CALL_BYTES) {
             throw new IllegalArgumentException("writes, small files, positional reads and deleted objects must be at most "
@@ -65,7 +68,7 @@ public record WorkloadSizes(
 
     /** The figures of the performance issue. */
     public static WorkloadSizes defaults() {
-        return new WorkloadSizes(512 * MIB, 64 * KIB, 4, 300, 64 * KIB, 500, 16 * KIB, 16, 32 * MIB, 8, 1_000, KIB);
+        return new WorkloadSizes(512 * MIB, 64 * KIB, 4, 300, 64 * KIB, 500, 16 * KIB, 16, 32 * MIB, 8, 1_000, KIB, 64 * MIB);
     }
 
     /**
@@ -76,7 +79,7 @@ public record WorkloadSizes(
         return new WorkloadSizes(Math.min(streamBytes, 8 * MIB), writeBytes, Math.min(concurrentStreams, 2),
                 Math.min(smallFiles, 10), smallFileBytes, Math.min(positionalReads, 20), positionalReadBytes,
                 Math.min(restoreFiles, 2), Math.min(restoreFileBytes, 2 * MIB), restoreThreads,
-                Math.min(deleteObjects, 20), deleteObjectBytes);
+                Math.min(deleteObjects, 20), deleteObjectBytes, Math.min(persistBytes, 8 * MIB));
     }
 
     private static void positive(String name, long value) {

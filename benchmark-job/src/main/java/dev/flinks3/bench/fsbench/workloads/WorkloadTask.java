@@ -35,6 +35,7 @@ public interface WorkloadTask {
             case POSITIONAL_READS -> new PositionalReads(context);
             case RESTORE_DOWNLOAD -> new RestoreDownload(context);
             case RECURSIVE_DELETE -> new RecursiveDelete(context);
+            case RECOVERABLE_PERSIST -> new RecoverablePersist(context);
         };
     }
 }

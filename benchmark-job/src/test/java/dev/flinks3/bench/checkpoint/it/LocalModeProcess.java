@@ -3,7 +3,7 @@ package dev.flinks3.bench.checkpoint.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flinks3.bench.checkpoint.results.BenchmarkResults;
-import dev.flinks3.bench.checkpoint.results.ResultsFile;
+import dev.flinks3.bench.common.Json;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,7 +42,7 @@ record LocalModeProcess(int exitCode, String console, BenchmarkResults results) 
         String console = new String(process.getInputStream().readAllBytes());
         assertThat(process.waitFor(4, TimeUnit.MINUTES)).isTrue();
         return new LocalModeProcess(process.exitValue(), console,
-                ResultsFile.read(output.resolve("results.json"), BenchmarkResults.class));
+                Json.read(output.resolve("results.json"), BenchmarkResults.class));
     }
 
     /** The shaded plugin jar the flink-s3-fs-native module builds (classifier {@code plugin}). */

@@ -5,6 +5,7 @@ import static dev.flinks3.bench.checkpoint.report.ResultsSamples.failed;
 import static dev.flinks3.bench.checkpoint.report.ResultsSamples.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flinks3.bench.common.Spread;
 import java.util.List;
 import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
@@ -27,7 +28,7 @@ class ComparisonTest {
         Comparison.ContenderFigures presto = comparison.contenders().get(1);
         assertThat(presto.runs()).hasSize(2);
         assertThat(presto.restoreMs().mean()).isEqualTo(3000);
-        assertThat(presto.throughputMbPerSecond().noisy()).isFalse();
+        assertThat(presto.throughputMbPerSecond().flagged()).isFalse();
     }
 
     @Test
@@ -56,11 +57,11 @@ class ComparisonTest {
 
     @Test
     void roundsThatDifferByMoreThanAQuarterAreFlagged() {
-        Comparison.Spread spread = Comparison.Spread.of(RunFigures.of(List.of(run("ours", 1, 1.0, 1000, DIGEST),
+        Spread spread = Comparison.spread(RunFigures.of(List.of(run("ours", 1, 1.0, 1000, DIGEST),
                 run("ours", 2, 1.0, 1300, DIGEST))), r -> (double) r.restoreMs());
 
         assertThat(spread.mean()).isCloseTo(1150, Offset.offset(1e-9));
-        assertThat(spread.noisy()).isTrue();
-        assertThat(spread.format("%.0f")).isEqualTo("1150 (1000–1300) ⚠");
+        assertThat(spread.flagged()).isTrue();
+        assertThat(Comparison.format(spread, "%.0f")).isEqualTo("1150 (1000–1300) ⚠");
     }
 }

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flinks3.bench.checkpoint.job.JobParameters;
 import dev.flinks3.bench.checkpoint.results.BenchmarkResults;
-import dev.flinks3.bench.checkpoint.results.ResultsFile;
+import dev.flinks3.bench.common.Json;
 import dev.flinks3.bench.checkpoint.results.RunConfiguration;
 import java.awt.Color;
 import java.awt.Paint;
@@ -71,7 +71,7 @@ class ReportFiguresTest {
     @Test
     void aRunWithoutRestoreHasNoRestoreChartAndNoRestoreRow() throws Exception {
         // A cluster run read from the REST API before the job's start-time was recorded: no restore, no CPU.
-        BenchmarkResults presto = ResultsFile.read(resource("presto-eks-results.json"), BenchmarkResults.class);
+        BenchmarkResults presto = Json.read(resource("presto-eks-results.json"), BenchmarkResults.class);
 
         String md = Files.readString(new ReportWriter(output).write(presto));
 

@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.flinks3.bench.checkpoint.results.BenchmarkResults;
 import dev.flinks3.bench.checkpoint.results.ContenderResult;
 import dev.flinks3.bench.checkpoint.results.PluginMetrics;
-import dev.flinks3.bench.checkpoint.results.ResultsFile;
 import dev.flinks3.bench.checkpoint.stats.CheckpointSummary;
+import dev.flinks3.bench.common.Json;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -29,8 +29,8 @@ class ReportWriterTest {
     void writesAReportWhoseFiguresComeFromTheResultsAndItsCharts() throws Exception {
         BenchmarkResults results = ResultsSamples.results(List.of("ours", "presto"), 1, List.of(
                 ResultsSamples.run("ours", 1, 1.0, 1000, DIGEST), ResultsSamples.run("presto", 1, 2.0, 2500, DIGEST)));
-        ResultsFile.write(output.resolve("results.json"), results);
-        BenchmarkResults reread = ResultsFile.read(output.resolve("results.json"), BenchmarkResults.class);
+        Json.write(output.resolve("results.json"), results);
+        BenchmarkResults reread = Json.read(output.resolve("results.json"), BenchmarkResults.class);
 
         Path report = new ReportWriter(output).write(reread);
 
@@ -64,8 +64,8 @@ class ReportWriterTest {
                 Map.of("UploadPart", 80L, "GetObject", 30L, "PutObject", 10L)));
         BenchmarkResults results = ResultsSamples.results(List.of("ours", "presto"), 1,
                 List.of(ours, ResultsSamples.run("presto", 1, 2.0, 2500, DIGEST)));
-        ResultsFile.write(output.resolve("results.json"), results);
-        BenchmarkResults reread = ResultsFile.read(output.resolve("results.json"), BenchmarkResults.class);
+        Json.write(output.resolve("results.json"), results);
+        BenchmarkResults reread = Json.read(output.resolve("results.json"), BenchmarkResults.class);
 
         String md = Files.readString(new ReportWriter(output).write(reread));
 

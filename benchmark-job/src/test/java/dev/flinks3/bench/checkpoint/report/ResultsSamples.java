@@ -3,7 +3,6 @@ package dev.flinks3.bench.checkpoint.report;
 import dev.flinks3.bench.checkpoint.results.BenchmarkResults;
 import dev.flinks3.bench.checkpoint.results.ContenderResult;
 import dev.flinks3.bench.checkpoint.results.Machine;
-import dev.flinks3.bench.checkpoint.results.PluginInfo;
 import dev.flinks3.bench.checkpoint.results.RestoreResult;
 import dev.flinks3.bench.checkpoint.results.RunConfiguration;
 import dev.flinks3.bench.checkpoint.results.RunResult;
@@ -11,6 +10,7 @@ import dev.flinks3.bench.checkpoint.results.S3Traffic;
 import dev.flinks3.bench.checkpoint.stats.CheckpointStats;
 import dev.flinks3.bench.checkpoint.stats.CheckpointStatsParser;
 import dev.flinks3.bench.checkpoint.stats.RestFixtures;
+import dev.flinks3.bench.common.PluginInfo;
 import java.util.List;
 import java.util.Map;
 

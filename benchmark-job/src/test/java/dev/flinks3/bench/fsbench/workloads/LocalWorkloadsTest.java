@@ -19,7 +19,7 @@ class LocalWorkloadsTest {
 
     private static final int KIB = 1024;
     private static final WorkloadSizes TINY = new WorkloadSizes(300 * KIB + 7, 16 * KIB, 3, 5, 10 * KIB, 20, 4 * KIB, 3,
-            100 * KIB, 2, 12, KIB);
+            100 * KIB, 2, 12, KIB, 200 * KIB + 3);
 
     @TempDir
     Path work;
@@ -47,8 +47,21 @@ class LocalWorkloadsTest {
             case POSITIONAL_READS -> 20L;
             case RESTORE_DOWNLOAD -> 3L;
             case RECURSIVE_DELETE -> 12L;
+            case RECOVERABLE_PERSIST -> 1L;
         });
         assertThat(task.method()).isNotEqualTo("not run");
+    }
+
+    @Test
+    void recoverablePersistCountsTheBytesMadeDurableAndCommitsThemAll() throws Exception {
+        WorkloadTask persist = WorkloadTask.of(FsWorkload.RECOVERABLE_PERSIST, context());
+
+        WorkloadTask.Outcome outcome = persist.run();
+
+        assertThat(outcome.bytes()).isEqualTo(TINY.persistBytes());
+        assertThat(work.resolve("bucket/persist/part-0")).doesNotExist();
+        assertThat(persist.verify()).isEmpty();
+        assertThat(work.resolve("bucket/persist/part-0")).hasSize(TINY.persistBytes());
     }
 
     @Test
