@@ -5,11 +5,17 @@ import static dev.flinks3.bench.checkpoint.report.ResultsSamples.failed;
 import static dev.flinks3.bench.checkpoint.report.ResultsSamples.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flinks3.bench.checkpoint.results.ContenderResult;
+import dev.flinks3.bench.checkpoint.results.RunResult;
 import dev.flinks3.bench.common.Spread;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
+@Timeout(value = 10, unit = TimeUnit.SECONDS)
 class ComparisonTest {
 
     @Test
@@ -63,5 +69,29 @@ class ComparisonTest {
         assertThat(spread.mean()).isCloseTo(1150, Offset.offset(1e-9));
         assertThat(spread.flagged()).isTrue();
         assertThat(Comparison.format(spread, "%.0f")).isEqualTo("1150 (1000–1300) ⚠");
+    }
+
+    @Test
+    void aFigureNoRoundMeasuredIsADashAndHasNoRatio() {
+        // Runs read from a cluster: no restore, no CPU measured.
+        List<RunFigures> runs = RunFigures.of(List.of(withoutRestore(run("ours", 1, 1.0, 1000, DIGEST)),
+                withoutRestore(run("presto", 1, 2.0, 3000, DIGEST))));
+
+        Comparison comparison = new Comparison(runs, List.of("ours", "presto"));
+
+        assertThat(comparison.allPassed()).isTrue();
+        Comparison.ContenderFigures ours = comparison.contenders().get(0);
+        assertThat(ours.restoreMs().count()).isZero();
+        assertThat(Comparison.format(ours.restoreMs(), "%.0f")).isEqualTo("-");
+        assertThat(comparison.ratioLines()).singleElement().asString()
+                .startsWith("ours vs presto: 2.00x checkpoint throughput")
+                .doesNotContain("restore", "CPU");
+    }
+
+    private static ContenderResult withoutRestore(ContenderResult result) {
+        RunResult r = result.run();
+        return new ContenderResult(result.plugin(), result.round(), new RunResult(r.jobId(), r.startTimestamp(),
+                r.totalRecords(), r.recordsProcessed(), r.keysCreated(), r.stateDigest(), r.checkpointingSeconds(),
+                r.processingSeconds(), r.checkpoints(), null), "", 0, 0, Map.of(), 0);
     }
 }

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flinks3.bench.checkpoint.job.JobParameters;
 import dev.flinks3.bench.checkpoint.results.BenchmarkResults;
-import dev.flinks3.bench.common.Json;
 import dev.flinks3.bench.checkpoint.results.RunConfiguration;
+import dev.flinks3.bench.common.Json;
 import java.awt.Color;
 import java.awt.Paint;
 import java.awt.image.BufferedImage;
