@@ -16,6 +16,7 @@ import dev.flinks3.bench.checkpoint.run.RunEvents;
 import dev.flinks3.bench.checkpoint.run.RunFailure;
 import dev.flinks3.bench.common.Json;
 import dev.flinks3.bench.common.PluginInfo;
+import dev.flinks3.bench.common.Reachability;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -34,9 +35,9 @@ import picocli.CommandLine.Option;
 /**
  * Cluster mode: the whole benchmark (checkpointing phase, cancel, restore, verification, report) on a
  * real Flink session cluster, from the client of {@code flink run}:
- * <pre>flink run benchmark-job/target/flinks3-benchmark-job.jar cluster --numKeys ... --output results/</pre>
+ * <pre>flink run benchmark-job/target/flinks3-benchmark-job.jar cluster --num-keys ... --output results/</pre>
  * The filesystem plugin and its {@code s3.*} settings are the cluster's; checkpoints go to
- * {@code --checkpointDir} or the cluster's {@code execution.checkpointing.dir}. Statistics come from the
+ * {@code --checkpoint-dir} or the cluster's {@code execution.checkpointing.dir}. Statistics come from the
  * JobManager's REST API at {@code --rest-url}, or at {@code rest.address}/{@code rest.port} of the
  * configuration {@code flink run} uses.
  */
@@ -47,10 +48,10 @@ public final class ClusterCommand implements Callable<Integer> {
     @Mixin
     JobParameters job = new JobParameters();
 
-    @Option(names = "--restoreParallelism", description = "Parallelism of the restored job (default: --parallelism).")
+    @Option(names = {"--restore-parallelism", "--restoreParallelism"}, description = "Parallelism of the restored job (default: --parallelism).")
     Integer restoreParallelism;
 
-    @Option(names = "--checkpointDir", description = "Checkpoint directory (default: the cluster's execution.checkpointing.dir).")
+    @Option(names = {"--checkpoint-dir", "--checkpointDir"}, description = "Checkpoint directory (default: the cluster's execution.checkpointing.dir).")
     String checkpointDirectory;
 
     @Option(names = "--rest-url", description = "The JobManager's REST address (default: from the Flink configuration).")
@@ -70,6 +71,8 @@ public final class ClusterCommand implements Callable<Integer> {
         Configuration clientConfiguration = GlobalConfiguration.loadConfiguration();
         URI rest = restUrl != null ? restUrl : URI.create("http://" + clientConfiguration.get(RestOptions.ADDRESS)
                 + ":" + clientConfiguration.get(RestOptions.PORT));
+        Reachability.requireReachable(restUrl != null ? "--rest-url" : "rest.address/rest.port", rest,
+                "the JobManager's REST API");
         String checkpoints = checkpointDirectory != null ? checkpointDirectory
                 : clientConfiguration.get(CheckpointingOptions.CHECKPOINTS_DIRECTORY);
         JobLauncher launcher = new JobLauncher(StreamExecutionEnvironment::getExecutionEnvironment,

@@ -7,7 +7,11 @@ import dev.flinks3.bench.checkpoint.results.ContenderResult;
 import dev.flinks3.bench.checkpoint.results.Machine;
 import dev.flinks3.bench.checkpoint.results.RunConfiguration;
 import dev.flinks3.bench.common.Json;
+import dev.flinks3.bench.common.Reachability;
+import dev.flinks3.bench.common.UsageException;
+import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -52,16 +56,26 @@ public final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        BenchmarkResults results = source.results != null
-                ? Json.read(source.results, BenchmarkResults.class)
-                : fromRestApi();
+        BenchmarkResults results = source.results != null ? fromFile(source.results) : fromRestApi();
         Json.write(output.resolve("results.json"), results);
         Path report = new ReportWriter(output).write(results);
         System.out.println("report: " + report.toAbsolutePath());
         return 0;
     }
 
+    private static BenchmarkResults fromFile(Path file) {
+        if (!Files.isRegularFile(file)) {
+            throw new UsageException("--results " + file + ": no such file; expected the results.json a run wrote");
+        }
+        try {
+            return Json.read(file, BenchmarkResults.class);
+        } catch (IOException e) {
+            throw new UsageException("--results " + file + ": not a results.json of this benchmark (" + e.getMessage() + ")", e);
+        }
+    }
+
     private BenchmarkResults fromRestApi() throws Exception {
+        Reachability.requireReachable("--rest-url", source.remote.restUrl, "the JobManager's REST API");
         RemoteJobReader reader = new RemoteJobReader(new FlinkRestClient(source.remote.restUrl), source.remote.jobId);
         ContenderResult run = reader.read(label, System.out::println);
         String command = "java -jar flinks3-benchmark-job.jar report --rest-url " + source.remote.restUrl

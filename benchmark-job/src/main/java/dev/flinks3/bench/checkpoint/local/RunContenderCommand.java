@@ -56,7 +56,7 @@ public final class RunContenderCommand implements Callable<Integer> {
     @Mixin
     JobParameters job = new JobParameters();
 
-    @Option(names = "--restoreParallelism", required = true)
+    @Option(names = {"--restore-parallelism", "--restoreParallelism"}, required = true)
     int restoreParallelism;
 
     @Option(names = "--contender", required = true)
