@@ -19,7 +19,7 @@ class FsBenchmarkMainTest {
     }
 
     @Test
-    void defaultsAreTheIssuesFigures() {
+    void defaultsAreTheDocumentedSizes() {
         FsBenchmarkMain command = parse();
 
         assertThat(command.profile).isEqualTo("wan");
