@@ -8,12 +8,10 @@ import dev.flinks3.bench.checkpoint.results.BenchmarkResults;
 import dev.flinks3.bench.checkpoint.results.ContenderResult;
 import dev.flinks3.bench.checkpoint.results.Machine;
 import dev.flinks3.bench.checkpoint.results.RunConfiguration;
-import dev.flinks3.bench.checkpoint.results.RunResult;
 import dev.flinks3.bench.checkpoint.run.BenchmarkRun;
-import dev.flinks3.bench.checkpoint.run.FailureMessages;
 import dev.flinks3.bench.checkpoint.run.JobLauncher;
 import dev.flinks3.bench.checkpoint.run.RunEvents;
-import dev.flinks3.bench.checkpoint.run.RunFailure;
+import dev.flinks3.bench.checkpoint.run.RunOutcome;
 import dev.flinks3.bench.common.Json;
 import dev.flinks3.bench.common.PluginInfo;
 import dev.flinks3.bench.common.Reachability;
@@ -78,20 +76,10 @@ public final class ClusterCommand implements Callable<Integer> {
         JobLauncher launcher = new JobLauncher(StreamExecutionEnvironment::getExecutionEnvironment,
                 LargeStateGeneratorJob.configuration(job, checkpoints), job);
         RunEvents events = RunEvents.of(System.out::println, phase -> {});
-        RunResult run = null;
-        String error = "";
-        try {
-            run = new BenchmarkRun(launcher, new FlinkRestClient(rest), events).run(restoreAt);
-            if (!run.restore().verified()) {
-                error = "restored state did not verify: " + run.restore();
-            }
-        } catch (RunFailure e) {
-            run = e.partial().orElse(null);
-            error = e.getMessage();
-        } catch (Exception e) {
-            error = FailureMessages.describe(e);
-        }
-        ContenderResult result = new ContenderResult(new PluginInfo(label, "", "", ""), 1, run, error, 0, 0, Map.of(), 0);
+        RunOutcome outcome = RunOutcome.of(
+                () -> new BenchmarkRun(launcher, new FlinkRestClient(rest), events).run(restoreAt));
+        ContenderResult result = new ContenderResult(new PluginInfo(label, "", "", ""), 1, outcome.run(),
+                outcome.error(), 0, 0, Map.of(), 0);
         String bucket = checkpoints == null ? "" : String.valueOf(URI.create(checkpoints).getHost());
         BenchmarkResults results = new BenchmarkResults(Instant.now().toString(), Machine.current(),
                 RunConfiguration.of(job, restoreAt, "cluster", rest.toString(), bucket, 1, List.of(label),
