@@ -1,10 +1,13 @@
 package dev.flinks3.bench.fsbench;
 
+import dev.flinks3.bench.BenchmarkCli;
 import dev.flinks3.bench.common.Contender;
 import dev.flinks3.bench.common.ContenderConfiguration;
 import dev.flinks3.bench.common.CpuPinning;
+import dev.flinks3.bench.common.UsageException;
 import dev.flinks3.bench.fsbench.workloads.FsWorkload;
 import dev.flinks3.bench.fsbench.workloads.WorkloadSizes;
+import dev.flinks3.testserver.NetworkProfile;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,7 +26,7 @@ import picocli.CommandLine.Spec;
  * Flink's plugin mechanism, against one S3 server JVM with the {@code lan} or {@code wan} profile.
  * For example:
  *
- * <pre>java -cp ... dev.flinks3.bench.fsbench.FsBenchmarkMain --profile wan --plugins ours,native,presto,hadoop --rounds 2 --out target/fsbench</pre>
+ * <pre>java -cp ... dev.flinks3.bench.fsbench.FsBenchmarkMain --s3-profile wan --contenders ours,native,presto,hadoop --rounds 2 --output target/fsbench</pre>
  */
 @Command(name = "fsbench", mixinStandardHelpOptions = true,
         description = "Filesystem-level benchmark of S3 plugins for Flink: each plugin in its own JVM against one S3 server, contenders alternating, every byte read back verified.")
@@ -32,14 +35,16 @@ public final class FsBenchmarkMain implements Callable<Integer> {
     private static final long MIB = 1024L * 1024;
     private static final int KIB = 1024;
 
-    @Option(names = "--profile", defaultValue = "wan", description = "S3 server profile: lan or wan (default: ${DEFAULT-VALUE}).")
+    @Option(names = {"--s3-profile", "--profile"}, defaultValue = "wan",
+            description = "Network profile of the S3 server: lan or wan (default: ${DEFAULT-VALUE}).")
     String profile;
 
-    @Option(names = "--plugins", split = ",", defaultValue = "ours,native,presto,hadoop",
+    @Option(names = {"--contenders", "--plugins"}, split = ",", defaultValue = "ours,native,presto,hadoop",
             description = "Contenders in report order (default: ${DEFAULT-VALUE}).")
     List<String> plugins;
 
-    @Option(names = "--plugin", description = "A contender's jar, overriding where it is looked for: NAME=JAR (repeatable).")
+    @Option(names = "--plugin", paramLabel = "NAME=JAR",
+            description = "A contender's plugin jar, overriding where it is looked for (repeatable).")
     Map<String, Path> pluginJars = new LinkedHashMap<>();
 
     @Option(names = "--baseline", defaultValue = Contender.OURS,
@@ -49,7 +54,8 @@ public final class FsBenchmarkMain implements Callable<Integer> {
     @Option(names = "--rounds", defaultValue = "2", description = "Rounds, order alternating (default: ${DEFAULT-VALUE}).")
     int rounds;
 
-    @Option(names = "--out", defaultValue = "target/fsbench", description = "Output directory (default: ${DEFAULT-VALUE}).")
+    @Option(names = {"--output", "--out"}, defaultValue = "target/fsbench",
+            description = "Output folder (default: ${DEFAULT-VALUE}).")
     Path out;
 
     @Option(names = "--repo-root", defaultValue = ".",
@@ -100,6 +106,10 @@ public final class FsBenchmarkMain implements Callable<Integer> {
             description = "MiB written to the recoverable stream before persist() (default: ${DEFAULT-VALUE}).")
     long persistMib;
 
+    @Option(names = "-D", paramLabel = "KEY=VALUE",
+            description = "A Flink configuration entry for every contender, e.g. -Ds3.upload.max-concurrency=8 (repeatable).")
+    Map<String, String> flinkOptions = new LinkedHashMap<>();
+
     @Option(names = "--conf", paramLabel = "NAME:KEY=VALUE",
             description = "Extra Flink configuration for one contender, e.g. ours:s3.upload.max-buffered-size=256mb (repeatable).")
     private List<String> contenderConf = new ArrayList<>();
@@ -128,8 +138,12 @@ public final class FsBenchmarkMain implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    /** The same as the benchmark jar's {@code fsbench} subcommand. */
     public static void main(String[] args) {
-        System.exit(new CommandLine(new FsBenchmarkMain()).setCaseInsensitiveEnumValuesAllowed(true).execute(args));
+        String[] subcommand = new String[args.length + 1];
+        subcommand[0] = "fsbench";
+        System.arraycopy(args, 0, subcommand, 1, args.length);
+        BenchmarkCli.main(subcommand);
     }
 
     /** The command as typed, also when run as a subcommand of the benchmark jar's CLI. */
@@ -151,19 +165,36 @@ public final class FsBenchmarkMain implements Callable<Integer> {
                 deleteObjects, KIB, persistMib * MIB);
     }
 
-    /** The {@code --conf} values by contender name; an entry of another shape is a usage error. */
+    /**
+     * Each contender's own Flink configuration: the {@code -D} entries, then its {@code --conf} entries, which
+     * win; an entry of another shape is a usage error.
+     */
     Map<String, Map<String, String>> contenderConfiguration() {
+        Map<String, Map<String, String>> own;
         try {
-            return ContenderConfiguration.parse(contenderConf);
+            own = ContenderConfiguration.parse(contenderConf);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
         }
+        Map<String, Map<String, String>> configuration = new LinkedHashMap<>();
+        for (String name : plugins) {
+            Map<String, String> entries = new LinkedHashMap<>(flinkOptions);
+            entries.putAll(own.getOrDefault(name.trim(), Map.of()));
+            configuration.put(name.trim(), entries);
+        }
+        own.forEach(configuration::putIfAbsent);
+        return configuration;
     }
 
     @Override
     public Integer call() throws Exception {
         if (rounds < 1) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--rounds must be at least 1");
+            throw new UsageException("--rounds must be at least 1, was " + rounds);
+        }
+        try {
+            NetworkProfile.named(profile);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--s3-profile: " + e.getMessage(), e);
         }
         WorkloadSizes sizes = sizes();
         List<Contender> contenders = new ArrayList<>();

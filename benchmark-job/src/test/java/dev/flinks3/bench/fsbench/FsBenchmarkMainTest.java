@@ -1,10 +1,11 @@
 package dev.flinks3.bench.fsbench;
 
-import dev.flinks3.bench.fsbench.workloads.FsWorkload;
-import dev.flinks3.bench.fsbench.workloads.WorkloadSizes;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flinks3.bench.fsbench.workloads.FsWorkload;
+import dev.flinks3.bench.fsbench.workloads.WorkloadSizes;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -18,7 +19,7 @@ class FsBenchmarkMainTest {
     }
 
     @Test
-    void defaultsAreTheIssuesFigures() {
+    void defaultsAreTheDocumentedSizes() {
         FsBenchmarkMain command = parse();
 
         assertThat(command.profile).isEqualTo("wan");
@@ -44,6 +45,16 @@ class FsBenchmarkMainTest {
         assertThat(command.sizes().streamBytes()).isEqualTo(128L << 20);
         assertThat(command.sizes().restoreFileBytes()).isEqualTo(8L << 20);
         assertThat(command.pluginJars).containsEntry("native", Path.of("/tmp/native.jar"));
+    }
+
+    @Test
+    void dEntriesReachEveryContenderAndItsOwnConfWins() {
+        FsBenchmarkMain command = parse("--contenders", "ours,native", "-Ds3.upload.part.size=16mb",
+                "--conf", "ours:s3.upload.part.size=32mb", "--conf", "ours:s3.client=crt");
+
+        assertThat(command.contenderConfiguration()).containsExactly(
+                Map.entry("ours", Map.of("s3.upload.part.size", "32mb", "s3.client", "crt")),
+                Map.entry("native", Map.of("s3.upload.part.size", "16mb")));
     }
 
     @Command(name = "bench")

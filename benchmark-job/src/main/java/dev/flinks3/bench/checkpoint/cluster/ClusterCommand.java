@@ -8,14 +8,13 @@ import dev.flinks3.bench.checkpoint.results.BenchmarkResults;
 import dev.flinks3.bench.checkpoint.results.ContenderResult;
 import dev.flinks3.bench.checkpoint.results.Machine;
 import dev.flinks3.bench.checkpoint.results.RunConfiguration;
-import dev.flinks3.bench.checkpoint.results.RunResult;
 import dev.flinks3.bench.checkpoint.run.BenchmarkRun;
-import dev.flinks3.bench.checkpoint.run.FailureMessages;
 import dev.flinks3.bench.checkpoint.run.JobLauncher;
 import dev.flinks3.bench.checkpoint.run.RunEvents;
-import dev.flinks3.bench.checkpoint.run.RunFailure;
+import dev.flinks3.bench.checkpoint.run.RunOutcome;
 import dev.flinks3.bench.common.Json;
 import dev.flinks3.bench.common.PluginInfo;
+import dev.flinks3.bench.common.Reachability;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -34,9 +33,9 @@ import picocli.CommandLine.Option;
 /**
  * Cluster mode: the whole benchmark (checkpointing phase, cancel, restore, verification, report) on a
  * real Flink session cluster, from the client of {@code flink run}:
- * <pre>flink run benchmark-job/target/flinks3-benchmark-job.jar cluster --numKeys ... --output results/</pre>
+ * <pre>flink run benchmark-job/target/flinks3-benchmark-job.jar cluster --num-keys ... --output results/</pre>
  * The filesystem plugin and its {@code s3.*} settings are the cluster's; checkpoints go to
- * {@code --checkpointDir} or the cluster's {@code execution.checkpointing.dir}. Statistics come from the
+ * {@code --checkpoint-dir} or the cluster's {@code execution.checkpointing.dir}. Statistics come from the
  * JobManager's REST API at {@code --rest-url}, or at {@code rest.address}/{@code rest.port} of the
  * configuration {@code flink run} uses.
  */
@@ -47,10 +46,10 @@ public final class ClusterCommand implements Callable<Integer> {
     @Mixin
     JobParameters job = new JobParameters();
 
-    @Option(names = "--restoreParallelism", description = "Parallelism of the restored job (default: --parallelism).")
+    @Option(names = {"--restore-parallelism", "--restoreParallelism"}, description = "Parallelism of the restored job (default: --parallelism).")
     Integer restoreParallelism;
 
-    @Option(names = "--checkpointDir", description = "Checkpoint directory (default: the cluster's execution.checkpointing.dir).")
+    @Option(names = {"--checkpoint-dir", "--checkpointDir"}, description = "Checkpoint directory (default: the cluster's execution.checkpointing.dir).")
     String checkpointDirectory;
 
     @Option(names = "--rest-url", description = "The JobManager's REST address (default: from the Flink configuration).")
@@ -70,25 +69,17 @@ public final class ClusterCommand implements Callable<Integer> {
         Configuration clientConfiguration = GlobalConfiguration.loadConfiguration();
         URI rest = restUrl != null ? restUrl : URI.create("http://" + clientConfiguration.get(RestOptions.ADDRESS)
                 + ":" + clientConfiguration.get(RestOptions.PORT));
+        Reachability.requireReachable(restUrl != null ? "--rest-url" : "rest.address/rest.port", rest,
+                "the JobManager's REST API");
         String checkpoints = checkpointDirectory != null ? checkpointDirectory
                 : clientConfiguration.get(CheckpointingOptions.CHECKPOINTS_DIRECTORY);
         JobLauncher launcher = new JobLauncher(StreamExecutionEnvironment::getExecutionEnvironment,
                 LargeStateGeneratorJob.configuration(job, checkpoints), job);
         RunEvents events = RunEvents.of(System.out::println, phase -> {});
-        RunResult run = null;
-        String error = "";
-        try {
-            run = new BenchmarkRun(launcher, new FlinkRestClient(rest), events).run(restoreAt);
-            if (!run.restore().verified()) {
-                error = "restored state did not verify: " + run.restore();
-            }
-        } catch (RunFailure e) {
-            run = e.partial().orElse(null);
-            error = e.getMessage();
-        } catch (Exception e) {
-            error = FailureMessages.describe(e);
-        }
-        ContenderResult result = new ContenderResult(new PluginInfo(label, "", "", ""), 1, run, error, 0, 0, Map.of(), 0);
+        RunOutcome outcome = RunOutcome.of(
+                () -> new BenchmarkRun(launcher, new FlinkRestClient(rest), events).run(restoreAt));
+        ContenderResult result = new ContenderResult(new PluginInfo(label, "", "", ""), 1, outcome.run(),
+                outcome.error(), 0, 0, Map.of(), 0);
         String bucket = checkpoints == null ? "" : String.valueOf(URI.create(checkpoints).getHost());
         BenchmarkResults results = new BenchmarkResults(Instant.now().toString(), Machine.current(),
                 RunConfiguration.of(job, restoreAt, "cluster", rest.toString(), bucket, 1, List.of(label),

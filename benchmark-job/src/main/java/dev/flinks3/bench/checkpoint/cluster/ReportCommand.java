@@ -7,8 +7,11 @@ import dev.flinks3.bench.checkpoint.results.ContenderResult;
 import dev.flinks3.bench.checkpoint.results.Machine;
 import dev.flinks3.bench.checkpoint.results.RunConfiguration;
 import dev.flinks3.bench.common.Json;
+import dev.flinks3.bench.common.Reachability;
+import dev.flinks3.bench.common.UsageException;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -78,7 +81,7 @@ public final class ReportCommand implements Callable<Integer> {
      * The results files by the name the report shows: the file's name, with its folder where two files have
      * the same name (as {@code native/results.json} and {@code presto/results.json}).
      */
-    static Map<String, BenchmarkResults> readAll(List<Path> files) throws IOException {
+    static Map<String, BenchmarkResults> readAll(List<Path> files) {
         Map<String, BenchmarkResults> sources = new LinkedHashMap<>();
         for (Path file : files) {
             String name = file.getFileName().toString();
@@ -90,12 +93,24 @@ public final class ReportCommand implements Callable<Integer> {
             if (sources.containsKey(shown)) {
                 shown = file.toString();
             }
-            sources.put(shown, Json.read(file, BenchmarkResults.class));
+            sources.put(shown, fromFile(file));
         }
         return sources;
     }
 
+    private static BenchmarkResults fromFile(Path file) {
+        if (!Files.isRegularFile(file)) {
+            throw new UsageException("--results " + file + ": no such file; expected the results.json a run wrote");
+        }
+        try {
+            return Json.read(file, BenchmarkResults.class);
+        } catch (IOException e) {
+            throw new UsageException("--results " + file + ": not a results.json of this benchmark (" + e.getMessage() + ")", e);
+        }
+    }
+
     private BenchmarkResults fromRestApi() throws Exception {
+        Reachability.requireReachable("--rest-url", source.remote.restUrl, "the JobManager's REST API");
         RemoteJobReader reader = new RemoteJobReader(new FlinkRestClient(source.remote.restUrl), source.remote.jobId);
         ContenderResult run = reader.read(label, System.out::println);
         String command = "java -jar flinks3-benchmark-job.jar report --rest-url " + source.remote.restUrl

@@ -13,7 +13,10 @@ import picocli.CommandLine.Option;
 
 /**
  * The parameters of {@link LargeStateGeneratorJob}, parsed by picocli (one parser for local mode,
- * comparison mode, cluster mode and tests: add an instance as a {@code @Mixin}).
+ * comparison mode, cluster mode and tests: add an instance as a {@code @Mixin}). Options are spelled in
+ * kebab-case; the camelCase spellings of earlier versions ({@code --numKeys}) stay accepted, and
+ * {@link #toArguments()} and {@link #toMap()} keep them, so job arguments in existing manifests, a running
+ * job's global parameters and results files read the same.
  *
  * <p>The state the job builds is fixed by these figures: {@link #keyCount()} keys of
  * {@link #valueSizeBytes()} bytes each, written by {@link #totalRecords()} records, so every run
@@ -25,19 +28,19 @@ public final class JobParameters implements Serializable {
     private static final long serialVersionUID = 1L;
     private static final long BYTES_PER_GIB = 1L << 30;
 
-    @Option(names = "--numKeys", defaultValue = "8192",
+    @Option(names = {"--num-keys", "--numKeys"}, defaultValue = "8192",
             description = "Distinct keys at most (default: ${DEFAULT-VALUE}).")
     int numKeys;
 
-    @Option(names = "--valueSizeKb", defaultValue = "64",
+    @Option(names = {"--value-size-kb", "--valueSizeKb"}, defaultValue = "64",
             description = "Size of each key's value in KiB (default: ${DEFAULT-VALUE}).")
     int valueSizeKb;
 
-    @Option(names = "--targetStateGb", defaultValue = "0.25",
+    @Option(names = {"--target-state-gb", "--targetStateGb"}, defaultValue = "0.25",
             description = "State stops growing past this many GiB: fewer keys are used (default: ${DEFAULT-VALUE}).")
     double targetStateGb;
 
-    @Option(names = "--recordsPerSecond", defaultValue = "100",
+    @Option(names = {"--records-per-second", "--recordsPerSecond"}, defaultValue = "100",
             description = "Records per second across all source subtasks (default: ${DEFAULT-VALUE}).")
     double recordsPerSecond;
 
@@ -45,15 +48,15 @@ public final class JobParameters implements Serializable {
             description = "Parallelism of the job (default: ${DEFAULT-VALUE}).")
     int parallelism;
 
-    @Option(names = "--checkpointInterval", defaultValue = "5s", converter = DurationConverter.class,
+    @Option(names = {"--checkpoint-interval", "--checkpointInterval"}, defaultValue = "5s", converter = DurationConverter.class,
             description = "Checkpoint interval, e.g. 5s, 2min (default: ${DEFAULT-VALUE}).")
     Duration checkpointInterval;
 
-    @Option(names = "--minPause", defaultValue = "1s", converter = DurationConverter.class,
+    @Option(names = {"--min-pause", "--minPause"}, defaultValue = "1s", converter = DurationConverter.class,
             description = "Minimum pause between checkpoints (default: ${DEFAULT-VALUE}).")
     Duration minPause;
 
-    @Option(names = "--checkpointTimeout", defaultValue = "10min", converter = DurationConverter.class,
+    @Option(names = {"--checkpoint-timeout", "--checkpointTimeout"}, defaultValue = "10min", converter = DurationConverter.class,
             description = "A checkpoint not complete after this long fails (default: ${DEFAULT-VALUE}).")
     Duration checkpointTimeout;
 
@@ -172,13 +175,13 @@ public final class JobParameters implements Serializable {
      * @throws IllegalArgumentException naming the first parameter out of range
      */
     public JobParameters validate() {
-        requirePositive("--numKeys", numKeys);
-        requirePositive("--valueSizeKb", valueSizeKb);
-        requirePositive("--targetStateGb", targetStateGb);
-        requirePositive("--recordsPerSecond", recordsPerSecond);
+        requirePositive("--num-keys", numKeys);
+        requirePositive("--value-size-kb", valueSizeKb);
+        requirePositive("--target-state-gb", targetStateGb);
+        requirePositive("--records-per-second", recordsPerSecond);
         requirePositive("--parallelism", parallelism);
-        requirePositive("--checkpointInterval", checkpointInterval.toMillis());
-        requirePositive("--checkpointTimeout", checkpointTimeout.toMillis());
+        requirePositive("--checkpoint-interval", checkpointInterval.toMillis());
+        requirePositive("--checkpoint-timeout", checkpointTimeout.toMillis());
         requirePositive("--duration", duration.toMillis());
         try {
             forstCacheSizeBytes();
@@ -187,7 +190,7 @@ public final class JobParameters implements Serializable {
                     + forstCacheSize + "'", e);
         }
         if (minPause.isNegative()) {
-            throw new IllegalArgumentException("--minPause must not be negative, was " + minPause);
+            throw new IllegalArgumentException("--min-pause must not be negative, was " + minPause);
         }
         if (parallelism > LargeStateGeneratorJob.MAX_PARALLELISM) {
             throw new IllegalArgumentException("--parallelism must be at most "

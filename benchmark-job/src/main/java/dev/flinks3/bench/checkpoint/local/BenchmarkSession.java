@@ -184,7 +184,7 @@ public final class BenchmarkSession {
         Files.deleteIfExists(resultFile);
         List<String> arguments = new ArrayList<>(parameters.toArguments());
         arguments.addAll(List.of(
-                "--restoreParallelism", Integer.toString(restoreParallelism),
+                "--restore-parallelism", Integer.toString(restoreParallelism),
                 "--contender", contender.name(),
                 "--round", Integer.toString(round),
                 "--plugin-jar", contender.jar().toString(),

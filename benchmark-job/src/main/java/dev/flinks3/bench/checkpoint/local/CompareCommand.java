@@ -1,13 +1,13 @@
 package dev.flinks3.bench.checkpoint.local;
 
-import dev.flinks3.bench.common.CpuPinning;
 import dev.flinks3.bench.checkpoint.job.JobParameters;
 import dev.flinks3.bench.checkpoint.results.BenchmarkResults;
+import dev.flinks3.bench.common.CpuPinning;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -52,6 +52,7 @@ public final class CompareCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         job.validate();
+        s3.validate();
         if (rounds < 1) {
             throw new IllegalArgumentException("--rounds must be at least 1, was " + rounds);
         }

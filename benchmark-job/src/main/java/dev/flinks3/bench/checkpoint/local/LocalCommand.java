@@ -1,14 +1,14 @@
 package dev.flinks3.bench.checkpoint.local;
 
-import dev.flinks3.bench.common.CpuPinning;
-import dev.flinks3.bench.common.Contender;
 import dev.flinks3.bench.checkpoint.job.JobParameters;
 import dev.flinks3.bench.checkpoint.results.BenchmarkResults;
+import dev.flinks3.bench.common.Contender;
+import dev.flinks3.bench.common.CpuPinning;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -43,6 +43,7 @@ public final class LocalCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         job.validate();
+        s3.validate();
         BenchmarkResults results = new BenchmarkSession(job, s3, session.restoreParallelism(job),
                 session.contenders(List.of(contender)), 1, session.output("local", s3.profile()),
                 session.jvmOptions(), session.contenderConfiguration(), session.managedMemory, CommandLines.describe(spec), session.keepWork,

@@ -8,10 +8,9 @@ import dev.flinks3.bench.checkpoint.results.PluginMBeans;
 import dev.flinks3.bench.checkpoint.results.PluginMetrics;
 import dev.flinks3.bench.checkpoint.results.RunResult;
 import dev.flinks3.bench.checkpoint.run.BenchmarkRun;
-import dev.flinks3.bench.checkpoint.run.FailureMessages;
 import dev.flinks3.bench.checkpoint.run.JobLauncher;
 import dev.flinks3.bench.checkpoint.run.RunEvents;
-import dev.flinks3.bench.checkpoint.run.RunFailure;
+import dev.flinks3.bench.checkpoint.run.RunOutcome;
 import dev.flinks3.bench.common.Json;
 import dev.flinks3.bench.common.PluginInfo;
 import dev.flinks3.bench.common.ProcessMeter;
@@ -56,7 +55,7 @@ public final class RunContenderCommand implements Callable<Integer> {
     @Mixin
     JobParameters job = new JobParameters();
 
-    @Option(names = "--restoreParallelism", required = true)
+    @Option(names = {"--restore-parallelism", "--restoreParallelism"}, required = true)
     int restoreParallelism;
 
     @Option(names = "--contender", required = true)
@@ -83,6 +82,9 @@ public final class RunContenderCommand implements Callable<Integer> {
     @Option(names = "--result", required = true)
     Path resultFile;
 
+    /** The plugin as far as it loaded; set by {@link #call()}. */
+    private PluginInfo plugin;
+
     @Override
     public Integer call() throws Exception {
         job.validate();
@@ -92,33 +94,26 @@ public final class RunContenderCommand implements Callable<Integer> {
         ProcessMeter meter = new ProcessMeter();
         meter.start();
         Configuration conf = configuration();
-        PluginInfo plugin = PluginInfo.notLoaded(contender, pluginJar);
-        RunResult run = null;
-        String error = "";
-        try {
-            PluginManager plugins = PluginUtils.createPluginManagerFromRootFolder(conf);
-            FileSystem.initialize(conf, plugins);
-            plugin = PluginInfo.loaded(contender, pluginJar, checkpointDirectory);
-            events.line("plugin " + plugin.jar() + " " + plugin.version() + ": " + checkpointDirectory.getScheme()
-                    + ":// served by " + plugin.fileSystemClass());
-            run = runOnMiniCluster(conf, plugins, events);
-            if (!run.restore().verified()) {
-                error = "restored state did not verify: " + run.restore();
-            }
-        } catch (RunFailure e) {
-            run = e.partial().orElse(null);
-            error = e.getMessage();
-        } catch (Exception e) {
-            error = FailureMessages.describe(e);
-        }
-        if (!error.isEmpty()) {
-            events.line("FAILED: " + error);
+        plugin = PluginInfo.notLoaded(contender, pluginJar);
+        RunOutcome outcome = RunOutcome.of(() -> loadAndRun(conf, events));
+        if (outcome.failed()) {
+            events.line("FAILED: " + outcome.error());
         }
         ProcessMeter.Sample jvm = meter.stop();
         meter.close();
-        Json.write(resultFile, new ContenderResult(plugin, round, run, error, jvm.cpuNanos() / 1e9,
-                jvm.peakHeapBytes(), Map.of(), 0, pluginMetrics(events)));
-        return error.isEmpty() ? 0 : 1;
+        Json.write(resultFile, new ContenderResult(plugin, round, outcome.run(), outcome.error(),
+                jvm.cpuNanos() / 1e9, jvm.peakHeapBytes(), Map.of(), 0, pluginMetrics(events)));
+        return outcome.failed() ? 1 : 0;
+    }
+
+    /** Loads the plugin as a Flink process does, notes what it is, and runs the job on a MiniCluster. */
+    private RunResult loadAndRun(Configuration conf, RunEvents events) throws Exception {
+        PluginManager plugins = PluginUtils.createPluginManagerFromRootFolder(conf);
+        FileSystem.initialize(conf, plugins);
+        plugin = PluginInfo.loaded(contender, pluginJar, checkpointDirectory);
+        events.line("plugin " + plugin.jar() + " " + plugin.version() + ": " + checkpointDirectory.getScheme()
+                + ":// served by " + plugin.fileSystemClass());
+        return runOnMiniCluster(conf, plugins, events);
     }
 
     /** The plugin's own metrics after the run, or null if it has none (or they cannot be read, said on a line). */

@@ -1,7 +1,10 @@
 package dev.flinks3.bench.checkpoint.local;
 
+import dev.flinks3.bench.common.Reachability;
+import dev.flinks3.bench.common.UsageException;
 import dev.flinks3.testserver.EmbeddedS3Server;
 import dev.flinks3.testserver.FaultProfile;
+import dev.flinks3.testserver.NetworkProfile;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -40,6 +43,24 @@ public final class S3Options {
             description = "A Flink configuration entry for every contender, e.g. -Ds3.access-key=..., -Ds3.region=...")
     Map<String, String> flinkOptions = new LinkedHashMap<>();
 
+    /**
+     * Checks what can be checked before a contender runs: the profile's name and, for {@code --endpoint},
+     * that something answers there.
+     *
+     * @throws UsageException naming the option and what was expected
+     */
+    public void validate() {
+        try {
+            NetworkProfile.named(profile);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--s3-profile: " + e.getMessage(), e);
+        }
+        if (endpoint != null) {
+            Reachability.requireReachable("--endpoint", endpoint, "an S3 endpoint");
+        }
+        faultProfile();
+    }
+
     /** Whether the embedded server is used. */
     public boolean embedded() {
         return endpoint == null;
@@ -57,6 +78,9 @@ public final class S3Options {
     public FaultProfile faultProfile() {
         if (faultRate == 0) {
             return null;
+        }
+        if (!(faultRate > 0 && faultRate <= 1)) {
+            throw new IllegalArgumentException("--s3-faults must be a fraction in [0, 1], was " + faultRate);
         }
         if (!embedded()) {
             throw new IllegalArgumentException("--s3-faults needs the embedded server; it cannot be used with --endpoint");

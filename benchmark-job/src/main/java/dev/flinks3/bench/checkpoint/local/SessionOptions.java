@@ -1,8 +1,8 @@
 package dev.flinks3.bench.checkpoint.local;
 
-import dev.flinks3.bench.common.ContenderConfiguration;
-import dev.flinks3.bench.common.Contender;
 import dev.flinks3.bench.checkpoint.job.JobParameters;
+import dev.flinks3.bench.common.Contender;
+import dev.flinks3.bench.common.ContenderConfiguration;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
 /** Options that local and comparison mode share besides the job's and the S3 target's. A picocli mixin. */
 public final class SessionOptions {
 
-    @Option(names = "--restoreParallelism",
+    @Option(names = {"--restore-parallelism", "--restoreParallelism"},
             description = "Parallelism of the restored job (default: the job's --parallelism).")
     Integer restoreParallelism;
 

@@ -1,7 +1,7 @@
 package dev.flinks3.bench.fsbench.workloads;
 
 /**
- * How big each workload is. The defaults are the figures of the performance issue: a 512 MiB stream
+ * How big each workload is. The defaults are sized like a large checkpoint and restore: a 512 MiB stream
  * written in 64 KiB writes, four such streams at once, 300 small files of 64 KiB, 500 positional reads
  * of 16 KiB, 16 files of 32 MiB downloaded (8 threads where the plugin cannot copy paths itself) and a
  * recursive delete of 1,000 objects, and 64 MiB written to a recoverable stream before its {@code persist()}.
@@ -66,7 +66,7 @@ public record WorkloadSizes(
         }
     }
 
-    /** The figures of the performance issue. */
+    /** The default sizes, listed above. */
     public static WorkloadSizes defaults() {
         return new WorkloadSizes(512 * MIB, 64 * KIB, 4, 300, 64 * KIB, 500, 16 * KIB, 16, 32 * MIB, 8, 1_000, KIB, 64 * MIB);
     }

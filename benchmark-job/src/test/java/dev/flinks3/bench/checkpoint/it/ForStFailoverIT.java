@@ -42,7 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * The main job with {@code --state-backend forst} under failover (issue 16): ForSt keeps its SST files on
+ * The main job with {@code --state-backend forst} under failover: ForSt keeps its SST files on
  * {@code s3://} of the embedded server through our plugin jar (loaded from a plugins folder, as a Flink
  * process loads it), checkpoints go to the same bucket, and after two completed checkpoints (and with SST objects
  * in ForSt's primary directory on the server) the only TaskManager is killed and a new one started. The job restores from its latest checkpoint (one restart

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Local mode under faults (issue 6): the embedded server answers 3% of signed requests with 500 or
+ * Local mode under faults: the embedded server answers 3% of signed requests with 500 or
  * 503 and closes 0.5% of connections without an answer. Checkpoints complete, or fail one by one
  * without stopping the job; the job restores from the last completed checkpoint and the restore
  * verifies every key; results.json and report.md say which faults were injected.

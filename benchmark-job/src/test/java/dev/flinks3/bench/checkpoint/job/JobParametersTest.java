@@ -60,9 +60,9 @@ class JobParametersTest {
 
     @Test
     void validationNamesTheParameterOutOfRange() {
-        assertThatThrownBy(() -> parse("--recordsPerSecond", "0").validate()).hasMessageContaining("--recordsPerSecond");
+        assertThatThrownBy(() -> parse("--recordsPerSecond", "0").validate()).hasMessageContaining("--records-per-second");
         assertThatThrownBy(() -> parse("--parallelism", "1000").validate()).hasMessageContaining("--parallelism");
-        assertThatThrownBy(() -> parse("--minPause", "-1s").validate()).hasMessageContaining("--minPause");
+        assertThatThrownBy(() -> parse("--minPause", "-1s").validate()).hasMessageContaining("--min-pause");
     }
 
     @Test
