@@ -128,6 +128,8 @@ final class MarkdownReport {
                 : (r.result().plugin().jar() + " " + r.result().plugin().version()).trim());
         row(table, "checkpoints completed", r -> Integer.toString(r.summary().completed()));
         row(table, "checkpoints failed", r -> Integer.toString(r.summary().failed()));
+        row(table, "checkpointing phase (s)", MarkdownReport::checkpointingSeconds);
+        row(table, "completed checkpoints per minute", MarkdownReport::checkpointsPerMinute);
         checkpointRow(table, "max state (MB)", r -> mb(r.summary().maxStateBytes()));
         checkpointRow(table, "avg duration (s)", r -> seconds(r.summary().durationMs().avg()));
         checkpointRow(table, "p50 duration (s)", r -> seconds(r.summary().durationMs().p50()));
@@ -274,6 +276,19 @@ final class MarkdownReport {
                     c.failureMessage().isEmpty() ? "-" : c.failureMessage()));
         }
         return table;
+    }
+
+    /** From submission until the job was stopped (a cluster run: the job's duration so far). */
+    private static String checkpointingSeconds(RunFigures r) {
+        var run = r.result().run();
+        return run == null || run.checkpointingSeconds() <= 0 ? "-" : decimal(run.checkpointingSeconds());
+    }
+
+    /** Completed checkpoints over the minutes of the checkpointing phase: runs compared in the same time. */
+    private static String checkpointsPerMinute(RunFigures r) {
+        var run = r.result().run();
+        return run == null || run.checkpointingSeconds() <= 0 ? "-"
+                : decimal(r.summary().completed() / (run.checkpointingSeconds() / 60));
     }
 
     /** Records over the seconds from submission until the last was processed. */

@@ -95,7 +95,8 @@ class ReportFiguresTest {
 
         assertThat(md).contains("| p50 duration (s) | 2.75 | - |", "| avg throughput (MB/s) |",
                 "| restore: submission to all RUNNING (s) | 1.00 | - |", "| restore verified | yes | - |",
-                "| hadoop | FAILED: hadoop failed: job is FAILED: java.io.IOException: boom | - | - | - | - | - | 3.0 |",
+                "| hadoop | FAILED: hadoop failed: job is FAILED: java.io.IOException: boom | - | - | - | - | - "
+                        + "| 3.0 |",
                 "ours vs hadoop: no ratio, hadoop did not pass the correctness gate");
         String hadoop = md.substring(md.indexOf("## Run: hadoop"));
         assertThat(hadoop).contains("**Failed:** job is FAILED: java.io.IOException: boom")
