@@ -1,5 +1,7 @@
 package dev.flinks3.k8s;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -86,12 +88,12 @@ final class Kustomize {
         Optional<Path> kubectl = onPath("kubectl");
         if (kubectl.isPresent()) {
             Command.Result version = run(List.of(kubectl.get().toString(), "version", "--client", "-o", "json"));
-            String kubectlVersion = Yaml.json(version.stdout(), "kubectl version").path("clientVersion")
-                    .path("gitVersion").asText("unknown");
-            String kustomizeVersion = Yaml.json(version.stdout(), "kubectl version").path("kustomizeVersion").asText("");
-            String description = "kubectl " + kubectlVersion + " (kustomize " + kustomizeVersion + ")";
+            JsonNode versions = version.exitCode() == 0 ? Yaml.jsonOrMissing(version.stdout()) : MissingNode.getInstance();
+            String kubectlVersion = versions.path("clientVersion").path("gitVersion").asText("of unknown version");
+            String kustomizeVersion = versions.path("kustomizeVersion").asText("");
             if (isRecentEnough(kustomizeVersion)) {
-                return Tool.of(List.of(kubectl.get().toString(), "kustomize"), description);
+                return Tool.of(List.of(kubectl.get().toString(), "kustomize"),
+                        "kubectl " + kubectlVersion + " (kustomize " + kustomizeVersion + ")");
             }
             seen.add(kubectl.get() + " " + kubectlVersion + " carries "
                     + (kustomizeVersion.isEmpty() ? "a kustomize older than v4.5 (it prints none)" : kustomizeVersion));
@@ -100,7 +102,7 @@ final class Kustomize {
         if (kustomize.isPresent()) {
             Command.Result version = run(List.of(kustomize.get().toString(), "version"));
             Matcher matcher = VERSION.matcher(version.stdout());
-            String kustomizeVersion = matcher.find() ? matcher.group() : version.stdout().trim();
+            String kustomizeVersion = matcher.find() ? matcher.group() : "of unknown version";
             if (isRecentEnough(kustomizeVersion)) {
                 return Tool.of(List.of(kustomize.get().toString(), "build"), "kustomize " + kustomizeVersion);
             }
@@ -111,7 +113,7 @@ final class Kustomize {
                 + " or newer (kubectl 1.27+, or a standalone kustomize 5)");
     }
 
-    static boolean isRecentEnough(String version) {
+    private static boolean isRecentEnough(String version) {
         Matcher matcher = VERSION.matcher(version);
         return matcher.find() && Integer.parseInt(matcher.group(1)) >= MINIMUM_MAJOR_VERSION;
     }
