@@ -8,56 +8,56 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import software.amazon.awssdk.services.s3.S3AsyncClient;
-import software.amazon.awssdk.services.s3.model.GetObjectRequest;
-import software.amazon.awssdk.transfer.s3.S3TransferManager;
-import software.amazon.awssdk.transfer.s3.model.DownloadFileRequest;
 
 /**
  * Copies many objects to local files: what Flink's {@code PathsCopyingFileSystem} asks for when
  * RocksDB restores its files. At most {@code filesInFlight} files download at once and the next one
- * starts as soon as any one finishes; inside a file, ranges of {@code rangeBytes} are fetched by
- * {@code rangesPerFile} parallel ranged GETs ({@link RangedFileDownload}). On the CRT-based S3
- * client a file is one {@link S3TransferManager#downloadFile} instead, which that client splits
- * into parallel ranged GETs of its part size natively.
+ * starts as soon as any one finishes; each file is one {@link FileDownload}. {@link #ranged} splits a
+ * file into ranges of {@code rangeBytes} fetched by {@code rangesPerFile} parallel ranged GETs through
+ * the {@link ObjectClient} ({@link RangedFileDownload}); on the CRT-based S3 client a file is one
+ * Transfer Manager {@code downloadFile} instead ({@link TransferManagerDownload}).
  *
  * <p>Thread-safe; each {@link #download} call is independent.
  */
 public final class BulkDownloader {
 
-    private final S3AsyncClient s3;
-    private final SseDecorator sse;
+    private final FileDownload fileDownload;
     private final int filesInFlight;
-    private final long rangeBytes;
-    private final int rangesPerFile;
-    private final S3TransferManager transferManager;
 
     /**
-     * @param s3 the client to download with; not owned
-     * @param sse the encryption to apply to each GET (SSE-C needs the customer key)
+     * @param fileDownload copies each file
+     * @param filesInFlight most files downloading at once, at least 1
+     */
+    public BulkDownloader(FileDownload fileDownload, int filesInFlight) {
+        if (filesInFlight < 1) {
+            throw new IllegalArgumentException("files in flight (" + filesInFlight + ") must be at least 1");
+        }
+        this.fileDownload = Objects.requireNonNull(fileDownload, "fileDownload");
+        this.filesInFlight = filesInFlight;
+    }
+
+    /**
+     * A bulk downloader of parallel ranged GETs through {@code client}.
+     *
+     * @param client the client to download with; not owned
      * @param filesInFlight most files downloading at once, at least 1
      * @param rangeBytes bytes per ranged GET, at least 1
      * @param rangesPerFile ranged GETs of one file in flight at once, at least 1
-     * @param transferManager the Transfer Manager on the CRT-based S3 client {@code s3} that downloads
-     *     each file, or {@code null} for our own ranged GETs; not owned
      */
-    BulkDownloader(S3AsyncClient s3, SseDecorator sse, int filesInFlight, long rangeBytes, int rangesPerFile,
-            S3TransferManager transferManager) {
-        if (filesInFlight < 1 || rangeBytes < 1 || rangesPerFile < 1) {
-            throw new IllegalArgumentException("files in flight (" + filesInFlight + "), range size (" + rangeBytes
-                    + " bytes) and ranges per file (" + rangesPerFile + ") must all be at least 1");
+    public static BulkDownloader ranged(ObjectClient client, int filesInFlight, long rangeBytes, int rangesPerFile) {
+        if (rangeBytes < 1 || rangesPerFile < 1) {
+            throw new IllegalArgumentException("range size (" + rangeBytes + " bytes) and ranges per file ("
+                    + rangesPerFile + ") must both be at least 1");
         }
-        this.s3 = Objects.requireNonNull(s3, "s3");
-        this.sse = Objects.requireNonNull(sse, "sse");
-        this.filesInFlight = filesInFlight;
-        this.rangeBytes = rangeBytes;
-        this.rangesPerFile = rangesPerFile;
-        this.transferManager = transferManager;
+        Objects.requireNonNull(client, "client");
+        return new BulkDownloader(
+                (source, target) -> new RangedFileDownload(client, source, target, rangeBytes, rangesPerFile).start(),
+                filesInFlight);
     }
 
     /**
      * Downloads every object to its file, creating missing parent directories and replacing files
-     * that exist. Blocks until all are done. Each ranged GET is retried by the SDK's retry strategy.
+     * that exist. Blocks until all are done. Each request is retried inside the client that sends it.
      *
      * @throws java.io.FileNotFoundException if an object does not exist (the message names it)
      * @throws IOException the first failure, naming its {@code s3://} location, with later failures
@@ -95,26 +95,7 @@ public final class BulkDownloader {
         } catch (IOException e) {
             return CompletableFuture.failedFuture(e);
         }
-        if (transferManager != null) {
-            return downloadFile(file);
-        }
-        return new RangedFileDownload(s3, sse, file.source(), file.target(), rangeBytes, rangesPerFile).start();
-    }
-
-    /** One {@code downloadFile} of the Transfer Manager; it replaces an existing file. */
-    private CompletableFuture<Void> downloadFile(FileCopy file) {
-        GetObjectRequest.Builder get = GetObjectRequest.builder().bucket(file.source().bucket()).key(file.source().key());
-        sse.decorate(get);
-        DownloadFileRequest request = DownloadFileRequest.builder()
-                .getObjectRequest(get.build())
-                .destination(file.target())
-                .build();
-        try {
-            return S3Errors.translating(transferManager.downloadFile(request).completionFuture(), "GetObject",
-                    file.source()).thenApply(completed -> null);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(S3Errors.translate("GetObject", file.source(), e));
-        }
+        return fileDownload.start(file.source(), file.target());
     }
 
     /** One object and the local file it is copied to. Immutable. */

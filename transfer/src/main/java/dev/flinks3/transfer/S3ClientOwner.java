@@ -110,8 +110,10 @@ public final class S3ClientOwner implements Closeable {
             SseDecorator sse = new SseDecorator(settings);
             this.objectClient = new SdkObjectClient(s3, sse, new FlexibleChecksums(settings.checksumsEnabled()),
                     new MultipartCopy(s3, sse, copyPartBytes, COPY_PARTS_IN_FLIGHT), maxSingleCopyBytes);
-            this.bulkDownloader = new BulkDownloader(s3, sse, settings.bulkCopyConcurrency(),
-                    settings.partSizeBytes(), rangesPerFile(settings), transferManager);
+            this.bulkDownloader = transferManager != null
+                    ? new BulkDownloader(new TransferManagerDownload(transferManager, sse), settings.bulkCopyConcurrency())
+                    : BulkDownloader.ranged(objectClient, settings.bulkCopyConcurrency(), settings.partSizeBytes(),
+                            rangesPerFile(settings));
         } catch (RuntimeException e) {
             throw closer.closeAfterFailure(e);
         } catch (Error e) {

@@ -4,12 +4,17 @@ import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import software.amazon.awssdk.core.FileTransformerConfiguration;
+import software.amazon.awssdk.core.FileTransformerConfiguration.FailureBehavior;
+import software.amazon.awssdk.core.FileTransformerConfiguration.FileWriteOption;
 import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
 import software.amazon.awssdk.core.async.AsyncResponseTransformer;
@@ -185,6 +190,55 @@ public final class SdkObjectClient implements ObjectClient {
             } else {
                 result.completeExceptionally(cause);
             }
+        });
+        result.whenComplete((read, failure) -> {
+            if (result.isCancelled()) {
+                answer.cancel(true);
+            }
+        });
+        return result;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The SDK writes the body into the file at the range's offset as it arrives ({@link
+     * AsyncResponseTransformer#toFile}); nothing is buffered in memory.
+     */
+    @Override
+    public CompletableFuture<RangeDownload> readIntoFile(
+            S3Location location, long start, long endExclusive, Path file, String ifMatch) {
+        if (start < 0 || endExclusive <= start) {
+            throw new IllegalArgumentException("invalid range [" + start + ", " + endExclusive + ") of " + location);
+        }
+        GetObjectRequest.Builder request = GetObjectRequest.builder()
+                .bucket(location.bucket())
+                .key(location.key())
+                .range("bytes=" + start + "-" + (endExclusive - 1))
+                .ifMatch(ifMatch);
+        sse.decorate(request);
+        FileTransformerConfiguration toFile = FileTransformerConfiguration.builder()
+                .fileWriteOption(FileWriteOption.WRITE_TO_POSITION)
+                .position(start)
+                .failureBehavior(FailureBehavior.LEAVE)
+                .build();
+        CompletableFuture<GetObjectResponse> answer = send("GetObject", location,
+                () -> s3.getObject(request.build(), AsyncResponseTransformer.toFile(file, toFile)));
+        CompletableFuture<RangeDownload> result = answer.handle((response, failure) -> {
+            if (failure == null) {
+                if (response.contentRange() == null && start > 0) {
+                    throw new CompletionException(new S3RequestException("GetObject", location.toString(), 200, null,
+                            "The server ignored the Range header and sent the whole object", null));
+                }
+                return new RangeDownload(response.contentLength(), SdkRangeStream.objectLength(response),
+                        response.eTag());
+            }
+            Throwable cause = S3Errors.unwrap(failure);
+            if (cause instanceof EOFException && start == 0) {
+                // No range of an empty object is satisfiable, yet an empty object is a file to write.
+                return new RangeDownload(0, 0, null);
+            }
+            throw new CompletionException(cause);
         });
         result.whenComplete((read, failure) -> {
             if (result.isCancelled()) {
