@@ -1,5 +1,6 @@
 package dev.flinks3.transfer;
 
+import dev.flinks3.transfer.read.ReadAheadBudget;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -30,7 +31,8 @@ import software.amazon.awssdk.utils.ThreadFactoryBuilder;
  * The one owner of everything heavy on the S3 side of a process: the HTTP client (CRT or Netty)
  * with its connection pool and event loops and the asynchronous S3 client on it, or the CRT-based
  * S3 client ({@link S3Settings.ClientType#CRT}, see {@link CrtS3Client}), the credentials provider
- * (and STS client), and the executors that complete futures and schedule retries and timeouts.
+ * (and STS client), the executors that complete futures and schedule retries and timeouts, and the
+ * budget of read-ahead windows ({@link ReadAheadBudget}), whose ranged GETs complete on that executor.
  * Built once per filesystem from {@link S3Settings}; {@link #close()} releases everything in the
  * reverse order of creation. The {@link #objectClient() object client} and the {@link
  * #bulkDownloader() bulk downloader} are cheap views on that client.
@@ -62,6 +64,7 @@ public final class S3ClientOwner implements Closeable {
     private final Region region;
     private final S3Credentials credentials;
     private final S3RequestMetrics requestMetrics = new S3RequestMetrics();
+    private final ReadAheadBudget readAheadBudget = new ReadAheadBudget(DefaultMemoryLimit.ofThisJvm());
     private final SdkObjectClient objectClient;
     private final BulkDownloader bulkDownloader;
     private final S3Settings.HttpClientType httpClientInUse;
@@ -131,6 +134,14 @@ public final class S3ClientOwner implements Closeable {
     /** The bulk downloader on this owner's S3 client; valid until {@link #close()}. */
     public BulkDownloader bulkDownloader() {
         return bulkDownloader;
+    }
+
+    /**
+     * The budget of read-ahead windows that the input streams on this owner's clients share ({@link
+     * DefaultMemoryLimit}); the windows' ranged GETs complete on this owner's completion executor.
+     */
+    public ReadAheadBudget readAheadBudget() {
+        return readAheadBudget;
     }
 
     /**

@@ -5,11 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.URI;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import software.amazon.awssdk.regions.Region;
 
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
 class S3ClientOwnerTest {
 
     @ParameterizedTest
@@ -31,6 +34,17 @@ class S3ClientOwnerTest {
             owner.close();
         }
         owner.close();
+    }
+
+    @Test
+    void ownsTheReadAheadBudgetOfOneGibibyteOrAQuarterOfTheHeap() throws Exception {
+        S3Settings settings = S3Settings.builder().endpoint(URI.create("http://127.0.0.1:1")).build();
+        try (S3ClientOwner owner = new S3ClientOwner(settings)) {
+            assertThat(owner.readAheadBudget().limitBytes())
+                    .isEqualTo(DefaultMemoryLimit.of(Runtime.getRuntime().maxMemory()));
+        }
+        assertThat(DefaultMemoryLimit.of(8L << 30)).isEqualTo(1L << 30);
+        assertThat(DefaultMemoryLimit.of(1L << 30)).isEqualTo(256L << 20);
     }
 
     @Test
