@@ -27,12 +27,15 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every {@link ObjectClient} method of {@link SdkObjectClient} against S3Proxy over HTTP with
  * SigV4; one subclass per HTTP client.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
 abstract class SdkObjectClientS3ProxyTest {
 
     private static final String BUCKET = "transfer-it";
@@ -163,6 +166,34 @@ abstract class SdkObjectClientS3ProxyTest {
         assertThat(tail.bytes()).isEqualTo(5);
         assertThat(java.util.Arrays.copyOfRange(dst, 0, 5))
                 .isEqualTo(java.util.Arrays.copyOfRange(data, data.length - 5, data.length));
+    }
+
+    @Test
+    void readIntoFileWritesTheRangeAtItsOffsetOnlyWhileTheETagMatches(@TempDir java.nio.file.Path dir)
+            throws Exception {
+        S3Location location = newLocation();
+        byte[] data = randomBytes(2 * MIB + 3);
+        put(location, data);
+        java.nio.file.Path file = dir.resolve("download");
+        java.nio.file.Files.write(file, new byte[0]);
+
+        RangeDownload second = client.readIntoFile(location, MIB, 3L * MIB, file, null).get(30, TimeUnit.SECONDS);
+        RangeDownload first = client.readIntoFile(location, 0, MIB, file, second.eTag()).get(30, TimeUnit.SECONDS);
+
+        assertThat(first.bytes()).isEqualTo(MIB);
+        assertThat(second.bytes()).isEqualTo(MIB + 3);
+        assertThat(second.objectLength()).isEqualTo(data.length);
+        assertThat(first.eTag()).isEqualTo(second.eTag()).isNotBlank();
+        assertThat(java.nio.file.Files.readAllBytes(file)).isEqualTo(data);
+        // Replaced: If-Match with the old ETag is 412.
+        put(location, randomBytes(100));
+        assertThatThrownBy(() -> client.readIntoFile(location, 0, 10, file, first.eTag()).join())
+                .cause()
+                .isInstanceOfSatisfying(S3RequestException.class, e -> assertThat(e.statusCode()).isEqualTo(412))
+                .hasMessageContaining(location.toString());
+        S3Location empty = newLocation();
+        put(empty, new byte[0]);
+        assertThat(client.readIntoFile(empty, 0, MIB, file, null).get(30, TimeUnit.SECONDS).objectLength()).isZero();
     }
 
     @Test
