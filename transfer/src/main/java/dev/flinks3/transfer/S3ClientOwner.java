@@ -60,6 +60,7 @@ public final class S3ClientOwner implements Closeable {
     private static final long EXECUTOR_SHUTDOWN_WAIT_MS = 5_000;
 
     private final Closer closer = new Closer();
+    private final ClosedGuard closedGuard = new ClosedGuard();
     private final S3Settings settings;
     private final Region region;
     private final S3Credentials credentials;
@@ -112,9 +113,9 @@ public final class S3ClientOwner implements Closeable {
 
             SseDecorator sse = new SseDecorator(settings);
             this.objectClient = new SdkObjectClient(s3, sse, new FlexibleChecksums(settings.checksumsEnabled()),
-                    new MultipartCopy(s3, sse, copyPartBytes, COPY_PARTS_IN_FLIGHT), maxSingleCopyBytes);
+                    new MultipartCopy(s3, sse, copyPartBytes, COPY_PARTS_IN_FLIGHT), maxSingleCopyBytes, closedGuard);
             this.bulkDownloader = transferManager != null
-                    ? new BulkDownloader(new TransferManagerDownload(transferManager, sse), settings.bulkCopyConcurrency())
+                    ? new BulkDownloader(new TransferManagerDownload(transferManager, sse, closedGuard), settings.bulkCopyConcurrency())
                     : BulkDownloader.ranged(objectClient, settings.bulkCopyConcurrency(), settings.partSizeBytes(),
                             rangesPerFile(settings));
         } catch (RuntimeException e) {
@@ -167,12 +168,14 @@ public final class S3ClientOwner implements Closeable {
 
     /**
      * Closes the S3 client, the HTTP client, the credentials and the executors, in that order.
-     * Requests still in flight fail.
+     * Requests still in flight fail, and later requests are not sent: both fail with an {@link
+     * IOException} saying that the S3 filesystem is closed ({@link ClosedGuard}).
      *
      * @throws IOException the first failure to close, later ones suppressed
      */
     @Override
     public void close() throws IOException {
+        closedGuard.close();
         closer.close();
     }
 

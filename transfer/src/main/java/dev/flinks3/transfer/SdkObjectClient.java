@@ -84,6 +84,7 @@ public final class SdkObjectClient implements ObjectClient {
     private final FlexibleChecksums checksums;
     private final MultipartCopy multipartCopy;
     private final long maxSingleCopyBytes;
+    private final ClosedGuard closedGuard;
 
     /**
      * @param s3 the client to send with; not owned, the caller closes it
@@ -91,14 +92,16 @@ public final class SdkObjectClient implements ObjectClient {
      * @param checksums whether uploads carry CRC32C checksums and GETs ask for them
      * @param multipartCopy the copy used for sources larger than {@code maxSingleCopyBytes}
      * @param maxSingleCopyBytes largest source copied with one CopyObject, at most 5 GiB
+     * @param closedGuard says when the owner of {@code s3} closed, so requests fail saying so
      */
     SdkObjectClient(S3AsyncClient s3, SseDecorator sse, FlexibleChecksums checksums, MultipartCopy multipartCopy,
-            long maxSingleCopyBytes) {
+            long maxSingleCopyBytes, ClosedGuard closedGuard) {
         this.s3 = s3;
         this.sse = sse;
         this.checksums = checksums;
         this.multipartCopy = multipartCopy;
         this.maxSingleCopyBytes = Math.min(maxSingleCopyBytes, MAX_SINGLE_COPY_BYTES);
+        this.closedGuard = closedGuard;
     }
 
     @Override
@@ -334,7 +337,12 @@ public final class SdkObjectClient implements ObjectClient {
     @Override
     public void copy(S3Location source, S3Location target, long sourceLength) throws IOException {
         if (sourceLength > maxSingleCopyBytes) {
-            multipartCopy.copy(source, target, sourceLength);
+            closedGuard.checkOpen("UploadPartCopy", source);
+            try {
+                multipartCopy.copy(source, target, sourceLength);
+            } catch (IOException e) {
+                throw closedGuard.afterFailure("UploadPartCopy", source, e);
+            }
             return;
         }
         CopyObjectRequest.Builder request = CopyObjectRequest.builder()
@@ -521,27 +529,30 @@ public final class SdkObjectClient implements ObjectClient {
     }
 
     /** Sends a request and waits for its response; see {@link S3Errors#await}. */
-    private static <T> T sendAndWait(String operation, Object location, Supplier<CompletableFuture<T>> call)
+    private <T> T sendAndWait(String operation, Object location, Supplier<CompletableFuture<T>> call)
             throws IOException {
         return S3Errors.await(send(operation, location, call), operation, location);
     }
 
-    private static <T> CompletableFuture<T> send(
+    private <T> CompletableFuture<T> send(
             String operation, Object location, Supplier<CompletableFuture<T>> call) {
         return send(operation, location, call, response -> response);
     }
 
     /**
      * Sends a request and maps its response; a failure, also one the SDK throws before sending
-     * (request validation), completes the returned future with the translated exception.
-     * Cancelling the returned future aborts the request.
+     * (request validation), completes the returned future with the translated exception, and one
+     * after the owner closed with the {@link ClosedGuard}'s. Cancelling the returned future aborts the
+     * request.
      */
-    private static <S, T> CompletableFuture<T> send(
+    private <S, T> CompletableFuture<T> send(
             String operation, Object location, Supplier<CompletableFuture<S>> call, Function<? super S, T> response) {
-        try {
-            return S3Errors.translating(call.get(), response, operation, location);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(S3Errors.translate(operation, location, e));
-        }
+        return closedGuard.send(operation, location, () -> {
+            try {
+                return S3Errors.translating(call.get(), response, operation, location);
+            } catch (RuntimeException e) {
+                return CompletableFuture.failedFuture(S3Errors.translate(operation, location, e));
+            }
+        });
     }
 }

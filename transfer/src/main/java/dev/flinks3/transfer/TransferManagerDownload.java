@@ -16,14 +16,17 @@ public final class TransferManagerDownload implements FileDownload {
 
     private final S3TransferManager transferManager;
     private final SseDecorator sse;
+    private final ClosedGuard closedGuard;
 
     /**
      * @param transferManager the Transfer Manager on the CRT-based S3 client; not owned
      * @param sse the encryption to apply to each GET (SSE-C needs the customer key)
+     * @param closedGuard says when the owner of the Transfer Manager's client closed, so downloads fail saying so
      */
-    public TransferManagerDownload(S3TransferManager transferManager, SseDecorator sse) {
+    public TransferManagerDownload(S3TransferManager transferManager, SseDecorator sse, ClosedGuard closedGuard) {
         this.transferManager = Objects.requireNonNull(transferManager, "transferManager");
         this.sse = Objects.requireNonNull(sse, "sse");
+        this.closedGuard = Objects.requireNonNull(closedGuard, "closedGuard");
     }
 
     @Override
@@ -34,11 +37,13 @@ public final class TransferManagerDownload implements FileDownload {
                 .getObjectRequest(get.build())
                 .destination(target)
                 .build();
-        try {
-            return S3Errors.translating(transferManager.downloadFile(request).completionFuture(), "GetObject", source)
-                    .thenApply(completed -> null);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(S3Errors.translate("GetObject", source, e));
-        }
+        return closedGuard.send("GetObject", source, () -> {
+            try {
+                return S3Errors.translating(transferManager.downloadFile(request).completionFuture(), "GetObject",
+                        source).thenApply(completed -> null);
+            } catch (RuntimeException e) {
+                return CompletableFuture.failedFuture(S3Errors.translate("GetObject", source, e));
+            }
+        });
     }
 }

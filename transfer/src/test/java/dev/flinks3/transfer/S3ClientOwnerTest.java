@@ -3,11 +3,15 @@ package dev.flinks3.transfer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
 import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import software.amazon.awssdk.regions.Region;
@@ -45,6 +49,37 @@ class S3ClientOwnerTest {
         }
         assertThat(DefaultMemoryLimit.of(8L << 30)).isEqualTo(1L << 30);
         assertThat(DefaultMemoryLimit.of(1L << 30)).isEqualTo(256L << 20);
+    }
+
+    @ParameterizedTest
+    @EnumSource(S3Settings.ClientType.class)
+    void requestsAfterCloseFailSayingTheFileSystemIsClosed(S3Settings.ClientType client, @TempDir Path dir)
+            throws Exception {
+        S3Settings settings = S3Settings.builder()
+                .endpoint(URI.create("http://127.0.0.1:1"))
+                .pathStyleAccess(true)
+                .accessKey("AKIAEXAMPLE")
+                .secretKey(Secret.ofNullable("secret"))
+                .client(client)
+                .build();
+        S3ClientOwner owner = new S3ClientOwner(settings);
+        owner.close();
+        S3Location location = S3Location.of("s3", "bucket", "closed/key");
+
+        assertThatThrownBy(() -> owner.objectClient().head(location))
+                .isExactlyInstanceOf(IOException.class)
+                .hasMessageContaining("HeadObject of " + location)
+                .hasMessageContaining("the S3 filesystem is closed");
+        assertThatThrownBy(() -> owner.objectClient().readInto(location, 0, ByteBuffer.allocate(10)).join())
+                .hasCauseExactlyInstanceOf(IOException.class)
+                .hasMessageContaining("GetObject of " + location)
+                .hasMessageContaining("the S3 filesystem is closed");
+        assertThatThrownBy(() -> owner.bulkDownloader().download(
+                        List.of(BulkDownloader.FileCopy.of(location, dir.resolve("restored")))))
+                .isExactlyInstanceOf(IOException.class)
+                .hasMessageContaining("GetObject of " + location)
+                .hasMessageContaining("the S3 filesystem is closed");
+        assertThat(dir.resolve("restored")).doesNotExist();
     }
 
     @Test
