@@ -3,8 +3,9 @@ package dev.flinks3.transfer;
 /**
  * The one rule for how much heap the plugin's buffers of one kind may hold together when no limit is
  * configured: 1 GiB or a quarter of the JVM's maximum heap, whichever is smaller, so a small
- * TaskManager heap is not filled with buffers. The read-ahead windows of {@link S3ClientOwner} are
- * bounded by it, and so is the default of the upload part buffers.
+ * TaskManager heap is not filled with buffers. The read-ahead windows of {@link
+ * dev.flinks3.transfer.sdk.S3ClientOwner S3ClientOwner} are bounded by it, and so is the default of
+ * the upload part buffers.
  */
 public final class DefaultMemoryLimit {
 

@@ -10,7 +10,7 @@ import java.util.concurrent.CompletableFuture;
 /**
  * The narrow seam between our engines and S3: every request the filesystem makes goes through this
  * interface, so engines can be unit-tested against an in-memory fake and run against the AWS SDK in
- * production ({@link SdkObjectClient}).
+ * production ({@link dev.flinks3.transfer.sdk.SdkObjectClient SdkObjectClient}).
  *
  * <p>Errors: blocking methods throw {@link IOException}; asynchronous ones complete their future
  * exceptionally with an {@link IOException} (possibly wrapped in a {@link
