@@ -27,13 +27,7 @@ class S3ClientOwnerTest {
     @ParameterizedTest
     @EnumSource(S3Settings.HttpClientType.class)
     void buildsAndClosesWithEitherHttpClient(S3Settings.HttpClientType httpClient) throws Exception {
-        S3Settings settings = S3Settings.builder()
-                .endpoint(URI.create("http://127.0.0.1:1"))
-                .pathStyleAccess(true)
-                .accessKey("AKIAEXAMPLE")
-                .secretKey(Secret.ofNullable("secret-that-must-not-show"))
-                .httpClient(httpClient)
-                .build();
+        S3Settings settings = offline().httpClient(httpClient).build();
         S3ClientOwner owner = new S3ClientOwner(settings);
         try {
             assertThat(owner.objectClient()).isInstanceOf(SdkObjectClient.class);
@@ -60,13 +54,7 @@ class S3ClientOwnerTest {
     @EnumSource(S3Settings.ClientType.class)
     void requestsAfterCloseFailSayingTheFileSystemIsClosed(S3Settings.ClientType client, @TempDir Path dir)
             throws Exception {
-        S3Settings settings = S3Settings.builder()
-                .endpoint(URI.create("http://127.0.0.1:1"))
-                .pathStyleAccess(true)
-                .accessKey("AKIAEXAMPLE")
-                .secretKey(Secret.ofNullable("secret"))
-                .client(client)
-                .build();
+        S3Settings settings = offline().client(client).build();
         S3ClientOwner owner = new S3ClientOwner(settings);
         owner.close();
         S3Location location = S3Location.of("s3", "bucket", "closed/key");
@@ -108,5 +96,14 @@ class S3ClientOwnerTest {
         assertThatThrownBy(() -> new S3ClientOwner(settings))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("com.example.NoSuchProvider");
+    }
+
+    /** Settings of a client that sends nothing: no server listens on the endpoint. */
+    private static S3Settings.Builder offline() {
+        return S3Settings.builder()
+                .endpoint(URI.create("http://127.0.0.1:1"))
+                .pathStyleAccess(true)
+                .accessKey("AKIAEXAMPLE")
+                .secretKey(Secret.ofNullable("secret-that-must-not-show"));
     }
 }
