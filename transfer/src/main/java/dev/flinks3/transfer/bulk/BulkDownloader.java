@@ -3,7 +3,6 @@ package dev.flinks3.transfer.bulk;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.SlidingWindow;
-import dev.flinks3.transfer.crt.TransferManagerDownload;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,7 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * starts as soon as any one finishes; each file is one {@link FileDownload}. {@link #ranged} splits a
  * file into ranges of {@code rangeBytes} fetched by {@code rangesPerFile} parallel ranged GETs through
  * the {@link ObjectClient} ({@link RangedFileDownload}); on the CRT-based S3 client a file is one
- * Transfer Manager {@code downloadFile} instead ({@link TransferManagerDownload}).
+ * Transfer Manager {@code downloadFile} instead (the {@code crt} package's {@code TransferManagerDownload}).
  *
  * <p>Thread-safe; each {@link #download} call is independent.
  */

@@ -45,8 +45,8 @@ import software.amazon.awssdk.utils.ThreadFactoryBuilder;
  *
  * <p>On the SDK's client the Transfer Manager is not used: with the Java-based client its
  * multipart download reads parts by part number, which S3-compatible servers such as S3Proxy do not
- * implement, while the {@link BulkDownloader}'s ranged GETs work everywhere. On the CRT-based S3
- * client it is: that client downloads with ranged GETs natively.
+ * implement, while the {@link BulkDownloader}'s ranged GETs through the object client work
+ * everywhere. On the CRT-based S3 client it is: that client downloads with ranged GETs natively.
  *
  * <p>Thread-safe. Futures of the object client complete on this owner's completion executor, so
  * callers' callbacks never run on (and never block) an event-loop thread.
