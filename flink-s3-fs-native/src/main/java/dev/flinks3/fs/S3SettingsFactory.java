@@ -59,7 +59,6 @@ public final class S3SettingsFactory {
             "arn:[a-z-]+:s3(-outposts|-object-lambda)?:[a-z0-9-]+:[0-9]{12}:(accesspoint|outpost)[/:][A-Za-z0-9./:-]+"
                     + "|[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
 
-    /** AWS region names and the names S3-compatible servers use: letters, digits, '-' and '_'. */
     /**
      * The process-wide part-buffer limit when none is configured: the option's default (1 GiB) or a
      * quarter of the JVM's maximum heap, whichever is smaller, so a small TaskManager heap is not
@@ -75,6 +74,7 @@ public final class S3SettingsFactory {
 
     /** A proxy host: a DNS name, an IPv4 address or a bracketed IPv6 address. */
     private static final Pattern PROXY_HOST_NAME = Pattern.compile("[A-Za-z0-9_.-]+|\\[[0-9A-Fa-f:.]+\\]");
+    /** AWS region names and the names S3-compatible servers use: letters, digits, '-' and '_'. */
     private static final Pattern REGION_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]*");
     /** An ARN ("Identifiers for IAM resources"): arn:partition:service:region:account:resource. */
     private static final Pattern ROLE_ARN = Pattern.compile("arn:[^:\\s]+:[^:\\s]+:[^:\\s]*:[^:\\s]*:\\S+");

@@ -1,5 +1,6 @@
 package dev.flinks3.bench.fs;
 
+import dev.flinks3.bench.common.ContenderConfiguration;
 import dev.flinks3.bench.common.CpuPinning;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -145,18 +146,11 @@ public final class FsBenchmarkMain implements Callable<Integer> {
 
     /** The {@code --conf} values by contender name; an entry of another shape is a usage error. */
     Map<String, Map<String, String>> contenderConfiguration() {
-        Map<String, Map<String, String>> byContender = new LinkedHashMap<>();
-        for (String entry : contenderConf) {
-            int colon = entry.indexOf(':');
-            int equals = entry.indexOf('=', colon + 1);
-            if (colon < 1 || equals < colon + 2) {
-                throw new CommandLine.ParameterException(new CommandLine(this),
-                        "--conf '" + entry + "' must look like NAME:KEY=VALUE, e.g. ours:s3.upload.max-buffered-size=256mb");
-            }
-            byContender.computeIfAbsent(entry.substring(0, colon), name -> new LinkedHashMap<>())
-                    .put(entry.substring(colon + 1, equals), entry.substring(equals + 1));
+        try {
+            return ContenderConfiguration.parse(contenderConf);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
         }
-        return byContender;
     }
 
     @Override

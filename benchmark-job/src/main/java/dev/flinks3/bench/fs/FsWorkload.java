@@ -15,6 +15,11 @@ public enum FsWorkload {
     SMALL_FILES("small files", Unit.OPERATIONS),
     /** Reads of a fixed size at random offsets of the one stream's file. Reads/s. */
     POSITIONAL_READS("positional reads", Unit.OPERATIONS),
+    /**
+     * The same reads at the same offsets through {@code seek} + {@code read} on every contender, as a
+     * reader without positional reads (or Flink's own {@code FSDataInputStream} users) does. Reads/s.
+     */
+    SEEK_READS("seek + read", Unit.OPERATIONS),
     /** A restore-like download of several files to local disk. MB/s. */
     RESTORE_DOWNLOAD("restore download", Unit.MEGABYTES),
     /** {@code delete(dir, true)} of a prefix holding many objects. Objects/s. */

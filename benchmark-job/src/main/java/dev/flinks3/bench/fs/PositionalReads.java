@@ -11,7 +11,7 @@ import org.apache.flink.core.fs.FSDataInputStream;
  * Reads of {@link WorkloadSizes#positionalReadBytes()} at random offsets of the single stream's
  * file on one open stream, as disaggregated state (ForSt) reads its files: through
  * {@link ByteBufferReadable#read(long, ByteBuffer)} where the stream offers it, otherwise
- * {@code seek} + read. The offsets come from a fixed seed, so every contender reads the same ranges.
+ * {@code seek} + read (always the latter when built for {@link FsWorkload#SEEK_READS}). The offsets come from a fixed seed, so every contender reads the same ranges.
  * Every read is checked against the file's bytes.
  */
 final class PositionalReads implements WorkloadTask {
@@ -21,11 +21,17 @@ final class PositionalReads implements WorkloadTask {
     private final WorkloadContext context;
     private final PatternFiles files;
     private final long[] offsets;
+    private final boolean positionalIfOffered;
     private String method = "not run";
     private String problem = "not run";
 
-    PositionalReads(WorkloadContext context) {
+    /**
+     * @param positionalIfOffered whether to read through {@link ByteBufferReadable} where the stream offers it
+     *     ({@code false}: {@code seek} + read on every stream)
+     */
+    PositionalReads(WorkloadContext context, boolean positionalIfOffered) {
         this.context = context;
+        this.positionalIfOffered = positionalIfOffered;
         this.files = new PatternFiles(context.fs(), context.data());
         WorkloadSizes sizes = context.sizes();
         SplittableRandom random = new SplittableRandom(OFFSET_SEED);
@@ -51,7 +57,7 @@ final class PositionalReads implements WorkloadTask {
         ByteBuffer buffer = ByteBuffer.wrap(bytes);
         String firstProblem = "";
         try (FSDataInputStream in = context.fs().open(context.streamFile())) {
-            boolean positional = in instanceof ByteBufferReadable;
+            boolean positional = positionalIfOffered && in instanceof ByteBufferReadable;
             method = positional ? "ByteBufferReadable.read(position, buffer)" : "seek + read";
             for (long offset : offsets) {
                 if (positional) {

@@ -32,7 +32,8 @@ interface WorkloadTask {
             case CONCURRENT_STREAMS -> StreamWrites.concurrent(context);
             case SEQUENTIAL_READ -> new SequentialRead(context);
             case SMALL_FILES -> new SmallFiles(context);
-            case POSITIONAL_READS -> new PositionalReads(context);
+            case POSITIONAL_READS -> new PositionalReads(context, true);
+            case SEEK_READS -> new PositionalReads(context, false);
             case RESTORE_DOWNLOAD -> new RestoreDownload(context);
             case RECURSIVE_DELETE -> new RecursiveDelete(context);
         };

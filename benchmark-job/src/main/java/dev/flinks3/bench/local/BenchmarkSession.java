@@ -30,6 +30,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -50,6 +51,7 @@ public final class BenchmarkSession {
     private final int rounds;
     private final Path output;
     private final ContenderJvm jvm;
+    private final Map<String, Map<String, String>> contenderConf;
     private final String managedMemory;
     private final String command;
     private final boolean keepWork;
@@ -58,6 +60,7 @@ public final class BenchmarkSession {
     private final PrintStream out;
 
     /**
+     * @param contenderConf Flink configuration for single contenders by name ({@code --conf}), after the common one
      * @param output the output folder (created); work files go to {@code output/work}
      * @param command the command line, recorded in the results
      * @param keepWork whether {@code output/work} stays after the run (else it is deleted)
@@ -65,7 +68,8 @@ public final class BenchmarkSession {
      * @param cpuPinning the cores of the embedded server (this process) and of the contender JVMs
      */
     public BenchmarkSession(JobParameters job, S3Options s3, int restoreParallelism, List<Contender> contenders,
-            int rounds, Path output, List<String> jvmOptions, String managedMemory, String command, boolean keepWork,
+            int rounds, Path output, List<String> jvmOptions, Map<String, Map<String, String>> contenderConf,
+            String managedMemory, String command, boolean keepWork,
             boolean warmUp, CpuPinning cpuPinning, PrintStream out) {
         this.job = job;
         this.s3 = s3;
@@ -73,6 +77,13 @@ public final class BenchmarkSession {
         this.contenders = List.copyOf(contenders);
         this.rounds = rounds;
         this.output = output;
+        for (String name : contenderConf.keySet()) {
+            if (contenders.stream().noneMatch(c -> c.name().equals(name))) {
+                throw new IllegalArgumentException("--conf names contender '" + name + "', which is not among "
+                        + contenders.stream().map(Contender::name).toList());
+            }
+        }
+        this.contenderConf = Map.copyOf(contenderConf);
         this.managedMemory = managedMemory;
         this.command = command;
         this.keepWork = keepWork;
@@ -100,7 +111,10 @@ public final class BenchmarkSession {
             cpuPinning.pinThisProcessAsServer();
         }
         try (EmbeddedS3Server server = s3.embedded() ? startServer(work) : null) {
-            Path flinkConf = writeFlinkConfiguration(work, server);
+            Map<String, Path> flinkConf = new HashMap<>();
+            for (Contender contender : contenders) {
+                flinkConf.put(contender.name(), writeFlinkConfiguration(work, server, contender.name()));
+            }
             S3TrafficMeter meter = server == null ? null : new S3TrafficMeter(server);
             String endpoint = server == null ? s3.endpoint().toString() : server.endpoint().toString();
             out.println("S3: " + endpoint + " (" + s3.profile() + "), bucket " + s3.bucket() + "; job: " + job);
@@ -111,7 +125,7 @@ public final class BenchmarkSession {
             if (warmUp) {
                 // A cold server slows whoever runs first: warm it once with every contender at small sizes first.
                 for (Contender contender : contenders) {
-                    runContender(warmUpParameters(), "warmup-" + contender.name(), 0, contender, flinkConf, work, null);
+                    runContender(warmUpParameters(), "warmup-" + contender.name(), 0, contender, flinkConf.get(contender.name()), work, null);
                 }
             }
             for (int round = 1; round <= rounds; round++) {
@@ -121,7 +135,7 @@ public final class BenchmarkSession {
                 }
                 for (Contender contender : order) {
                     String runName = rounds > 1 ? contender.name() + "-r" + round : contender.name();
-                    results.add(runContender(job, runName, round, contender, flinkConf, work, meter));
+                    results.add(runContender(job, runName, round, contender, flinkConf.get(contender.name()), work, meter));
                 }
             }
             BenchmarkResults benchmark = new BenchmarkResults(date, Machine.current(), configuration(endpoint), results,
@@ -232,11 +246,15 @@ public final class BenchmarkSession {
                 injected.slowDowns(), injected.resets());
     }
 
-    /** The contenders' Flink configuration, in a file only this user can read (it may hold credentials). */
-    private Path writeFlinkConfiguration(Path work, EmbeddedS3Server server) throws IOException {
+    /**
+     * A contender's Flink configuration (the common one, then its own {@code --conf} entries), in a file only
+     * this user can read (it may hold credentials).
+     */
+    private Path writeFlinkConfiguration(Path work, EmbeddedS3Server server, String contender) throws IOException {
         Properties properties = new Properties();
         properties.putAll(s3.flinkConfiguration(server));
-        Path file = work.resolve("flink-conf.properties");
+        properties.putAll(contenderConf.getOrDefault(contender, Map.of()));
+        Path file = work.resolve("flink-conf-" + contender + ".properties");
         Files.deleteIfExists(file);
         Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         try (OutputStream stream = Files.newOutputStream(file)) {

@@ -57,7 +57,7 @@ public final class CompareCommand implements Callable<Integer> {
         }
         BenchmarkResults results = new BenchmarkSession(job, s3, session.restoreParallelism(job),
                 session.contenders(contenders), rounds, session.output("compare", s3.profile()),
-                session.jvmOptions(), session.managedMemory, CommandLines.describe(spec), session.keepWork,
+                session.jvmOptions(), session.contenderConfiguration(), session.managedMemory, CommandLines.describe(spec), session.keepWork,
                 warmUp, CpuPinning.forThisMachine(pinCpus), System.out).run();
         return results.contenders().stream().allMatch(r -> r.succeeded()) ? 0 : 1;
     }

@@ -45,7 +45,7 @@ public final class LocalCommand implements Callable<Integer> {
         job.validate();
         BenchmarkResults results = new BenchmarkSession(job, s3, session.restoreParallelism(job),
                 session.contenders(List.of(contender)), 1, session.output("local", s3.profile()),
-                session.jvmOptions(), session.managedMemory, CommandLines.describe(spec), session.keepWork,
+                session.jvmOptions(), session.contenderConfiguration(), session.managedMemory, CommandLines.describe(spec), session.keepWork,
                 warmUp, CpuPinning.forThisMachine(false), System.out).run();
         return results.contenders().stream().allMatch(r -> r.succeeded()) ? 0 : 1;
     }

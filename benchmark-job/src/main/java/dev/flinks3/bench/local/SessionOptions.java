@@ -1,5 +1,6 @@
 package dev.flinks3.bench.local;
 
+import dev.flinks3.bench.common.ContenderConfiguration;
 import dev.flinks3.bench.fs.Contender;
 import dev.flinks3.bench.job.JobParameters;
 import java.io.IOException;
@@ -26,6 +27,11 @@ public final class SessionOptions {
     @Option(names = "--plugin", paramLabel = "NAME=JAR",
             description = "A contender's plugin jar, overriding where it is looked for (repeatable).")
     Map<String, Path> pluginJars = new LinkedHashMap<>();
+
+    @Option(names = "--conf", paramLabel = "NAME:KEY=VALUE",
+            description = "Flink configuration for one contender only, e.g. ours-crt:s3.client=crt with "
+                    + "--plugin ours-crt=<our jar> (repeatable).")
+    List<String> contenderConf = new ArrayList<>();
 
     @Option(names = "--repo-root",
             description = "Repository root where plugin jars are looked for (default: found from this jar's location).")
@@ -54,6 +60,11 @@ public final class SessionOptions {
 
     List<String> jvmOptions() {
         return jvmOptions.isEmpty() ? List.of("-Xmx2g") : jvmOptions;
+    }
+
+    /** The {@code --conf} values by contender name. */
+    Map<String, Map<String, String>> contenderConfiguration() {
+        return ContenderConfiguration.parse(contenderConf);
     }
 
     /** The contenders by name, with their jars resolved. */

@@ -44,7 +44,7 @@ class LocalWorkloadsTest {
             case STREAM_WRITE, SEQUENTIAL_READ -> 1L;
             case CONCURRENT_STREAMS -> 3L;
             case SMALL_FILES -> 5L;
-            case POSITIONAL_READS -> 20L;
+            case POSITIONAL_READS, SEEK_READS -> 20L;
             case RESTORE_DOWNLOAD -> 3L;
             case RECURSIVE_DELETE -> 12L;
         });
@@ -78,11 +78,15 @@ class LocalWorkloadsTest {
         }
         WorkloadTask sequential = WorkloadTask.of(FsWorkload.SEQUENTIAL_READ, context);
         WorkloadTask positional = WorkloadTask.of(FsWorkload.POSITIONAL_READS, context);
+        WorkloadTask seek = WorkloadTask.of(FsWorkload.SEEK_READS, context);
         sequential.run();
         positional.run();
+        seek.run();
 
         assertThat(sequential.verify()).contains("wrong byte at position 0");
         assertThat(positional.verify()).contains("wrong byte");
+        assertThat(seek.verify()).contains("wrong byte");
+        assertThat(seek.method()).isEqualTo("seek + read");
     }
 
     @Test

@@ -307,10 +307,16 @@ public final class S3ClientOwner implements Closeable {
         }
 
         @Override
-        public void close() throws InterruptedException {
+        public void close() {
             executor.shutdown();
-            if (!executor.awaitTermination(EXECUTOR_SHUTDOWN_WAIT_MS, TimeUnit.MILLISECONDS)) {
+            try {
+                if (!executor.awaitTermination(EXECUTOR_SHUTDOWN_WAIT_MS, TimeUnit.MILLISECONDS)) {
+                    executor.shutdownNow();
+                }
+            } catch (InterruptedException e) {
+                // interrupted while waiting: stop the executor now and keep the caller's interrupt
                 executor.shutdownNow();
+                Thread.currentThread().interrupt();
             }
         }
     }
