@@ -21,6 +21,7 @@ import picocli.CommandLine.ParseResult;
  * java -jar benchmark-job/target/flinks3-benchmark-job.jar compare   # the same against several plugins
  * flink run benchmark-job/target/flinks3-benchmark-job.jar cluster   # the same job on a real cluster
  * java -jar benchmark-job/target/flinks3-benchmark-job.jar report --rest-url http://jm:8081 --job-id ID --output out
+ * java -jar benchmark-job/target/flinks3-benchmark-job.jar report --results a.json --results b.json --output ab
  * java -jar benchmark-job/target/flinks3-benchmark-job.jar fsbench   # filesystem-level benchmark
  * </pre>
  * Each command prints its options with {@code --help}, the jar its version with {@code --version}. A

@@ -63,7 +63,7 @@ public final class RemoteJobReader {
         collector.poll();
         Map<String, String> accumulators = watch.accumulators();
         long totalRecords = parameters().map(JobParameters::totalRecords).orElse(0L);
-        RunResult run = new RunResult(jobId, totalRecords,
+        RunResult run = new RunResult(jobId, job.path("start-time").asLong(0), totalRecords,
                 watch.accumulator(accumulators, JobAccumulators.RECORDS_PROCESSED),
                 watch.accumulator(accumulators, JobAccumulators.KEYS_CREATED),
                 String.format("%016x", watch.accumulator(accumulators, JobAccumulators.STATE_DIGEST)),

@@ -14,6 +14,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -23,10 +24,15 @@ import picocli.CommandLine.Option;
 
 /**
  * Writes {@code results.json}, {@code report.md} and the charts for a job on any cluster, read from its
- * JobManager's REST API (running or finished), or renders the report again from a {@code results.json}.
+ * JobManager's REST API (running or finished); or {@code report.md} and the charts of one or more
+ * {@code results.json} files, side by side (e.g. two cluster runs, native and presto, each collected into its
+ * own file), with the same tables and charts as a {@code compare} run.
  */
 @Command(name = "report", mixinStandardHelpOptions = true,
-        description = "Report of a LargeStateGeneratorJob from any JobManager's REST API, or again from a results.json.")
+        description = {"Report of a LargeStateGeneratorJob from any JobManager's REST API, or of one or more "
+                + "results.json files side by side.",
+            "  report --rest-url http://jm:8081 --job-id ID --label native --output out/native",
+            "  report --results out/native/results.json --results out/presto/results.json --output out/compared"})
 public final class ReportCommand implements Callable<Integer> {
 
     @ArgGroup(exclusive = true, multiplicity = "1")
@@ -36,8 +42,10 @@ public final class ReportCommand implements Callable<Integer> {
         @ArgGroup(exclusive = false)
         Remote remote;
 
-        @Option(names = "--results", description = "Render the report of this results.json again.")
-        Path results;
+        @Option(names = "--results", arity = "1", paramLabel = "FILE",
+                description = "A results.json to report; repeat it to compare several files in one report (a "
+                        + "contender in several files has their runs as its rounds).")
+        List<Path> results;
     }
 
     static final class Remote {
@@ -51,16 +59,43 @@ public final class ReportCommand implements Callable<Integer> {
     @Option(names = "--label", defaultValue = "cluster", description = "The run's name in the report (default: ${DEFAULT-VALUE}).")
     String label;
 
-    @Option(names = "--output", required = true, description = "Output folder.")
+    @Option(names = "--output", defaultValue = "report",
+            description = "Output folder (default: ${DEFAULT-VALUE}). From the REST API it gets results.json too.")
     Path output;
 
     @Override
     public Integer call() throws Exception {
-        BenchmarkResults results = source.results != null ? fromFile(source.results) : fromRestApi();
-        Json.write(output.resolve("results.json"), results);
-        Path report = new ReportWriter(output).write(results);
+        Path report;
+        if (source.results != null) {
+            report = new ReportWriter(output).write(readAll(source.results));
+        } else {
+            BenchmarkResults results = fromRestApi();
+            Json.write(output.resolve("results.json"), results);
+            report = new ReportWriter(output).write(results);
+        }
         System.out.println("report: " + report.toAbsolutePath());
         return 0;
+    }
+
+    /**
+     * The results files by the name the report shows: the file's name, with its folder where two files have
+     * the same name (as {@code native/results.json} and {@code presto/results.json}).
+     */
+    static Map<String, BenchmarkResults> readAll(List<Path> files) {
+        Map<String, BenchmarkResults> sources = new LinkedHashMap<>();
+        for (Path file : files) {
+            String name = file.getFileName().toString();
+            Path parent = file.toAbsolutePath().getParent();
+            String shown = files.stream().filter(f -> f.getFileName().toString().equals(name)).count() == 1
+                    ? name
+                    : parent != null && parent.getFileName() != null ? parent.getFileName() + "/" + name
+                    : file.toString();
+            if (sources.containsKey(shown)) {
+                shown = file.toString();
+            }
+            sources.put(shown, fromFile(file));
+        }
+        return sources;
     }
 
     private static BenchmarkResults fromFile(Path file) {

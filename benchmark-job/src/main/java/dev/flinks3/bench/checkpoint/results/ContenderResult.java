@@ -49,6 +49,12 @@ public record ContenderResult(
                 pluginMetrics);
     }
 
+    /** The same result as round {@code number}. */
+    public ContenderResult withRound(int number) {
+        return new ContenderResult(plugin, number, run, error, clientCpuSeconds, peakHeapBytes, s3Traffic,
+                serverCpuSeconds, pluginMetrics);
+    }
+
     /** The same result with the plugin's own metrics attached (null for none). */
     public ContenderResult withPluginMetrics(PluginMetrics metrics) {
         return new ContenderResult(plugin, round, run, error, clientCpuSeconds, peakHeapBytes, s3Traffic,

@@ -7,6 +7,9 @@ import java.util.List;
  * What one run of the job did: the checkpointing phase and the restore.
  *
  * @param jobId the checkpointing job's id
+ * @param startTimestamp when the checkpointing job started, epoch milliseconds of the JobManager's clock (its
+ *     {@code start-time} in {@code /jobs/:jobid}, the clock of the checkpoints' trigger timestamps); 0 if not
+ *     recorded (results written before it was), and reports then count time from the first checkpoint's trigger
  * @param totalRecords records the source emits
  * @param recordsProcessed records the accumulator processed before the job was stopped
  * @param keysCreated keys that received a value
@@ -20,6 +23,7 @@ import java.util.List;
  */
 public record RunResult(
         String jobId,
+        long startTimestamp,
         long totalRecords,
         long recordsProcessed,
         long keysCreated,

@@ -26,7 +26,7 @@ final class CheckpointingPhase {
     private static final Duration CANCEL_TIMEOUT = Duration.ofMinutes(2);
 
     /** What the phase leaves for the restore and the report. */
-    record Outcome(String jobId, long recordsProcessed, long keysCreated, long stateDigest, double seconds,
+    record Outcome(String jobId, long startTimestamp, long recordsProcessed, long keysCreated, long stateDigest, double seconds,
             double processingSeconds, List<CheckpointStats> checkpoints, CheckpointStats lastCompleted) {}
 
     private final JobLauncher launcher;
@@ -59,11 +59,13 @@ final class CheckpointingPhase {
         long nextProgress = start + PROGRESS_INTERVAL.toNanos();
         long checkpointAfterLastRecord = -1;
         double processingSeconds = 0;
+        long startTimestamp = 0;
         Map<String, String> accumulators;
         while (true) {
             Thread.sleep(POLL_INTERVAL.toMillis());
             JsonNode job = watch.job();
             watch.requireAlive(job);
+            startTimestamp = job.path("start-time").asLong(0);
             collector.poll();
             accumulators = watch.accumulators();
             long records = watch.accumulator(accumulators, JobAccumulators.RECORDS_PROCESSED);
@@ -105,7 +107,7 @@ final class CheckpointingPhase {
         CheckpointStats last = collector.latestCompleted().orElseThrow();
         // A checkpoint after the last completed one was aborted by the cancellation, not by the filesystem.
         List<CheckpointStats> checkpoints = collector.checkpoints().stream().filter(c -> c.id() <= last.id()).toList();
-        return new Outcome(watch.jobId(),
+        return new Outcome(watch.jobId(), startTimestamp,
                 watch.accumulator(accumulators, JobAccumulators.RECORDS_PROCESSED),
                 watch.accumulator(accumulators, JobAccumulators.KEYS_CREATED),
                 watch.accumulator(accumulators, JobAccumulators.STATE_DIGEST),

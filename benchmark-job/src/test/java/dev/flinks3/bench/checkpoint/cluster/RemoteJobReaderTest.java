@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
@@ -24,6 +25,7 @@ import org.apache.flink.core.plugin.PluginUtils;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
@@ -31,6 +33,7 @@ import picocli.CommandLine;
  * The job as a cluster runs it on its own (the source ends, the job finishes after its final
  * checkpoint), and a report read afterwards from the JobManager's REST API alone.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class RemoteJobReaderTest {
 
     @TempDir
@@ -69,6 +72,9 @@ class RemoteJobReaderTest {
         assertThat(result.run().recordsProcessed()).isEqualTo(600);
         assertThat(result.run().keysCreated()).isEqualTo(200);
         assertThat(result.run().checkpoints()).anyMatch(CheckpointStats::completed);
+        // The job's start-time, on the clock of the checkpoints' trigger timestamps, comes before the first.
+        assertThat(result.run().startTimestamp()).isPositive()
+                .isLessThanOrEqualTo(result.run().checkpoints().get(0).triggerTimestamp());
         assertThat(result.run().restore()).as("started fresh").isNull();
         assertThat(lines).anyMatch(l -> l.startsWith("checkpoint ") && l.contains(" completed: "));
     }

@@ -97,7 +97,7 @@ class LocalModeSmokeIT {
         try (DirectoryStream<Path> charts = Files.newDirectoryStream(OUTPUT.resolve(ReportWriter.CHARTS), "*.png")) {
             List<Path> pngs = new ArrayList<>();
             charts.forEach(pngs::add);
-            assertThat(pngs).hasSize(4);
+            assertThat(pngs).hasSize(7);
             for (Path png : pngs) {
                 assertThat(ImageIO.read(png.toFile())).as(png.toString()).isNotNull();
             }

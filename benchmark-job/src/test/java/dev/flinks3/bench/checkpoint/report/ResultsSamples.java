@@ -19,6 +19,8 @@ final class ResultsSamples {
 
     static final long RECORDS = 3000;
     static final String DIGEST = "c5917f1e3b3c1b3a";
+    /** The recorded job's {@code start-time} (job.json). */
+    static final long JOB_START = 1796036630789L;
 
     private ResultsSamples() {}
 
@@ -33,7 +35,7 @@ final class ResultsSamples {
         RestoreResult restore = new RestoreResult(4, "s3://b/chk-4", 2, restoreMs + 900, restoreMs, 300, 2, 2000,
                 2000, digest, digest, true);
         return new ContenderResult(new PluginInfo(name, name + ".jar", "1.0", "org.example.S3FileSystem"), round,
-                new RunResult("job", RECORDS, RECORDS, 2000, digest, 30.0, 25.0 * slowdown, checkpoints, restore), "", 20.0 * slowdown,
+                new RunResult("job", JOB_START, RECORDS, RECORDS, 2000, digest, 30.0, 25.0 * slowdown, checkpoints, restore), "", 20.0 * slowdown,
                 500_000_000L, Map.of("restore", new S3Traffic(12, Map.of("GetObject", 5L), 94_400_618L)), 8.0 * slowdown);
     }
 
