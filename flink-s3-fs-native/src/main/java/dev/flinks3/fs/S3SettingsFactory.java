@@ -3,10 +3,10 @@ package dev.flinks3.fs;
 import static dev.flinks3.fs.S3ConfigOptions.*;
 
 import dev.flinks3.transfer.HttpProxy;
-import dev.flinks3.transfer.S3Settings;
 import dev.flinks3.transfer.S3Settings.SseType;
+import dev.flinks3.transfer.S3Settings;
 import dev.flinks3.transfer.Secret;
-import dev.flinks3.transfer.TrustedCertificates;
+import dev.flinks3.transfer.sdk.TrustedCertificates;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

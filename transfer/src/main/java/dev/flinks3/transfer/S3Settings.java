@@ -1,5 +1,6 @@
 package dev.flinks3.transfer;
 
+import dev.flinks3.transfer.sdk.S3RetryStrategy;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;

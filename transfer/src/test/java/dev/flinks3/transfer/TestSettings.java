@@ -3,12 +3,12 @@ package dev.flinks3.transfer;
 import dev.flinks3.testserver.EmbeddedS3Server;
 
 /** Settings that point at an {@link EmbeddedS3Server}. */
-final class TestSettings {
+public final class TestSettings {
 
     private TestSettings() {}
 
     /** Endpoint, path style, the server's keys and region, the given HTTP client, few retries. */
-    static S3Settings.Builder forServer(EmbeddedS3Server server, S3Settings.HttpClientType httpClient) {
+    public static S3Settings.Builder forServer(EmbeddedS3Server server, S3Settings.HttpClientType httpClient) {
         return S3Settings.builder()
                 .endpoint(server.endpoint())
                 .region(server.region())

@@ -6,7 +6,7 @@ import dev.flinks3.transfer.PendingUpload;
 import dev.flinks3.transfer.S3Errors;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.S3Settings;
-import dev.flinks3.transfer.SseDecorator;
+import dev.flinks3.transfer.sdk.SseDecorator;
 import dev.flinks3.transfer.WriteCondition;
 import java.io.IOException;
 import java.util.Objects;

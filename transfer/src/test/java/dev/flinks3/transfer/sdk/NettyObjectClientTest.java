@@ -1,0 +1,10 @@
+package dev.flinks3.transfer.sdk;
+
+import dev.flinks3.transfer.S3Settings;
+
+/** {@link SdkObjectClient} on the Netty HTTP client against S3Proxy. */
+class NettyObjectClientTest extends SdkObjectClientS3ProxyTest {
+    NettyObjectClientTest() {
+        super(S3Settings.HttpClientType.NETTY);
+    }
+}
