@@ -99,6 +99,7 @@ public final class EmbeddedS3Server implements AutoCloseable {
         if (builder.verifyTrailingChecksums) {
             context.addFilter(new TrailingChecksumFilter(), "/*", requests);
         }
+        context.addFilter(new SelfDelimitedResponseFilter(), "/*", requests);
     }
 
     /** A builder with the defaults: fresh temporary base directory, a free port, {@link NetworkProfile#LAN}. */

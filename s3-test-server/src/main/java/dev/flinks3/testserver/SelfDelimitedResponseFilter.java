@@ -1,0 +1,134 @@
+package dev.flinks3.testserver;
+
+import jakarta.servlet.Filter;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.WriteListener;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.HttpServletResponseWrapper;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Gives every answer to a POST request (CreateMultipartUpload, CompleteMultipartUpload, DeleteObjects: small
+ * XML documents) a {@code Content-Length}. S3Proxy writes them without one; when Jetty also decides to close the
+ * connection after such an answer (seen for requests of the CRT's HTTP client), the body ends only where the
+ * connection ends. HTTP/1.1 allows that (RFC 9112, section 6.3, rule 8), but aws-c-http reads such a body as
+ * empty, so the CRT-based S3 client finds no upload id. S3 itself always sends a length or chunks, so with this
+ * filter every client meets a self-delimited body here as it does there.
+ *
+ * <p>Installed innermost, next to S3Proxy: the outer filters (pacing, faults) see the buffered body written
+ * once, with its length, when S3Proxy is done.
+ */
+final class SelfDelimitedResponseFilter implements Filter {
+
+    @Override
+    public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
+            throws IOException, ServletException {
+        if (!"POST".equals(((HttpServletRequest) request).getMethod())) {
+            chain.doFilter(request, response);
+            return;
+        }
+        BufferedResponse buffered = new BufferedResponse((HttpServletResponse) response);
+        chain.doFilter(request, buffered);
+        buffered.writeWithLength();
+    }
+
+    /** Holds the body S3Proxy writes until it is done; lengths S3Proxy sets are replaced by the real one. */
+    private static final class BufferedResponse extends HttpServletResponseWrapper {
+
+        private final ByteArrayOutputStream body = new ByteArrayOutputStream();
+        private ServletOutputStream stream;
+        private PrintWriter writer;
+
+        BufferedResponse(HttpServletResponse response) {
+            super(response);
+        }
+
+        @Override
+        public ServletOutputStream getOutputStream() {
+            if (stream == null) {
+                stream = new ServletOutputStream() {
+                    @Override
+                    public void write(int b) {
+                        body.write(b);
+                    }
+
+                    @Override
+                    public void write(byte[] bytes, int offset, int length) {
+                        body.write(bytes, offset, length);
+                    }
+
+                    @Override
+                    public boolean isReady() {
+                        return true;
+                    }
+
+                    @Override
+                    public void setWriteListener(WriteListener listener) {
+                        throw new UnsupportedOperationException("S3Proxy writes its answers blocking");
+                    }
+                };
+            }
+            return stream;
+        }
+
+        @Override
+        public PrintWriter getWriter() {
+            if (writer == null) {
+                String encoding = getCharacterEncoding();
+                Charset charset = encoding == null ? StandardCharsets.UTF_8 : Charset.forName(encoding);
+                writer = new PrintWriter(new OutputStreamWriter(body, charset));
+            }
+            return writer;
+        }
+
+        @Override
+        public void setContentLength(int length) {
+            // The real length is set when the body is written.
+        }
+
+        @Override
+        public void setContentLengthLong(long length) {
+            // The real length is set when the body is written.
+        }
+
+        @Override
+        public void flushBuffer() {
+            // Nothing reaches the connection before S3Proxy is done: committing now would fix the headers without a length.
+        }
+
+        @Override
+        public void resetBuffer() {
+            super.resetBuffer();
+            body.reset();
+        }
+
+        @Override
+        public void reset() {
+            super.reset();
+            body.reset();
+        }
+
+        void writeWithLength() throws IOException {
+            if (writer != null) {
+                writer.flush();
+            }
+            HttpServletResponse response = (HttpServletResponse) getResponse();
+            if (!response.isCommitted()) {
+                response.setContentLengthLong(body.size());
+            }
+            if (body.size() > 0) {
+                body.writeTo(response.getOutputStream());
+            }
+        }
+    }
+}
