@@ -40,11 +40,11 @@ final class S3Backend implements Closeable {
     S3Backend(S3FileSystemSettings settings, String scheme) {
         this.settings = settings;
         this.owner = new S3ClientOwner(settings.s3());
-        this.uploads = new UploadEngine(owner.objectClient(), settings.s3());
+        this.uploads = new UploadEngine(owner.objectClient(), settings.s3().upload());
         this.readAheadBudget = new ReadAheadBudget(readAheadLimit(Runtime.getRuntime().maxMemory()));
         S3FileSystemMetrics metrics =
                 new S3FileSystemMetrics(owner.requestMetrics(), uploads.metrics(), readAheadBudget);
-        String endpoint = MetricsBeans.endpointKey(settings.s3().endpoint(), owner.region().id());
+        String endpoint = MetricsBeans.endpointKey(settings.s3().client().endpoint(), owner.region().id());
         this.beans = MetricsBeans.register(scheme, endpoint, metrics);
         this.summaryLog = MetricsSummaryLog.start(scheme + ":// on " + endpoint, metrics, settings.metricsLogInterval());
     }

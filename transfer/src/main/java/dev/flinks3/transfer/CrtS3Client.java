@@ -56,28 +56,28 @@ final class CrtS3Client {
             throw new IllegalStateException("the CRT-based S3 client needs the AWS CRT native library, which did"
                     + " not load (" + CrtNativeLibrary.describe(notLoaded) + ")");
         }
-        if (settings.sslCaFile() != null) {
+        if (settings.client().sslCaFile() != null) {
             throw new IllegalArgumentException("the CRT-based S3 client cannot trust a CA file ("
-                    + settings.sslCaFile() + "): it takes the system's trust store only");
+                    + settings.client().sslCaFile() + "): it takes the system's trust store only");
         }
         S3CrtAsyncClientBuilder builder = S3AsyncClient.crtBuilder()
                 .credentialsProvider(credentials.provider())
                 .region(region)
-                .forcePathStyle(settings.pathStyleAccess())
+                .forcePathStyle(settings.client().pathStyleAccess())
                 .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
-                .responseChecksumValidation(settings.checksumsEnabled()
+                .responseChecksumValidation(settings.client().checksumsEnabled()
                         ? ResponseChecksumValidation.WHEN_SUPPORTED
                         : ResponseChecksumValidation.WHEN_REQUIRED)
-                .maxConcurrency(settings.maxConnections())
-                .minimumPartSizeInBytes(settings.partSizeBytes())
-                .thresholdInBytes(S3Settings.MAX_PART_SIZE)
+                .maxConcurrency(settings.client().maxConnections())
+                .minimumPartSizeInBytes(settings.upload().partSizeBytes())
+                .thresholdInBytes(UploadSettings.MAX_PART_SIZE)
                 .maxNativeMemoryLimitInBytes(nativeMemoryLimit(settings))
-                .retryConfiguration(retry -> retry.numRetries(settings.maxRetries()))
+                .retryConfiguration(retry -> retry.numRetries(settings.client().maxRetries()))
                 .httpConfiguration(http(settings, proxies))
                 .futureCompletionExecutor(completion);
-        if (settings.endpoint() != null) {
-            builder.endpointOverride(settings.endpoint());
-        } else if (settings.region() == null) {
+        if (settings.client().endpoint() != null) {
+            builder.endpointOverride(settings.client().endpoint());
+        } else if (settings.client().region() == null) {
             builder.crossRegionAccessEnabled(true);
         }
         return builder.build();
@@ -85,15 +85,15 @@ final class CrtS3Client {
 
     /** The native client's memory limit: the process buffer limit, at least 1 GiB. */
     static long nativeMemoryLimit(S3Settings settings) {
-        return Math.max(MIN_NATIVE_MEMORY_BYTES, settings.maxBufferedBytesPerProcess());
+        return Math.max(MIN_NATIVE_MEMORY_BYTES, settings.upload().maxBufferedBytesPerProcess());
     }
 
     private static S3CrtHttpConfiguration http(S3Settings settings, HttpProxies proxies) {
         S3CrtHttpConfiguration.Builder http = S3CrtHttpConfiguration.builder()
-                .connectionTimeout(settings.connectionTimeout())
+                .connectionTimeout(settings.client().connectionTimeout())
                 .connectionHealthConfiguration(health -> health
                         .minimumThroughputInBps(MIN_THROUGHPUT_BYTES_PER_SECOND)
-                        .minimumThroughputTimeout(settings.socketTimeout()));
+                        .minimumThroughputTimeout(settings.client().socketTimeout()));
         proxies.proxy().filter(proxy -> !bypassesProxy(settings, proxies)).ifPresent(proxy -> {
             S3CrtProxyConfiguration.Builder p = S3CrtProxyConfiguration.builder()
                     .useSystemPropertyValues(false)
@@ -111,10 +111,10 @@ final class CrtS3Client {
 
     /** True if the endpoint's host matches a non-proxy host pattern. */
     private static boolean bypassesProxy(S3Settings settings, HttpProxies proxies) {
-        if (settings.endpoint() == null || settings.endpoint().getHost() == null) {
+        if (settings.client().endpoint() == null || settings.client().endpoint().getHost() == null) {
             return false;
         }
-        String host = settings.endpoint().getHost();
+        String host = settings.client().endpoint().getHost();
         return NonProxyHosts.asRegularExpressions(proxies.nonProxyHosts()).stream()
                 .anyMatch(regex -> Pattern.matches(regex, host));
     }

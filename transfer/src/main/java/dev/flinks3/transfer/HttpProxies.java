@@ -29,7 +29,7 @@ final class HttpProxies {
     }
 
     /** The route for {@code settings}: its proxy and non-proxy hosts, or the system's where unset. */
-    static HttpProxies of(S3Settings settings) {
+    static HttpProxies of(ClientSettings settings) {
         if (settings.proxy() != null) {
             return new HttpProxies(settings.proxy(),
                     settings.nonProxyHosts() == null ? List.of() : settings.nonProxyHosts());

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class CrtS3ClientObjectClientTest extends SdkObjectClientS3ProxyTest {
     CrtS3ClientObjectClientTest() {
-        super(S3Settings.ClientType.CRT, S3Settings.HttpClientType.CRT);
+        super(ClientSettings.ClientType.CRT, ClientSettings.HttpClientType.CRT);
     }
 
     /**

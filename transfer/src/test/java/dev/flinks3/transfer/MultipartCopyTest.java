@@ -11,7 +11,7 @@ class MultipartCopyTest {
     private static final long GIB = 1024 * MIB;
 
     private final MultipartCopy copy =
-            new MultipartCopy(null, new SseDecorator(S3Settings.builder().build()), 512 * MIB, 4);
+            new MultipartCopy(null, new SseDecorator(EncryptionSettings.builder().build()), 512 * MIB, 4);
 
     @Test
     void copiesInPartsOfTheConfiguredSize() {

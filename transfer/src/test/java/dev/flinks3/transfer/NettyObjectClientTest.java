@@ -3,6 +3,6 @@ package dev.flinks3.transfer;
 /** {@link SdkObjectClient} on the Netty HTTP client against S3Proxy. */
 class NettyObjectClientTest extends SdkObjectClientS3ProxyTest {
     NettyObjectClientTest() {
-        super(S3Settings.HttpClientType.NETTY);
+        super(ClientSettings.HttpClientType.NETTY);
     }
 }

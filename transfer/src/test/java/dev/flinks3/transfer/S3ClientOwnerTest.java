@@ -13,14 +13,9 @@ import software.amazon.awssdk.regions.Region;
 class S3ClientOwnerTest {
 
     @ParameterizedTest
-    @EnumSource(S3Settings.HttpClientType.class)
-    void buildsAndClosesWithEitherHttpClient(S3Settings.HttpClientType httpClient) throws Exception {
-        S3Settings settings = S3Settings.builder()
-                .endpoint(URI.create("http://127.0.0.1:1"))
-                .pathStyleAccess(true)
-                .accessKey("AKIAEXAMPLE")
-                .secretKey(Secret.ofNullable("secret-that-must-not-show"))
-                .httpClient(httpClient)
+    @EnumSource(ClientSettings.HttpClientType.class)
+    void buildsAndClosesWithEitherHttpClient(ClientSettings.HttpClientType httpClient) throws Exception {
+        S3Settings settings = S3Settings.builder().client(c -> c.endpoint(URI.create("http://127.0.0.1:1")).pathStyleAccess(true).httpClient(httpClient).credentials(k -> k.accessKey("AKIAEXAMPLE").secretKey(Secret.ofNullable("secret-that-must-not-show"))))
                 .build();
         S3ClientOwner owner = new S3ClientOwner(settings);
         try {
@@ -35,21 +30,19 @@ class S3ClientOwnerTest {
 
     @Test
     void customEndpointWithoutRegionSignsForUsEast1() {
-        S3Settings settings = S3Settings.builder().endpoint(URI.create("http://localhost:9000")).build();
+        S3Settings settings = S3Settings.builder().client(c -> c.endpoint(URI.create("http://localhost:9000"))).build();
         assertThat(S3ClientOwner.resolveRegion(settings)).isEqualTo(Region.US_EAST_1);
     }
 
     @Test
     void configuredRegionWins() {
-        assertThat(S3ClientOwner.resolveRegion(S3Settings.builder().region("eu-central-1").build()))
+        assertThat(S3ClientOwner.resolveRegion(S3Settings.builder().client(c -> c.region("eu-central-1")).build()))
                 .isEqualTo(Region.EU_CENTRAL_1);
     }
 
     @Test
     void badSettingsFailAtConstructionAndLeaveNothingOpen() {
-        S3Settings settings = S3Settings.builder()
-                .endpoint(URI.create("http://127.0.0.1:1"))
-                .credentialsProviderClasses(List.of("com.example.NoSuchProvider"))
+        S3Settings settings = S3Settings.builder().client(c -> c.endpoint(URI.create("http://127.0.0.1:1")).credentials(k -> k.credentialsProviderClasses(List.of("com.example.NoSuchProvider"))))
                 .build();
         assertThatThrownBy(() -> new S3ClientOwner(settings))
                 .isInstanceOf(IllegalArgumentException.class)

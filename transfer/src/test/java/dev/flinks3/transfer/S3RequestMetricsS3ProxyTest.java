@@ -28,7 +28,7 @@ class S3RequestMetricsS3ProxyTest {
     @BeforeAll
     void start() {
         server = EmbeddedS3Server.builder().bucket(BUCKET).start();
-        owner = new S3ClientOwner(TestSettings.forServer(server, S3Settings.HttpClientType.NETTY).build());
+        owner = new S3ClientOwner(TestSettings.forServer(server, ClientSettings.HttpClientType.NETTY).build());
     }
 
     @AfterAll
@@ -75,7 +75,7 @@ class S3RequestMetricsS3ProxyTest {
     void eachOperationCountsItsAttemptsByTheErrorTypeTheSdkGivesAndItsLatency() throws Exception {
         // An owner of its own: the backoff ranges of the shared one must see only the test above.
         try (S3ClientOwner own = new S3ClientOwner(
-                TestSettings.forServer(server, S3Settings.HttpClientType.NETTY).build())) {
+                TestSettings.forServer(server, ClientSettings.HttpClientType.NETTY).build())) {
             server.failNext(RequestKind.PUT_OBJECT, 1, 503, "SlowDown");
             put(own, "per-operation-throttled");
             server.failNext(RequestKind.PUT_OBJECT, 1, 500, "InternalError");
@@ -101,7 +101,7 @@ class S3RequestMetricsS3ProxyTest {
     @Timeout(60)
     void theBytesOfObjectBodiesReceivedAreCounted() throws Exception {
         try (S3ClientOwner own = new S3ClientOwner(
-                TestSettings.forServer(server, S3Settings.HttpClientType.CRT).build())) {
+                TestSettings.forServer(server, ClientSettings.HttpClientType.CRT).build())) {
             byte[] data = new byte[300_000];
             new java.util.Random(7).nextBytes(data);
             S3Location location = S3Location.of("s3", BUCKET, "downloaded");

@@ -18,7 +18,7 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 
 class S3RetryStrategyTest {
 
-    private final RetryStrategy strategy = S3RetryStrategy.create(S3Settings.builder().maxRetries(4).build());
+    private final RetryStrategy strategy = S3RetryStrategy.create(ClientSettings.builder().maxRetries(4).build());
 
     @Test
     void attemptsAreRetriesPlusOne() {

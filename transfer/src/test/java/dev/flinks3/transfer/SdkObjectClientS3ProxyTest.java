@@ -40,18 +40,18 @@ abstract class SdkObjectClientS3ProxyTest {
     /** Copies above this size are multipart in these tests (instead of above 5 GiB). */
     private static final long MULTIPART_COPY_THRESHOLD = 6L * MIB;
 
-    private final S3Settings.HttpClientType httpClient;
-    private final S3Settings.ClientType s3Client;
+    private final ClientSettings.HttpClientType httpClient;
+    private final ClientSettings.ClientType s3Client;
     private final AtomicInteger keys = new AtomicInteger();
     private EmbeddedS3Server server;
     private S3ClientOwner owner;
     private ObjectClient client;
 
-    protected SdkObjectClientS3ProxyTest(S3Settings.HttpClientType httpClient) {
-        this(S3Settings.ClientType.SDK, httpClient);
+    protected SdkObjectClientS3ProxyTest(ClientSettings.HttpClientType httpClient) {
+        this(ClientSettings.ClientType.SDK, httpClient);
     }
 
-    protected SdkObjectClientS3ProxyTest(S3Settings.ClientType s3Client, S3Settings.HttpClientType httpClient) {
+    protected SdkObjectClientS3ProxyTest(ClientSettings.ClientType s3Client, ClientSettings.HttpClientType httpClient) {
         this.s3Client = s3Client;
         this.httpClient = httpClient;
     }
@@ -59,8 +59,8 @@ abstract class SdkObjectClientS3ProxyTest {
     @BeforeAll
     void start() {
         server = EmbeddedS3Server.builder().bucket(BUCKET).start();
-        owner = new S3ClientOwner(TestSettings.forServer(server, httpClient).client(s3Client).build(),
-                MULTIPART_COPY_THRESHOLD, S3Settings.MIN_PART_SIZE);
+        owner = new S3ClientOwner(TestSettings.forServer(server, httpClient).client(c -> c.client(s3Client)).build(),
+                MULTIPART_COPY_THRESHOLD, UploadSettings.MIN_PART_SIZE);
         client = owner.objectClient();
     }
 
