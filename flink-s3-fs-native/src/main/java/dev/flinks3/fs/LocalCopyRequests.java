@@ -1,6 +1,6 @@
 package dev.flinks3.fs;
 
-import dev.flinks3.transfer.BulkDownloader;
+import dev.flinks3.transfer.bulk.BulkDownloader;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InterruptedIOException;

@@ -5,8 +5,8 @@ import dev.flinks3.fs.metrics.MetricsSummaryLog;
 import dev.flinks3.fs.metrics.S3FileSystemMetrics;
 import dev.flinks3.multipart.UploadEngine;
 import dev.flinks3.transfer.ObjectClient;
-import dev.flinks3.transfer.S3ClientOwner;
 import dev.flinks3.transfer.read.ReadAheadBudget;
+import dev.flinks3.transfer.sdk.S3ClientOwner;
 import java.io.Closeable;
 import java.io.IOException;
 import org.slf4j.Logger;
@@ -14,8 +14,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What all filesystems of one factory configuration share, and the one owner of it: the S3 clients
- * ({@link S3ClientOwner}), the {@link UploadEngine} with its process-wide buffer budget, the budget of
- * read-ahead windows, and the metrics of all three (platform MBeans, {@link MetricsBeans}, and a periodic
+ * ({@link S3ClientOwner}, which also owns the budget of read-ahead windows), the {@link UploadEngine} with its
+ * process-wide buffer budget, and the metrics of all three (platform MBeans, {@link MetricsBeans}, and a periodic
  * summary line, {@link MetricsSummaryLog}). {@link #close()} lets running uploads finish, then closes the
  * clients, logs the last summary line and unregisters the MBeans. Thread-safe.
  */
@@ -26,7 +26,6 @@ final class S3Backend implements Closeable {
     private final S3FileSystemSettings settings;
     private final S3ClientOwner owner;
     private final UploadEngine uploads;
-    private final ReadAheadBudget readAheadBudget;
     private final MetricsBeans beans;
     private final MetricsSummaryLog summaryLog;
 
@@ -41,9 +40,8 @@ final class S3Backend implements Closeable {
         this.settings = settings;
         this.owner = new S3ClientOwner(settings.s3());
         this.uploads = new UploadEngine(owner.objectClient(), settings.s3().upload());
-        this.readAheadBudget = new ReadAheadBudget(readAheadLimit(Runtime.getRuntime().maxMemory()));
         S3FileSystemMetrics metrics =
-                new S3FileSystemMetrics(owner.requestMetrics(), uploads.metrics(), readAheadBudget);
+                new S3FileSystemMetrics(owner.requestMetrics(), uploads.metrics(), owner.readAheadBudget());
         String endpoint = MetricsBeans.endpointKey(settings.s3().client().endpoint(), owner.region().id());
         this.beans = MetricsBeans.register(scheme, endpoint, metrics);
         this.summaryLog = MetricsSummaryLog.start(scheme + ":// on " + endpoint, metrics, settings.metricsLogInterval());
@@ -61,19 +59,9 @@ final class S3Backend implements Closeable {
         return owner.bulkDownloader()::download;
     }
 
-    /** The budget of read-ahead windows, shared by the streams of this backend. */
+    /** The budget of read-ahead windows, shared by the streams of this backend; the client owner's. */
     ReadAheadBudget readAhead() {
-        return readAheadBudget;
-    }
-
-    /**
-     * The bytes all read-ahead windows may hold together: 1 GiB or a quarter of the JVM's maximum
-     * heap, whichever is smaller (the rule of the upload buffers' default limit).
-     *
-     * @param maxHeap the JVM's maximum heap in bytes ({@link Runtime#maxMemory()})
-     */
-    static long readAheadLimit(long maxHeap) {
-        return Math.min(1L << 30, maxHeap / 4);
+        return owner.readAheadBudget();
     }
 
     /**

@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Configuration.</b> {@link #configure} reads and validates every option of {@link
  * S3ConfigOptions} and fails with an {@link IllegalConfigurationException} naming the key, so a bad
- * value stops the process at start-up. The S3 clients, the upload engine and the read-ahead threads
+ * value stops the process at start-up. The S3 clients, the upload engine and the read-ahead budget
  * are built at the first {@link #create} and shared by every filesystem of this factory (one per
  * bucket, as Flink caches filesystems by scheme and authority) until the factory is configured again.
  *

@@ -13,6 +13,7 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import org.apache.flink.configuration.Configuration;
@@ -26,6 +27,7 @@ import org.apache.flink.util.WrappingProxy;
 import org.apache.flink.util.WrappingProxyUtil;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -34,6 +36,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * loads it and sends requests through the relocated SDK with both HTTP clients (the CRT one loads its
  * native library from the jar). Runs in the integration-test phase, after the jar is built.
  */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
 class PluginJarIT {
 
     private static final Path JAR = Paths.get(System.getProperty("plugin.jar", "target/plugin.jar"));
@@ -96,6 +99,72 @@ class PluginJarIT {
                 assertThat(zip.getEntry(className.replace('.', '/') + ".class")).as(className).isNotNull();
             }
         }
+    }
+
+    /** The CRT's native library only for Flink's image platforms: Linux x86_64 and aarch64, glibc and musl. */
+    @Test
+    void theCrtNativeLibraryIsThereForLinuxX8664AndAarch64WithGlibcAndMusl() throws IOException {
+        try (ZipFile zip = new ZipFile(JAR.toFile())) {
+            assertThat(zip.stream().map(ZipEntry::getName)
+                            .filter(name -> name.matches(".*\\.(so|dylib|dll|jnilib)(\\..*)?")))
+                    .containsExactlyInAnyOrder(
+                            "linux/x86_64/glibc/libaws-crt-jni.so",
+                            "linux/x86_64/musl/libaws-crt-jni.so",
+                            "linux/armv8/glibc/libaws-crt-jni.so",
+                            "linux/armv8/musl/libaws-crt-jni.so");
+        }
+    }
+
+    /**
+     * META-INF has the Apache-2.0 LICENSE and one NOTICE holding ours and, paragraph by paragraph, the NOTICE
+     * of every jar whose classes were bundled (Netty and the CRT ship none, so their texts are named).
+     */
+    @Test
+    void theNoticeHoldsTheNoticeOfEveryBundledJar() throws IOException {
+        try (ZipFile zip = new ZipFile(JAR.toFile())) {
+            assertThat(read(zip, "META-INF/LICENSE")).contains("Apache License", "Version 2.0, January 2004");
+            assertThat(zip.stream().map(ZipEntry::getName))
+                    .noneMatch(name -> name.matches("(?i)META-INF/(LICENSE|NOTICE)\\..*|META-INF/DEPENDENCIES"));
+            String notice = normalized(read(zip, "META-INF/NOTICE"));
+            assertThat(notice).startsWith("flinks3").contains("The Netty Project", "AWS Crt Java");
+
+            int bundledNotices = 0;
+            for (String file : List.of("META-INF/NOTICE", "META-INF/NOTICE.txt")) {
+                for (URL url : java.util.Collections.list(getClass().getClassLoader().getResources(file))) {
+                    if (!bundled(zip, url)) {
+                        continue;
+                    }
+                    bundledNotices++;
+                    try (InputStream in = url.openStream()) {
+                        for (String paragraph : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\\R\\s*\\R")) {
+                            assertThat(notice).as(url.toString()).contains(normalized(paragraph));
+                        }
+                    }
+                }
+            }
+            assertThat(bundledNotices).as("bundled jars with a NOTICE").isGreaterThan(30);
+        }
+    }
+
+    /** Whether the jar holding this resource had its classes bundled (a class of it is in the plugin jar). */
+    private static boolean bundled(ZipFile plugin, URL resource) throws IOException {
+        String location = resource.toString();
+        if (!location.startsWith("jar:file:")) {
+            return false;
+        }
+        Path source = Paths.get(URI.create(location.substring("jar:".length(), location.indexOf("!/"))));
+        try (ZipFile jar = new ZipFile(source.toFile())) {
+            return jar.stream().map(ZipEntry::getName)
+                    .filter(name -> name.endsWith(".class") && !name.startsWith("META-INF/")
+                            && !name.endsWith("module-info.class"))
+                    .findFirst()
+                    .map(name -> plugin.getEntry(name) != null || plugin.getEntry("dev/flinks3/shaded/" + name) != null)
+                    .orElse(false);
+        }
+    }
+
+    private static String normalized(String text) {
+        return text.replaceAll("\\s+", " ").trim();
     }
 
     @ParameterizedTest

@@ -8,7 +8,7 @@ import static dev.flinks3.fs.TestFileSystems.smallParts;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.flinks3.transfer.BulkDownloader;
+import dev.flinks3.transfer.bulk.BulkDownloader;
 import dev.flinks3.transfer.fake.InMemoryObjectClient;
 import java.io.FileNotFoundException;
 import java.io.IOException;

@@ -10,14 +10,19 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
+import java.util.concurrent.TimeUnit;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.IllegalConfigurationException;
+import org.apache.flink.core.fs.FSDataOutputStream;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.FileSystemFactory;
+import org.apache.flink.core.fs.Path;
 import org.apache.flink.core.plugin.PluginManager;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
 class S3FileSystemFactoryTest {
 
     /** Enough to build the S3 clients without sending a request. */
@@ -78,6 +83,32 @@ class S3FileSystemFactoryTest {
         FileSystem.initialize(Configuration.fromMap(config), pluginsWith(new Competitor()));
 
         assertThatThrownBy(() -> FileSystem.get(URI.create("s3://bucket/path"))).hasMessage("competitor");
+    }
+
+    @Test
+    void aFileSystemOfAReconfiguredFactoryFailsSayingItIsClosed() throws IOException {
+        S3FileSystemFactory factory = new S3FileSystemFactory();
+        factory.configure(Configuration.fromMap(OFFLINE));
+        FileSystem fs = factory.create(URI.create("s3://bucket/"));
+        factory.configure(Configuration.fromMap(OFFLINE));
+        Path path = new Path("s3://bucket/dir/file");
+
+        assertThatThrownBy(() -> fs.getFileStatus(path))
+                .isExactlyInstanceOf(IOException.class)
+                .hasMessageContaining("s3://bucket/dir/file")
+                .hasMessageContaining("the S3 filesystem is closed");
+        assertThatThrownBy(() -> {
+                    try (FSDataOutputStream out = fs.create(path, FileSystem.WriteMode.OVERWRITE)) {
+                        out.write(1);
+                    }
+                })
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("s3://bucket/dir/file")
+                .hasMessageContaining("the S3 filesystem is closed");
+        assertThatThrownBy(() -> fs.listStatus(new Path("s3://bucket/dir")))
+                .isExactlyInstanceOf(IOException.class)
+                .hasMessageContaining("s3://bucket/dir")
+                .hasMessageContaining("the S3 filesystem is closed");
     }
 
     private static PluginManager pluginsWith(FileSystemFactory factory) {

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.flinks3.bench.job.JobParameters;
+import dev.flinks3.bench.checkpoint.job.JobParameters;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -2,136 +2,114 @@ package dev.flinks3.k8s;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
- * The structural schema of the operator's {@code FlinkDeployment} CRD (as shipped in the
- * flink-kubernetes-operator-api jar), and a check of a manifest against it as the API server's
- * validation does: no unknown fields, types, enums, int-or-string quantities. The model classes
- * accept unknown fields; this is what catches a misspelt one.
+ * The {@code FlinkDeployment} CRD of the Flink Kubernetes Operator version k8s/README.md installs
+ * ({@value #OPERATOR_VERSION}; the file in {@code src/test/resources/crds/} says where it comes from), and a
+ * check of a manifest against its {@code v1beta1} schema with a JSON Schema validator.
+ *
+ * <p>The CRD's {@code openAPIV3Schema} is a Kubernetes structural schema, which JSON Schema draft 4 reads as
+ * written (types, enums, {@code anyOf} for int-or-string, {@code additionalProperties} for maps). Where the
+ * API server is stricter than JSON Schema, the schema is tightened first, as the server validates: an object
+ * with {@code properties} takes no other field unless it is marked
+ * {@code x-kubernetes-preserve-unknown-fields} (kubectl asks for strict field validation by default since
+ * 1.27, so a misspelt field is rejected), and the root also takes {@code apiVersion}, {@code kind} and
+ * {@code metadata}, which every object has and the CRD does not list.
  */
 final class CrdSchema {
 
-    private static final String CRD = "META-INF/fabric8/flinkdeployments.flink.apache.org-v1.yml";
-    /** Fields every object has and the CRD does not list. */
-    private static final Set<String> OBJECT_FIELDS = Set.of("apiVersion", "kind", "metadata");
+    static final String OPERATOR_VERSION = "1.15.0";
+    private static final String CRD = "crds/flinkdeployments.flink.apache.org-v1.yml";
+    private static final String SERVED_VERSION = "v1beta1";
 
-    private final JsonNode schema;
-    private final Set<String> skipEnumAt;
+    private final String apiVersion;
+    private final JsonNode openApiSchema;
+    private final Schema schema;
 
-    private CrdSchema(JsonNode schema, Set<String> skipEnumAt) {
+    private CrdSchema(String apiVersion, JsonNode openApiSchema, Schema schema) {
+        this.apiVersion = apiVersion;
+        this.openApiSchema = openApiSchema;
         this.schema = schema;
-        this.skipEnumAt = skipEnumAt;
+    }
+
+    /** The schema of FlinkDeployment {@code v1beta1}, read from the test resources. */
+    static CrdSchema flinkDeployment() {
+        ObjectNode crd = Yaml.documents(resource(), CRD).get(0);
+        for (JsonNode version : crd.path("spec").path("versions")) {
+            if (SERVED_VERSION.equals(version.path("name").asText())) {
+                JsonNode openApi = version.path("schema").path("openAPIV3Schema");
+                ObjectNode strict = openApi.deepCopy();
+                ObjectNode root = strict.with("properties");
+                root.putObject("apiVersion").put("type", "string");
+                root.putObject("kind").put("type", "string");
+                root.putObject("metadata").put("type", "object");
+                closeObjects(strict);
+                Schema schema = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_4).getSchema(strict);
+                return new CrdSchema(crd.path("spec").path("group").asText() + "/" + SERVED_VERSION, openApi, schema);
+            }
+        }
+        throw new IllegalStateException(CRD + " has no version " + SERVED_VERSION);
+    }
+
+    /** The {@code apiVersion} a FlinkDeployment of this CRD carries, {@code flink.apache.org/v1beta1}. */
+    String apiVersion() {
+        return apiVersion;
+    }
+
+    /** What the API server would reject, one line per problem (where, and what is wrong); empty if valid. */
+    List<String> violations(ObjectNode manifest) {
+        return schema.validate(manifest).stream()
+                .map(error -> error.getInstanceLocation() + ": " + error.getMessage())
+                .collect(Collectors.toList());
+    }
+
+    /** The values the schema allows for {@code spec.flinkVersion}: the Flink versions this operator runs. */
+    List<String> flinkVersions() {
+        List<String> versions = new ArrayList<>();
+        openApiSchema.path("properties").path("spec").path("properties").path("flinkVersion").path("enum")
+                .forEach(value -> versions.add(value.asText()));
+        return versions;
     }
 
     /**
-     * The v1beta1 schema of FlinkDeployment.
-     *
-     * @param skipEnumAt paths (as {@code .spec.flinkVersion}) whose enum is checked elsewhere, because
-     *     a newer operator accepts values this API version does not list
+     * Adds {@code additionalProperties: false} to every object schema with {@code properties} that neither
+     * describes a map nor preserves unknown fields, walking the subschemas this CRD uses.
      */
-    static CrdSchema flinkDeployment(Set<String> skipEnumAt) {
+    private static void closeObjects(JsonNode schema) {
+        if (!schema.isObject()) {
+            return;
+        }
+        ObjectNode object = (ObjectNode) schema;
+        if (object.has("properties") && !object.has("additionalProperties")
+                && !object.path("x-kubernetes-preserve-unknown-fields").asBoolean(false)) {
+            object.put("additionalProperties", false);
+        }
+        object.path("properties").forEach(CrdSchema::closeObjects);
+        closeObjects(object.path("items"));
+        closeObjects(object.path("additionalProperties"));
+        for (String combinator : List.of("anyOf", "allOf", "oneOf")) {
+            object.path(combinator).forEach(CrdSchema::closeObjects);
+        }
+    }
+
+    private static String resource() {
         try (InputStream in = CrdSchema.class.getClassLoader().getResourceAsStream(CRD)) {
             if (in == null) {
                 throw new IllegalStateException(CRD + " is not on the test classpath");
             }
-            ObjectNode crd = Yaml.documents(new String(in.readAllBytes(), StandardCharsets.UTF_8), CRD).get(0);
-            for (JsonNode version : crd.path("spec").path("versions")) {
-                if ("v1beta1".equals(version.path("name").asText())) {
-                    return new CrdSchema(version.path("schema").path("openAPIV3Schema"), skipEnumAt);
-                }
-            }
-            throw new IllegalStateException(CRD + " has no v1beta1 version");
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    /** What the API server would reject, one line per problem; empty if the manifest is valid. */
-    List<String> violations(ObjectNode manifest) {
-        List<String> violations = new ArrayList<>();
-        ObjectNode content = manifest.deepCopy();
-        content.remove(OBJECT_FIELDS);
-        check(content, schema, "", violations);
-        return violations;
-    }
-
-    private void check(JsonNode value, JsonNode schema, String path, List<String> violations) {
-        if (schema.path("x-kubernetes-preserve-unknown-fields").asBoolean(false) && !schema.has("properties")) {
-            return;
-        }
-        if (schema.path("x-kubernetes-int-or-string").asBoolean(false)) {
-            if (!value.isIntegralNumber() && !value.isTextual()) {
-                violations.add(path + ": expected an integer or a string, was " + value);
-            }
-            return;
-        }
-        String type = schema.path("type").asText("");
-        if (!hasType(value, type)) {
-            violations.add(path + ": expected " + type + ", was " + value);
-            return;
-        }
-        if (schema.has("enum") && !skipEnumAt.contains(path) && !contains(schema.get("enum"), value)) {
-            violations.add(path + ": " + value + " is not one of " + schema.get("enum"));
-        }
-        if (value.isObject()) {
-            checkFields((ObjectNode) value, schema, path, violations);
-        } else if (value.isArray() && schema.has("items")) {
-            for (int i = 0; i < value.size(); i++) {
-                check(value.get(i), schema.get("items"), path + "[" + i + "]", violations);
-            }
-        }
-    }
-
-    private void checkFields(ObjectNode value, JsonNode schema, String path, List<String> violations) {
-        JsonNode properties = schema.path("properties");
-        JsonNode additional = schema.get("additionalProperties");
-        for (Iterator<Map.Entry<String, JsonNode>> fields = value.fields(); fields.hasNext(); ) {
-            Map.Entry<String, JsonNode> field = fields.next();
-            String fieldPath = path + "." + field.getKey();
-            if (properties.has(field.getKey())) {
-                check(field.getValue(), properties.get(field.getKey()), fieldPath, violations);
-            } else if (additional != null && additional.isObject()) {
-                check(field.getValue(), additional, fieldPath, violations);
-            } else if (!schema.path("x-kubernetes-preserve-unknown-fields").asBoolean(false)) {
-                violations.add(fieldPath + ": unknown field");
-            }
-        }
-    }
-
-    private static boolean hasType(JsonNode value, String type) {
-        switch (type) {
-            case "object":
-                return value.isObject();
-            case "array":
-                return value.isArray();
-            case "string":
-                return value.isTextual();
-            case "integer":
-                return value.isIntegralNumber();
-            case "number":
-                return value.isNumber();
-            case "boolean":
-                return value.isBoolean();
-            default:
-                return true;
-        }
-    }
-
-    private static boolean contains(JsonNode values, JsonNode value) {
-        for (JsonNode allowed : values) {
-            if (allowed.equals(value)) {
-                return true;
-            }
-        }
-        return false;
     }
 }

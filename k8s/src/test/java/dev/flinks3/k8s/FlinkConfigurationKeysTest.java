@@ -13,12 +13,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import software.amazon.awssdk.auth.credentials.WebIdentityTokenFileCredentialsProvider;
 
-/** Every key in the manifests' flinkConfiguration is one that Flink or our plugin reads. */
+/** Every key in the manifests' flinkConfiguration is one that Flink or the variant's plugin reads. */
 class FlinkConfigurationKeysTest {
 
     @ParameterizedTest
-    @EnumSource(Variant.class)
-    void everyS3KeyIsOneOurPluginKnows(Variant variant) {
+    @EnumSource(value = Variant.class, names = {"NATIVE", "NATIVE_DEFAULTS"})
+    void everyS3KeyOfOurPluginsVariantsIsOneOurPluginKnows(Variant variant) {
         Set<String> s3Keys = variant.flinkConfiguration().keySet().stream()
                 .filter(KnownKeys::isS3Key)
                 .collect(Collectors.toSet());
@@ -59,8 +59,14 @@ class FlinkConfigurationKeysTest {
         assertThat(settings.client().credentials().accessKey()).isNull();
     }
 
-    @Test
-    void prestoVariantLeavesOurPluginsKeysAlone() {
-        assertThat(Variant.PRESTO.flinkConfiguration().keySet()).noneMatch(KnownKeys::isS3Key);
+    @ParameterizedTest
+    @EnumSource(value = Variant.class, names = {"PRESTO", "PRESTO_DEFAULTS"})
+    void everyS3KeyOfThePrestoVariantsIsOnePrestoReadsInItsOwnSpelling(Variant variant) {
+        PrestoKeys presto = PrestoKeys.load();
+        Set<String> s3Keys = variant.flinkConfiguration().keySet().stream()
+                .filter(KnownKeys::isS3Key)
+                .collect(Collectors.toSet());
+
+        assertThat(s3Keys).allSatisfy(key -> assertThat(presto.reads(key)).as(key).isTrue());
     }
 }

@@ -2,85 +2,104 @@ package dev.flinks3.k8s;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import java.util.Set;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.flink.kubernetes.operator.api.FlinkDeployment;
-import org.apache.flink.kubernetes.operator.api.spec.JobState;
-import org.apache.flink.kubernetes.operator.api.spec.KubernetesDeploymentMode;
-import org.apache.flink.kubernetes.operator.api.spec.UpgradeMode;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
-/** Each overlay renders to one application-mode FlinkDeployment the operator's model and CRD accept. */
+/**
+ * Each overlay renders (with the real kustomize) to one application-mode FlinkDeployment that the CRD
+ * schema of the operator named in k8s/README.md accepts.
+ */
 class FlinkDeploymentManifestTest {
 
-    private static final String FLINK_VERSION_FIELD = ".spec.flinkVersion";
     private static final Pattern FLINK_2_VERSION = Pattern.compile("v2_(\\d+)");
     /** The minor version of the image's Flink (flink:2.3-java17). */
     private static final int IMAGE_FLINK_MINOR = 3;
+    private static final CrdSchema SCHEMA = CrdSchema.flinkDeployment();
+
+    static List<String> overlays() {
+        return ModuleFiles.overlays();
+    }
 
     @ParameterizedTest
-    @EnumSource(Variant.class)
-    void rendersOneFlinkDeploymentNamedAfterTheVariant(Variant variant) {
-        ObjectNode manifest = variant.flinkDeployment();
+    @MethodSource("overlays")
+    void everyOverlayRendersAFlinkDeploymentTheCrdSchemaAccepts(String overlay) {
+        ObjectNode manifest = Variant.only(Kustomize.build(ModuleFiles.OVERLAYS.resolve(overlay)), "FlinkDeployment");
 
-        assertThat(manifest.path("metadata").path("name").asText()).isEqualTo(variant.deploymentName);
-        assertThat(manifest.path("metadata").path("namespace").asText()).isEqualTo("flink-benchmark");
-        assertThat(manifest.path("apiVersion").asText()).isEqualTo(HasMetadata.getApiVersion(FlinkDeployment.class));
+        assertThat(manifest.path("apiVersion").asText()).isEqualTo(SCHEMA.apiVersion());
+        assertThat(SCHEMA.violations(manifest)).isEmpty();
+    }
+
+    @Test
+    void theOverlaysAreTheVariantsAndForSt() {
+        assertThat(overlays()).containsExactlyInAnyOrder(
+                "native", "presto", "native-defaults", "presto-defaults", "native-forst");
     }
 
     @ParameterizedTest
     @EnumSource(Variant.class)
-    void bindsToTheOperatorModelAsAnApplicationDeployment(Variant variant) {
-        FlinkDeployment deployment = OperatorModel.bind(variant.flinkDeployment());
+    void rendersOneFlinkDeploymentNamedAfterThePlugin(Variant variant) {
+        ObjectNode manifest = variant.flinkDeployment();
 
-        assertThat(deployment.getSpec().getMode()).isEqualTo(KubernetesDeploymentMode.NATIVE);
-        assertThat(deployment.getSpec().getJob()).as("a job makes it an application deployment").isNotNull();
-        assertThat(deployment.getSpec().getJob().getJarURI()).startsWith("local:///opt/flink/usrlib/");
-        assertThat(deployment.getSpec().getJob().getUpgradeMode()).isEqualTo(UpgradeMode.STATELESS);
-        assertThat(deployment.getSpec().getJob().getState()).isEqualTo(JobState.RUNNING);
-        assertThat(deployment.getSpec().getImage()).endsWith(":" + variant.imageTarget);
+        assertThat(manifest.path("metadata").path("name").asText()).isEqualTo(variant.deploymentName);
+        assertThat(manifest.path("metadata").path("namespace").asText()).isEqualTo("flink-benchmark");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Variant.class)
+    void isAnApplicationDeploymentOfTheImagesJobJar(Variant variant) {
+        JsonNode spec = Variant.spec(variant.flinkDeployment());
+
+        assertThat(spec.path("mode").asText()).isEqualTo("native");
+        assertThat(spec.path("job").isObject()).as("a job makes it an application deployment").isTrue();
+        assertThat(spec.path("job").path("jarURI").asText()).startsWith("local:///opt/flink/usrlib/");
+        assertThat(spec.path("job").path("upgradeMode").asText()).isEqualTo("stateless");
+        assertThat(spec.path("job").path("state").asText()).isEqualTo("running");
+        assertThat(spec.path("image").asText()).endsWith(":" + variant.imageTarget);
     }
 
     @ParameterizedTest
     @EnumSource(Variant.class)
     void entryClassIsInTheBenchmarkJobJar(Variant variant) throws ClassNotFoundException {
-        String entryClass = OperatorModel.bind(variant.flinkDeployment()).getSpec().getJob().getEntryClass();
+        String entryClass = Variant.spec(variant.flinkDeployment()).path("job").path("entryClass").asText();
 
         assertThat(Class.forName(entryClass).getProtectionDomain().getCodeSource().getLocation().getPath())
                 .contains("benchmark-job");
     }
 
-    @ParameterizedTest
-    @EnumSource(Variant.class)
-    void passesTheCrdSchema(Variant variant) {
-        CrdSchema schema = CrdSchema.flinkDeployment(Set.of(FLINK_VERSION_FIELD));
-
-        assertThat(schema.violations(variant.flinkDeployment())).isEmpty();
-    }
-
-    @ParameterizedTest
-    @EnumSource(Variant.class)
-    void crdSchemaRejectsAMisspeltFieldAndAWrongType(Variant variant) {
-        ObjectNode manifest = variant.flinkDeployment();
+    @Test
+    void crdSchemaRejectsAMisspeltFieldAWrongTypeAndAnUnknownFlinkVersion() {
+        ObjectNode manifest = Variant.NATIVE.flinkDeployment();
         ((ObjectNode) manifest.path("spec").path("job")).put("paralelism", 8);
-        ((ObjectNode) manifest.path("spec").path("flinkConfiguration")).put("parallelism.default", 8);
+        ((ObjectNode) manifest.path("spec").path("taskManager")).put("replicas", "two");
+        ((ObjectNode) manifest.path("spec")).put("flinkVersion", "v2_9");
 
-        assertThat(CrdSchema.flinkDeployment(Set.of(FLINK_VERSION_FIELD)).violations(manifest))
-                .containsExactlyInAnyOrder(
-                        ".spec.job.paralelism: unknown field",
-                        ".spec.flinkConfiguration.parallelism.default: expected string, was 8");
+        assertThat(SCHEMA.violations(manifest)).hasSize(3)
+                .anySatisfy(violation -> assertThat(violation).startsWith("/spec/job:").contains("'paralelism'"))
+                .anySatisfy(violation -> assertThat(violation).startsWith("/spec/taskManager/replicas:"))
+                .anySatisfy(violation -> assertThat(violation).startsWith("/spec/flinkVersion:"));
     }
 
     @ParameterizedTest
     @EnumSource(Variant.class)
-    void flinkVersionIsAFlink2VersionNoNewerThanTheImage(Variant variant) {
-        Matcher version = FLINK_2_VERSION.matcher(OperatorModel.flinkVersion(variant.flinkDeployment()));
+    void flinkVersionIsAFlink2VersionTheOperatorRunsAndNoNewerThanTheImage(Variant variant) {
+        String flinkVersion = Variant.spec(variant.flinkDeployment()).path("flinkVersion").asText();
+        Matcher version = FLINK_2_VERSION.matcher(flinkVersion);
 
+        assertThat(SCHEMA.flinkVersions()).contains(flinkVersion);
         assertThat(version.matches()).as("flinkVersion v2_<minor>").isTrue();
         assertThat(Integer.parseInt(version.group(1))).isBetween(0, IMAGE_FLINK_MINOR);
+    }
+
+    @Test
+    void theReadmeInstallsTheOperatorWhoseCrdTheTestsUse() {
+        assertThat(ModuleFiles.read(ModuleFiles.README))
+                .contains("flink-kubernetes-operator-" + CrdSchema.OPERATOR_VERSION + "/");
     }
 }

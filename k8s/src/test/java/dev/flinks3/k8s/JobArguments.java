@@ -1,6 +1,6 @@
 package dev.flinks3.k8s;
 
-import dev.flinks3.bench.job.JobParameters;
+import dev.flinks3.bench.checkpoint.job.JobParameters;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine;

@@ -2,6 +2,9 @@ package dev.flinks3.k8s;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Where the files under test are. Surefire runs tests in the module's folder ({@code k8s/}), so paths
@@ -24,6 +27,16 @@ final class ModuleFiles {
     static final Path POD_MONITOR = MODULE.resolve("monitoring/pod-monitor.yaml");
 
     private ModuleFiles() {}
+
+    /** The name of every folder under manifests/overlays/, each a kustomization to apply. */
+    static List<String> overlays() {
+        try (Stream<Path> dirs = Files.list(OVERLAYS)) {
+            return dirs.filter(Files::isDirectory).map(dir -> dir.getFileName().toString()).sorted()
+                    .collect(Collectors.toList());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
 
     /** The file's text, UTF-8. */
     static String read(Path file) {

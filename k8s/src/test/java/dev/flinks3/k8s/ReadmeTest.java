@@ -37,6 +37,8 @@ class ReadmeTest {
                 "k8s/scripts/configure.sh",
                 "kubectl apply -k k8s/manifests/overlays/native",
                 "kubectl apply -k k8s/manifests/overlays/presto",
+                "kubectl apply -k k8s/manifests/overlays/native-defaults",
+                "kubectl apply -k k8s/manifests/overlays/presto-defaults",
                 "k8s/scripts/collect-results.sh native-s3-benchmark",
                 "k8s/scripts/collect-results.sh presto-s3-benchmark",
                 "eksctl delete cluster");

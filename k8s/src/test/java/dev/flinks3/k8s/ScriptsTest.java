@@ -21,14 +21,14 @@ class ScriptsTest {
         assertThat(scripts).isNotEmpty().allSatisfy(script -> {
             assertThat(Files.isExecutable(script)).as(script + " is executable").isTrue();
             assertThat(Files.readAllLines(script).get(0)).isEqualTo("#!/usr/bin/env bash");
-            Bash.Result check = Bash.syntaxCheck(script);
+            Command.Result check = Bash.syntaxCheck(script);
             assertThat(check.exitCode()).as(check.stderr()).isZero();
         });
     }
 
     @Test
     void collectResultsNeedsADeploymentAndAnOutputFolder() {
-        Bash.Result result = Bash.run(Map.of(), ModuleFiles.SCRIPTS.resolve("collect-results.sh"));
+        Command.Result result = Bash.run(Map.of(), ModuleFiles.SCRIPTS.resolve("collect-results.sh"));
 
         assertThat(result.exitCode()).isEqualTo(2);
         assertThat(result.stderr()).contains("usage:").contains("<deployment> <output-dir>");
@@ -43,7 +43,7 @@ class ScriptsTest {
 
     @Test
     void configureStopsAtAMissingVariable() {
-        Bash.Result result = Bash.run(Map.of(), ModuleFiles.SCRIPTS.resolve("configure.sh"), "/nonexistent");
+        Command.Result result = Bash.run(Map.of(), ModuleFiles.SCRIPTS.resolve("configure.sh"), "/nonexistent");
 
         assertThat(result.exitCode()).isNotZero();
         assertThat(result.stderr()).contains("BUCKET");

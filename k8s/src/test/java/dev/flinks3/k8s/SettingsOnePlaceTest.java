@@ -48,7 +48,7 @@ class SettingsOnePlaceTest {
         Path settings = copy.resolve("settings/settings.yaml");
         ObjectNode before = Yaml.document(settings);
 
-        Bash.Result result = Bash.run(ACCOUNT, ModuleFiles.SCRIPTS.resolve("configure.sh"), settings.toString());
+        Command.Result result = Bash.run(ACCOUNT, ModuleFiles.SCRIPTS.resolve("configure.sh"), settings.toString());
 
         assertThat(result.exitCode()).as(result.stderr()).isZero();
         ObjectNode after = Yaml.document(settings);
@@ -70,7 +70,7 @@ class SettingsOnePlaceTest {
         Map<String, String> account = new java.util.HashMap<>(ACCOUNT);
         account.put("BUCKET", "bucket\nregion: x");
 
-        Bash.Result result = Bash.run(account, ModuleFiles.SCRIPTS.resolve("configure.sh"), settings.toString());
+        Command.Result result = Bash.run(account, ModuleFiles.SCRIPTS.resolve("configure.sh"), settings.toString());
 
         assertThat(result.exitCode()).isNotZero();
         assertThat(Files.readString(settings)).isEqualTo(before);

@@ -2,28 +2,68 @@ package dev.flinks3.k8s;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
-/** The two benchmark variants: their overlay, deployment name, image build target and plugin folder. */
+/**
+ * The benchmark variants on RocksDB: one overlay each, a plugin with either the like-for-like S3 settings
+ * ({@code components/like-for-like}) or its own defaults. Rendered with the real kustomize ({@link Kustomize}).
+ */
 enum Variant {
-    NATIVE("native", "native-s3-benchmark", "native-s3", "s3-fs-native"),
-    PRESTO("presto", "presto-s3-benchmark", "presto-s3", "s3-fs-presto");
+    NATIVE("native", Plugin.OURS, true),
+    PRESTO("presto", Plugin.PRESTO, true),
+    NATIVE_DEFAULTS("native-defaults", Plugin.OURS, false),
+    PRESTO_DEFAULTS("presto-defaults", Plugin.PRESTO, false);
+
+    /** The S3 filesystem plugin in a variant's image. */
+    enum Plugin {
+        OURS("native", "native-s3-benchmark", "native-s3", "s3-fs-native"),
+        PRESTO("presto", "presto-s3-benchmark", "presto-s3", "s3-fs-presto");
+
+        /** The component under manifests/variants/ that names the deployment and image. */
+        final String variantFolder;
+        final String deploymentName;
+        /** The Dockerfile stage that builds the image, also the image tag. */
+        final String imageTarget;
+        /** The folder under /opt/flink/plugins/ holding the plugin. */
+        final String pluginFolder;
+
+        Plugin(String variantFolder, String deploymentName, String imageTarget, String pluginFolder) {
+            this.variantFolder = variantFolder;
+            this.deploymentName = deploymentName;
+            this.imageTarget = imageTarget;
+            this.pluginFolder = pluginFolder;
+        }
+    }
 
     final String overlay;
+    final Plugin plugin;
+    /** Whether the overlay applies {@code components/like-for-like}. */
+    final boolean likeForLike;
     final String deploymentName;
-    /** The Dockerfile stage that builds this variant's image, also the image tag. */
     final String imageTarget;
-    /** The folder under /opt/flink/plugins/ holding this variant's S3 plugin. */
     final String pluginFolder;
 
-    Variant(String overlay, String deploymentName, String imageTarget, String pluginFolder) {
+    Variant(String overlay, Plugin plugin, boolean likeForLike) {
         this.overlay = overlay;
-        this.deploymentName = deploymentName;
-        this.imageTarget = imageTarget;
-        this.pluginFolder = pluginFolder;
+        this.plugin = plugin;
+        this.likeForLike = likeForLike;
+        this.deploymentName = plugin.deploymentName;
+        this.imageTarget = plugin.imageTarget;
+        this.pluginFolder = plugin.pluginFolder;
+    }
+
+    /** The variant of the other plugin with the same S3 settings. */
+    Variant counterpart() {
+        for (Variant other : values()) {
+            if (other.plugin != plugin && other.likeForLike == likeForLike) {
+                return other;
+            }
+        }
+        throw new IllegalStateException("no counterpart of " + this);
     }
 
     /** What {@code kubectl apply -k k8s/manifests/overlays/<overlay>} sends. */
@@ -32,8 +72,8 @@ enum Variant {
     }
 
     /** The same from a copy of the manifests folder. */
-    List<ObjectNode> render(java.nio.file.Path manifests) {
-        return Kustomization.build(manifests.resolve("overlays").resolve(overlay));
+    List<ObjectNode> render(Path manifests) {
+        return Kustomize.build(manifests.resolve("overlays").resolve(overlay));
     }
 
     /** The one FlinkDeployment of the rendered overlay. */

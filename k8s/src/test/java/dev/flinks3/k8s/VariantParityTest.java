@@ -8,20 +8,24 @@ import java.util.Map;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The two variants differ only in what makes them variants: name, image tag, checkpoint paths and
- * the keys of their own plugin. Everything that shapes the measurement is the same.
+ * The two plugins' variants with the same S3 settings (like-for-like, or each on its defaults) differ only
+ * in what makes them variants: name, image tag, checkpoint paths and the keys of their own plugin.
+ * Everything that shapes the measurement is the same.
  */
 class VariantParityTest {
 
     private static final List<String> PATH_KEYS =
             List.of("execution.checkpointing.dir", "execution.checkpointing.savepoint-dir");
 
-    @Test
-    void resourcesPodTemplatesAndJobAreTheSame() {
-        ObjectNode nativeSpec = (ObjectNode) Variant.spec(Variant.NATIVE.flinkDeployment());
-        ObjectNode prestoSpec = (ObjectNode) Variant.spec(Variant.PRESTO.flinkDeployment());
+    @ParameterizedTest
+    @EnumSource(value = Variant.class, names = {"NATIVE", "NATIVE_DEFAULTS"})
+    void resourcesPodTemplatesAndJobAreTheSame(Variant ours) {
+        ObjectNode nativeSpec = (ObjectNode) Variant.spec(ours.flinkDeployment());
+        ObjectNode prestoSpec = (ObjectNode) Variant.spec(ours.counterpart().flinkDeployment());
 
         for (String field : List.of("jobManager", "taskManager", "podTemplate", "job", "flinkVersion",
                 "serviceAccount", "mode", "imagePullPolicy")) {
@@ -29,37 +33,42 @@ class VariantParityTest {
         }
     }
 
-    @Test
-    void flinkConfigurationIsTheSameApartFromPluginKeysAndPaths() {
+    @ParameterizedTest
+    @EnumSource(value = Variant.class, names = {"NATIVE", "NATIVE_DEFAULTS"})
+    void flinkConfigurationIsTheSameApartFromPluginKeysAndPaths(Variant ours) {
         Predicate<String> shared = key -> !KnownKeys.isS3Key(key) && !PATH_KEYS.contains(key);
 
-        assertThat(filter(Variant.NATIVE.flinkConfiguration(), shared))
-                .isEqualTo(filter(Variant.PRESTO.flinkConfiguration(), shared));
+        assertThat(filter(ours.flinkConfiguration(), shared))
+                .isEqualTo(filter(ours.counterpart().flinkConfiguration(), shared));
     }
 
-    @Test
-    void checkpointPathsDifferOnlyByDeploymentName() {
+    @ParameterizedTest
+    @EnumSource(value = Variant.class, names = {"NATIVE", "NATIVE_DEFAULTS"})
+    void checkpointPathsDifferOnlyByDeploymentName(Variant ours) {
         for (String key : PATH_KEYS) {
-            String nativePath = Variant.NATIVE.flinkConfiguration().get(key);
-            String prestoPath = Variant.PRESTO.flinkConfiguration().get(key);
+            String nativePath = ours.flinkConfiguration().get(key);
+            String prestoPath = ours.counterpart().flinkConfiguration().get(key);
 
-            assertThat(nativePath.replace(Variant.NATIVE.deploymentName, Variant.PRESTO.deploymentName))
+            assertThat(nativePath.replace(ours.deploymentName, ours.counterpart().deploymentName))
                     .isEqualTo(prestoPath);
         }
     }
 
-    @Test
-    void imagesDifferOnlyByTag() {
-        String nativeImage = Variant.spec(Variant.NATIVE.flinkDeployment()).path("image").asText();
-        String prestoImage = Variant.spec(Variant.PRESTO.flinkDeployment()).path("image").asText();
-
-        assertThat(nativeImage).isEqualTo(Settings.load().imageRepository() + ":" + Variant.NATIVE.imageTarget);
-        assertThat(prestoImage).isEqualTo(Settings.load().imageRepository() + ":" + Variant.PRESTO.imageTarget);
+    @ParameterizedTest
+    @EnumSource(Variant.class)
+    void imageIsTheSettingsRepositoryWithThePluginsTag(Variant variant) {
+        assertThat(Variant.spec(variant.flinkDeployment()).path("image").asText())
+                .isEqualTo(Settings.load().imageRepository() + ":" + variant.imageTarget);
     }
 
     @Test
     void everyOtherObjectIsIdentical() {
-        assertThat(sharedObjects(Variant.NATIVE)).isEqualTo(sharedObjects(Variant.PRESTO)).isNotEmpty();
+        List<ObjectNode> expected = sharedObjects(Variant.NATIVE);
+
+        assertThat(expected).isNotEmpty();
+        for (Variant variant : Variant.values()) {
+            assertThat(sharedObjects(variant)).as(variant.overlay).isEqualTo(expected);
+        }
     }
 
     private static List<ObjectNode> sharedObjects(Variant variant) {

@@ -1,8 +1,8 @@
 package dev.flinks3.k8s;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
@@ -11,13 +11,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Reads YAML (one or several documents per file) and JSON into Jackson trees, and binds trees to classes. */
+/** Reads YAML (one or several documents per file) and JSON into Jackson trees. */
 final class Yaml {
 
-    /** Fails on fields the target class does not declare (where the class itself does not opt out). */
-    static final ObjectMapper MAPPER = new ObjectMapper(new YAMLFactory())
-            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+    private static final ObjectMapper MAPPER = new ObjectMapper(new YAMLFactory());
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -66,12 +63,12 @@ final class Yaml {
         }
     }
 
-    /** Binds a tree to a class, failing on unknown fields. */
-    static <T> T bind(JsonNode tree, Class<T> type) {
+    /** JSON text as a tree, or a missing node if it is not JSON. */
+    static JsonNode jsonOrMissing(String text) {
         try {
-            return MAPPER.treeToValue(tree, type);
+            return JSON.readTree(text);
         } catch (IOException e) {
-            throw new UncheckedIOException("does not bind to " + type.getName() + ": " + e.getMessage(), e);
+            return MissingNode.getInstance();
         }
     }
 }

@@ -4,6 +4,7 @@ import static dev.flinks3.transfer.SettingChecks.blankToNull;
 import static dev.flinks3.transfer.SettingChecks.inRange;
 import static dev.flinks3.transfer.SettingChecks.positive;
 
+import dev.flinks3.transfer.sdk.S3RetryStrategy;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
  * The Netty client matches regular expressions, which this class makes of the patterns; the SDK
  * turns them into the curl-style {@code NO_PROXY} entries of the CRT client itself.
  */
-final class NonProxyHosts {
+public final class NonProxyHosts {
 
     private static final Pattern HOST = Pattern.compile("[A-Za-z0-9_:\\[\\]-]+(\\.[A-Za-z0-9_:\\[\\]-]+)*");
 
@@ -34,7 +34,7 @@ final class NonProxyHosts {
      * {@code *} anywhere in a pattern (as in the system property {@code http.nonProxyHosts}) matches
      * any characters.
      */
-    static Set<String> asRegularExpressions(Collection<String> patterns) {
+    public static Set<String> asRegularExpressions(Collection<String> patterns) {
         Set<String> regexes = new LinkedHashSet<>();
         for (String pattern : patterns) {
             String[] literals = pattern.split("\\*", -1);

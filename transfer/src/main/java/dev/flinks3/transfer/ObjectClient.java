@@ -3,13 +3,14 @@ package dev.flinks3.transfer;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * The narrow seam between our engines and S3: every request the filesystem makes goes through this
  * interface, so engines can be unit-tested against an in-memory fake and run against the AWS SDK in
- * production ({@link SdkObjectClient}).
+ * production ({@link dev.flinks3.transfer.sdk.SdkObjectClient SdkObjectClient}).
  *
  * <p>Errors: blocking methods throw {@link IOException}; asynchronous ones complete their future
  * exceptionally with an {@link IOException} (possibly wrapped in a {@link
@@ -58,6 +59,28 @@ public interface ObjectClient {
      * @throws IllegalArgumentException if {@code start} is negative or {@code dst} has no room
      */
     CompletableFuture<RangeRead> readInto(S3Location location, long start, ByteBuffer dst);
+
+    /**
+     * One ranged GET of bytes {@code [start, endExclusive)}, its body written into {@code file} at the
+     * same offset as it arrives: one range of a parallel download of an object to a local file (S3 user
+     * guide, "Performance design patterns": fetch byte ranges in parallel). With {@code ifMatch}, the GET
+     * sends {@code If-Match} with that ETag, so the ranges of an object replaced mid-download fail
+     * instead of mixing two versions. Retried inside the implementation like {@link #readInto}; a body
+     * that breaks mid-way fails the future. Cancelling the future aborts the request.
+     *
+     * @param endExclusive may exceed the object's length; the range then ends at the object's end
+     * @param file an existing local file; only the bytes of the range are written, the file is never
+     *     truncated, and a failed GET may leave some of the range written
+     * @param ifMatch the ETag the object must still have, {@code null} for whatever version is there
+     * @return a future of what was written (a GET at the start of an empty object writes 0 bytes and
+     *     learns no ETag); fails with {@link FileNotFoundException} if there is no object, {@link
+     *     java.io.EOFException} if {@code start} is at or past the end of a non-empty object, {@link
+     *     S3RequestException} of status 412 if the object's ETag is no longer {@code ifMatch}, or an
+     *     {@link IOException} if the file cannot be written
+     * @throws IllegalArgumentException if {@code start} is negative or the range is empty
+     */
+    CompletableFuture<RangeDownload> readIntoFile(
+            S3Location location, long start, long endExclusive, Path file, String ifMatch);
 
     /**
      * One page of ListObjectsV2.

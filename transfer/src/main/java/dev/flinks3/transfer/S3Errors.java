@@ -41,7 +41,7 @@ import software.amazon.awssdk.awscore.exception.AwsServiceException;
  */
 public final class S3Errors {
 
-    static final String CHECKSUM_HINT = "If this S3-compatible server does not support flexible checksums"
+    public static final String CHECKSUM_HINT = "If this S3-compatible server does not support flexible checksums"
             + " (x-amz-checksum-*), set s3.checksum-validation.enabled: false";
     static final String CHUNKED_HINT = "If this S3-compatible server does not support aws-chunked uploads"
             + " (Content-Encoding: aws-chunked with a trailing checksum), set s3.chunked-encoding.enabled: false";
@@ -190,7 +190,7 @@ public final class S3Errors {
         return cause instanceof AwsServiceException ? ((AwsServiceException) cause).statusCode() : 0;
     }
 
-    static Throwable unwrap(Throwable failure) {
+    public static Throwable unwrap(Throwable failure) {
         Throwable t = failure;
         while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
             t = t.getCause();

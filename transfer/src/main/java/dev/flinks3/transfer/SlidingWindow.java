@@ -20,7 +20,7 @@ import java.util.function.Function;
  * returns only after every started task has finished, then throws the first cause with later
  * failures suppressed (cancellations it caused itself are not added).
  */
-final class SlidingWindow {
+public final class SlidingWindow {
 
     private SlidingWindow() {}
 
@@ -31,7 +31,7 @@ final class SlidingWindow {
      * @throws IOException the first task failure; {@link InterruptedIOException} if the calling
      *     thread is interrupted (running tasks are cancelled)
      */
-    static <I, T> List<T> run(List<I> items, int maxInFlight, Function<? super I, CompletableFuture<T>> start)
+    public static <I, T> List<T> run(List<I> items, int maxInFlight, Function<? super I, CompletableFuture<T>> start)
             throws IOException {
         if (maxInFlight < 1) {
             throw new IllegalArgumentException("maxInFlight " + maxInFlight + " must be at least 1");

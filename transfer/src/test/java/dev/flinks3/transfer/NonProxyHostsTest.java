@@ -3,6 +3,8 @@ package dev.flinks3.transfer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.flinks3.transfer.S3Settings;
+import dev.flinks3.transfer.Secret;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;

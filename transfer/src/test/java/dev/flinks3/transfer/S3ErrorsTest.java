@@ -1,7 +1,7 @@
 package dev.flinks3.transfer;
 
-import static dev.flinks3.transfer.S3RetryStrategyTest.codelessError;
-import static dev.flinks3.transfer.S3RetryStrategyTest.s3Error;
+import static dev.flinks3.transfer.sdk.S3RetryStrategyTest.codelessError;
+import static dev.flinks3.transfer.sdk.S3RetryStrategyTest.s3Error;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

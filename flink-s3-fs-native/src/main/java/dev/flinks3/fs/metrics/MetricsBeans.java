@@ -1,6 +1,6 @@
 package dev.flinks3.fs.metrics;
 
-import dev.flinks3.transfer.OperationMetrics;
+import dev.flinks3.transfer.sdk.OperationMetrics;
 import java.io.Closeable;
 import java.lang.management.ManagementFactory;
 import java.net.URI;

@@ -1,7 +1,7 @@
 package dev.flinks3.fs.metrics;
 
-import dev.flinks3.transfer.LatencyWindow;
-import dev.flinks3.transfer.OperationMetrics;
+import dev.flinks3.transfer.sdk.LatencyWindow;
+import dev.flinks3.transfer.sdk.OperationMetrics;
 
 /** The {@link S3OperationMBean} of one operation's {@link OperationMetrics}. Thread-safe. */
 final class OperationBean implements S3OperationMBean {

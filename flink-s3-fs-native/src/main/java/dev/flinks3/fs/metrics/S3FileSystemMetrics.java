@@ -1,8 +1,8 @@
 package dev.flinks3.fs.metrics;
 
 import dev.flinks3.multipart.UploadMetrics;
-import dev.flinks3.transfer.S3RequestMetrics;
 import dev.flinks3.transfer.read.ReadAheadBudget;
+import dev.flinks3.transfer.sdk.S3RequestMetrics;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;

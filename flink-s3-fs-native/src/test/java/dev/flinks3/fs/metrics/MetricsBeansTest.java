@@ -3,10 +3,10 @@ package dev.flinks3.fs.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flinks3.multipart.UploadEngine;
-import dev.flinks3.transfer.S3RequestMetrics;
 import dev.flinks3.transfer.UploadSettings;
 import dev.flinks3.transfer.fake.InMemoryObjectClient;
 import dev.flinks3.transfer.read.ReadAheadBudget;
+import dev.flinks3.transfer.sdk.S3RequestMetrics;
 import java.net.URI;
 import java.util.concurrent.ForkJoinPool;
 import javax.management.MBeanServer;

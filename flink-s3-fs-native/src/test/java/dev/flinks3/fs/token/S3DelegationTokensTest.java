@@ -3,8 +3,8 @@ package dev.flinks3.fs.token;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.flinks3.transfer.DelegatedCredentials;
 import dev.flinks3.transfer.Secret;
+import dev.flinks3.transfer.sdk.DelegatedCredentials;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.Arrays;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import dev.flinks3.it.CephRgw;
 import dev.flinks3.it.security.CapturedLogs;
 import dev.flinks3.testserver.RequestKind;
-import dev.flinks3.transfer.S3RequestMetrics;
+import dev.flinks3.transfer.sdk.S3RequestMetrics;
 import java.security.MessageDigest;
 import java.util.Base64;
 import java.util.List;

@@ -7,7 +7,7 @@ import dev.flinks3.it.SharedS3ProxyTarget;
 import dev.flinks3.testserver.EmbeddedS3Server;
 import dev.flinks3.testserver.RequestKind;
 import dev.flinks3.testserver.RequestRecord;
-import dev.flinks3.transfer.S3RequestMetrics;
+import dev.flinks3.transfer.sdk.S3RequestMetrics;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;

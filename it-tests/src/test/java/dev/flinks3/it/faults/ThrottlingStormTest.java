@@ -3,7 +3,7 @@ package dev.flinks3.it.faults;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flinks3.it.SharedS3ProxyTarget;
-import dev.flinks3.transfer.S3RequestMetrics;
+import dev.flinks3.transfer.sdk.S3RequestMetrics;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;

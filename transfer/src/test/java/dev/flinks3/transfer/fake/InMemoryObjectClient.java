@@ -6,6 +6,7 @@ import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.ObjectMetadata;
 import dev.flinks3.transfer.PartialBodyException;
 import dev.flinks3.transfer.PendingUpload;
+import dev.flinks3.transfer.RangeDownload;
 import dev.flinks3.transfer.RangeRead;
 import dev.flinks3.transfer.RangeStream;
 import dev.flinks3.transfer.S3Location;
@@ -15,8 +16,11 @@ import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -236,6 +240,10 @@ public final class InMemoryObjectClient implements ObjectClient {
 
     @Override
     public RangeStream get(S3Location location, long start, long endExclusive) throws IOException {
+        return get(location, start, endExclusive, null);
+    }
+
+    private RangeStream get(S3Location location, long start, long endExclusive, String ifMatch) throws IOException {
         if (start < 0 || endExclusive <= start) {
             throw new IllegalArgumentException("bad range [" + start + ", " + endExclusive + ")");
         }
@@ -250,6 +258,10 @@ public final class InMemoryObjectClient implements ObjectClient {
                 if (object == null) {
                     throw noSuchKey(location);
                 }
+                if (ifMatch != null && !ifMatch.equals(object.eTag)) {
+                    throw new S3RequestException("GetObject", location.toString(), 412, "PreconditionFailed",
+                            "The object changed while it was read", null);
+                }
                 long length = object.data.length;
                 if (start > 0 && start >= length) {
                     throw new EOFException("range start " + start + " is at or past the end (" + length
@@ -258,7 +270,7 @@ public final class InMemoryObjectClient implements ObjectClient {
                 int end = (int) Math.min(endExclusive, length);
                 long breakAt = midBody == null ? Long.MAX_VALUE : start + midBody.afterBytes();
                 openRangeStreams++;
-                return new FakeRangeStream(object.data, (int) start, end, breakAt, midBody);
+                return new FakeRangeStream(object.data, object.eTag, (int) start, end, breakAt, midBody);
             });
         } catch (Exception e) {
             throw asIOException(e);
@@ -317,6 +329,62 @@ public final class InMemoryObjectClient implements ObjectClient {
                 copied += n;
             }
             return new RangeRead(copied, body.objectLength());
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Runs as a GET ({@link #get}) on the client's executor (or the calling thread), held while the
+     * GET {@linkplain #gate gate} is closed, like {@link #readInto}. An {@code ifMatch} that is not the
+     * stored object's ETag fails with a 412 {@link S3RequestException} (PreconditionFailed); a mid-body
+     * fault writes the bytes before the break and fails.
+     */
+    @Override
+    public CompletableFuture<RangeDownload> readIntoFile(
+            S3Location location, long start, long endExclusive, Path file, String ifMatch) {
+        if (start < 0 || endExclusive <= start) {
+            throw new IllegalArgumentException("bad range [" + start + ", " + endExclusive + ")");
+        }
+        CompletableFuture<RangeDownload> future = new CompletableFuture<>();
+        Runnable work = () -> {
+            if (future.isDone()) {
+                return;
+            }
+            try {
+                future.complete(copyRangeToFile(location, start, endExclusive, file, ifMatch));
+            } catch (Throwable t) {
+                future.completeExceptionally(t);
+            }
+        };
+        dispatch(Operation.GET, work);
+        return future;
+    }
+
+    private RangeDownload copyRangeToFile(S3Location location, long start, long endExclusive, Path file,
+            String ifMatch) throws IOException {
+        RangeStream opened;
+        try {
+            opened = get(location, start, endExclusive, ifMatch);
+        } catch (EOFException e) {
+            if (start == 0) {
+                return new RangeDownload(0, 0, null);
+            }
+            throw e;
+        }
+        byte[] chunk = new byte[64 * 1024];
+        long written = 0;
+        try (FakeRangeStream body = (FakeRangeStream) opened;
+                FileChannel out = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            int n;
+            while ((n = body.read(chunk, 0, chunk.length)) >= 0) {
+                ByteBuffer bytes = ByteBuffer.wrap(chunk, 0, n);
+                while (bytes.hasRemaining()) {
+                    out.write(bytes, start + written + bytes.position());
+                }
+                written += n;
+            }
+            return new RangeDownload(written, body.objectLength(), body.eTag);
         }
     }
 
@@ -754,6 +822,7 @@ public final class InMemoryObjectClient implements ObjectClient {
     /** A GET body over an immutable byte array; optionally breaks (connection reset) at an offset. */
     private final class FakeRangeStream extends RangeStream {
         private final byte[] data;
+        private final String eTag;
         private final int end;
         private final long breakAt;
         private final Fault breaker;
@@ -761,8 +830,9 @@ public final class InMemoryObjectClient implements ObjectClient {
         private boolean released;
         private boolean aborted;
 
-        FakeRangeStream(byte[] data, int start, int end, long breakAt, Fault breaker) {
+        FakeRangeStream(byte[] data, String eTag, int start, int end, long breakAt, Fault breaker) {
             this.data = data;
+            this.eTag = eTag;
             this.position = start;
             this.end = end;
             this.breakAt = breakAt;

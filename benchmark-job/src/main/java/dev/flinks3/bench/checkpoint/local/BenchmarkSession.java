@@ -1,0 +1,271 @@
+package dev.flinks3.bench.checkpoint.local;
+
+import dev.flinks3.bench.checkpoint.job.JobParameters;
+import dev.flinks3.bench.checkpoint.report.ReportWriter;
+import dev.flinks3.bench.checkpoint.results.BenchmarkResults;
+import dev.flinks3.bench.checkpoint.results.ContenderResult;
+import dev.flinks3.bench.checkpoint.results.Machine;
+import dev.flinks3.bench.checkpoint.results.RunConfiguration;
+import dev.flinks3.bench.checkpoint.results.S3Faults;
+import dev.flinks3.bench.checkpoint.results.S3Traffic;
+import dev.flinks3.bench.checkpoint.run.RunEvents;
+import dev.flinks3.bench.common.ChildJvm;
+import dev.flinks3.bench.common.Contender;
+import dev.flinks3.bench.common.CpuPinning;
+import dev.flinks3.bench.common.Json;
+import dev.flinks3.bench.common.PluginInfo;
+import dev.flinks3.testserver.EmbeddedS3Server;
+import dev.flinks3.testserver.FaultProfile;
+import dev.flinks3.testserver.InjectedFaults;
+import dev.flinks3.testserver.NetworkProfile;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.stream.Stream;
+
+/**
+ * Runs the job once per contender and round, each contender in its own JVM with only its plugin, all
+ * against one S3 target (the embedded server with a network profile, owned by this JVM, or an
+ * external endpoint), and writes {@code results.json}, {@code report.md} and the charts. Rounds
+ * alternate the order (A B C, then C B A), so a machine whose speed drifts affects every contender alike.
+ */
+public final class BenchmarkSession {
+
+    private final JobParameters job;
+    private final S3Options s3;
+    private final int restoreParallelism;
+    private final List<Contender> contenders;
+    private final int rounds;
+    private final Path output;
+    private final ContenderJvm jvm;
+    private final Map<String, Map<String, String>> contenderConf;
+    private final String managedMemory;
+    private final String command;
+    private final boolean keepWork;
+    private final boolean warmUp;
+    private final CpuPinning cpuPinning;
+    private final PrintStream out;
+
+    /**
+     * @param contenderConf Flink configuration for single contenders by name ({@code --conf}), after the common one
+     * @param output the output folder (created); work files go to {@code output/work}
+     * @param command the command line, recorded in the results
+     * @param keepWork whether {@code output/work} stays after the run (else it is deleted)
+     * @param warmUp whether every contender first runs once with small state, not recorded
+     * @param cpuPinning the cores of the embedded server (this process) and of the contender JVMs
+     */
+    public BenchmarkSession(JobParameters job, S3Options s3, int restoreParallelism, List<Contender> contenders,
+            int rounds, Path output, List<String> jvmOptions, Map<String, Map<String, String>> contenderConf,
+            String managedMemory, String command, boolean keepWork,
+            boolean warmUp, CpuPinning cpuPinning, PrintStream out) {
+        this.job = job;
+        this.s3 = s3;
+        this.restoreParallelism = restoreParallelism;
+        this.contenders = List.copyOf(contenders);
+        this.rounds = rounds;
+        this.output = output;
+        for (String name : contenderConf.keySet()) {
+            if (contenders.stream().noneMatch(c -> c.name().equals(name))) {
+                throw new IllegalArgumentException("--conf names contender '" + name + "', which is not among "
+                        + contenders.stream().map(Contender::name).toList());
+            }
+        }
+        this.contenderConf = Map.copyOf(contenderConf);
+        this.managedMemory = managedMemory;
+        this.command = command;
+        this.keepWork = keepWork;
+        this.warmUp = warmUp;
+        this.cpuPinning = cpuPinning;
+        this.out = out;
+        // Generous: a contender that hangs is killed rather than blocking the other contenders.
+        Duration timeout = job.duration().multipliedBy(4).plus(job.checkpointTimeout().multipliedBy(2)).plusMinutes(5);
+        this.jvm = new ContenderJvm(new ChildJvm(output.resolve("work"), cpuPinning), jvmOptions, timeout);
+    }
+
+    /**
+     * Runs every contender and writes the results and the report.
+     *
+     * @return the results as written to {@code results.json}
+     * @throws Exception if the server cannot start or the output cannot be written; a failing contender
+     *     is recorded with its error instead
+     */
+    public BenchmarkResults run() throws Exception {
+        Files.createDirectories(output);
+        Path work = Files.createDirectories(output.resolve("work"));
+        String date = Instant.now().toString();
+        List<ContenderResult> results = new ArrayList<>();
+        if (s3.embedded()) {
+            cpuPinning.pinThisProcessAsServer();
+        }
+        try (EmbeddedS3Server server = s3.embedded() ? startServer(work) : null) {
+            Map<String, Path> flinkConf = new HashMap<>();
+            for (Contender contender : contenders) {
+                flinkConf.put(contender.name(), writeFlinkConfiguration(work, server, contender.name()));
+            }
+            S3TrafficMeter meter = server == null ? null : new S3TrafficMeter(server);
+            String endpoint = server == null ? s3.endpoint().toString() : server.endpoint().toString();
+            out.println("S3: " + endpoint + " (" + s3.profile() + "), bucket " + s3.bucket() + "; job: " + job);
+            out.println("CPUs: " + (server == null ? "not pinned (external endpoint)" : cpuPinning.describe()));
+            if (server != null && server.faultProfile() != null) {
+                out.println("S3 faults: " + server.faultProfile());
+            }
+            if (warmUp) {
+                // A cold server slows whoever runs first: warm it once with every contender at small sizes first.
+                for (Contender contender : contenders) {
+                    runContender(warmUpParameters(), "warmup-" + contender.name(), 0, contender, flinkConf.get(contender.name()), work, null);
+                }
+            }
+            for (int round = 1; round <= rounds; round++) {
+                List<Contender> order = new ArrayList<>(contenders);
+                if (round % 2 == 0) {
+                    Collections.reverse(order);
+                }
+                for (Contender contender : order) {
+                    String runName = rounds > 1 ? contender.name() + "-r" + round : contender.name();
+                    results.add(runContender(job, runName, round, contender, flinkConf.get(contender.name()), work, meter));
+                }
+            }
+            BenchmarkResults benchmark = new BenchmarkResults(date, Machine.current(), configuration(endpoint), results,
+                    server == null ? null : injectedFaults(server));
+            Json.write(output.resolve("results.json"), benchmark);
+            Path report = new ReportWriter(output).write(benchmark);
+            out.println("results: " + output.resolve("results.json").toAbsolutePath());
+            out.println("report: " + report.toAbsolutePath());
+            return benchmark;
+        } finally {
+            if (!keepWork) {
+                deleteRecursively(work);
+            }
+        }
+    }
+
+    private static void deleteRecursively(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        }
+    }
+
+    /** Small state, a few seconds: enough to load every class and open connections to the server. */
+    private JobParameters warmUpParameters() {
+        Map<String, String> small = job.toMap();
+        small.putAll(Map.of("numKeys", "64", "valueSizeKb", "16", "recordsPerSecond", "100", "duration", "3s",
+                "checkpointInterval", "1s", "minPause", "200ms"));
+        return JobParameters.fromMap(small);
+    }
+
+    /**
+     * Runs one contender's JVM to its end.
+     *
+     * @param meter counts the run's S3 requests, or null not to
+     */
+    private ContenderResult runContender(JobParameters parameters, String runName, int round, Contender contender,
+            Path flinkConf, Path work, S3TrafficMeter meter) throws IOException, InterruptedException {
+        Path runDir = Files.createDirectories(work.resolve(runName));
+        Path resultFile = output.resolve("contenders").resolve(runName + ".json");
+        Files.deleteIfExists(resultFile);
+        List<String> arguments = new ArrayList<>(parameters.toArguments());
+        arguments.addAll(List.of(
+                "--restore-parallelism", Integer.toString(restoreParallelism),
+                "--contender", contender.name(),
+                "--round", Integer.toString(round),
+                "--plugin-jar", contender.jar().toString(),
+                "--checkpoint-dir", "s3://" + s3.bucket() + "/" + output.getFileName() + "/" + runName,
+                "--flink-conf", flinkConf.toString(),
+                "--work-dir", runDir.toString(),
+                "--managed-memory", managedMemory,
+                "--result", resultFile.toString()));
+        out.println("== " + runName + ": " + contender.jar());
+        long cpuBefore = processCpuNanos();
+        ContenderJvm.Exit exit = jvm.run(runName, contender.pluginsRoot(runDir), arguments,
+                output.resolve("logs").resolve(runName), out::println);
+        if (!Files.isRegularFile(resultFile)) {
+            return new ContenderResult(PluginInfo.notLoaded(contender.name(), contender.jar()), round, null,
+                    "contender JVM exited with code " + exit.code() + " without a result; see "
+                            + output.resolve("logs").resolve(runName), 0, 0, Map.of(), 0);
+        }
+        ContenderResult result = Json.read(resultFile, ContenderResult.class);
+        // This process does little but host the embedded server while a contender runs: its CPU is the server's.
+        double serverCpu = meter == null ? 0 : (processCpuNanos() - cpuBefore) / 1e9;
+        return meter == null ? result : result.withServer(traffic(meter, exit.phaseNanos()), serverCpu);
+    }
+
+    /** CPU time of this process in ns, all its threads, as the operating system counts it. */
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+    }
+
+    private static Map<String, S3Traffic> traffic(S3TrafficMeter meter, Map<String, Long> phases) {
+        Map<String, S3Traffic> traffic = new LinkedHashMap<>();
+        addPhase(traffic, "checkpointing", meter, phases.get(RunEvents.CHECKPOINTING_START),
+                phases.get(RunEvents.CHECKPOINTING_END));
+        addPhase(traffic, "restore", meter, phases.get(RunEvents.RESTORE_START), phases.get(RunEvents.RESTORE_RUNNING));
+        return traffic;
+    }
+
+    private static void addPhase(Map<String, S3Traffic> traffic, String name, S3TrafficMeter meter, Long start, Long end) {
+        if (start != null && end != null) {
+            traffic.put(name, meter.between(start, end));
+        }
+    }
+
+    private EmbeddedS3Server startServer(Path work) {
+        return EmbeddedS3Server.builder()
+                .baseDir(work.resolve("s3"))
+                .profile(NetworkProfile.named(s3.profile()))
+                .bucket(s3.bucket())
+                .faultProfile(s3.faultProfile())
+                .start();
+    }
+
+    /** The server's injected faults, or null if it has no fault profile. */
+    private static S3Faults injectedFaults(EmbeddedS3Server server) {
+        FaultProfile profile = server.faultProfile();
+        if (profile == null) {
+            return null;
+        }
+        InjectedFaults injected = server.injectedFaults();
+        return new S3Faults(profile.errorRate(), profile.resetRate(), profile.seed(), injected.internalErrors(),
+                injected.slowDowns(), injected.resets());
+    }
+
+    /**
+     * A contender's Flink configuration (the common one, then its own {@code --conf} entries), in a file only
+     * this user can read (it may hold credentials).
+     */
+    private Path writeFlinkConfiguration(Path work, EmbeddedS3Server server, String contender) throws IOException {
+        Properties properties = new Properties();
+        properties.putAll(s3.flinkConfiguration(server));
+        properties.putAll(contenderConf.getOrDefault(contender, Map.of()));
+        Path file = work.resolve("flink-conf-" + contender + ".properties");
+        Files.deleteIfExists(file);
+        Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        try (OutputStream stream = Files.newOutputStream(file)) {
+            properties.store(stream, "Flink configuration of the contenders");
+        }
+        return file;
+    }
+
+    private RunConfiguration configuration(String endpoint) {
+        return RunConfiguration.of(job, restoreParallelism, s3.profile(), endpoint, s3.bucket(), rounds,
+                contenders.stream().map(Contender::name).toList(), command);
+    }
+}

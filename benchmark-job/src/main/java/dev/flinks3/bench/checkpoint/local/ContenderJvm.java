@@ -1,0 +1,116 @@
+package dev.flinks3.bench.checkpoint.local;
+
+import dev.flinks3.bench.BenchmarkCli;
+import dev.flinks3.bench.common.ChildJvm;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * Runs one contender's {@link RunContenderCommand} in a JVM of its own ({@link ChildJvm#startContender}),
+ * with only that contender's plugin. Relays the child's lines with the contender's name, notes
+ * when each phase marker arrived ({@link System#nanoTime()} of this JVM, the S3 server's clock) and
+ * sends Flink's logging to a file, with the checkpoint coordinator's INFO lines.
+ */
+final class ContenderJvm {
+
+    private static final String LOG4J_CONFIG = """
+            status = warn
+            appender.file.type = File
+            appender.file.name = file
+            appender.file.fileName = ${sys:flinks3.bench.log}
+            appender.file.layout.type = PatternLayout
+            appender.file.layout.pattern = %d{HH:mm:ss.SSS} %-5level [%t] %c{1.} - %msg%n
+            rootLogger.level = warn
+            rootLogger.appenderRef.file.ref = file
+            logger.checkpoint.name = org.apache.flink.runtime.checkpoint
+            logger.checkpoint.level = info
+            """;
+
+    private final ChildJvm launcher;
+    private final List<String> jvmOptions;
+    private final Duration timeout;
+
+    /**
+     * @param launcher starts the JVM on the contenders' cores
+     * @param jvmOptions options for the child JVM, e.g. {@code -Xmx2g}
+     * @param timeout how long a contender may run before it is killed
+     */
+    ContenderJvm(ChildJvm launcher, List<String> jvmOptions, Duration timeout) {
+        this.launcher = launcher;
+        this.jvmOptions = List.copyOf(jvmOptions);
+        this.timeout = timeout;
+    }
+
+    /** What the child did: its exit code and when each phase marker arrived. */
+    record Exit(int code, Map<String, Long> phaseNanos) {}
+
+    /**
+     * Runs the child to its end.
+     *
+     * @param name the contender's name, prefixed to its lines
+     * @param pluginsRoot the folder to set as {@code FLINK_PLUGINS_DIR}
+     * @param arguments arguments of {@code run-contender}
+     * @param logDir where the child's log files go
+     * @param lines receives the child's lines, prefixed
+     * @throws IOException if the child cannot be started
+     */
+    Exit run(String name, Path pluginsRoot, List<String> arguments, Path logDir, Consumer<String> lines)
+            throws IOException, InterruptedException {
+        Files.createDirectories(logDir);
+        Path logConfig = logDir.resolve("log4j2.properties");
+        Files.writeString(logConfig, LOG4J_CONFIG);
+        List<String> options = new ArrayList<>(jvmOptions);
+        options.add("-Dlog4j2.configurationFile=" + logConfig.toAbsolutePath());
+        options.add("-Dflinks3.bench.log=" + logDir.resolve("flink.log").toAbsolutePath());
+        List<String> args = new ArrayList<>(List.of("run-contender"));
+        args.addAll(arguments);
+        Process process = launcher.startContender(BenchmarkCli.class.getName(), options, args, pluginsRoot,
+                logDir.resolve("stderr.log"));
+        process.getOutputStream().close();
+        Map<String, Long> phases = new LinkedHashMap<>();
+        Thread killer = watchdog(process, name);
+        try (BufferedReader out = new BufferedReader(
+                new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = out.readLine()) != null) {
+                if (line.startsWith(RunContenderCommand.PHASE_PREFIX)) {
+                    phases.put(line.substring(RunContenderCommand.PHASE_PREFIX.length()).trim(), System.nanoTime());
+                } else {
+                    lines.accept("[" + name + "] " + line);
+                }
+            }
+        }
+        int code = process.waitFor();
+        killer.interrupt();
+        if (code != 0) {
+            lines.accept("[" + name + "] exited with code " + code + "; logs in " + logDir);
+        }
+        return new Exit(code, phases);
+    }
+
+    private Thread watchdog(Process process, String name) {
+        Thread thread = new Thread(() -> {
+            try {
+                if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                    process.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "contender-watchdog-" + name);
+        thread.setDaemon(true);
+        thread.start();
+        return thread;
+    }
+}

@@ -1,0 +1,99 @@
+package dev.flinks3.bench.checkpoint.local;
+
+import dev.flinks3.bench.checkpoint.job.JobParameters;
+import dev.flinks3.bench.common.Contender;
+import dev.flinks3.bench.common.ContenderConfiguration;
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Option;
+
+/** Options that local and comparison mode share besides the job's and the S3 target's. A picocli mixin. */
+public final class SessionOptions {
+
+    @Option(names = {"--restore-parallelism", "--restoreParallelism"},
+            description = "Parallelism of the restored job (default: the job's --parallelism).")
+    Integer restoreParallelism;
+
+    @Option(names = "--output", description = "Output folder (default: benchmark-results/<date>-<mode>-<profile>).")
+    Path output;
+
+    @Option(names = "--plugin", paramLabel = "NAME=JAR",
+            description = "A contender's plugin jar, overriding where it is looked for (repeatable).")
+    Map<String, Path> pluginJars = new LinkedHashMap<>();
+
+    @Option(names = "--conf", paramLabel = "NAME:KEY=VALUE",
+            description = "Flink configuration for one contender only, e.g. ours-crt:s3.client=crt with "
+                    + "--plugin ours-crt=<our jar> (repeatable).")
+    List<String> contenderConf = new ArrayList<>();
+
+    @Option(names = "--repo-root",
+            description = "Repository root where plugin jars are looked for (default: found from this jar's location).")
+    Path repoRoot;
+
+    @Option(names = "--jvm-option", paramLabel = "OPTION",
+            description = "Option of each contender's JVM (repeatable; default: -Xmx2g).")
+    List<String> jvmOptions = new ArrayList<>();
+
+    @Option(names = "--managed-memory", defaultValue = "512m",
+            description = "Managed memory of each contender's TaskManager, used by RocksDB (default: ${DEFAULT-VALUE}).")
+    String managedMemory;
+
+    @Option(names = "--keep-work",
+            description = "Keep the work folder (the embedded server's objects, RocksDB's files) after the run.")
+    boolean keepWork;
+
+    int restoreParallelism(JobParameters job) {
+        return restoreParallelism == null ? job.parallelism() : restoreParallelism;
+    }
+
+    Path output(String mode, String profile) {
+        return output != null ? output : Path.of("benchmark-results",
+                LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-" + mode + "-" + profile);
+    }
+
+    List<String> jvmOptions() {
+        return jvmOptions.isEmpty() ? List.of("-Xmx2g") : jvmOptions;
+    }
+
+    /** The {@code --conf} values by contender name. */
+    Map<String, Map<String, String>> contenderConfiguration() {
+        return ContenderConfiguration.parse(contenderConf);
+    }
+
+    /** The contenders by name, with their jars resolved. */
+    List<Contender> contenders(List<String> names) throws IOException {
+        List<Contender> contenders = new ArrayList<>();
+        for (String name : names) {
+            contenders.add(Contender.resolve(name, pluginJars, repoRoot()));
+        }
+        return contenders;
+    }
+
+    /**
+     * The repository root: given, or the folder two levels above this jar when it runs from
+     * {@code benchmark-job/target/}, or the working directory.
+     */
+    Path repoRoot() {
+        if (repoRoot != null) {
+            return repoRoot;
+        }
+        try {
+            Path jar = Path.of(SessionOptions.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            Path target = jar.getParent();
+            if (target != null && target.endsWith("target") && target.getParent() != null
+                    && target.getParent().getParent() != null) {
+                return target.getParent().getParent();
+            }
+        } catch (URISyntaxException e) {
+            // Not a file location: fall back to the working directory.
+        }
+        return Path.of("");
+    }
+}

@@ -1,0 +1,21 @@
+package dev.flinks3.bench.checkpoint.results;
+
+/**
+ * The random faults the embedded S3 server injected over a whole benchmark (every contender and
+ * round, warm-up included): the profile asked for and what was injected.
+ *
+ * @param errorRate fraction of signed requests to answer with 500 InternalError or 503 SlowDown
+ * @param resetRate fraction of signed requests whose connection is closed without an answer
+ * @param seed seed of the server's random choice
+ * @param internalErrors requests answered with 500 InternalError
+ * @param slowDowns requests answered with 503 SlowDown
+ * @param resets connections closed before a response
+ */
+public record S3Faults(double errorRate, double resetRate, long seed, long internalErrors, long slowDowns,
+        long resets) {
+
+    /** All injected faults. */
+    public long injected() {
+        return internalErrors + slowDowns + resets;
+    }
+}

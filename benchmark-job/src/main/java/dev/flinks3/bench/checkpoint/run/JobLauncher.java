@@ -1,0 +1,62 @@
+package dev.flinks3.bench.checkpoint.run;
+
+import dev.flinks3.bench.checkpoint.job.JobParameters;
+import dev.flinks3.bench.checkpoint.job.LargeStateGeneratorJob;
+import dev.flinks3.bench.checkpoint.job.StateBackendKind;
+import dev.flinks3.bench.checkpoint.job.source.SequenceSource.AfterLastRecord;
+import java.util.function.Function;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * Submits the job, fresh or restored from a checkpoint, through a {@link StreamExecutionEnvironment}:
+ * in local mode one that targets the MiniCluster's REST address, under {@code flink run} the
+ * context environment. Thread-safe if the environment factory is.
+ */
+public final class JobLauncher {
+
+    private final Function<Configuration, StreamExecutionEnvironment> environments;
+    private final Configuration jobConfiguration;
+    private final JobParameters parameters;
+
+    /**
+     * @param environments creates an environment carrying the given job configuration
+     * @param jobConfiguration checkpointing and state backend settings ({@link LargeStateGeneratorJob#configuration})
+     */
+    public JobLauncher(Function<Configuration, StreamExecutionEnvironment> environments,
+            Configuration jobConfiguration, JobParameters parameters) {
+        this.environments = environments;
+        this.jobConfiguration = jobConfiguration;
+        this.parameters = parameters;
+    }
+
+    /**
+     * Submits the job and returns without waiting for it to run.
+     *
+     * @param parallelism the job's parallelism
+     * @param restorePath a checkpoint to restore from, or null for a fresh start
+     * @throws Exception if the submission fails
+     */
+    public JobClient submit(int parallelism, String restorePath) throws Exception {
+        Configuration conf = new Configuration(jobConfiguration);
+        if (restorePath != null) {
+            conf.set(StateRecoveryOptions.SAVEPOINT_PATH, restorePath);
+            if (parameters.stateBackend() == StateBackendKind.FORST) {
+                // The restored job only reads its state back, and ForSt 2.3.0 cannot cancel it while a
+                // checkpoint is under way: its tasks wait in ForStKeyedStateBackend.dispose for the snapshot's
+                // resource lease, which the cancelled snapshot never returns. No periodic checkpoints, no wait.
+                conf.removeConfig(CheckpointingOptions.CHECKPOINTING_INTERVAL);
+            }
+        }
+        StreamExecutionEnvironment env = environments.apply(conf);
+        LargeStateGeneratorJob.addTo(env, parameters, parallelism, AfterLastRecord.IDLE);
+        return env.executeAsync(LargeStateGeneratorJob.JOB_NAME + (restorePath == null ? "" : " (restore)"));
+    }
+
+    public JobParameters parameters() {
+        return parameters;
+    }
+}

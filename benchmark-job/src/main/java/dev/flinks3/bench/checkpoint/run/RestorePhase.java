@@ -1,0 +1,96 @@
+package dev.flinks3.bench.checkpoint.run;
+
+import dev.flinks3.bench.checkpoint.job.JobAccumulators;
+import dev.flinks3.bench.checkpoint.rest.FlinkRestClient;
+import dev.flinks3.bench.checkpoint.results.RestoreResult;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.core.execution.JobClient;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Restarts the job from the checkpointing phase's last completed checkpoint, measures the time until
+ * every subtask is RUNNING, waits for every subtask to verify its restored state against the digests
+ * recorded in that checkpoint, and cancels the job.
+ */
+final class RestorePhase {
+
+    private static final Duration RUNNING_POLL = Duration.ofMillis(20);
+    private static final Duration VERIFY_POLL = Duration.ofMillis(250);
+    private static final Duration VERIFY_TIMEOUT = Duration.ofMinutes(5);
+
+    private final JobLauncher launcher;
+    private final FlinkRestClient rest;
+    private final RunEvents events;
+
+    RestorePhase(JobLauncher launcher, FlinkRestClient rest, RunEvents events) {
+        this.launcher = launcher;
+        this.rest = rest;
+        this.events = events;
+    }
+
+    RestoreResult run(CheckpointingPhase.Outcome previous, int parallelism) throws Exception {
+        String path = previous.lastCompleted().externalPath();
+        events.line("restoring checkpoint " + previous.lastCompleted().id() + " from " + path
+                + " at parallelism " + parallelism);
+        events.phase(RunEvents.RESTORE_START);
+        long start = System.nanoTime();
+        JobClient client = launcher.submit(parallelism, path);
+        JobWatch watch = new JobWatch(rest, client.getJobID().toString());
+        long deadline = start + launcher.parameters().checkpointTimeout().plusMinutes(2).toNanos();
+        JsonNode job = watch.job();
+        while (!JobWatch.allRunning(job)) {
+            watch.requireAlive(job);
+            if (System.nanoTime() > deadline) {
+                throw new RunFailure("restored job " + watch.jobId() + " was not RUNNING after "
+                        + Duration.ofNanos(System.nanoTime() - start).toSeconds() + " s");
+            }
+            Thread.sleep(RUNNING_POLL.toMillis());
+            job = watch.job();
+        }
+        long running = System.nanoTime();
+        events.phase(RunEvents.RESTORE_RUNNING);
+        long submitToRunningMs = TimeUnit.NANOSECONDS.toMillis(running - start);
+        long jobManagerRestoreMs = watch.jobManagerRestoreMs(job);
+        events.line(String.format("restore: all %d subtasks RUNNING %.2f s after submission (JobManager: %.2f s)",
+                parallelism, submitToRunningMs / 1000.0, jobManagerRestoreMs / 1000.0));
+
+        Map<String, String> accumulators = awaitVerification(watch, parallelism);
+        long verificationMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - running);
+        client.cancel().get(VERIFY_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        CheckpointingPhase.awaitState(watch, "CANCELED");
+
+        long verifiedSubtasks = watch.accumulator(accumulators, JobAccumulators.RESTORE_VERIFIED_SUBTASKS);
+        long verifiedKeys = watch.accumulator(accumulators, JobAccumulators.RESTORE_VERIFIED_KEYS);
+        long restoredDigest = watch.accumulator(accumulators, JobAccumulators.RESTORED_STATE_DIGEST);
+        boolean verified = verifiedSubtasks == parallelism && verifiedKeys == previous.keysCreated()
+                && restoredDigest == previous.stateDigest();
+        events.line(String.format("restore %s: %,d keys in %d subtasks read back, digest %016x (expected %016x)",
+                verified ? "verified" : "NOT verified", verifiedKeys, verifiedSubtasks, restoredDigest,
+                previous.stateDigest()));
+        return new RestoreResult(previous.lastCompleted().id(), path, parallelism, submitToRunningMs,
+                jobManagerRestoreMs, verificationMs, verifiedSubtasks, verifiedKeys, previous.keysCreated(),
+                hex(restoredDigest), hex(previous.stateDigest()), verified);
+    }
+
+    private Map<String, String> awaitVerification(JobWatch watch, int parallelism) throws Exception {
+        long deadline = System.nanoTime() + VERIFY_TIMEOUT.toNanos();
+        while (true) {
+            // A subtask whose state does not verify fails, and with it the job (no restarts).
+            watch.requireAlive(watch.job());
+            Map<String, String> accumulators = watch.accumulators();
+            if (watch.accumulator(accumulators, JobAccumulators.RESTORE_VERIFIED_SUBTASKS) >= parallelism) {
+                return accumulators;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new RunFailure("restored job " + watch.jobId() + " did not verify its state in " + VERIFY_TIMEOUT);
+            }
+            Thread.sleep(VERIFY_POLL.toMillis());
+        }
+    }
+
+    static String hex(long digest) {
+        return String.format("%016x", digest);
+    }
+}

@@ -1,0 +1,35 @@
+package dev.flinks3.bench.fsbench;
+
+import dev.flinks3.bench.fsbench.workloads.FsWorkload;
+import dev.flinks3.bench.fsbench.workloads.WorkloadSizes;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one contender JVM is asked to do, handed to {@link ContenderMain} as a JSON file.
+ *
+ * @param contender the contender's name
+ * @param round the round, 1-based, or 0 for the warm-up
+ * @param bucket the bucket this run writes to, empty at start
+ * @param flinkConfiguration the Flink configuration the filesystem is initialized with
+ * @param sizes the workload sizes
+ * @param workloads the workloads to run, in this order
+ * @param localDir a local directory the run may use (restore downloads)
+ * @param jitWarmUp whether to run every workload once at {@link WorkloadSizes#warmUp()} sizes first,
+ *     untimed and uncounted, so the measured run sees compiled code as a long-running TaskManager does
+ */
+public record ContenderTask(
+        String contender,
+        int round,
+        String bucket,
+        Map<String, String> flinkConfiguration,
+        WorkloadSizes sizes,
+        List<FsWorkload> workloads,
+        String localDir,
+        boolean jitWarmUp) {
+
+    public ContenderTask {
+        flinkConfiguration = Map.copyOf(flinkConfiguration);
+        workloads = List.copyOf(workloads);
+    }
+}

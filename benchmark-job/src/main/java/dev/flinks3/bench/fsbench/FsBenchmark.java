@@ -1,0 +1,192 @@
+package dev.flinks3.bench.fsbench;
+
+import dev.flinks3.bench.common.ChildJvm;
+import dev.flinks3.bench.common.Contender;
+import dev.flinks3.bench.common.CpuPinning;
+import dev.flinks3.bench.common.Json;
+import dev.flinks3.bench.fsbench.report.Comparison;
+import dev.flinks3.bench.fsbench.report.MarkdownReport;
+import dev.flinks3.bench.fsbench.workloads.FsWorkload;
+import dev.flinks3.bench.fsbench.workloads.WorkloadSizes;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A filesystem benchmark run (method in docs/benchmarks/README.md): one S3 server JVM with the chosen
+ * profile for all contenders; each contender warmed once at small sizes; then rounds in alternating
+ * order, each contender in a fresh JVM with only its plugin and a fresh bucket. Writes
+ * {@code results.json} and {@code results.md} after every contender, so an interrupted run keeps
+ * what it measured.
+ */
+final class FsBenchmark {
+
+    /**
+     * What to run.
+     *
+     * @param command the command line, for the report
+     * @param profile {@code lan} or {@code wan}
+     * @param contenders the contenders in report order
+     * @param baseline the contender ratios are taken of
+     * @param rounds rounds, at least 1
+     * @param sizes workload sizes
+     * @param workloads workloads each contender runs, in order
+     * @param outDir where results, logs, plugin folders and the server's data go
+     * @param clientJvmOptions options of every contender JVM (heap size)
+     * @param warmUp whether to warm the server with every contender first
+     * @param jitWarmUp whether each measured contender JVM runs the workloads at small sizes first
+     * @param eventTimeout the longest one set-up, timed part or check may take
+     * @param contenderConfiguration extra Flink configuration per contender name
+     * @param cpuPinning the cores of the server and of the contenders
+     */
+    record Settings(
+            String command,
+            String profile,
+            List<Contender> contenders,
+            String baseline,
+            int rounds,
+            WorkloadSizes sizes,
+            List<FsWorkload> workloads,
+            Path outDir,
+            List<String> clientJvmOptions,
+            boolean warmUp,
+            boolean jitWarmUp,
+            Duration eventTimeout,
+            Map<String, Map<String, String>> contenderConfiguration,
+            CpuPinning cpuPinning) {
+
+        /** The Flink configuration {@code contender} gets: the server's endpoint and keys, then its own extra keys. */
+        Map<String, String> configurationOf(String contender, URI endpoint, Path tmpDir) {
+            Map<String, String> configuration = new LinkedHashMap<>(EndpointConfiguration.of(endpoint, tmpDir));
+            configuration.putAll(contenderConfiguration.getOrDefault(contender, Map.of()));
+            return configuration;
+        }
+    }
+
+    private final Settings settings;
+    private final PrintStream progress;
+    private final List<WorkloadResult> results = new ArrayList<>();
+    private final Map<String, String> fileSystemClasses = new TreeMap<>();
+    private final List<String> warmUpFailures = new ArrayList<>();
+    private final RunDescription description;
+
+    FsBenchmark(Settings settings, PrintStream progress) throws IOException {
+        this.settings = settings;
+        this.progress = progress;
+        Map<String, String> jars = new LinkedHashMap<>();
+        for (Contender contender : settings.contenders()) {
+            jars.put(contender.name(), contender.describe());
+        }
+        this.description = new RunDescription(settings.command(), settings.profile(), settings.rounds(),
+                settings.sizes(), jars, Instant.now().toString(),
+                settings.cpuPinning().describe());
+    }
+
+    /** Runs everything and returns the markdown report (also written to {@code results.md}). */
+    String run() throws IOException, InterruptedException {
+        Path out = Files.createDirectories(settings.outDir());
+        Path logs = Files.createDirectories(out.resolve("logs"));
+        ChildJvm jvm = new ChildJvm(out, settings.cpuPinning());
+        Map<String, Path> pluginRoots = new LinkedHashMap<>();
+        for (Contender contender : settings.contenders()) {
+            pluginRoots.put(contender.name(), contender.pluginsRoot(out));
+        }
+        progress.println("Starting the S3 server (profile " + settings.profile() + "); logs in " + logs);
+        List<String> buckets = new ArrayList<>();
+        for (Contender contender : settings.contenders()) {
+            for (int round = settings.warmUp() ? 0 : 1; round <= settings.rounds(); round++) {
+                buckets.add(bucket(contender, round));
+            }
+        }
+        try (ServerProcess server = ServerProcess.start(jvm, out.resolve("server-data"), settings.profile(), buckets,
+                logs.resolve("s3-server.log"))) {
+            ContenderProcess contenders = new ContenderProcess(jvm, server, settings.eventTimeout());
+            if (settings.warmUp()) {
+                for (Contender contender : settings.contenders()) {
+                    warmUp(contenders, server, contender, pluginRoots.get(contender.name()), logs);
+                }
+            }
+            for (int round = 1; round <= settings.rounds(); round++) {
+                for (Contender contender : RoundOrder.of(settings.contenders(), round)) {
+                    runOne(contenders, server, contender, pluginRoots.get(contender.name()), logs, round,
+                            settings.sizes(), settings.workloads());
+                    writeResults(out);
+                }
+            }
+        }
+        return writeResults(out);
+    }
+
+    private void warmUp(ContenderProcess contenders, ServerProcess server, Contender contender, Path pluginsRoot,
+            Path logs) throws IOException, InterruptedException {
+        List<WorkloadResult> warm = runOne(contenders, server, contender, pluginsRoot, logs, 0,
+                settings.sizes().warmUp(), settings.workloads());
+        warm.stream().filter(WorkloadResult::failed).findFirst().ifPresent(failed -> warmUpFailures.add(
+                contender.name() + ", " + failed.workload().title() + ": " + failed.failure()));
+    }
+
+    private List<WorkloadResult> runOne(ContenderProcess contenders, ServerProcess server, Contender contender,
+            Path pluginsRoot, Path logs, int round, WorkloadSizes sizes, List<FsWorkload> workloads)
+            throws IOException, InterruptedException {
+        String label = round == 0 ? "warm-up" : "round " + round;
+        String bucket = bucket(contender, round);
+        Path tmp = Files.createDirectories(settings.outDir().resolve("tmp").resolve(contender.name()));
+        progress.println("[" + label + "] " + contender.name() + " (" + contender.jar().getFileName() + ")");
+        ContenderTask task = new ContenderTask(contender.name(), round, bucket,
+                settings.configurationOf(contender.name(), server.endpoint(), tmp), sizes, workloads, tmp.resolve("local").toString(),
+                round > 0 && settings.jitWarmUp());
+        ContenderProcess.Outcome outcome;
+        try {
+            outcome = contenders.run(task, pluginsRoot, settings.clientJvmOptions(), logs);
+        } finally {
+            server.dropBucket(bucket);
+        }
+        if (!outcome.fileSystemClass().isEmpty()) {
+            fileSystemClasses.put(contender.name(), outcome.fileSystemClass());
+        }
+        outcome.results().forEach(r -> progress.println("  " + line(r)));
+        if (round > 0) {
+            results.addAll(outcome.results());
+        }
+        return outcome.results();
+    }
+
+    /** A fresh bucket for each contender JVM: {@code fsbench-warm-<name>} or {@code fsbench-r<round>-<name>}. */
+    private static String bucket(Contender contender, int round) {
+        return "fsbench-" + (round == 0 ? "warm" : "r" + round) + "-" + contender.name().toLowerCase(Locale.ROOT);
+    }
+
+    private String writeResults(Path out) {
+        List<String> names = settings.contenders().stream().map(Contender::name).toList();
+        Comparison comparison = Comparison.of(names, settings.baseline(), results);
+        String markdown = MarkdownReport.render(description, comparison, results);
+        try {
+            Json.write(out.resolve("results.json"), new ResultsFile(description, fileSystemClasses, warmUpFailures,
+                    results, ResultsFile.ratios(comparison)));
+            Files.writeString(out.resolve("results.md"), markdown);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not write the results to " + out, e);
+        }
+        return markdown;
+    }
+
+    private static String line(WorkloadResult r) {
+        if (r.failed()) {
+            return String.format(Locale.ROOT, "%-26s FAILED: %s", r.workload().title(), r.failure());
+        }
+        return String.format(Locale.ROOT, "%-26s %9.1f %-5s %7.2f s wall %6.2f s cpu %6.2f s server %5d req %6.0f MiB heap  [%s]",
+                r.workload().title(), r.throughput(), r.workload().unit().label(), r.wallSeconds(),
+                r.clientCpuSeconds(), r.serverCpuSeconds(), r.requests(), r.peakHeapBytes() / 1048576.0, r.method());
+    }
+}

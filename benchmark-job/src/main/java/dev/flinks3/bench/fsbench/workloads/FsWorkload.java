@@ -1,0 +1,69 @@
+package dev.flinks3.bench.fsbench.workloads;
+
+/**
+ * The filesystem-level workloads, in the order a contender runs them. Each names what Flink does
+ * with a checkpoint filesystem and how its throughput is counted.
+ */
+public enum FsWorkload {
+    /** One checkpoint-like stream: {@code create}, many 64 KiB writes, {@code close}. Throughput in MB/s. */
+    STREAM_WRITE("one stream write", Unit.MEGABYTES),
+    /** Several such streams written concurrently, one thread each. Aggregate MB/s. */
+    CONCURRENT_STREAMS("concurrent stream writes", Unit.MEGABYTES),
+    /** The one stream's file read from start to end. MB/s. */
+    SEQUENTIAL_READ("sequential read", Unit.MEGABYTES),
+    /** Many small files, each created, written once and closed, one after another. Files/s. */
+    SMALL_FILES("small files", Unit.OPERATIONS),
+    /** Reads of a fixed size at random offsets of the one stream's file. Reads/s. */
+    POSITIONAL_READS("positional reads", Unit.OPERATIONS),
+    /**
+     * The same reads at the same offsets through {@code seek} + {@code read} on every contender, as a
+     * reader without positional reads (or Flink's own {@code FSDataInputStream} users) does. Reads/s.
+     */
+    SEEK_READS("seek + read", Unit.OPERATIONS),
+    /** A restore-like download of several files to local disk. MB/s. */
+    RESTORE_DOWNLOAD("restore download", Unit.MEGABYTES),
+    /** {@code delete(dir, true)} of a prefix holding many objects. Objects/s. */
+    RECURSIVE_DELETE("recursive delete", Unit.OPERATIONS),
+    /**
+     * A file sink's part file between two checkpoints: a recoverable stream opened, written and
+     * {@code persist()}ed. MB/s of bytes made durable.
+     */
+    RECOVERABLE_PERSIST("recoverable persist", Unit.MEGABYTES);
+
+    /** What a workload's throughput counts. */
+    public enum Unit {
+        /** 10^6 bytes per second, as network links are rated. */
+        MEGABYTES("MB/s"),
+        /** Operations (files, reads, objects) per second. */
+        OPERATIONS("ops/s");
+
+        private final String label;
+
+        Unit(String label) {
+            this.label = label;
+        }
+
+        /** The unit as printed in reports. */
+        public String label() {
+            return label;
+        }
+    }
+
+    private final String title;
+    private final Unit unit;
+
+    FsWorkload(String title, Unit unit) {
+        this.title = title;
+        this.unit = unit;
+    }
+
+    /** A short human-readable name for reports. */
+    public String title() {
+        return title;
+    }
+
+    /** What the throughput of this workload counts. */
+    public Unit unit() {
+        return unit;
+    }
+}

@@ -1,0 +1,121 @@
+package dev.flinks3.bench.fsbench.workloads;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.SplittableRandom;
+import org.apache.flink.core.fs.ByteBufferReadable;
+import org.apache.flink.core.fs.FSDataInputStream;
+
+/**
+ * Reads of {@link WorkloadSizes#positionalReadBytes()} at random offsets of the single stream's
+ * file on one open stream, as disaggregated state (ForSt) reads its files: through
+ * {@link ByteBufferReadable#read(long, ByteBuffer)} where the stream offers it, otherwise
+ * {@code seek} + read (always the latter when built for {@link FsWorkload#SEEK_READS}). The offsets come from a fixed seed, so every contender reads the same ranges.
+ * Every read is checked against the file's bytes.
+ */
+final class PositionalReads implements WorkloadTask {
+
+    private static final long OFFSET_SEED = 42;
+
+    private final WorkloadContext context;
+    private final PatternFiles files;
+    private final long[] offsets;
+    private final boolean positionalIfOffered;
+    private String method = "not run";
+    private String problem = "not run";
+
+    /**
+     * @param positionalIfOffered whether to read through {@link ByteBufferReadable} where the stream offers it
+     *     ({@code false}: {@code seek} + read on every stream)
+     */
+    PositionalReads(WorkloadContext context, boolean positionalIfOffered) {
+        this.context = context;
+        this.positionalIfOffered = positionalIfOffered;
+        this.files = new PatternFiles(context.fs(), context.data());
+        WorkloadSizes sizes = context.sizes();
+        SplittableRandom random = new SplittableRandom(OFFSET_SEED);
+        long bound = sizes.streamBytes() - sizes.positionalReadBytes() + 1;
+        this.offsets = random.longs(sizes.positionalReads(), 0, bound).toArray();
+    }
+
+    @Override
+    public String method() {
+        return method;
+    }
+
+    @Override
+    public void prepare() throws Exception {
+        files.ensure(context.streamFile(), WorkloadContext.STREAM_SEED, context.sizes().streamBytes(),
+                context.sizes().writeBytes());
+    }
+
+    @Override
+    public Outcome run() throws Exception {
+        int length = context.sizes().positionalReadBytes();
+        byte[] bytes = new byte[length];
+        ByteBuffer buffer = ByteBuffer.wrap(bytes);
+        String firstProblem = "";
+        try (FSDataInputStream in = context.fs().open(context.streamFile())) {
+            boolean positional = positionalIfOffered && in instanceof ByteBufferReadable;
+            method = positional ? "ByteBufferReadable.read(position, buffer)" : "seek + read";
+            for (long offset : offsets) {
+                if (positional) {
+                    buffer.clear();
+                    readFully((ByteBufferReadable) in, offset, buffer);
+                } else {
+                    in.seek(offset);
+                    readFully(in, bytes);
+                }
+                ContentCheck check = new ContentCheck(context.data(), WorkloadContext.STREAM_SEED,
+                        context.streamFile() + "@" + offset, offset);
+                check.update(bytes, 0, length);
+                if (firstProblem.isEmpty()) {
+                    firstProblem = check.result(length);
+                }
+            }
+        }
+        problem = firstProblem;
+        return new Outcome((long) offsets.length * length, offsets.length);
+    }
+
+    @Override
+    public String verify() {
+        return problem;
+    }
+
+    /**
+     * Fills the buffer from {@code position} on. Counts what each call returns rather than trusting
+     * the buffer's position: Flink's {@code HadoopDataInputStream} (presto and hadoop plugins) fills a
+     * heap buffer with {@code readFully} and returns its length without advancing the position.
+     */
+    private static void readFully(ByteBufferReadable in, long position, ByteBuffer buffer) throws IOException {
+        int done = 0;
+        int length = buffer.remaining();
+        while (done < length) {
+            int before = buffer.position();
+            int read = in.read(position + done, buffer);
+            if (read < 0) {
+                throw new EOFException("end of file at " + (position + done));
+            }
+            if (read == 0) {
+                throw new IOException("read(position, buffer) returned 0 bytes at " + (position + done));
+            }
+            if (buffer.position() == before) {
+                buffer.position(before + read);
+            }
+            done += read;
+        }
+    }
+
+    private static void readFully(FSDataInputStream in, byte[] bytes) throws IOException {
+        int done = 0;
+        while (done < bytes.length) {
+            int read = in.read(bytes, done, bytes.length - done);
+            if (read < 0) {
+                throw new EOFException("end of file after " + done + " of " + bytes.length + " bytes");
+            }
+            done += read;
+        }
+    }
+}

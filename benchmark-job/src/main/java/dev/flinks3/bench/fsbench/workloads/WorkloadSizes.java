@@ -1,0 +1,90 @@
+package dev.flinks3.bench.fsbench.workloads;
+
+/**
+ * How big each workload is. The defaults are sized like a large checkpoint and restore: a 512 MiB stream
+ * written in 64 KiB writes, four such streams at once, 300 small files of 64 KiB, 500 positional reads
+ * of 16 KiB, 16 files of 32 MiB downloaded (8 threads where the plugin cannot copy paths itself) and a
+ * recursive delete of 1,000 objects, and 64 MiB written to a recoverable stream before its {@code persist()}.
+ *
+ * @param streamBytes length of each checkpoint-like stream in bytes
+ * @param writeBytes length of each {@code write} call on a stream in bytes
+ * @param concurrentStreams streams written at once in {@link FsWorkload#CONCURRENT_STREAMS}
+ * @param smallFiles number of small files
+ * @param smallFileBytes length of each small file in bytes
+ * @param positionalReads number of positional reads
+ * @param positionalReadBytes length of each positional read in bytes
+ * @param restoreFiles number of files downloaded
+ * @param restoreFileBytes length of each downloaded file in bytes
+ * @param restoreThreads threads of {@code open} and read when the plugin has no bulk copy
+ * @param deleteObjects objects under the prefix deleted recursively
+ * @param deleteObjectBytes length of each of those objects in bytes
+ * @param persistBytes bytes written to the recoverable stream before {@code persist()}
+ */
+public record WorkloadSizes(
+        long streamBytes,
+        int writeBytes,
+        int concurrentStreams,
+        int smallFiles,
+        int smallFileBytes,
+        int positionalReads,
+        int positionalReadBytes,
+        int restoreFiles,
+        long restoreFileBytes,
+        int restoreThreads,
+        int deleteObjects,
+        int deleteObjectBytes,
+        long persistBytes) {
+
+    private static final int KIB = 1024;
+    private static final long MIB = 1024L * 1024;
+
+    /** The largest write or read a contender is handed in one call, in bytes (see {@link PatternData}). */
+    public static final int MAX_CALL_BYTES = 4 * 1024 * 1024;
+
+    public WorkloadSizes {
+        positive("streamBytes", streamBytes);
+        positive("writeBytes", writeBytes);
+        positive("concurrentStreams", concurrentStreams);
+        positive("smallFiles", smallFiles);
+        positive("smallFileBytes", smallFileBytes);
+        positive("positionalReads", positionalReads);
+        positive("positionalReadBytes", positionalReadBytes);
+        positive("restoreFiles", restoreFiles);
+        positive("restoreFileBytes", restoreFileBytes);
+        positive("restoreThreads", restoreThreads);
+        positive("deleteObjects", deleteObjects);
+        positive("deleteObjectBytes", deleteObjectBytes);
+        positive("persistBytes", persistBytes);
+        if (writeBytes > MAX_CALL_BYTES || smallFileBytes > MAX_CALL_BYTES || positionalReadBytes > MAX_CALL_BYTES
+                || deleteObjectBytes > MAX_CALL_BYTES) {
+            throw new IllegalArgumentException("writes, small files, positional reads and deleted objects must be at most "
+                    + MAX_CALL_BYTES + " bytes each");
+        }
+        if (positionalReadBytes > streamBytes) {
+            throw new IllegalArgumentException("positionalReadBytes (" + positionalReadBytes
+                    + ") must not exceed streamBytes (" + streamBytes + ")");
+        }
+    }
+
+    /** The default sizes, listed above. */
+    public static WorkloadSizes defaults() {
+        return new WorkloadSizes(512 * MIB, 64 * KIB, 4, 300, 64 * KIB, 500, 16 * KIB, 16, 32 * MIB, 8, 1_000, KIB, 64 * MIB);
+    }
+
+    /**
+     * Small sizes that touch every code path of a contender and the server once (JIT, connection
+     * pools, bucket directories) without measuring anything.
+     */
+    public WorkloadSizes warmUp() {
+        return new WorkloadSizes(Math.min(streamBytes, 8 * MIB), writeBytes, Math.min(concurrentStreams, 2),
+                Math.min(smallFiles, 10), smallFileBytes, Math.min(positionalReads, 20), positionalReadBytes,
+                Math.min(restoreFiles, 2), Math.min(restoreFileBytes, 2 * MIB), restoreThreads,
+                Math.min(deleteObjects, 20), deleteObjectBytes, Math.min(persistBytes, 8 * MIB));
+    }
+
+    private static void positive(String name, long value) {
+        if (value <= 0) {
+            throw new IllegalArgumentException(name + " must be positive, was " + value);
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package dev.flinks3.bench.checkpoint.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flinks3.bench.checkpoint.results.BenchmarkResults;
+import dev.flinks3.bench.common.Json;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * Runs {@code java -jar target/flinks3-benchmark-job.jar local} as a user does, with this repository's
+ * plugin jar as contender {@code ours}, and reads what it wrote.
+ *
+ * @param exitCode the process's exit code
+ * @param console everything it printed
+ * @param results its {@code results.json}
+ */
+record LocalModeProcess(int exitCode, String console, BenchmarkResults results) {
+
+    static final Path TARGET = Path.of("target");
+
+    /**
+     * Runs local mode into a fresh {@code output} folder (work files kept).
+     *
+     * @param arguments the options after {@code local --plugin ours=... --contender ours}
+     */
+    static LocalModeProcess run(Path output, List<String> arguments) throws Exception {
+        deleteRecursively(output);
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar", TARGET.resolve("flinks3-benchmark-job.jar").toString(), "local",
+                "--plugin", "ours=" + ourPluginJar(), "--contender", "ours"));
+        command.addAll(arguments);
+        command.addAll(List.of("--output", output.toString(), "--keep-work"));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String console = new String(process.getInputStream().readAllBytes());
+        assertThat(process.waitFor(4, TimeUnit.MINUTES)).isTrue();
+        return new LocalModeProcess(process.exitValue(), console,
+                Json.read(output.resolve("results.json"), BenchmarkResults.class));
+    }
+
+    /** The shaded plugin jar the flink-s3-fs-native module builds (classifier {@code plugin}). */
+    static Path ourPluginJar() throws IOException {
+        Path target = Path.of("..", "flink-s3-fs-native", "target");
+        try (Stream<Path> files = Files.list(target)) {
+            return files.filter(f -> f.getFileName().toString().endsWith("-plugin.jar")).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("no *-plugin.jar in " + target.toAbsolutePath()
+                            + ": build flink-s3-fs-native first"))
+                    .toAbsolutePath();
+        }
+    }
+
+    private static void deleteRecursively(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        }
+    }
+}

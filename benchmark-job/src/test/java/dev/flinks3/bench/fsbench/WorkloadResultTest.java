@@ -1,0 +1,86 @@
+package dev.flinks3.bench.fsbench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.flinks3.bench.common.ServerStats;
+import dev.flinks3.bench.fsbench.workloads.FsWorkload;
+import dev.flinks3.bench.fsbench.workloads.WorkloadSizes;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class WorkloadResultTest {
+
+    private static final ServerStats SERVER = new ServerStats(1_500_000_000L, Map.of("PutObject", 300L), Map.of("PutObject", 6_000L));
+
+    @Test
+    void byteWorkloadsCountMegabytesPerSecond() {
+        ClientMeasurement client = new ClientMeasurement(FsWorkload.STREAM_WRITE, 2.0, 100_000_000L, 1, 1.0, 1, 1, 0, "m", "");
+
+        WorkloadResult result = WorkloadResult.of("ours", 1, client, SERVER, "");
+
+        assertThat(result.throughput()).isCloseTo(50.0, within(1e-9));
+        assertThat(result.serverCpuSeconds()).isCloseTo(1.5, within(1e-9));
+        assertThat(result.requests()).isEqualTo(300);
+        assertThat(result.failed()).isFalse();
+    }
+
+    @Test
+    void operationWorkloadsCountOperationsPerSecond() {
+        ClientMeasurement client = new ClientMeasurement(FsWorkload.SMALL_FILES, 20.0, 300L << 16, 300, 1.0, 1, 1, 0, "m", "");
+
+        assertThat(WorkloadResult.of("ours", 1, client, SERVER, "").throughput()).isCloseTo(15.0, within(1e-9));
+    }
+
+    @Test
+    void wrongBytesFailTheWorkloadAndZeroItsThroughput() {
+        ClientMeasurement client = new ClientMeasurement(FsWorkload.SEQUENTIAL_READ, 1.0, 1_000_000L, 1, 1.0, 1, 1, 0, "m", "");
+
+        WorkloadResult result = WorkloadResult.of("ours", 1, client, SERVER, "f: wrong byte at position 9");
+
+        assertThat(result.failed()).isTrue();
+        assertThat(result.failure()).isEqualTo("f: wrong byte at position 9");
+        assertThat(result.throughput()).isZero();
+    }
+
+    @Test
+    void serverStatsDifferencesLeaveOutIdleOperations() {
+        ServerStats before = new ServerStats(100, Map.of("PutObject", 5L, "HeadObject", 2L),
+                Map.of("PutObject", 100L, "HeadObject", 40L));
+        ServerStats after = new ServerStats(350, Map.of("PutObject", 8L, "HeadObject", 2L, "GetObject", 1L),
+                Map.of("PutObject", 160L, "HeadObject", 40L, "GetObject", 25L));
+
+        ServerStats delta = after.minus(before);
+
+        assertThat(delta.cpuNanos()).isEqualTo(250);
+        assertThat(delta.requestsByOperation()).containsExactlyInAnyOrderEntriesOf(Map.of("PutObject", 3L, "GetObject", 1L));
+        assertThat(delta.requests()).isEqualTo(4);
+        assertThat(delta.serveMillisByOperation()).containsExactlyInAnyOrderEntriesOf(Map.of("PutObject", 60L, "GetObject", 25L));
+    }
+
+    @Test
+    void sizesAreValidatedAndWarmUpIsSmaller() {
+        WorkloadSizes defaults = WorkloadSizes.defaults();
+
+        assertThat(defaults.streamBytes()).isEqualTo(512L << 20);
+        assertThat(defaults.warmUp().streamBytes()).isLessThan(defaults.streamBytes());
+        assertThat(defaults.warmUp().deleteObjects()).isLessThan(defaults.deleteObjects());
+        assertThatThrownBy(() -> new WorkloadSizes(0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("streamBytes");
+    }
+
+    @Test
+    void protocolEventsSurviveTheirLine() {
+        ClientMeasurement client = new ClientMeasurement(FsWorkload.RESTORE_DOWNLOAD, 1.5, 42, 16, 0.5, 1024, 512, 2048,
+                "PathsCopyingFileSystem.copyFiles", "");
+        ChildEvent event = new ChildEvent(ChildEvent.Type.MEASURED, FsWorkload.RESTORE_DOWNLOAD, client, "");
+
+        String line = event.encode();
+
+        assertThat(line).startsWith(ChildEvent.PREFIX).doesNotContain("\n");
+        assertThat(ChildEvent.decode(line)).isEqualTo(event);
+        assertThat(ChildEvent.decode("WARN something else")).isNull();
+    }
+}

@@ -1,0 +1,221 @@
+package dev.flinks3.transfer.sdk;
+
+import dev.flinks3.transfer.CompletedPart;
+import dev.flinks3.transfer.S3Errors;
+import dev.flinks3.transfer.S3RequestException;
+import java.nio.ByteBuffer;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Base64;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+import java.util.zip.CRC32C;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
+import software.amazon.awssdk.services.s3.model.ChecksumMode;
+import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.GetObjectRequest;
+import software.amazon.awssdk.services.s3.model.PutObjectRequest;
+import software.amazon.awssdk.services.s3.model.UploadPartRequest;
+
+/**
+ * The one place where uploads get their integrity checksum and GETs ask for one (S3 user guide,
+ * "Checking object integrity"). The body of every PutObject and UploadPart is in memory, so its
+ * checksum is computed here, once, and sent as a header: {@code x-amz-checksum-crc32c}, which S3
+ * verifies before it stores anything and echoes in its answer. Given the value, the SDK computes no
+ * checksum of its own and sends no trailer (the client is built with checksum calculation {@code
+ * WHEN_REQUIRED}), so bodies go out as plain or signed-chunked payloads without {@code
+ * STREAMING-*-TRAILER} encoding, which some S3-compatible servers (Ceph RGW 16.2) reject.
+ *
+ * <p>Which checksum a server checks is found out once per client, from the first upload answers:
+ *
+ * <ul>
+ *   <li>At first each upload carries both the CRC32C header and {@code Content-MD5} (RFC 1864, checked by
+ *       S3 and by every S3-compatible server we know), so these first bodies are verified whatever the
+ *       server is.
+ *   <li>An answer that echoes {@code x-amz-checksum-crc32c} shows that the server checks it: from then on
+ *       only the CRC32C is sent (no MD5 is computed).
+ *   <li>An answer without it shows that the server ignored the header (Ceph RGW 16.2 accepts and
+ *       drops it); an error answer that names the checksum shows that it rejects it (that upload is
+ *       sent again at once, with {@code Content-MD5} only). Either way, from then on uploads carry only
+ *       {@code Content-MD5}, and one warning names {@code s3.checksum-validation.enabled}.
+ * </ul>
+ *
+ * <p>A multipart upload declares CRC32C at CreateMultipartUpload (unless the server was found not to
+ * check it), and CompleteMultipartUpload lists every part's CRC32C as the server echoed it (kept in
+ * {@link CompletedPart#checksumCrc32c()}). GETs ask for the object's checksum ({@code
+ * x-amz-checksum-mode: ENABLED}); where the server returns one for the bytes it sends, the SDK checks the
+ * body against it. With checksums off nothing of this is sent.
+ *
+ * <p>Thread-safe: the mode moves once, from probing to CRC32C or to Content-MD5.
+ */
+final class FlexibleChecksums {
+
+    private static final Logger LOG = LoggerFactory.getLogger(FlexibleChecksums.class);
+
+    /** What uploads carry. */
+    enum Mode {
+        /** Checksums switched off: nothing. */
+        OFF,
+        /** Not known yet which checksum the server checks: CRC32C and Content-MD5. */
+        PROBING,
+        /** The server checks and echoes x-amz-checksum-crc32c: CRC32C only. */
+        CRC32C,
+        /** The server ignores or rejects x-amz-checksum-*: Content-MD5 only. */
+        CONTENT_MD5
+    }
+
+    private final AtomicReference<Mode> mode;
+
+    FlexibleChecksums(boolean enabled) {
+        this.mode = new AtomicReference<>(enabled ? Mode.PROBING : Mode.OFF);
+    }
+
+    /** True if uploads carry checksums. */
+    boolean enabled() {
+        return mode.get() != Mode.OFF;
+    }
+
+    /** What uploads carry now. */
+    Mode mode() {
+        return mode.get();
+    }
+
+    /**
+     * Sends one upload with the checksums of {@code body} for the current mode and learns the mode from
+     * its answer. When the server rejects the CRC32C header of this very request, the upload is sent
+     * once more with {@code Content-MD5} only.
+     *
+     * @param body the bytes to upload, position to limit; not modified
+     * @param send sends the request with the given checksums as headers
+     * @param echoedCrc32c the {@code x-amz-checksum-crc32c} of the answer, or {@code null} if it has none
+     * @param operation the S3 operation, for the warning
+     * @param location the upload's location, for the warning
+     * @return the answer; fails as {@code send}'s future does
+     */
+    <R> CompletableFuture<R> upload(ByteBuffer body, Function<BodyChecksums, CompletableFuture<R>> send,
+            Function<R, String> echoedCrc32c, String operation, Object location) {
+        BodyChecksums sent = BodyChecksums.of(body, mode.get());
+        return send.apply(sent).handle((response, failure) -> {
+            if (failure == null) {
+                learnFromAnswer(sent, echoedCrc32c.apply(response), operation, location);
+                return CompletableFuture.completedFuture(response);
+            }
+            if (sent.crc32c() != null && rejectsChecksumHeader(failure) && switchToContentMd5(
+                    operation + " for " + location + " was rejected with the x-amz-checksum-crc32c header ("
+                            + S3Errors.unwrap(failure).getMessage() + "); it is sent again with Content-MD5")) {
+                return send.apply(BodyChecksums.of(body, Mode.CONTENT_MD5));
+            }
+            return CompletableFuture.<R>failedFuture(failure instanceof CompletionException && failure.getCause() != null
+                    ? failure.getCause() : failure);
+        }).thenCompose(Function.identity());
+    }
+
+    private void learnFromAnswer(BodyChecksums sent, String echoed, String operation, Object location) {
+        if (sent.crc32c() == null || mode.get() != Mode.PROBING) {
+            return;
+        }
+        if (echoed != null) {
+            mode.compareAndSet(Mode.PROBING, Mode.CRC32C);
+        } else {
+            switchToContentMd5("the answer to " + operation + " for " + location
+                    + " has no x-amz-checksum-crc32c, so the server ignored the checksum sent");
+        }
+    }
+
+    /**
+     * Moves from probing to Content-MD5 once; true if the mode is Content-MD5 now. A server whose answers
+     * already showed that it checks CRC32C stays at CRC32C.
+     */
+    private boolean switchToContentMd5(String why) {
+        if (mode.compareAndSet(Mode.PROBING, Mode.CONTENT_MD5)) {
+            LOG.warn("This S3 server does not check flexible checksums: {}. Uploads carry Content-MD5 from now on,"
+                    + " which the server checks instead. Set s3.checksum-validation.enabled: false to send"
+                    + " neither.", why);
+        }
+        return mode.get() == Mode.CONTENT_MD5;
+    }
+
+    /** An error answer that names the checksum, as {@link S3Errors} classifies it (not BadDigest). */
+    private static boolean rejectsChecksumHeader(Throwable failure) {
+        Throwable cause = S3Errors.unwrap(failure);
+        return cause instanceof S3RequestException && cause.getMessage() != null
+                && cause.getMessage().contains(S3Errors.CHECKSUM_HINT);
+    }
+
+    PutObjectRequest.Builder decorate(PutObjectRequest.Builder request, BodyChecksums checksums) {
+        return request.checksumCRC32C(checksums.crc32c()).contentMD5(checksums.contentMd5());
+    }
+
+    UploadPartRequest.Builder decorate(UploadPartRequest.Builder request, BodyChecksums checksums) {
+        return request.checksumCRC32C(checksums.crc32c()).contentMD5(checksums.contentMd5());
+    }
+
+    CreateMultipartUploadRequest.Builder decorate(CreateMultipartUploadRequest.Builder request) {
+        Mode now = mode.get();
+        return now == Mode.PROBING || now == Mode.CRC32C ? request.checksumAlgorithm(ChecksumAlgorithm.CRC32_C) : request;
+    }
+
+    GetObjectRequest.Builder decorate(GetObjectRequest.Builder request) {
+        return enabled() ? request.checksumMode(ChecksumMode.ENABLED) : request;
+    }
+
+    /**
+     * The checksums one upload body carries, base64 as the headers take them; either may be {@code null}.
+     */
+    static final class BodyChecksums {
+
+        private static final BodyChecksums NONE = new BodyChecksums(null, null);
+
+        private final String crc32c;
+        private final String contentMd5;
+
+        private BodyChecksums(String crc32c, String contentMd5) {
+            this.crc32c = crc32c;
+            this.contentMd5 = contentMd5;
+        }
+
+        static BodyChecksums of(ByteBuffer body, Mode mode) {
+            switch (mode) {
+                case PROBING:
+                    return new BodyChecksums(crc32c(body), contentMd5(body));
+                case CRC32C:
+                    return new BodyChecksums(crc32c(body), null);
+                case CONTENT_MD5:
+                    return new BodyChecksums(null, contentMd5(body));
+                default:
+                    return NONE;
+            }
+        }
+
+        /** Base64 of the body's CRC32C, big-endian, as {@code x-amz-checksum-crc32c} takes it; or null. */
+        String crc32c() {
+            return crc32c;
+        }
+
+        /** Base64 of the body's MD5, as {@code Content-MD5} takes it; or null. */
+        String contentMd5() {
+            return contentMd5;
+        }
+
+        static String crc32c(ByteBuffer body) {
+            CRC32C crc = new CRC32C();
+            crc.update(body.duplicate());
+            int value = (int) crc.getValue();
+            return Base64.getEncoder().encodeToString(ByteBuffer.allocate(4).putInt(value).array());
+        }
+
+        static String contentMd5(ByteBuffer body) {
+            try {
+                MessageDigest md5 = MessageDigest.getInstance("MD5");
+                md5.update(body.duplicate());
+                return Base64.getEncoder().encodeToString(md5.digest());
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException("every Java platform has MD5", e);
+            }
+        }
+    }
+}

@@ -1,0 +1,145 @@
+package dev.flinks3.transfer.sdk;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
+import software.amazon.awssdk.core.metrics.CoreMetric;
+import software.amazon.awssdk.metrics.MetricCollection;
+
+/**
+ * What the requests of one S3 operation (e.g. {@code UploadPart}) went through: requests (API calls),
+ * their HTTP attempts and retries, failed attempts by the class the AWS SDK gives them ({@link
+ * CoreMetric#ERROR_TYPE}: throttling, other error answer, configured timeout, I/O, other), and the latency
+ * of whole requests over a {@link LatencyWindow sliding window}.
+ *
+ * <p>Counted from the metric collection the SDK publishes after each call; adding to counters and one
+ * ring slot allocates nothing. Thread-safe.
+ */
+public final class OperationMetrics {
+
+    private static final String ATTEMPT = "ApiCallAttempt";
+
+    private final String operation;
+    private final LongAdder requests = new LongAdder();
+    private final LongAdder failedRequests = new LongAdder();
+    private final LongAdder attempts = new LongAdder();
+    private final LongAdder retries = new LongAdder();
+    private final LongAdder throttledAttempts = new LongAdder();
+    private final LongAdder errorAnswerAttempts = new LongAdder();
+    private final LongAdder timedOutAttempts = new LongAdder();
+    private final LongAdder ioErrorAttempts = new LongAdder();
+    private final LongAdder otherErrorAttempts = new LongAdder();
+    private final LatencyWindow latency;
+
+    OperationMetrics(String operation, LatencyWindow latency) {
+        this.operation = operation;
+        this.latency = latency;
+    }
+
+    /** Counts one finished API call of this operation. */
+    void record(MetricCollection apiCall) {
+        requests.increment();
+        if (apiCall.metricValues(CoreMetric.API_CALL_SUCCESSFUL).contains(Boolean.FALSE)) {
+            failedRequests.increment();
+        }
+        for (Integer count : apiCall.metricValues(CoreMetric.RETRY_COUNT)) {
+            retries.add(count);
+        }
+        for (MetricCollection child : apiCall.children()) {
+            if (ATTEMPT.equals(child.name())) {
+                attempts.increment();
+                countError(child.metricValues(CoreMetric.ERROR_TYPE));
+            }
+        }
+        List<Duration> durations = apiCall.metricValues(CoreMetric.API_CALL_DURATION);
+        if (!durations.isEmpty()) {
+            latency.record(durations.get(0).toNanos());
+        }
+    }
+
+    private void countError(List<String> errorTypes) {
+        if (errorTypes.isEmpty()) {
+            return;
+        }
+        // The SDK's SdkErrorType names (an internal enum, so matched by its published strings).
+        switch (errorTypes.get(0)) {
+            case "Throttling":
+                throttledAttempts.increment();
+                break;
+            case "ServerError": // every error answer of the service that is not throttling, 4xx as well as 5xx
+                errorAnswerAttempts.increment();
+                break;
+            case "ConfiguredTimeout":
+                timedOutAttempts.increment();
+                break;
+            case "IO":
+                ioErrorAttempts.increment();
+                break;
+            default:
+                otherErrorAttempts.increment();
+        }
+    }
+
+    /** The S3 operation's name as the SDK reports it, e.g. {@code UploadPart}. */
+    public String operation() {
+        return operation;
+    }
+
+    /** API calls finished, successful or not. */
+    public long requests() {
+        return requests.sum();
+    }
+
+    /** API calls that failed after all their attempts. */
+    public long failedRequests() {
+        return failedRequests.sum();
+    }
+
+    /** HTTP attempts. */
+    public long attempts() {
+        return attempts.sum();
+    }
+
+    /** Attempts after the first of each API call. */
+    public long retries() {
+        return retries.sum();
+    }
+
+    /** Attempts answered with throttling (503 SlowDown, 429 and the other throttling codes). */
+    public long throttledAttempts() {
+        return throttledAttempts.sum();
+    }
+
+    /** Attempts answered with an S3 error other than throttling: 5xx, and 4xx such as 403, 404 or 412. */
+    public long errorAnswerAttempts() {
+        return errorAnswerAttempts.sum();
+    }
+
+    /** Attempts abandoned at the per-attempt or per-request timeout. */
+    public long timedOutAttempts() {
+        return timedOutAttempts.sum();
+    }
+
+    /** Attempts that failed on the connection (I/O errors, resets, early close). */
+    public long ioErrorAttempts() {
+        return ioErrorAttempts.sum();
+    }
+
+    /** Attempts that failed in the client otherwise (no answer and no I/O error or timeout). */
+    public long otherErrorAttempts() {
+        return otherErrorAttempts.sum();
+    }
+
+    /** Latency of whole requests (all attempts and backoffs) in the sliding window. */
+    public LatencyWindow.Percentiles latency() {
+        return latency.percentiles();
+    }
+
+    @Override
+    public String toString() {
+        return operation + ": " + requests() + " requests (" + failedRequests() + " failed), " + attempts()
+                + " attempts, " + retries() + " retries, throttled " + throttledAttempts() + ", error answers "
+                + errorAnswerAttempts() + ", timeouts " + timedOutAttempts() + ", I/O errors " + ioErrorAttempts()
+                + ", other errors " + otherErrorAttempts() + ", latency " + latency();
+    }
+}

@@ -1,0 +1,325 @@
+package dev.flinks3.transfer.sdk;
+
+import dev.flinks3.transfer.ClientSettings;
+import dev.flinks3.transfer.DefaultMemoryLimit;
+import dev.flinks3.transfer.ObjectClient;
+import dev.flinks3.transfer.S3Settings;
+import dev.flinks3.transfer.bulk.BulkDownloader;
+import dev.flinks3.transfer.crt.CrtS3Client;
+import dev.flinks3.transfer.crt.TransferManagerDownload;
+import dev.flinks3.transfer.read.ReadAheadBudget;
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
+import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
+import software.amazon.awssdk.core.client.config.SdkAdvancedAsyncClientOption;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.http.async.SdkAsyncHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
+import software.amazon.awssdk.retries.api.RetryStrategy;
+import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.awssdk.services.s3.S3AsyncClientBuilder;
+import software.amazon.awssdk.services.s3.S3Configuration;
+import software.amazon.awssdk.transfer.s3.S3TransferManager;
+import software.amazon.awssdk.utils.ThreadFactoryBuilder;
+
+/**
+ * The one owner of everything heavy on the S3 side of a process: the HTTP client (CRT or Netty)
+ * with its connection pool and event loops and the asynchronous S3 client on it, or the CRT-based
+ * S3 client ({@link ClientSettings.ClientType#CRT}, see {@link CrtS3Client}), the credentials provider
+ * (and STS client), the executors that complete futures and schedule retries and timeouts, and the
+ * budget of read-ahead windows ({@link ReadAheadBudget}), whose ranged GETs complete on that executor.
+ * Built once per filesystem from {@link S3Settings}; {@link #close()} releases everything in the
+ * reverse order of creation. The {@link #objectClient() object client} and the {@link
+ * #bulkDownloader() bulk downloader} are cheap views on that client.
+ *
+ * <p>On the SDK's client the Transfer Manager is not used: with the Java-based client its
+ * multipart download reads parts by part number, which S3-compatible servers such as S3Proxy do not
+ * implement, while the {@link BulkDownloader}'s ranged GETs through the object client work
+ * everywhere. On the CRT-based S3 client it is: that client downloads with ranged GETs natively.
+ *
+ * <p>Thread-safe. Futures of the object client complete on this owner's completion executor, so
+ * callers' callbacks never run on (and never block) an event-loop thread.
+ */
+public final class S3ClientOwner implements Closeable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(S3ClientOwner.class);
+
+    /** Largest part a multipart copy (above 5 GiB) copies per UploadPartCopy request. */
+    static final long COPY_PART_BYTES = 512L * 1024 * 1024;
+    /** UploadPartCopy requests of one multipart copy in flight at once. */
+    static final int COPY_PARTS_IN_FLIGHT = 8;
+    /** Most ranged GETs of one file a bulk download has in flight. */
+    static final int RANGES_IN_FLIGHT_PER_FILE = 4;
+
+    private static final int SCHEDULER_THREADS = 2;
+    private static final long EXECUTOR_SHUTDOWN_WAIT_MS = 5_000;
+
+    private final Closer closer = new Closer();
+    private final ClosedGuard closedGuard = new ClosedGuard();
+    private final S3Settings settings;
+    private final Region region;
+    private final S3Credentials credentials;
+    private final S3RequestMetrics requestMetrics = new S3RequestMetrics();
+    private final ReadAheadBudget readAheadBudget = new ReadAheadBudget(DefaultMemoryLimit.ofThisJvm());
+    private final SdkObjectClient objectClient;
+    private final BulkDownloader bulkDownloader;
+    private final ClientSettings.HttpClientType httpClientInUse;
+    private final HttpProxies proxies;
+
+    /**
+     * Builds the clients. The new owner owns every resource it creates and nothing passed in;
+     * {@code settings} is immutable.
+     *
+     * @throws IllegalArgumentException if a setting cannot be applied (an unknown credentials
+     *     provider class, an SSE-C key that is not a 256-bit key)
+     * @throws software.amazon.awssdk.core.exception.SdkException if the SDK refuses the
+     *     configuration; everything created so far is closed first
+     */
+    public S3ClientOwner(S3Settings settings) {
+        this(settings, SdkObjectClient.MAX_SINGLE_COPY_BYTES, COPY_PART_BYTES);
+    }
+
+    /**
+     * As {@link #S3ClientOwner(S3Settings)}, with the multipart copy's threshold and part size
+     * chosen (tests copy a few MiB in parts instead of 5 GiB).
+     */
+    S3ClientOwner(S3Settings settings, long maxSingleCopyBytes, long copyPartBytes) {
+        this.settings = settings;
+        try {
+            this.region = resolveRegion(settings);
+            ThreadPoolExecutor completion = closer.register(new Shutdown<>(completionExecutor())).executor;
+            ScheduledThreadPoolExecutor scheduler = closer.register(new Shutdown<>(scheduler())).executor;
+            this.credentials = closer.register(S3Credentials.create(settings.client().credentials(), region));
+            this.proxies = HttpProxies.of(settings.client());
+            S3AsyncClient s3;
+            S3TransferManager transferManager = null;
+            if (settings.client().client() == ClientSettings.ClientType.CRT) {
+                this.httpClientInUse = ClientSettings.HttpClientType.CRT;
+                s3 = closer.register(CrtS3Client.build(settings, credentials, region, proxies, completion));
+                // Closed before the client; it does not close a client it was given.
+                transferManager = closer.register(
+                        S3TransferManager.builder().s3Client(s3).executor(completion).build());
+            } else {
+                SdkAsyncHttpClient http = AsyncHttpClientFactory.create(settings.client(), proxies, closer);
+                this.httpClientInUse = AsyncHttpClientFactory.typeOf(http);
+                RetryStrategy retryStrategy = S3RetryStrategy.create(settings.client(), requestMetrics);
+                s3 = closer.register(clientBuilder(http, completion, scheduler, retryStrategy).build());
+            }
+
+            SseDecorator sse = new SseDecorator(settings.encryption());
+            this.objectClient = new SdkObjectClient(s3, sse, new FlexibleChecksums(settings.client().checksumsEnabled()),
+                    new MultipartCopy(s3, sse, copyPartBytes, COPY_PARTS_IN_FLIGHT), maxSingleCopyBytes, closedGuard);
+            this.bulkDownloader = transferManager != null
+                    ? new BulkDownloader(new TransferManagerDownload(transferManager, sse, closedGuard),
+                            settings.read().bulkCopyConcurrency())
+                    : BulkDownloader.ranged(objectClient, settings.read().bulkCopyConcurrency(),
+                            settings.read().bulkCopyRangeBytes(), rangesPerFile(settings));
+        } catch (RuntimeException e) {
+            throw closer.closeAfterFailure(e);
+        } catch (Error e) {
+            throw closer.closeAfterFailure(e);
+        }
+        SdkSigningLog.warnIfSecretsWouldBeLogged();
+        LOG.debug("Created S3 clients: {}", this);
+    }
+
+    /** The object client on this owner's plain S3 client; valid until {@link #close()}. */
+    public ObjectClient objectClient() {
+        return objectClient;
+    }
+
+    /** The bulk downloader on this owner's S3 client; valid until {@link #close()}. */
+    public BulkDownloader bulkDownloader() {
+        return bulkDownloader;
+    }
+
+    /**
+     * The budget of read-ahead windows that the input streams on this owner's clients share ({@link
+     * DefaultMemoryLimit}); the windows' ranged GETs complete on this owner's completion executor.
+     */
+    public ReadAheadBudget readAheadBudget() {
+        return readAheadBudget;
+    }
+
+    /**
+     * Counts of this owner's S3 requests, attempts, retries and throttled attempts, per S3 operation
+     * with their latency, and the object bytes downloaded; valid also after {@link #close()}.
+     */
+    public S3RequestMetrics requestMetrics() {
+        return requestMetrics;
+    }
+
+    /**
+     * The HTTP client that carries the requests: the configured one, or Netty when the CRT's native
+     * library does not load; {@code CRT} for the CRT-based S3 client.
+     */
+    public ClientSettings.HttpClientType httpClientInUse() {
+        return httpClientInUse;
+    }
+
+    /** The region requests are signed for. */
+    public Region region() {
+        return region;
+    }
+
+    /**
+     * Closes the S3 client, the HTTP client, the credentials and the executors, in that order.
+     * Requests still in flight fail, and later requests are not sent: both fail with an {@link
+     * IOException} saying that the S3 filesystem is closed ({@link ClosedGuard}).
+     *
+     * @throws IOException the first failure to close, later ones suppressed
+     */
+    @Override
+    public void close() throws IOException {
+        closedGuard.close();
+        closer.close();
+    }
+
+    /**
+     * The settings' region; without one (and without a custom endpoint) the SDK's region chain;
+     * if that finds none, {@code us-east-1} with cross-region access, so buckets of any region
+     * still work (the SDK follows S3's region redirects).
+     */
+    static Region resolveRegion(S3Settings settings) {
+        if (settings.client().region() != null) {
+            return Region.of(settings.client().region());
+        }
+        try {
+            return new DefaultAwsRegionProviderChain().getRegion();
+        } catch (SdkClientException noRegionConfigured) {
+            return Region.of(ClientSettings.DEFAULT_SIGNING_REGION);
+        }
+    }
+
+    /**
+     * Ranged GETs per file of a bulk download: up to {@value #RANGES_IN_FLIGHT_PER_FILE}, fewer when
+     * the files in flight would otherwise ask for more connections than the pool has, since waiting
+     * GETs count against the per-attempt timeout.
+     */
+    static int rangesPerFile(S3Settings settings) {
+        return Math.max(1, Math.min(RANGES_IN_FLIGHT_PER_FILE, settings.client().maxConnections() / settings.read().bulkCopyConcurrency()));
+    }
+
+    private S3AsyncClientBuilder clientBuilder(SdkAsyncHttpClient http, ExecutorService completion,
+            ScheduledThreadPoolExecutor scheduler, RetryStrategy retryStrategy) {
+        S3AsyncClientBuilder builder = S3AsyncClient.builder()
+                .httpClient(http)
+                .credentialsProvider(credentials.provider())
+                .region(region)
+                .forcePathStyle(settings.client().pathStyleAccess())
+                // Upload checksums are computed by FlexibleChecksums and sent as headers; the SDK adds
+                // its own only where an operation requires one (DeleteObjects), so it never sends trailers.
+                .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+                .responseChecksumValidation(settings.client().checksumsEnabled()
+                        ? ResponseChecksumValidation.WHEN_SUPPORTED
+                        : ResponseChecksumValidation.WHEN_REQUIRED)
+                .serviceConfiguration(S3Configuration.builder()
+                        .chunkedEncodingEnabled(settings.client().chunkedEncodingEnabled())
+                        .build())
+                .asyncConfiguration(async -> async.advancedOption(
+                        SdkAdvancedAsyncClientOption.FUTURE_COMPLETION_EXECUTOR, completion))
+                .overrideConfiguration(override -> override
+                        .retryStrategy(retryStrategy)
+                        .addMetricPublisher(requestMetrics)
+                        // One list: executionInterceptors(...) replaces whatever was added before it.
+                        .executionInterceptors(interceptors(settings))
+                        .scheduledExecutorService(scheduler)
+                        .apiCallTimeout(settings.client().apiCallTimeout())
+                        .apiCallAttemptTimeout(settings.client().apiCallAttemptTimeout()));
+        if (settings.client().endpoint() != null) {
+            builder.endpointOverride(settings.client().endpoint());
+        } else if (settings.client().region() == null) {
+            builder.crossRegionAccessEnabled(true);
+        }
+        return builder;
+    }
+
+    /** The body-bytes counter, then the bucket interceptors. */
+    private List<ExecutionInterceptor> interceptors(S3Settings settings) {
+        List<ExecutionInterceptor> interceptors = new ArrayList<>();
+        interceptors.add(new ObjectBodyBytes(requestMetrics));
+        interceptors.addAll(bucketInterceptors(settings));
+        return interceptors;
+    }
+
+    /** Storage class, requester pays and access points, where the settings ask for them. */
+    static List<ExecutionInterceptor> bucketInterceptors(S3Settings settings) {
+        List<ExecutionInterceptor> interceptors = new ArrayList<>();
+        if (BucketRequestOptions.neededFor(settings)) {
+            interceptors.add(new BucketRequestOptions(settings));
+        }
+        if (!settings.client().accessPoints().isEmpty()) {
+            interceptors.add(new AccessPointRouting(settings.client().accessPoints()));
+        }
+        return interceptors;
+    }
+
+    /**
+     * Completes the SDK's futures off the event loops. Unbounded queue on purpose: a bounded one
+     * would make the SDK run callbacks on the event-loop thread when it is full.
+     */
+    private static ThreadPoolExecutor completionExecutor() {
+        int threads = Math.max(8, 2 * Runtime.getRuntime().availableProcessors());
+        ThreadPoolExecutor executor = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(),
+                new ThreadFactoryBuilder().threadNamePrefix("flinks3-s3-completion").daemonThreads(true).build());
+        executor.allowCoreThreadTimeOut(true);
+        return executor;
+    }
+
+    /** Runs the SDK's attempt timeouts and retry delays; every attempt schedules (and mostly cancels) a task. */
+    private static ScheduledThreadPoolExecutor scheduler() {
+        ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(SCHEDULER_THREADS,
+                new ThreadFactoryBuilder().threadNamePrefix("flinks3-s3-scheduler").daemonThreads(true).build());
+        scheduler.setRemoveOnCancelPolicy(true);
+        return scheduler;
+    }
+
+    @Override
+    public String toString() {
+        return "S3ClientOwner{client=" + settings.client().client()
+                + ", httpClient=" + httpClientInUse
+                + ", endpoint=" + settings.client().endpoint()
+                + ", proxy=" + proxies
+                + ", region=" + region
+                + ", pathStyleAccess=" + settings.client().pathStyleAccess()
+                + ", credentials=" + credentials
+                + ", checksums=" + settings.client().checksumsEnabled()
+                + "}";
+    }
+
+    /** Shuts an executor down on close, waiting briefly for running callbacks. */
+    private static final class Shutdown<E extends ExecutorService> implements AutoCloseable {
+        final E executor;
+
+        Shutdown(E executor) {
+            this.executor = executor;
+        }
+
+        @Override
+        public void close() {
+            executor.shutdown();
+            try {
+                if (!executor.awaitTermination(EXECUTOR_SHUTDOWN_WAIT_MS, TimeUnit.MILLISECONDS)) {
+                    executor.shutdownNow();
+                }
+            } catch (InterruptedException e) {
+                // interrupted while waiting: stop the executor now and keep the caller's interrupt
+                executor.shutdownNow();
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

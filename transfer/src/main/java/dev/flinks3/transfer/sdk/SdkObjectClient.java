@@ -1,0 +1,572 @@
+package dev.flinks3.transfer.sdk;
+
+import dev.flinks3.transfer.CompletedPart;
+import dev.flinks3.transfer.ListPage;
+import dev.flinks3.transfer.ObjectClient;
+import dev.flinks3.transfer.ObjectMetadata;
+import dev.flinks3.transfer.PartialBodyException;
+import dev.flinks3.transfer.PendingUpload;
+import dev.flinks3.transfer.RangeDownload;
+import dev.flinks3.transfer.RangeRead;
+import dev.flinks3.transfer.RangeStream;
+import dev.flinks3.transfer.S3Errors;
+import dev.flinks3.transfer.S3Location;
+import dev.flinks3.transfer.S3RequestException;
+import dev.flinks3.transfer.SlidingWindow;
+import dev.flinks3.transfer.WriteCondition;
+import java.io.EOFException;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import software.amazon.awssdk.core.FileTransformerConfiguration.FailureBehavior;
+import software.amazon.awssdk.core.FileTransformerConfiguration.FileWriteOption;
+import software.amazon.awssdk.core.FileTransformerConfiguration;
+import software.amazon.awssdk.core.ResponseInputStream;
+import software.amazon.awssdk.core.SdkPlugin;
+import software.amazon.awssdk.core.async.AsyncRequestBody;
+import software.amazon.awssdk.core.async.AsyncResponseTransformer;
+import software.amazon.awssdk.services.s3.LegacyMd5Plugin;
+import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.awssdk.services.s3.model.AbortMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.CommonPrefix;
+import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadResponse;
+import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
+import software.amazon.awssdk.services.s3.model.CopyObjectRequest;
+import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.CreateMultipartUploadResponse;
+import software.amazon.awssdk.services.s3.model.Delete;
+import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
+import software.amazon.awssdk.services.s3.model.DeleteObjectsRequest;
+import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
+import software.amazon.awssdk.services.s3.model.GetObjectRequest;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.ListMultipartUploadsRequest;
+import software.amazon.awssdk.services.s3.model.ListMultipartUploadsResponse;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.ListPartsRequest;
+import software.amazon.awssdk.services.s3.model.ListPartsResponse;
+import software.amazon.awssdk.services.s3.model.MultipartUpload;
+import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
+import software.amazon.awssdk.services.s3.model.Part;
+import software.amazon.awssdk.services.s3.model.PutObjectRequest;
+import software.amazon.awssdk.services.s3.model.PutObjectResponse;
+import software.amazon.awssdk.services.s3.model.S3Object;
+import software.amazon.awssdk.services.s3.model.UploadPartRequest;
+import software.amazon.awssdk.services.s3.model.UploadPartResponse;
+
+/**
+ * {@link ObjectClient} on the AWS SDK v2 asynchronous S3 client: one S3 request per call (a
+ * multipart copy and a batch delete of more than 1,000 keys make several). Retries of throttling,
+ * 5xx and network errors happen inside the SDK according to the client's retry strategy; failures
+ * are translated by {@link S3Errors}. Server-side encryption is added by {@link SseDecorator},
+ * checksums (CRC32C or Content-MD5 of each upload body, computed here) by {@link FlexibleChecksums}.
+ *
+ * <p>Thread-safe. Futures complete on the client's future-completion executor, never on an
+ * event-loop thread.
+ */
+public final class SdkObjectClient implements ObjectClient {
+
+    /** CopyObject copies up to 5 GiB; above that S3 requires a multipart copy. */
+    static final long MAX_SINGLE_COPY_BYTES = 5L * 1024 * 1024 * 1024;
+    /** DeleteObjects takes at most 1,000 keys per request. */
+    static final int MAX_KEYS_PER_DELETE = 1000;
+
+    private static final String IF_NONE_MATCH_ANY = "*";
+    /**
+     * Adds {@code Content-MD5} to DeleteObjects. S3 requires a checksum of its body and takes the CRC
+     * the SDK sends since 2.30; older MinIO, Ceph and several appliances require {@code Content-MD5}
+     * and answer 400 MissingContentMD5 without it. Only this request gets the plugin: the MD5 is the
+     * SDK's, computed over the marshalled XML body.
+     */
+    private static final SdkPlugin CONTENT_MD5 = LegacyMd5Plugin.create();
+    private static final int DELETE_REQUESTS_IN_FLIGHT = 4;
+
+    private final S3AsyncClient s3;
+    private final SseDecorator sse;
+    private final FlexibleChecksums checksums;
+    private final MultipartCopy multipartCopy;
+    private final long maxSingleCopyBytes;
+    private final ClosedGuard closedGuard;
+
+    /**
+     * @param s3 the client to send with; not owned, the caller closes it
+     * @param sse the encryption to apply to every request
+     * @param checksums whether uploads carry CRC32C checksums and GETs ask for them
+     * @param multipartCopy the copy used for sources larger than {@code maxSingleCopyBytes}
+     * @param maxSingleCopyBytes largest source copied with one CopyObject, at most 5 GiB
+     * @param closedGuard says when the owner of {@code s3} closed, so requests fail saying so
+     */
+    SdkObjectClient(S3AsyncClient s3, SseDecorator sse, FlexibleChecksums checksums, MultipartCopy multipartCopy,
+            long maxSingleCopyBytes, ClosedGuard closedGuard) {
+        this.s3 = s3;
+        this.sse = sse;
+        this.checksums = checksums;
+        this.multipartCopy = multipartCopy;
+        this.maxSingleCopyBytes = Math.min(maxSingleCopyBytes, MAX_SINGLE_COPY_BYTES);
+        this.closedGuard = closedGuard;
+    }
+
+    @Override
+    public ObjectMetadata head(S3Location location) throws IOException {
+        HeadObjectRequest.Builder request = HeadObjectRequest.builder().bucket(location.bucket()).key(location.key());
+        sse.decorate(request);
+        HeadObjectResponse response = sendAndWait("HeadObject", location, () -> s3.headObject(request.build()));
+        return new ObjectMetadata(location.key(), response.contentLength(), response.eTag(),
+                response.lastModified() == null ? 0 : response.lastModified().toEpochMilli());
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Returns once the response headers arrived; the body streams while the caller reads. A body
+     * that comes with the object's checksum is read in full and checked at the first read ({@link
+     * VerifiedRangeStream}); a mismatch fails that read with an {@link IOException} naming the
+     * location, before any byte is handed out. An empty
+     * object yields an empty stream for {@code start == 0}. Not retried once the body is handed out: a
+     * failed read is for the caller to reopen.
+     */
+    @Override
+    public RangeStream get(S3Location location, long start, long endExclusive) throws IOException {
+        if (start < 0 || endExclusive <= start) {
+            throw new IllegalArgumentException("invalid range [" + start + ", " + endExclusive + ") of " + location);
+        }
+        GetObjectRequest.Builder request = GetObjectRequest.builder()
+                .bucket(location.bucket())
+                .key(location.key())
+                .range("bytes=" + start + "-" + (endExclusive - 1));
+        sse.decorate(request);
+        checksums.decorate(request);
+        ResponseInputStream<GetObjectResponse> body;
+        try {
+            body = sendAndWait("GetObject", location,
+                    () -> s3.getObject(request.build(), AsyncResponseTransformer.toBlockingInputStream()));
+        } catch (EOFException e) {
+            if (start == 0) {
+                // No range of an empty object is satisfiable, yet an empty object is a file to read.
+                return SdkRangeStream.empty();
+            }
+            throw e;
+        }
+        GetObjectResponse response = body.response();
+        if (response.contentRange() == null && start > 0) {
+            body.abort();
+            throw new S3RequestException("GetObject", location.toString(), 200, null,
+                    "The server ignored the Range header and sent the whole object", null);
+        }
+        return VerifiedRangeStream.of(
+                new SdkRangeStream(body, location, SdkRangeStream.objectLength(response)), response, location);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The body is copied into {@code dst} on the HTTP client's thread ({@link BufferBodyTransformer}).
+     * A body that comes with the object's checksum is checked by the SDK when it ends; a mismatch fails
+     * the future with a {@link PartialBodyException} of 0 trusted bytes.
+     */
+    @Override
+    public CompletableFuture<RangeRead> readInto(S3Location location, long start, ByteBuffer dst) {
+        int length = dst.remaining();
+        if (start < 0 || length < 1) {
+            throw new IllegalArgumentException("invalid range of " + length + " bytes from " + start + " of " + location);
+        }
+        GetObjectRequest.Builder request = GetObjectRequest.builder()
+                .bucket(location.bucket())
+                .key(location.key())
+                .range("bytes=" + start + "-" + (start + length - 1));
+        sse.decorate(request);
+        checksums.decorate(request);
+        BufferBodyTransformer body = new BufferBodyTransformer(location, start, dst);
+        CompletableFuture<RangeRead> answer = send("GetObject", location, () -> s3.getObject(request.build(), body));
+        CompletableFuture<RangeRead> result = new CompletableFuture<>();
+        answer.whenComplete((read, failure) -> {
+            if (failure == null) {
+                result.complete(read);
+                return;
+            }
+            Throwable cause = S3Errors.unwrap(failure);
+            if (cause instanceof EOFException && start == 0) {
+                // No range of an empty object is satisfiable, yet an empty object is a file to read.
+                result.complete(new RangeRead(0, 0));
+            } else if (body.brokeMidBody()) {
+                result.completeExceptionally(new PartialBodyException("the body of GetObject of " + location
+                        + " from byte " + start + " broke after " + body.trustedBytes() + " usable bytes: " + cause,
+                        body.trustedBytes(), cause));
+            } else {
+                result.completeExceptionally(cause);
+            }
+        });
+        result.whenComplete((read, failure) -> {
+            if (result.isCancelled()) {
+                answer.cancel(true);
+            }
+        });
+        return result;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The SDK writes the body into the file at the range's offset as it arrives ({@link
+     * AsyncResponseTransformer#toFile}); nothing is buffered in memory.
+     */
+    @Override
+    public CompletableFuture<RangeDownload> readIntoFile(
+            S3Location location, long start, long endExclusive, Path file, String ifMatch) {
+        if (start < 0 || endExclusive <= start) {
+            throw new IllegalArgumentException("invalid range [" + start + ", " + endExclusive + ") of " + location);
+        }
+        GetObjectRequest.Builder request = GetObjectRequest.builder()
+                .bucket(location.bucket())
+                .key(location.key())
+                .range("bytes=" + start + "-" + (endExclusive - 1))
+                .ifMatch(ifMatch);
+        sse.decorate(request);
+        FileTransformerConfiguration toFile = FileTransformerConfiguration.builder()
+                .fileWriteOption(FileWriteOption.WRITE_TO_POSITION)
+                .position(start)
+                .failureBehavior(FailureBehavior.LEAVE)
+                .build();
+        CompletableFuture<GetObjectResponse> answer = send("GetObject", location,
+                () -> s3.getObject(request.build(), AsyncResponseTransformer.toFile(file, toFile)));
+        CompletableFuture<RangeDownload> result = answer.handle((response, failure) -> {
+            if (failure == null) {
+                if (response.contentRange() == null && start > 0) {
+                    throw new CompletionException(new S3RequestException("GetObject", location.toString(), 200, null,
+                            "The server ignored the Range header and sent the whole object", null));
+                }
+                return new RangeDownload(response.contentLength(), SdkRangeStream.objectLength(response),
+                        response.eTag());
+            }
+            Throwable cause = S3Errors.unwrap(failure);
+            if (cause instanceof EOFException && start == 0) {
+                // No range of an empty object is satisfiable, yet an empty object is a file to write.
+                return new RangeDownload(0, 0, null);
+            }
+            throw new CompletionException(cause);
+        });
+        result.whenComplete((read, failure) -> {
+            if (result.isCancelled()) {
+                answer.cancel(true);
+            }
+        });
+        return result;
+    }
+
+    @Override
+    public ListPage list(String bucket, String prefix, String delimiter, String continuationToken, int maxKeys)
+            throws IOException {
+        ListObjectsV2Request request = ListObjectsV2Request.builder()
+                .bucket(bucket)
+                .prefix(prefix)
+                .delimiter(delimiter)
+                .continuationToken(continuationToken)
+                .maxKeys(maxKeys)
+                .build();
+        String where = "s3://" + bucket + "/" + prefix;
+        ListObjectsV2Response response =
+                sendAndWait("ListObjectsV2", where, () -> s3.listObjectsV2(request));
+        List<ObjectMetadata> objects = new ArrayList<>(response.contents().size());
+        for (S3Object object : response.contents()) {
+            objects.add(new ObjectMetadata(object.key(), object.size(), object.eTag(),
+                    object.lastModified() == null ? 0 : object.lastModified().toEpochMilli()));
+        }
+        List<String> prefixes = new ArrayList<>(response.commonPrefixes().size());
+        for (CommonPrefix common : response.commonPrefixes()) {
+            prefixes.add(common.prefix());
+        }
+        boolean more = Boolean.TRUE.equals(response.isTruncated()) && response.nextContinuationToken() != null;
+        return new ListPage(objects, prefixes, more ? response.nextContinuationToken() : null);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Any number of keys is accepted: they are sent as DeleteObjects requests of at most
+     * {@value #MAX_KEYS_PER_DELETE} keys, a few in parallel, each with {@code Content-MD5} (as servers
+     * that predate S3's flexible checksums require) besides the SDK's checksum.
+     */
+    @Override
+    public List<String> deleteBatch(String bucket, List<String> keys) throws IOException {
+        List<List<String>> batches = new ArrayList<>();
+        for (int from = 0; from < keys.size(); from += MAX_KEYS_PER_DELETE) {
+            batches.add(keys.subList(from, Math.min(from + MAX_KEYS_PER_DELETE, keys.size())));
+        }
+        List<List<String>> failedPerBatch =
+                SlidingWindow.run(batches, DELETE_REQUESTS_IN_FLIGHT, batch -> deleteObjects(bucket, batch));
+        List<String> failed = new ArrayList<>();
+        failedPerBatch.forEach(failed::addAll);
+        return failed;
+    }
+
+    private CompletableFuture<List<String>> deleteObjects(String bucket, List<String> keys) {
+        List<ObjectIdentifier> objects = new ArrayList<>(keys.size());
+        for (String key : keys) {
+            objects.add(ObjectIdentifier.builder().key(key).build());
+        }
+        DeleteObjectsRequest request = DeleteObjectsRequest.builder()
+                .bucket(bucket)
+                .delete(Delete.builder().objects(objects).quiet(true).build())
+                .overrideConfiguration(override -> override.addPlugin(CONTENT_MD5))
+                .build();
+        String where = "s3://" + bucket + "/" + keys.get(0) + " and " + (keys.size() - 1) + " more keys";
+        return send("DeleteObjects", where, () -> s3.deleteObjects(request), SdkObjectClient::failedKeys);
+    }
+
+    private static List<String> failedKeys(DeleteObjectsResponse response) {
+        List<String> failed = new ArrayList<>(response.errors().size());
+        response.errors().forEach(error -> failed.add(error.key() + " (" + error.code() + ": " + error.message() + ")"));
+        return failed;
+    }
+
+    @Override
+    public void delete(S3Location location) throws IOException {
+        DeleteObjectRequest request =
+                DeleteObjectRequest.builder().bucket(location.bucket()).key(location.key()).build();
+        try {
+            sendAndWait("DeleteObject", location, () -> s3.deleteObject(request));
+        } catch (FileNotFoundException alreadyGone) {
+            // S3 answers 204 for a missing key; some compatible servers answer 404. Both mean "gone".
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Blocks until the copy is complete. The target gets the configured encryption; the
+     * source's metadata is copied.
+     */
+    @Override
+    public void copy(S3Location source, S3Location target, long sourceLength) throws IOException {
+        if (sourceLength > maxSingleCopyBytes) {
+            closedGuard.checkOpen("UploadPartCopy", source);
+            try {
+                multipartCopy.copy(source, target, sourceLength);
+            } catch (IOException e) {
+                throw closedGuard.afterFailure("UploadPartCopy", source, e);
+            }
+            return;
+        }
+        CopyObjectRequest.Builder request = CopyObjectRequest.builder()
+                .sourceBucket(source.bucket())
+                .sourceKey(source.key())
+                .destinationBucket(target.bucket())
+                .destinationKey(target.key());
+        sse.decorate(request);
+        sendAndWait("CopyObject", source, () -> s3.copyObject(request.build()));
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The body is sent without copying; retries resend it from the caller's buffer, which must
+     * therefore stay unchanged until the future completes. A server that does not implement
+     * {@code If-None-Match} fails the future with an {@link S3RequestException} (status 501 or 400)
+     * whose operation names the header.
+     */
+    @Override
+    public CompletableFuture<String> put(S3Location location, ByteBuffer body, WriteCondition condition) {
+        String operation = operation("PutObject", condition);
+        return checksums.upload(body, bodyChecksums -> {
+            PutObjectRequest.Builder request = PutObjectRequest.builder()
+                    .bucket(location.bucket())
+                    .key(location.key())
+                    .contentLength((long) body.remaining());
+            if (condition == WriteCondition.IF_NONE_MATCH) {
+                request.ifNoneMatch(IF_NONE_MATCH_ANY);
+            }
+            sse.decorate(request);
+            checksums.decorate(request, bodyChecksums);
+            AsyncRequestBody content = AsyncRequestBody.fromRemainingByteBufferUnsafe(body.duplicate());
+            return send(operation, location, () -> s3.putObject(request.build(), content));
+        }, PutObjectResponse::checksumCRC32C, operation, location).thenApply(PutObjectResponse::eTag);
+    }
+
+    @Override
+    public boolean checksFlexibleChecksums() {
+        return checksums.mode() == FlexibleChecksums.Mode.CRC32C;
+    }
+
+    @Override
+    public CompletableFuture<String> createMultipartUpload(S3Location location) {
+        CreateMultipartUploadRequest.Builder request =
+                CreateMultipartUploadRequest.builder().bucket(location.bucket()).key(location.key());
+        sse.decorate(request);
+        checksums.decorate(request);
+        return send("CreateMultipartUpload", location,
+                () -> s3.createMultipartUpload(request.build()), CreateMultipartUploadResponse::uploadId);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The body is sent without copying, as for {@link #put}. The returned part carries the CRC32C
+     * the server confirmed, if it echoed one (see {@link FlexibleChecksums}).
+     */
+    @Override
+    public CompletableFuture<CompletedPart> uploadPart(
+            S3Location location, String uploadId, int partNumber, ByteBuffer body) {
+        long size = body.remaining();
+        return checksums.upload(body, bodyChecksums -> {
+            UploadPartRequest.Builder request = UploadPartRequest.builder()
+                    .bucket(location.bucket())
+                    .key(location.key())
+                    .uploadId(uploadId)
+                    .partNumber(partNumber)
+                    .contentLength(size);
+            sse.decorate(request);
+            checksums.decorate(request, bodyChecksums);
+            AsyncRequestBody content = AsyncRequestBody.fromRemainingByteBufferUnsafe(body.duplicate());
+            return send("UploadPart", location, () -> s3.uploadPart(request.build(), content));
+        }, UploadPartResponse::checksumCRC32C, "UploadPart", location)
+                .thenApply(response -> new CompletedPart(partNumber, response.eTag(), size, response.checksumCRC32C()));
+    }
+
+    @Override
+    public CompletableFuture<String> completeMultipartUpload(
+            S3Location location, String uploadId, List<CompletedPart> parts, WriteCondition condition) {
+        List<software.amazon.awssdk.services.s3.model.CompletedPart> completed = new ArrayList<>(parts.size());
+        for (CompletedPart part : parts) {
+            completed.add(software.amazon.awssdk.services.s3.model.CompletedPart.builder()
+                    .partNumber(part.partNumber())
+                    .eTag(part.eTag())
+                    .checksumCRC32C(part.checksumCrc32c())
+                    .build());
+        }
+        CompleteMultipartUploadRequest.Builder request = CompleteMultipartUploadRequest.builder()
+                .bucket(location.bucket())
+                .key(location.key())
+                .uploadId(uploadId)
+                .multipartUpload(CompletedMultipartUpload.builder().parts(completed).build());
+        if (condition == WriteCondition.IF_NONE_MATCH) {
+            request.ifNoneMatch(IF_NONE_MATCH_ANY)
+                    .overrideConfiguration(override -> override.addPlugin(S3RetryStrategy.CONFLICT_IS_FINAL));
+        }
+        sse.decorate(request);
+        return send(operation("CompleteMultipartUpload", condition), location,
+                () -> s3.completeMultipartUpload(request.build()), CompleteMultipartUploadResponse::eTag);
+    }
+
+    @Override
+    public CompletableFuture<Void> abortMultipartUpload(S3Location location, String uploadId) {
+        AbortMultipartUploadRequest request = AbortMultipartUploadRequest.builder()
+                .bucket(location.bucket())
+                .key(location.key())
+                .uploadId(uploadId)
+                .build();
+        CompletableFuture<Void> aborted = send("AbortMultipartUpload", location,
+                () -> s3.abortMultipartUpload(request), response -> null);
+        CompletableFuture<Void> result = new CompletableFuture<>();
+        aborted.whenComplete((done, failure) -> {
+            Throwable cause = failure == null ? null : S3Errors.unwrap(failure);
+            // An upload that is already gone (aborted, completed, expired) needs no abort.
+            if (cause == null || cause instanceof FileNotFoundException) {
+                result.complete(null);
+            } else {
+                result.completeExceptionally(cause);
+            }
+        });
+        return result;
+    }
+
+    @Override
+    public List<PendingUpload> listMultipartUploads(String bucket, String prefix) throws IOException {
+        String where = "s3://" + bucket + "/" + prefix;
+        List<PendingUpload> uploads = new ArrayList<>();
+        String keyMarker = null;
+        String uploadIdMarker = null;
+        while (true) {
+            ListMultipartUploadsRequest request = ListMultipartUploadsRequest.builder()
+                    .bucket(bucket)
+                    .prefix(prefix)
+                    .keyMarker(keyMarker)
+                    .uploadIdMarker(uploadIdMarker)
+                    .build();
+            ListMultipartUploadsResponse page =
+                    sendAndWait("ListMultipartUploads", where, () -> s3.listMultipartUploads(request));
+            for (MultipartUpload upload : page.uploads()) {
+                uploads.add(new PendingUpload(upload.key(), upload.uploadId(),
+                        upload.initiated() == null ? 0 : upload.initiated().toEpochMilli()));
+            }
+            if (!Boolean.TRUE.equals(page.isTruncated())) {
+                return uploads;
+            }
+            keyMarker = page.nextKeyMarker();
+            uploadIdMarker = page.nextUploadIdMarker();
+        }
+    }
+
+    @Override
+    public List<CompletedPart> listParts(S3Location location, String uploadId) throws IOException {
+        String where = location + " (upload id " + uploadId + ")";
+        List<CompletedPart> parts = new ArrayList<>();
+        Integer partNumberMarker = null;
+        while (true) {
+            ListPartsRequest.Builder request = ListPartsRequest.builder()
+                    .bucket(location.bucket())
+                    .key(location.key())
+                    .uploadId(uploadId)
+                    .partNumberMarker(partNumberMarker);
+            sse.decorate(request);
+            ListPartsResponse page =
+                    sendAndWait("ListParts", where, () -> s3.listParts(request.build()));
+            for (Part part : page.parts()) {
+                parts.add(new CompletedPart(part.partNumber(), part.eTag(), part.size(), part.checksumCRC32C()));
+            }
+            if (!Boolean.TRUE.equals(page.isTruncated())) {
+                return parts;
+            }
+            partNumberMarker = page.nextPartNumberMarker();
+        }
+    }
+
+    /** What uploads carry now: found out from the server's first answers (see {@link FlexibleChecksums}). */
+    FlexibleChecksums.Mode checksumMode() {
+        return checksums.mode();
+    }
+
+    /** The operation's name in messages; a conditional write names its header. */
+    private static String operation(String name, WriteCondition condition) {
+        return condition == WriteCondition.IF_NONE_MATCH ? S3Errors.conditionalWrite(name) : name;
+    }
+
+    /** Sends a request and waits for its response; see {@link S3Errors#await}. */
+    private <T> T sendAndWait(String operation, Object location, Supplier<CompletableFuture<T>> call)
+            throws IOException {
+        return S3Errors.await(send(operation, location, call), operation, location);
+    }
+
+    private <T> CompletableFuture<T> send(
+            String operation, Object location, Supplier<CompletableFuture<T>> call) {
+        return send(operation, location, call, response -> response);
+    }
+
+    /**
+     * Sends a request and maps its response; a failure, also one the SDK throws before sending
+     * (request validation), completes the returned future with the translated exception, and one
+     * after the owner closed with the {@link ClosedGuard}'s. Cancelling the returned future aborts the
+     * request.
+     */
+    private <S, T> CompletableFuture<T> send(
+            String operation, Object location, Supplier<CompletableFuture<S>> call, Function<? super S, T> response) {
+        return closedGuard.send(operation, location, () -> {
+            try {
+                return S3Errors.translating(call.get(), response, operation, location);
+            } catch (RuntimeException e) {
+                return CompletableFuture.failedFuture(S3Errors.translate(operation, location, e));
+            }
+        });
+    }
+}

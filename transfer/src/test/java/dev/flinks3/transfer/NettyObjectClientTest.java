@@ -1,8 +1,0 @@
-package dev.flinks3.transfer;
-
-/** {@link SdkObjectClient} on the Netty HTTP client against S3Proxy. */
-class NettyObjectClientTest extends SdkObjectClientS3ProxyTest {
-    NettyObjectClientTest() {
-        super(ClientSettings.HttpClientType.NETTY);
-    }
-}
