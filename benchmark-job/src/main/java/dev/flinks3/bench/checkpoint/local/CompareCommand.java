@@ -1,7 +1,6 @@
 package dev.flinks3.bench.checkpoint.local;
 
 import dev.flinks3.bench.checkpoint.job.JobParameters;
-import dev.flinks3.bench.checkpoint.results.BenchmarkResults;
 import dev.flinks3.bench.common.CpuPinning;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -51,15 +50,9 @@ public final class CompareCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        job.validate();
-        s3.validate();
         if (rounds < 1) {
             throw new IllegalArgumentException("--rounds must be at least 1, was " + rounds);
         }
-        BenchmarkResults results = new BenchmarkSession(job, s3, session.restoreParallelism(job),
-                session.contenders(contenders), rounds, session.output("compare", s3.profile()),
-                session.jvmOptions(), session.contenderConfiguration(), session.managedMemory, CommandLines.describe(spec), session.keepWork,
-                warmUp, CpuPinning.forThisMachine(pinCpus), System.out).run();
-        return results.contenders().stream().allMatch(r -> r.succeeded()) ? 0 : 1;
+        return session.run("compare", job, s3, contenders, rounds, warmUp, CpuPinning.forThisMachine(pinCpus), spec);
     }
 }

@@ -1,7 +1,6 @@
 package dev.flinks3.bench.checkpoint.local;
 
 import dev.flinks3.bench.checkpoint.job.JobParameters;
-import dev.flinks3.bench.checkpoint.results.BenchmarkResults;
 import dev.flinks3.bench.common.Contender;
 import dev.flinks3.bench.common.CpuPinning;
 import java.util.List;
@@ -42,12 +41,6 @@ public final class LocalCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        job.validate();
-        s3.validate();
-        BenchmarkResults results = new BenchmarkSession(job, s3, session.restoreParallelism(job),
-                session.contenders(List.of(contender)), 1, session.output("local", s3.profile()),
-                session.jvmOptions(), session.contenderConfiguration(), session.managedMemory, CommandLines.describe(spec), session.keepWork,
-                warmUp, CpuPinning.forThisMachine(false), System.out).run();
-        return results.contenders().stream().allMatch(r -> r.succeeded()) ? 0 : 1;
+        return session.run("local", job, s3, List.of(contender), 1, warmUp, CpuPinning.forThisMachine(false), spec);
     }
 }

@@ -1,8 +1,11 @@
 package dev.flinks3.bench.checkpoint.local;
 
 import dev.flinks3.bench.checkpoint.job.JobParameters;
+import dev.flinks3.bench.checkpoint.results.BenchmarkResults;
+import dev.flinks3.bench.checkpoint.results.ContenderResult;
 import dev.flinks3.bench.common.Contender;
 import dev.flinks3.bench.common.ContenderConfiguration;
+import dev.flinks3.bench.common.CpuPinning;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
@@ -12,6 +15,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
 /** Options that local and comparison mode share besides the job's and the S3 target's. A picocli mixin. */
@@ -48,6 +52,23 @@ public final class SessionOptions {
     @Option(names = "--keep-work",
             description = "Keep the work folder (the embedded server's objects, RocksDB's files) after the run.")
     boolean keepWork;
+
+    /**
+     * Checks the job's and the S3 target's options, runs every contender and writes the results and report.
+     *
+     * @param mode {@code local} or {@code compare}, in the default output folder's name
+     * @return the exit code: 0 when every contender's run succeeded, else 1
+     * @throws Exception as {@link BenchmarkSession#run()}; a user's mistake as an IllegalArgumentException
+     */
+    int run(String mode, JobParameters job, S3Options s3, List<String> contenderNames, int rounds, boolean warmUp,
+            CpuPinning pinning, CommandSpec spec) throws Exception {
+        job.validate();
+        s3.validate();
+        BenchmarkResults results = new BenchmarkSession(job, s3, restoreParallelism(job), contenders(contenderNames),
+                rounds, output(mode, s3.profile()), jvmOptions(), contenderConfiguration(), managedMemory,
+                CommandLines.describe(spec), keepWork, warmUp, pinning, System.out).run();
+        return results.contenders().stream().allMatch(ContenderResult::succeeded) ? 0 : 1;
+    }
 
     int restoreParallelism(JobParameters job) {
         return restoreParallelism == null ? job.parallelism() : restoreParallelism;

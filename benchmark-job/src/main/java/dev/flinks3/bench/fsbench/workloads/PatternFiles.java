@@ -54,6 +54,11 @@ final class PatternFiles {
         write(path, seed, length, writeBytes, WriteMode.OVERWRITE);
     }
 
+    /** The one stream's file that the read workloads read, written unless it is there already. */
+    void ensureStreamFile(WorkloadContext context) throws IOException {
+        ensure(context.streamFile(), WorkloadContext.STREAM_SEED, context.sizes().streamBytes(), context.sizes().writeBytes());
+    }
+
     /**
      * Reads a whole file and checks every byte and the CRC32C.
      *

@@ -25,8 +25,7 @@ final class SequentialRead implements WorkloadTask {
 
     @Override
     public void prepare() throws Exception {
-        files.ensure(context.streamFile(), WorkloadContext.STREAM_SEED, context.sizes().streamBytes(),
-                context.sizes().writeBytes());
+        files.ensureStreamFile(context);
     }
 
     @Override
