@@ -4,6 +4,7 @@ import static dev.flinks3.fs.S3ConfigOptions.*;
 
 import dev.flinks3.transfer.ClientSettings;
 import dev.flinks3.transfer.CredentialSettings;
+import dev.flinks3.transfer.DefaultMemoryLimit;
 import dev.flinks3.transfer.EncryptionSettings;
 import dev.flinks3.transfer.EncryptionSettings.SseType;
 import dev.flinks3.transfer.HttpProxy;
@@ -56,16 +57,15 @@ public final class S3SettingsFactory {
                     + "|[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
 
     /**
-     * The process-wide part-buffer limit when none is configured: the option's default (1 GiB) or a
+     * The process-wide part-buffer limit when none is configured: {@link DefaultMemoryLimit} (1 GiB or a
      * quarter of the JVM's maximum heap, whichever is smaller, so a small TaskManager heap is not
-     * filled with part buffers; never below two parts.
+     * filled with part buffers), never below two parts.
      *
      * @param partSize the part size in bytes
      * @param maxHeap the JVM's maximum heap in bytes ({@link Runtime#maxMemory()})
      */
     static long defaultBufferLimit(long partSize, long maxHeap) {
-        long limit = Math.min(MAX_BUFFERED_SIZE.defaultValue().getBytes(), maxHeap / 4);
-        return Math.max(2 * partSize, limit);
+        return Math.max(2 * partSize, DefaultMemoryLimit.of(maxHeap));
     }
 
     /** A proxy host: a DNS name, an IPv4 address or a bracketed IPv6 address. */

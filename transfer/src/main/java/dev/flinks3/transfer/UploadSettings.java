@@ -25,7 +25,7 @@ public final class UploadSettings {
     public static final int DEFAULT_MAX_PARTS_IN_FLIGHT = 8;
     public static final int MAX_MAX_PARTS_IN_FLIGHT = 10_000;
     /** The process-wide part-buffer limit's upper default: 1 GiB (a smaller heap lowers it). */
-    public static final long DEFAULT_MAX_BUFFERED_BYTES = 1024L * 1024 * 1024;
+    public static final long DEFAULT_MAX_BUFFERED_BYTES = DefaultMemoryLimit.CAP_BYTES;
     public static final boolean DEFAULT_CONDITIONAL_WRITES_ENABLED = true;
 
     private final long partSizeBytes;
