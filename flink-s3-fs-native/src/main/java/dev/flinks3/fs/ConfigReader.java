@@ -123,8 +123,20 @@ final class ConfigReader {
         });
     }
 
+    /** An integer in the option's declared range ({@link S3ConfigOptions#range}). */
+    int intInRange(ConfigOption<Integer> option) {
+        S3ConfigOptions.Range range = S3ConfigOptions.range(option);
+        return intInRange(option, (int) range.min, (int) range.max);
+    }
+
+    /** A byte size in the option's declared range ({@link S3ConfigOptions#range}). */
+    long bytesInRange(ConfigOption<MemorySize> option) {
+        S3ConfigOptions.Range range = S3ConfigOptions.range(option);
+        return bytesInRange(option, range.min, range.max);
+    }
+
     /** An integer in {@code [min, max]}. */
-    int intInRange(ConfigOption<Integer> option, int min, int max) {
+    private int intInRange(ConfigOption<Integer> option, int min, int max) {
         int value = parse(option, rangeText(min, max), raw -> Integer.valueOf(raw.trim()));
         if (value < min || value > max) {
             throw invalid(find(option).orElseThrow(), rangeText(min, max));
@@ -133,7 +145,7 @@ final class ConfigReader {
     }
 
     /** A byte size (plain bytes or with unit, as Flink's {@link MemorySize}) in {@code [min, max]} bytes. */
-    long bytesInRange(ConfigOption<MemorySize> option, long min, long max) {
+    private long bytesInRange(ConfigOption<MemorySize> option, long min, long max) {
         String allowed = max == Long.MAX_VALUE
                 ? "a size of at least " + sizeText(min)
                 : "a size from " + sizeText(min) + " to " + sizeText(max);

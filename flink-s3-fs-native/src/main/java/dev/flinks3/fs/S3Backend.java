@@ -41,12 +41,12 @@ final class S3Backend implements Closeable {
     S3Backend(S3FileSystemSettings settings, String scheme) {
         this.settings = settings;
         this.owner = new S3ClientOwner(settings.s3());
-        this.uploads = new UploadEngine(owner.objectClient(), settings.s3());
+        this.uploads = new UploadEngine(owner.objectClient(), settings.s3().upload());
         this.transferManagerUploads = owner.transferManager() == null ? null
                 : new TransferManagerUploads(owner.transferManager(), uploads, owner.objectClient(), settings.s3());
         S3FileSystemMetrics metrics =
                 new S3FileSystemMetrics(owner.requestMetrics(), uploads.metrics(), owner.readAheadBudget());
-        String endpoint = MetricsBeans.endpointKey(settings.s3().endpoint(), owner.region().id());
+        String endpoint = MetricsBeans.endpointKey(settings.s3().client().endpoint(), owner.region().id());
         this.beans = MetricsBeans.register(scheme, endpoint, metrics);
         this.summaryLog = MetricsSummaryLog.start(scheme + ":// on " + endpoint, metrics, settings.metricsLogInterval());
     }

@@ -1,8 +1,13 @@
 package dev.flinks3.fs;
 
-import dev.flinks3.transfer.S3Settings;
+import dev.flinks3.transfer.ClientSettings;
+import dev.flinks3.transfer.CredentialSettings;
+import dev.flinks3.transfer.ReadSettings;
+import dev.flinks3.transfer.UploadSettings;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
@@ -17,10 +22,49 @@ import org.apache.flink.configuration.MemorySize;
  * {@code s3.*} keys it mirrors) use for the same setting are fallback keys, so a configuration written
  * for either plugin works unchanged. Values are read and validated by {@link S3SettingsFactory}; the
  * ranges are listed in the README's Configuration section.
+ *
+ * <p>Each option is declared once, here: key, fallback keys, default, range and help text. Defaults
+ * and ranges the S3 side checks too are constants of the settings classes of the {@code transfer}
+ * module ({@link ClientSettings}, {@link UploadSettings}, {@link ReadSettings}), which the options
+ * refer to; the range of a numeric option is given with {@link #ranged} and read by the factory
+ * through {@link #range}.
  */
 public final class S3ConfigOptions {
 
+    /** The allowed values of a numeric option, both ends included. */
+    static final class Range {
+        final long min;
+        final long max;
+
+        private Range(long min, long max) {
+            this.min = min;
+            this.max = max;
+        }
+    }
+
+    /** Ranges by option key; filled by {@link #ranged} as the options below are initialised. */
+    private static final Map<String, Range> RANGES = new HashMap<>();
+
     private S3ConfigOptions() {}
+
+    /** Declares {@code option}'s range {@code [min, max]} and returns the option. */
+    private static <T> ConfigOption<T> ranged(ConfigOption<T> option, long min, long max) {
+        RANGES.put(option.key(), new Range(min, max));
+        return option;
+    }
+
+    /**
+     * The declared range of a numeric option.
+     *
+     * @throws IllegalArgumentException if the option was declared without one
+     */
+    static Range range(ConfigOption<?> option) {
+        Range range = RANGES.get(option.key());
+        if (range == null) {
+            throw new IllegalArgumentException("option '" + option.key() + "' has no declared range");
+        }
+        return range;
+    }
 
     // ---- endpoint and addressing ------------------------------------------------------------
 
@@ -47,7 +91,7 @@ public final class S3ConfigOptions {
             .withFallbackKeys(KeySpellings.of("s3.region").hadoop("endpoint.region").toArray())
             .withDescription("AWS region to sign requests for. Unset: the SDK's default region chain"
                     + " (AWS_REGION, profile, instance metadata); with a custom endpoint and no region,"
-                    + " requests are signed for " + S3Settings.DEFAULT_SIGNING_REGION + ".");
+                    + " requests are signed for " + ClientSettings.DEFAULT_SIGNING_REGION + ".");
 
     public static final ConfigOption<Boolean> PATH_STYLE_ACCESS = ConfigOptions.key("s3.path-style-access")
             .booleanType()
@@ -121,7 +165,7 @@ public final class S3ConfigOptions {
 
     public static final ConfigOption<String> ASSUME_ROLE_SESSION_NAME = ConfigOptions.key("s3.assume-role.session-name")
             .stringType()
-            .defaultValue("flink-s3-session")
+            .defaultValue(CredentialSettings.DEFAULT_ASSUME_ROLE_SESSION_NAME)
             .withFallbackKeys(KeySpellings.of("s3.assume-role.session-name")
                     .hadoop("assumed.role.session.name")
                     .toArray())
@@ -133,7 +177,7 @@ public final class S3ConfigOptions {
      */
     public static final ConfigOption<String> ASSUME_ROLE_SESSION_DURATION = ConfigOptions.key("s3.assume-role.session-duration")
             .stringType()
-            .defaultValue("3600")
+            .defaultValue(String.valueOf(CredentialSettings.DEFAULT_ASSUME_ROLE_DURATION.getSeconds()))
             .withFallbackKeys(KeySpellings.of("s3.assume-role.session-duration")
                     .hadoop("assumed.role.session.duration")
                     .toArray())
@@ -142,9 +186,9 @@ public final class S3ConfigOptions {
 
     // ---- HTTP client, timeouts, retries ---------------------------------------------------------
 
-    public static final ConfigOption<S3Settings.ClientType> S3_CLIENT = ConfigOptions.key("s3.client")
-            .enumType(S3Settings.ClientType.class)
-            .defaultValue(S3Settings.ClientType.SDK)
+    public static final ConfigOption<ClientSettings.ClientType> S3_CLIENT = ConfigOptions.key("s3.client")
+            .enumType(ClientSettings.ClientType.class)
+            .defaultValue(ClientSettings.DEFAULT_CLIENT)
             .withDescription("S3 client: 'sdk' (the SDK's asynchronous S3 client on 's3.http-client', with this"
                     + " plugin's multipart, read-ahead and bulk-copy engines) or 'crt' (the CRT-based S3 client,"
                     + " aws-c-s3, which signs, retries and checksums in native code; streams from create() larger"
@@ -153,26 +197,29 @@ public final class S3ConfigOptions {
                     + " With crt, 's3.http-client', the retry delays, the request timeouts, the request metrics and"
                     + " 's3.ssl.ca-file' do not apply; see the README's section on the CRT-based S3 client.");
 
-    public static final ConfigOption<S3Settings.HttpClientType> HTTP_CLIENT = ConfigOptions.key("s3.http-client")
-            .enumType(S3Settings.HttpClientType.class)
-            .defaultValue(S3Settings.HttpClientType.CRT)
+    public static final ConfigOption<ClientSettings.HttpClientType> HTTP_CLIENT = ConfigOptions.key("s3.http-client")
+            .enumType(ClientSettings.HttpClientType.class)
+            .defaultValue(ClientSettings.DEFAULT_HTTP_CLIENT)
             .withDescription("Asynchronous HTTP client: 'crt' (AWS Common Runtime) or 'netty' (netty-nio-client). "
                     + "crt is the default: it used 0.6-0.8x the client CPU of netty and restored twice as fast "
                     + "in the filesystem benchmark.");
 
-    public static final ConfigOption<Integer> MAX_CONNECTIONS = ConfigOptions.key("s3.connection.max")
+    public static final ConfigOption<Integer> MAX_CONNECTIONS = ranged(ConfigOptions.key("s3.connection.max")
             .intType()
-            .defaultValue(96)
+            .defaultValue(ClientSettings.DEFAULT_MAX_CONNECTIONS)
             .withFallbackKeys(KeySpellings.of("s3.connection.max")
+                    // A spelling some configurations written for flink-s3-fs-native use; that
+                    // plugin (2.3.0) reads no such key, and the async client's concurrency is this.
+                    .keys("s3.async-client.max-concurrency")
                     .hadoop("connection.maximum")
                     .presto("max-connections")
                     .toArray())
             .withDescription("Most concurrent HTTP connections of the process's one S3 client, shared by"
-                    + " uploads, reads and bulk copies.");
+                    + " uploads, reads and bulk copies. At least 1."), 1, Integer.MAX_VALUE);
 
     public static final ConfigOption<Duration> CONNECTION_TIMEOUT = ConfigOptions.key("s3.connection.timeout")
             .durationType()
-            .defaultValue(Duration.ofSeconds(10))
+            .defaultValue(ClientSettings.DEFAULT_CONNECTION_TIMEOUT)
             .withFallbackKeys(KeySpellings.of("s3.connection.timeout")
                     .hadoop("connection.establish.timeout")
                     .presto("connect-timeout")
@@ -181,7 +228,7 @@ public final class S3ConfigOptions {
 
     public static final ConfigOption<Duration> SOCKET_TIMEOUT = ConfigOptions.key("s3.socket.timeout")
             .durationType()
-            .defaultValue(Duration.ofSeconds(60))
+            .defaultValue(ClientSettings.DEFAULT_SOCKET_TIMEOUT)
             // 's3.connection.timeout' is the connect timeout here, so S3A's socket timeout
             // 'fs.s3a.connection.timeout' is taken only in its s3a./fs.s3a. spellings.
             .withFallbackKeys(KeySpellings.of("s3.socket.timeout")
@@ -192,13 +239,14 @@ public final class S3ConfigOptions {
 
     public static final ConfigOption<Duration> CONNECTION_MAX_IDLE_TIME = ConfigOptions.key("s3.connection.max-idle-time")
             .durationType()
-            .defaultValue(Duration.ofSeconds(60))
+            .defaultValue(ClientSettings.DEFAULT_CONNECTION_MAX_IDLE_TIME)
             .withFallbackKeys(KeySpellings.of("s3.connection.max-idle-time").hadoop("connection.idle.time").toArray())
-            .withDescription("Idle time after which a pooled HTTP connection is closed.");
+            .withDescription("Idle time after which a pooled HTTP connection is closed (both HTTP clients). With"
+                    + " 's3.client: crt' the CRT-based S3 client manages its own pool and this does not apply.");
 
     public static final ConfigOption<Duration> REQUEST_ATTEMPT_TIMEOUT = ConfigOptions.key("s3.request.attempt-timeout")
             .durationType()
-            .defaultValue(Duration.ofMinutes(2))
+            .defaultValue(ClientSettings.DEFAULT_API_CALL_ATTEMPT_TIMEOUT)
             .withDescription("Longest one attempt of a request may take before it is abandoned and retried."
                     + " At least 1 s per MiB of 's3.upload.min.part.size' (one part at 1 MiB/s; the default"
                     + " 2 min covers parts up to 120 MiB), else the configuration is rejected: an attempt"
@@ -207,18 +255,19 @@ public final class S3ConfigOptions {
 
     public static final ConfigOption<Duration> REQUEST_TIMEOUT = ConfigOptions.key("s3.request.timeout")
             .durationType()
-            .defaultValue(Duration.ofMinutes(10))
+            .defaultValue(ClientSettings.DEFAULT_API_CALL_TIMEOUT)
             .withDescription("Longest a request may take including all its retries.");
 
-    public static final ConfigOption<Integer> MAX_RETRIES = ConfigOptions.key("s3.retry.max-num-retries")
+    public static final ConfigOption<Integer> MAX_RETRIES = ranged(ConfigOptions.key("s3.retry.max-num-retries")
             .intType()
-            .defaultValue(10)
+            .defaultValue(ClientSettings.DEFAULT_MAX_RETRIES)
             .withFallbackKeys(KeySpellings.of("s3.retry.max-num-retries")
                     .hadoop("attempts.maximum")
                     .presto("max-error-retries")
                     .toArray())
             .withDescription("Retries after the first attempt of a request that failed with throttling, a 5xx"
-                    + " or a network error (exponential backoff with jitter); 0 disables retries.");
+                    + " or a network error (exponential backoff with jitter); 0 disables retries. 0 to "
+                    + ClientSettings.MAX_MAX_RETRIES + "."), 0, ClientSettings.MAX_MAX_RETRIES);
 
     public static final ConfigOption<Duration> CLOSE_TIMEOUT = ConfigOptions.key("s3.close.timeout")
             .durationType()
@@ -229,57 +278,67 @@ public final class S3ConfigOptions {
     public static final ConfigOption<Duration> CLIENT_CLOSE_TIMEOUT = ConfigOptions.key("s3.client.close.timeout")
             .durationType()
             .defaultValue(Duration.ofSeconds(30))
-            .withDescription("How long closing the S3 client waits for its threads and connections.");
+            .withDescription("Accepted for compatibility with Flink's native plugin, where it bounds the wait for the S3"
+                    + " client to close; here closing waits 's3.close.timeout' for running uploads and then closes the"
+                    + " client at once, so the value has no effect; a value other than the default is named in one"
+                    + " warning.");
 
     public static final ConfigOption<Boolean> ASYNC_ENABLED = ConfigOptions.key("s3.async.enabled")
             .booleanType()
             .defaultValue(true)
             .withDescription("Accepted for compatibility with Flink's native plugin; every transfer of this"
-                    + " plugin is asynchronous, so the value has no effect.");
+                    + " plugin is asynchronous, so the value has no effect; 'false' is named in one warning.");
 
     // ---- uploads ------------------------------------------------------------------------------
 
-    public static final ConfigOption<MemorySize> PART_SIZE = ConfigOptions.key("s3.upload.min.part.size")
+    public static final ConfigOption<MemorySize> PART_SIZE = ranged(ConfigOptions.key("s3.upload.min.part.size")
             .memoryType()
-            .defaultValue(MemorySize.ofMebiBytes(8))
+            .defaultValue(new MemorySize(UploadSettings.DEFAULT_PART_SIZE))
             .withFallbackKeys(KeySpellings.of("s3.upload.min.part.size")
+                    // A spelling some configurations written for flink-s3-fs-native use; that
+                    // plugin (2.3.0) reads no such key, and the part size is what it means.
+                    .keys("s3.upload.part.size")
                     .hadoop("multipart.size")
                     .presto("multipart.min-part-size")
                     .toArray())
             .withDescription("Size of one multipart-upload part: the bytes a stream buffers before the part is"
                     + " uploaded in the background. 5 MiB to 5 GiB. A plain number is bytes; units such as"
                     + " '64m' or '64MB' are accepted. A stream closed before one part fills is sent as one"
-                    + " PutObject. Needs an 's3.request.attempt-timeout' of at least 1 s per MiB.");
+                    + " PutObject. Needs an 's3.request.attempt-timeout' of at least 1 s per MiB. Bulk copies"
+                    + " (restore) size their ranged GETs by 's3.bulk-copy.range-size' instead."),
+            UploadSettings.MIN_PART_SIZE, UploadSettings.MAX_PART_SIZE);
 
-    public static final ConfigOption<Integer> MAX_PARTS_IN_FLIGHT = ConfigOptions.key("s3.upload.max.concurrent.uploads")
+    public static final ConfigOption<Integer> MAX_PARTS_IN_FLIGHT = ranged(ConfigOptions.key("s3.upload.max.concurrent.uploads")
             .intType()
-            .defaultValue(8)
+            .defaultValue(UploadSettings.DEFAULT_MAX_PARTS_IN_FLIGHT)
             .withFallbackKeys(KeySpellings.of("s3.upload.max.concurrent.uploads")
                     .hadoop("fast.upload.active.blocks")
                     .toArray())
             .withDescription("Parts one output stream may have uploading at once; the writer blocks"
                     + " (back-pressure) when all are in flight. A stream holds at most this many parts plus"
-                    + " the one being written. At least 1.");
+                    + " the one being written. 1 to " + UploadSettings.MAX_MAX_PARTS_IN_FLIGHT + "."),
+            1, UploadSettings.MAX_MAX_PARTS_IN_FLIGHT);
 
-    public static final ConfigOption<MemorySize> MAX_BUFFERED_SIZE = ConfigOptions.key("s3.upload.max-buffered-size")
+    public static final ConfigOption<MemorySize> MAX_BUFFERED_SIZE = ranged(ConfigOptions.key("s3.upload.max-buffered-size")
             .memoryType()
-            .defaultValue(MemorySize.ofMebiBytes(1024))
+            .defaultValue(new MemorySize(UploadSettings.DEFAULT_MAX_BUFFERED_BYTES))
             .withDescription("Bytes all output streams of the process may hold in part buffers together;"
                     + " when unset, 1 GiB or a quarter of the JVM's maximum heap, whichever is smaller (at least"
                     + " two parts). Writers block beyond it while parts are in flight. If the buffers being written alone"
                     + " exceed it (more files open at once than it holds parts for), writers go on beyond it"
-                    + " rather than wait forever, and a warning is logged once. At least one part.");
+                    + " rather than wait forever, and a warning is logged once. At least one part."),
+            UploadSettings.MIN_PART_SIZE, Long.MAX_VALUE);
 
     public static final ConfigOption<Boolean> CONDITIONAL_WRITES_ENABLED = ConfigOptions.key("s3.conditional-writes.enabled")
             .booleanType()
-            .defaultValue(true)
+            .defaultValue(UploadSettings.DEFAULT_CONDITIONAL_WRITES_ENABLED)
             .withDescription("Create files with WriteMode.NO_OVERWRITE as conditional writes"
                     + " (If-None-Match: *), which cannot race. Disable for servers without conditional writes;"
                     + " a HEAD request then checks the key first.");
 
     public static final ConfigOption<Boolean> CHECKSUM_VALIDATION_ENABLED = ConfigOptions.key("s3.checksum-validation.enabled")
             .booleanType()
-            .defaultValue(true)
+            .defaultValue(ClientSettings.DEFAULT_CHECKSUMS_ENABLED)
             .withFallbackKeys(KeySpellings.of("s3.checksum-validation.enabled").hadoop("checksum.validation").toArray())
             .withDescription("Send an integrity checksum with every upload and validate checksums of downloads:"
                     + " each upload carries the CRC32C of its body (x-amz-checksum-crc32c); where the server is found"
@@ -287,35 +346,38 @@ public final class S3ConfigOptions {
 
     public static final ConfigOption<Boolean> CHUNKED_ENCODING_ENABLED = ConfigOptions.key("s3.chunked-encoding.enabled")
             .booleanType()
-            .defaultValue(true)
+            .defaultValue(ClientSettings.DEFAULT_CHUNKED_ENCODING_ENABLED)
             .withDescription("Allow aws-chunked transfer encoding of request bodies. Disable for S3-compatible"
                     + " servers that do not support it.");
 
     // ---- reads and bulk copies ------------------------------------------------------------------
 
-    public static final ConfigOption<MemorySize> READ_AHEAD_SIZE = ConfigOptions.key("s3.read.ahead-size")
+    public static final ConfigOption<MemorySize> READ_AHEAD_SIZE = ranged(ConfigOptions.key("s3.read.ahead-size")
             .memoryType()
-            .defaultValue(MemorySize.ofMebiBytes(8))
+            .defaultValue(new MemorySize(ReadSettings.DEFAULT_READ_AHEAD_BYTES))
             .withFallbackKeys(KeySpellings.of("s3.read.ahead-size").hadoop("readahead.range").toArray())
             .withDescription("Bytes one ranged GET of a sequential reader asks for. 64 KiB to 1 GiB. After a seek the"
                     + " first GET asks for 64 KiB (or the read's length, if larger) and each next range of a reader that"
                     + " stays sequential is 4x larger, up to this size, so a random reader does not make the server"
-                    + " send bytes it drops.");
+                    + " send bytes it drops."), ReadSettings.MIN_RANGE_BYTES, ReadSettings.MAX_RANGE_BYTES);
 
-    public static final ConfigOption<Integer> READ_AHEAD_PARALLELISM = ConfigOptions.key("s3.read.ahead-parallelism")
+    public static final ConfigOption<Integer> READ_AHEAD_PARALLELISM = ranged(ConfigOptions.key("s3.read.ahead-parallelism")
             .intType()
-            .defaultValue(8)
+            .defaultValue(ReadSettings.DEFAULT_READ_AHEAD_PARALLELISM)
             .withDescription("Ranged GETs of 's3.read.ahead-size' one input stream keeps in flight ahead of a"
                     + " sequential reader; 1 reads over a single connection. A sequential reader holds up to"
                     + " this many windows (64 MiB with the defaults); positional reads hold none. All readers of"
                     + " a process share at most 1 GiB or a quarter of the maximum heap of windows, whichever is"
-                    + " smaller; a reader that finds fewer than two windows free reads over one connection.");
+                    + " smaller; a reader that finds fewer than two windows free reads over one connection. 1 to "
+                    + ReadSettings.MAX_READ_AHEAD_PARALLELISM + "."), 1, ReadSettings.MAX_READ_AHEAD_PARALLELISM);
 
-    public static final ConfigOption<Integer> READ_BUFFER_SIZE = ConfigOptions.key("s3.read.buffer.size")
+    public static final ConfigOption<Integer> READ_BUFFER_SIZE = ranged(ConfigOptions.key("s3.read.buffer.size")
             .intType()
             .defaultValue(256 * 1024)
             .withDescription("Accepted for compatibility with Flink's native plugin (64 KiB to 4 MiB, in"
-                    + " bytes). Reads here are sized by 's3.read.ahead-size', so the value has no effect.");
+                    + " bytes, the native plugin's range, so a value it rejects is rejected here too). Reads here are"
+                    + " sized by 's3.read.ahead-size', so the value has no effect; a value other than the default"
+                    + " is named in one warning."), 64 * 1024, 4 * 1024 * 1024);
 
     public static final ConfigOption<Boolean> BULK_COPY_ENABLED = ConfigOptions.key("s3.bulk-copy.enabled")
             .booleanType()
@@ -323,10 +385,19 @@ public final class S3ConfigOptions {
             .withDescription("Copy state files to local disk with parallel bulk downloads"
                     + " (PathsCopyingFileSystem, used by RocksDB restore) instead of one stream per file.");
 
-    public static final ConfigOption<Integer> BULK_COPY_MAX_CONCURRENT = ConfigOptions.key("s3.bulk-copy.max-concurrent")
+    public static final ConfigOption<Integer> BULK_COPY_MAX_CONCURRENT = ranged(ConfigOptions.key("s3.bulk-copy.max-concurrent")
             .intType()
-            .defaultValue(16)
-            .withDescription("Files one bulk copy downloads at once. At least 1.");
+            .defaultValue(ReadSettings.DEFAULT_BULK_COPY_CONCURRENCY)
+            .withDescription("Files one bulk copy downloads at once. 1 to " + ReadSettings.MAX_BULK_COPY_CONCURRENCY
+                    + "."), 1, ReadSettings.MAX_BULK_COPY_CONCURRENCY);
+
+    public static final ConfigOption<MemorySize> BULK_COPY_RANGE_SIZE = ranged(ConfigOptions.key("s3.bulk-copy.range-size")
+            .memoryType()
+            .defaultValue(new MemorySize(ReadSettings.DEFAULT_BULK_COPY_RANGE_BYTES))
+            .withDescription("Bytes one ranged GET of a bulk copy (RocksDB restore to local disk) asks for; a"
+                    + " larger file is fetched as several ranges in parallel. 64 KiB to 1 GiB. With 's3.client: crt'"
+                    + " the CRT-based S3 client splits downloads by its own part size ('s3.upload.min.part.size')"
+                    + " and this does not apply."), ReadSettings.MIN_RANGE_BYTES, ReadSettings.MAX_RANGE_BYTES);
 
     // ---- server-side encryption -----------------------------------------------------------------
 
@@ -382,12 +453,12 @@ public final class S3ConfigOptions {
                     + " http.nonProxyHosts), else the environment variables HTTPS_PROXY (https endpoint) or"
                     + " HTTP_PROXY (http endpoint) and NO_PROXY, else no proxy.");
 
-    public static final ConfigOption<Integer> PROXY_PORT = ConfigOptions.key("s3.proxy.port")
+    public static final ConfigOption<Integer> PROXY_PORT = ranged(ConfigOptions.key("s3.proxy.port")
             .intType()
             .noDefaultValue()
             .withFallbackKeys(KeySpellings.of("s3.proxy.port").hadoop("proxy.port").toArray())
             .withDescription("Port of 's3.proxy.host', 1 to 65535. Unset: 80 for an http endpoint, 443 otherwise"
-                    + " (as S3A).");
+                    + " (as S3A)."), 1, 65_535);
 
     public static final ConfigOption<String> PROXY_USERNAME = ConfigOptions.key("s3.proxy.username")
             .stringType()
@@ -446,10 +517,10 @@ public final class S3ConfigOptions {
                     + " and removed for metadata files (EntropyInjectingFileSystem), spreading keys over S3"
                     + " partitions. Must not contain characters that are special in URIs or paths.");
 
-    public static final ConfigOption<Integer> ENTROPY_LENGTH = ConfigOptions.key("s3.entropy.length")
+    public static final ConfigOption<Integer> ENTROPY_LENGTH = ranged(ConfigOptions.key("s3.entropy.length")
             .intType()
             .defaultValue(4)
-            .withDescription("Number of random characters that replace 's3.entropy.key'. At least 1.");
+            .withDescription("Number of random characters that replace 's3.entropy.key'. 1 to 64."), 1, 64);
 
     // ---- metrics ------------------------------------------------------------------------------
 
@@ -476,6 +547,7 @@ public final class S3ConfigOptions {
                 PART_SIZE, MAX_PARTS_IN_FLIGHT, MAX_BUFFERED_SIZE, CONDITIONAL_WRITES_ENABLED,
                 CHECKSUM_VALIDATION_ENABLED, CHUNKED_ENCODING_ENABLED,
                 READ_AHEAD_SIZE, READ_AHEAD_PARALLELISM, READ_BUFFER_SIZE, BULK_COPY_ENABLED, BULK_COPY_MAX_CONCURRENT,
+                BULK_COPY_RANGE_SIZE,
                 SSE_TYPE, SSE_KMS_KEY_ID, SSE_KMS_ENCRYPTION_CONTEXT, SSE_C_KEY,
                 SSL_CA_FILE, PROXY_HOST, PROXY_PORT, PROXY_USERNAME, PROXY_PASSWORD, PROXY_NON_PROXY_HOSTS,
                 STORAGE_CLASS, REQUESTER_PAYS_ENABLED, ACCESS_POINT_ARN,

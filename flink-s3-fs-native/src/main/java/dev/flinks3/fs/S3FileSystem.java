@@ -311,7 +311,7 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
         WriteCondition condition = WriteCondition.NONE;
         if (overwriteMode == WriteMode.NO_OVERWRITE) {
             condition = WriteCondition.IF_NONE_MATCH;
-            if (!settings.s3().conditionalWritesEnabled() && headOrNull(location) != null) {
+            if (!settings.s3().upload().conditionalWritesEnabled() && headOrNull(location) != null) {
                 throw new FileAlreadyExistsException(location.toString(), null, "an object exists at the key");
             }
         }
@@ -335,7 +335,7 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
             throw new FileNotFoundException(location + " is the root of a bucket, not a file");
         }
         return new S3DataInputStream(
-                new S3SeekableInputStream(client, location, settings.s3(), -1, readAhead));
+                new S3SeekableInputStream(client, location, settings.s3().read(), -1, readAhead));
     }
 
     /**

@@ -3,8 +3,13 @@ package dev.flinks3.fs;
 import dev.flinks3.transfer.S3Settings;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.IllegalConfigurationException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What one filesystem factory was configured with: the {@link S3Settings} of the S3 side and the
@@ -14,6 +19,11 @@ import org.apache.flink.configuration.IllegalConfigurationException;
  */
 public final class S3FileSystemSettings {
 
+    private static final Logger LOG = LoggerFactory.getLogger(S3FileSystemSettings.class);
+
+    /** Keys of compatibility-only options already named in a warning in this process. */
+    private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
+
     /** Characters an entropy key must not contain: they are special in URIs, paths or globs. */
     static final String ENTROPY_KEY_FORBIDDEN = "~#@*+%{}<>[]|\"\\/";
 
@@ -22,8 +32,6 @@ public final class S3FileSystemSettings {
     private final int entropyLength;
     private final boolean bulkCopyEnabled;
     private final Duration closeTimeout;
-    private final Duration clientCloseTimeout;
-    private final Duration connectionMaxIdleTime;
     private final Duration metricsLogInterval;
 
     private S3FileSystemSettings(
@@ -32,16 +40,12 @@ public final class S3FileSystemSettings {
             int entropyLength,
             boolean bulkCopyEnabled,
             Duration closeTimeout,
-            Duration clientCloseTimeout,
-            Duration connectionMaxIdleTime,
             Duration metricsLogInterval) {
         this.s3 = Objects.requireNonNull(s3, "s3");
         this.entropyKey = entropyKey;
         this.entropyLength = entropyLength;
         this.bulkCopyEnabled = bulkCopyEnabled;
         this.closeTimeout = closeTimeout;
-        this.clientCloseTimeout = clientCloseTimeout;
-        this.connectionMaxIdleTime = connectionMaxIdleTime;
         this.metricsLogInterval = metricsLogInterval;
     }
 
@@ -68,19 +72,26 @@ public final class S3FileSystemSettings {
         if (entropyKey != null) {
             checkEntropyKey(config, entropyKey);
         }
-        int entropyLength = config.intInRange(S3ConfigOptions.ENTROPY_LENGTH, 1, 64);
+        int entropyLength = config.intInRange(S3ConfigOptions.ENTROPY_LENGTH);
         // Accepted for compatibility; validated with the native plugin's range so that a value it
-        // rejects is rejected here too.
-        config.intInRange(S3ConfigOptions.READ_BUFFER_SIZE, 64 * 1024, 4 * 1024 * 1024);
-        config.bool(S3ConfigOptions.ASYNC_ENABLED);
+        // rejects is rejected here too, and named in a warning when it asks for what is not done.
+        int readBufferSize = config.intInRange(S3ConfigOptions.READ_BUFFER_SIZE);
+        warnIgnoredOnce(config, S3ConfigOptions.READ_BUFFER_SIZE,
+                readBufferSize != S3ConfigOptions.READ_BUFFER_SIZE.defaultValue(),
+                "reads are sized by '" + S3ConfigOptions.READ_AHEAD_SIZE.key() + "'");
+        Duration clientCloseTimeout = config.positiveDuration(S3ConfigOptions.CLIENT_CLOSE_TIMEOUT);
+        warnIgnoredOnce(config, S3ConfigOptions.CLIENT_CLOSE_TIMEOUT,
+                !clientCloseTimeout.equals(S3ConfigOptions.CLIENT_CLOSE_TIMEOUT.defaultValue()),
+                "closing waits '" + S3ConfigOptions.CLOSE_TIMEOUT.key() + "' for running uploads, then closes the S3"
+                        + " client at once");
+        warnIgnoredOnce(config, S3ConfigOptions.ASYNC_ENABLED, !config.bool(S3ConfigOptions.ASYNC_ENABLED),
+                "every transfer of this plugin is asynchronous");
         return new S3FileSystemSettings(
                 s3,
                 entropyKey,
                 entropyLength,
                 config.bool(S3ConfigOptions.BULK_COPY_ENABLED),
                 config.positiveDuration(S3ConfigOptions.CLOSE_TIMEOUT),
-                config.positiveDuration(S3ConfigOptions.CLIENT_CLOSE_TIMEOUT),
-                config.positiveDuration(S3ConfigOptions.CONNECTION_MAX_IDLE_TIME),
                 config.nonNegativeDuration(S3ConfigOptions.METRICS_LOG_INTERVAL));
     }
 
@@ -92,16 +103,28 @@ public final class S3FileSystemSettings {
                 S3ConfigOptions.ENTROPY_LENGTH.defaultValue(),
                 S3ConfigOptions.BULK_COPY_ENABLED.defaultValue(),
                 S3ConfigOptions.CLOSE_TIMEOUT.defaultValue(),
-                S3ConfigOptions.CLIENT_CLOSE_TIMEOUT.defaultValue(),
-                S3ConfigOptions.CONNECTION_MAX_IDLE_TIME.defaultValue(),
                 S3ConfigOptions.METRICS_LOG_INTERVAL.defaultValue());
     }
 
     /** A copy with entropy injection: {@code key} in paths is replaced by {@code length} random characters. */
     public S3FileSystemSettings withEntropy(String key, int length) {
         return new S3FileSystemSettings(
-                s3, key, length, bulkCopyEnabled, closeTimeout, clientCloseTimeout, connectionMaxIdleTime,
-                metricsLogInterval);
+                s3, key, length, bulkCopyEnabled, closeTimeout, metricsLogInterval);
+    }
+
+    /**
+     * Logs once per process that a compatibility-only option was set to a value this plugin does not
+     * act on, naming the key as written and why.
+     */
+    private static void warnIgnoredOnce(ConfigReader config, ConfigOption<?> option, boolean ignored, String why) {
+        if (!ignored) {
+            return;
+        }
+        String key = config.find(option).map(e -> e.key).orElse(option.key());
+        if (WARNED.add(key)) {
+            LOG.warn("Configuration key '{}' is accepted for compatibility with Flink's native S3 plugin and has no"
+                    + " effect here: {}.", key, why);
+        }
     }
 
     private static void checkEntropyKey(ConfigReader config, String key) {
@@ -137,16 +160,6 @@ public final class S3FileSystemSettings {
         return closeTimeout;
     }
 
-    /** How long closing the S3 client waits for its threads and connections. */
-    public Duration clientCloseTimeout() {
-        return clientCloseTimeout;
-    }
-
-    /** Idle time after which a pooled connection is closed. */
-    public Duration connectionMaxIdleTime() {
-        return connectionMaxIdleTime;
-    }
-
     /** Time between metrics summary lines in the log; zero for none. */
     public Duration metricsLogInterval() {
         return metricsLogInterval;
@@ -159,8 +172,6 @@ public final class S3FileSystemSettings {
                 + ", entropyLength=" + entropyLength
                 + ", bulkCopyEnabled=" + bulkCopyEnabled
                 + ", closeTimeout=" + closeTimeout
-                + ", clientCloseTimeout=" + clientCloseTimeout
-                + ", connectionMaxIdleTime=" + connectionMaxIdleTime
                 + ", metricsLogInterval=" + metricsLogInterval
                 + "}";
     }

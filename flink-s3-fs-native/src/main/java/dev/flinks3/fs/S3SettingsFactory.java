@@ -2,10 +2,16 @@ package dev.flinks3.fs;
 
 import static dev.flinks3.fs.S3ConfigOptions.*;
 
+import dev.flinks3.transfer.ClientSettings;
+import dev.flinks3.transfer.CredentialSettings;
+import dev.flinks3.transfer.DefaultMemoryLimit;
+import dev.flinks3.transfer.EncryptionSettings;
+import dev.flinks3.transfer.EncryptionSettings.SseType;
 import dev.flinks3.transfer.HttpProxy;
-import dev.flinks3.transfer.S3Settings.SseType;
+import dev.flinks3.transfer.ReadSettings;
 import dev.flinks3.transfer.S3Settings;
 import dev.flinks3.transfer.Secret;
+import dev.flinks3.transfer.UploadSettings;
 import dev.flinks3.transfer.sdk.TrustedCertificates;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -34,12 +40,6 @@ import software.amazon.awssdk.services.s3.model.StorageClass;
  */
 public final class S3SettingsFactory {
 
-    /** S3's part-size limits (Amazon S3 multipart upload limits). */
-    static final long MIN_PART_SIZE = S3Settings.MIN_PART_SIZE;
-    static final long MAX_PART_SIZE = S3Settings.MAX_PART_SIZE;
-    /** Read-ahead window limits: below 64 KiB a GET costs more than it carries. */
-    static final long MIN_READ_AHEAD = 64L * 1024;
-    static final long MAX_READ_AHEAD = 1L << 30;
     /**
      * The slowest upload rate, in bytes per second, at which one attempt must still be able to send a
      * whole part: {@code s3.request.attempt-timeout} must be at least the part size at this rate. An
@@ -47,9 +47,6 @@ public final class S3SettingsFactory {
      * on the link fails every attempt, and the part is sent {@code s3.retry.max-num-retries} + 1 times.
      */
     static final long MIN_UPLOAD_BYTES_PER_SECOND = 1L << 20;
-    /** STS AssumeRole DurationSeconds limits. */
-    static final Duration MIN_ROLE_SESSION = Duration.ofMinutes(15);
-    static final Duration MAX_ROLE_SESSION = Duration.ofHours(12);
 
     /**
      * An access point ARN (S3, S3 on Outposts, Object Lambda; any partition) or an access point alias,
@@ -60,16 +57,15 @@ public final class S3SettingsFactory {
                     + "|[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
 
     /**
-     * The process-wide part-buffer limit when none is configured: the option's default (1 GiB) or a
+     * The process-wide part-buffer limit when none is configured: {@link DefaultMemoryLimit} (1 GiB or a
      * quarter of the JVM's maximum heap, whichever is smaller, so a small TaskManager heap is not
-     * filled with part buffers; never below two parts.
+     * filled with part buffers), never below two parts.
      *
      * @param partSize the part size in bytes
      * @param maxHeap the JVM's maximum heap in bytes ({@link Runtime#maxMemory()})
      */
     static long defaultBufferLimit(long partSize, long maxHeap) {
-        long limit = Math.min(MAX_BUFFERED_SIZE.defaultValue().getBytes(), maxHeap / 4);
-        return Math.max(2 * partSize, limit);
+        return Math.max(2 * partSize, DefaultMemoryLimit.of(maxHeap));
     }
 
     /** A proxy host: a DNS name, an IPv4 address or a bracketed IPv6 address. */
@@ -103,17 +99,21 @@ public final class S3SettingsFactory {
     }
 
     static S3Settings create(ConfigReader config) {
-        S3Settings.Builder b = S3Settings.builder();
-        URI endpoint = addressing(config, b);
-        credentials(config, b);
-        transport(config, b);
-        transfers(config, b);
-        encryption(config, b);
-        privateNetwork(config, b, endpoint);
-        bucketPolicy(config, b);
+        ClientSettings.Builder client = ClientSettings.builder();
+        UploadSettings.Builder upload = UploadSettings.builder();
+        ReadSettings.Builder read = ReadSettings.builder();
+        EncryptionSettings.Builder encryption = EncryptionSettings.builder();
+        URI endpoint = addressing(config, client);
+        client.credentials(credentials -> credentials(config, credentials));
+        transport(config, client);
+        uploads(config, upload);
+        reads(config, read);
+        encryption(config, encryption);
+        privateNetwork(config, client, endpoint);
+        bucketPolicy(config, client, upload);
         S3Settings settings;
         try {
-            settings = b.build();
+            settings = S3Settings.of(client.build(), upload.build(), read.build(), encryption.build());
         } catch (IllegalArgumentException e) {
             // The checks above name keys for every combination the builder rejects; this is a safety net.
             throw new IllegalConfigurationException("Invalid S3 configuration: " + e.getMessage(), e);
@@ -132,14 +132,14 @@ public final class S3SettingsFactory {
     }
 
     private static void checkAttemptCoversPart(ConfigReader config, S3Settings settings) {
-        Duration shortest = shortestAttemptTimeout(settings.partSizeBytes());
-        if (settings.apiCallAttemptTimeout().compareTo(shortest) >= 0) {
+        Duration shortest = shortestAttemptTimeout(settings.upload().partSizeBytes());
+        if (settings.client().apiCallAttemptTimeout().compareTo(shortest) >= 0) {
             return;
         }
         throw new IllegalConfigurationException("'" + keyOf(config, REQUEST_ATTEMPT_TIMEOUT) + "' ("
-                + TimeUtils.formatWithHighestUnit(settings.apiCallAttemptTimeout())
+                + TimeUtils.formatWithHighestUnit(settings.client().apiCallAttemptTimeout())
                 + ") is too short to send one part of '" + keyOf(config, PART_SIZE) + "' ("
-                + ConfigReader.sizeText(settings.partSizeBytes()) + ") at "
+                + ConfigReader.sizeText(settings.upload().partSizeBytes()) + ") at "
                 + ConfigReader.sizeText(MIN_UPLOAD_BYTES_PER_SECOND) + "/s: an attempt that times out is sent"
                 + " again from the start, so the part would be sent until the retries run out. Allowed is an"
                 + " attempt timeout of at least " + TimeUtils.formatWithHighestUnit(shortest) + " for this part"
@@ -151,18 +151,19 @@ public final class S3SettingsFactory {
      * add the storage class, requester pays and access-point routing to requests.
      */
     private static void checkCrtClientSupports(ConfigReader config, S3Settings settings) {
-        if (settings.client() != S3Settings.ClientType.CRT) {
+        ClientSettings client = settings.client();
+        if (client.client() != ClientSettings.ClientType.CRT) {
             return;
         }
-        if (settings.storageClass() != null || settings.requesterPays() || !settings.accessPoints().isEmpty()) {
+        if (settings.upload().storageClass() != null || client.requesterPays() || !client.accessPoints().isEmpty()) {
             throw new IllegalConfigurationException("'" + keyOf(config, STORAGE_CLASS) + "', '"
                     + keyOf(config, REQUESTER_PAYS_ENABLED) + "' and '" + keyOf(config, ACCESS_POINT_ARN)
                     + "' (also per bucket) cannot be used with '" + keyOf(config, S3_CLIENT) + ": crt': the CRT-based"
                     + " S3 client cannot add them to its requests. Allowed: 's3.client: sdk' with them, or none of"
                     + " them.");
         }
-        if (settings.sslCaFile() != null) {
-            throw new IllegalConfigurationException("'" + keyOf(config, SSL_CA_FILE) + "' (" + settings.sslCaFile()
+        if (client.sslCaFile() != null) {
+            throw new IllegalConfigurationException("'" + keyOf(config, SSL_CA_FILE) + "' (" + client.sslCaFile()
                     + ") cannot be used with '" + keyOf(config, S3_CLIENT) + ": crt': the CRT-based S3 client"
                     + " trusts the system's certificate authorities only. Allowed: 's3.client: sdk' with the CA file,"
                     + " or no CA file.");
@@ -170,7 +171,7 @@ public final class S3SettingsFactory {
     }
 
     /** Sets endpoint, region and addressing; returns the endpoint, or {@code null} for AWS's. */
-    private static URI addressing(ConfigReader config, S3Settings.Builder b) {
+    private static URI addressing(ConfigReader config, ClientSettings.Builder b) {
         boolean ssl = config.bool(SSL_ENABLED);
         URI endpoint = config.find(ENDPOINT).filter(e -> !e.value.trim().isEmpty()).map(e -> {
             try {
@@ -185,7 +186,7 @@ public final class S3SettingsFactory {
         return endpoint;
     }
 
-    private static void credentials(ConfigReader config, S3Settings.Builder b) {
+    private static void credentials(ConfigReader config, CredentialSettings.Builder b) {
         Optional<ConfigReader.Entry> access = nonBlank(config, ACCESS_KEY);
         Optional<ConfigReader.Entry> secret = nonBlank(config, SECRET_KEY);
         if (access.isPresent() != secret.isPresent()) {
@@ -210,7 +211,9 @@ public final class S3SettingsFactory {
                 "2 to 1224 letters, digits or any of _+=,.@:/-"));
         String sessionName = matching(config, ASSUME_ROLE_SESSION_NAME, ROLE_SESSION_NAME,
                 "2 to 64 letters, digits or any of _+=,.@-");
-        b.assumeRoleSessionName(sessionName == null ? ASSUME_ROLE_SESSION_NAME.defaultValue() : sessionName);
+        if (sessionName != null) {
+            b.assumeRoleSessionName(sessionName);
+        }
         b.assumeRoleDuration(roleSessionDuration(config));
     }
 
@@ -222,27 +225,31 @@ public final class S3SettingsFactory {
                     ? Duration.ofSeconds(Long.parseLong(v))
                     : TimeUtils.parseDuration(v);
         });
-        if (duration.compareTo(MIN_ROLE_SESSION) < 0 || duration.compareTo(MAX_ROLE_SESSION) > 0) {
+        if (duration.compareTo(CredentialSettings.MIN_ASSUME_ROLE_DURATION) < 0
+                || duration.compareTo(CredentialSettings.MAX_ASSUME_ROLE_DURATION) > 0) {
             throw ConfigReader.invalid(config.find(ASSUME_ROLE_SESSION_DURATION).orElseThrow(), allowed);
         }
         return duration;
     }
 
-    private static void transport(ConfigReader config, S3Settings.Builder b) {
-        b.client(config.enumValue(S3_CLIENT, S3Settings.ClientType.class));
-        b.httpClient(config.enumValue(HTTP_CLIENT, S3Settings.HttpClientType.class));
-        b.maxConnections(config.intInRange(MAX_CONNECTIONS, 1, Integer.MAX_VALUE));
+    private static void transport(ConfigReader config, ClientSettings.Builder b) {
+        b.client(config.enumValue(S3_CLIENT, ClientSettings.ClientType.class));
+        b.httpClient(config.enumValue(HTTP_CLIENT, ClientSettings.HttpClientType.class));
+        b.maxConnections(config.intInRange(MAX_CONNECTIONS));
         b.connectionTimeout(config.positiveDuration(CONNECTION_TIMEOUT));
         b.socketTimeout(config.positiveDuration(SOCKET_TIMEOUT));
+        b.connectionMaxIdleTime(config.positiveDuration(CONNECTION_MAX_IDLE_TIME));
         b.apiCallAttemptTimeout(config.positiveDuration(REQUEST_ATTEMPT_TIMEOUT));
         b.apiCallTimeout(config.positiveDuration(REQUEST_TIMEOUT));
-        b.maxRetries(config.intInRange(MAX_RETRIES, 0, 100));
+        b.maxRetries(config.intInRange(MAX_RETRIES));
+        b.checksumsEnabled(config.bool(CHECKSUM_VALIDATION_ENABLED));
+        b.chunkedEncodingEnabled(config.bool(CHUNKED_ENCODING_ENABLED));
     }
 
-    private static void transfers(ConfigReader config, S3Settings.Builder b) {
-        long partSize = config.bytesInRange(PART_SIZE, MIN_PART_SIZE, MAX_PART_SIZE);
+    private static void uploads(ConfigReader config, UploadSettings.Builder b) {
+        long partSize = config.bytesInRange(PART_SIZE);
         long maxBuffered = config.find(MAX_BUFFERED_SIZE).isPresent()
-                ? config.bytesInRange(MAX_BUFFERED_SIZE, MIN_PART_SIZE, Long.MAX_VALUE)
+                ? config.bytesInRange(MAX_BUFFERED_SIZE)
                 : defaultBufferLimit(partSize, Runtime.getRuntime().maxMemory());
         if (maxBuffered < partSize) {
             throw new IllegalConfigurationException("'" + keyOf(config, MAX_BUFFERED_SIZE) + "' ("
@@ -251,16 +258,18 @@ public final class S3SettingsFactory {
         }
         b.partSizeBytes(partSize);
         b.maxBufferedBytesPerProcess(maxBuffered);
-        b.maxPartsInFlightPerStream(config.intInRange(MAX_PARTS_IN_FLIGHT, 1, 10_000));
+        b.maxPartsInFlightPerStream(config.intInRange(MAX_PARTS_IN_FLIGHT));
         b.conditionalWritesEnabled(config.bool(CONDITIONAL_WRITES_ENABLED));
-        b.checksumsEnabled(config.bool(CHECKSUM_VALIDATION_ENABLED));
-        b.chunkedEncodingEnabled(config.bool(CHUNKED_ENCODING_ENABLED));
-        b.readAheadBytes(config.bytesInRange(READ_AHEAD_SIZE, MIN_READ_AHEAD, MAX_READ_AHEAD));
-        b.readAheadParallelism(config.intInRange(READ_AHEAD_PARALLELISM, 1, 64));
-        b.bulkCopyConcurrency(config.intInRange(BULK_COPY_MAX_CONCURRENT, 1, 1024));
     }
 
-    private static void encryption(ConfigReader config, S3Settings.Builder b) {
+    private static void reads(ConfigReader config, ReadSettings.Builder b) {
+        b.readAheadBytes(config.bytesInRange(READ_AHEAD_SIZE));
+        b.readAheadParallelism(config.intInRange(READ_AHEAD_PARALLELISM));
+        b.bulkCopyConcurrency(config.intInRange(BULK_COPY_MAX_CONCURRENT));
+        b.bulkCopyRangeBytes(config.bytesInRange(BULK_COPY_RANGE_SIZE));
+    }
+
+    private static void encryption(ConfigReader config, EncryptionSettings.Builder b) {
         SseType type = config.parseString(SSE_TYPE, "one of none, sse-s3 (AES256, S3), sse-kms (aws:kms, SSE-KMS, KMS),"
                 + " sse-c (SSE-C)", raw -> {
                     SseType t = SSE_TYPE_NAMES.get(raw.trim().toLowerCase(Locale.ROOT));
@@ -303,13 +312,13 @@ public final class S3SettingsFactory {
     }
 
     /** The CA file, the proxy and the non-proxy hosts; {@code endpoint} chooses the proxy's default port. */
-    private static void privateNetwork(ConfigReader config, S3Settings.Builder b, URI endpoint) {
+    private static void privateNetwork(ConfigReader config, ClientSettings.Builder b, URI endpoint) {
         caFile(config, b);
         proxy(config, b, endpoint);
         nonProxyHosts(config, b);
     }
 
-    private static void caFile(ConfigReader config, S3Settings.Builder b) {
+    private static void caFile(ConfigReader config, ClientSettings.Builder b) {
         nonBlank(config, SSL_CA_FILE).ifPresent(e -> {
             Path file = Path.of(e.value.trim());
             try {
@@ -321,7 +330,7 @@ public final class S3SettingsFactory {
         });
     }
 
-    private static void proxy(ConfigReader config, S3Settings.Builder b, URI endpoint) {
+    private static void proxy(ConfigReader config, ClientSettings.Builder b, URI endpoint) {
         Optional<ConfigReader.Entry> host = nonBlank(config, PROXY_HOST);
         Optional<ConfigReader.Entry> user = nonBlank(config, PROXY_USERNAME);
         Optional<ConfigReader.Entry> password = nonBlank(config, PROXY_PASSWORD);
@@ -340,14 +349,14 @@ public final class S3SettingsFactory {
                         + config.name(PROXY_USERNAME) + "').");
             }
             int port = config.find(PROXY_PORT).isPresent()
-                    ? config.intInRange(PROXY_PORT, 1, 65_535)
+                    ? config.intInRange(PROXY_PORT)
                     : HttpProxy.defaultPort(endpoint == null ? "https" : endpoint.getScheme());
             b.proxy(new HttpProxy(hostName, port, user.map(e -> e.value.trim()).orElse(null),
                     password.map(e -> Secret.ofNullable(e.value)).orElse(null)));
         }
     }
 
-    private static void nonProxyHosts(ConfigReader config, S3Settings.Builder b) {
+    private static void nonProxyHosts(ConfigReader config, ClientSettings.Builder b) {
         nonBlank(config, PROXY_NON_PROXY_HOSTS).ifPresent(e -> {
             List<String> patterns = new ArrayList<>();
             for (String pattern : e.value.split("[,|]")) {
@@ -365,7 +374,7 @@ public final class S3SettingsFactory {
     }
 
     /** Storage class, requester pays and, for a bucket, its access point. */
-    private static void bucketPolicy(ConfigReader config, S3Settings.Builder b) {
+    private static void bucketPolicy(ConfigReader config, ClientSettings.Builder b, UploadSettings.Builder upload) {
         nonBlank(config, STORAGE_CLASS).ifPresent(e -> {
             String given = e.value.trim();
             String known = StorageClass.knownValues().stream().map(StorageClass::toString)
@@ -373,7 +382,7 @@ public final class S3SettingsFactory {
                     .orElseThrow(() -> ConfigReader.invalid(e, "one of " + String.join(", ", StorageClass.knownValues()
                             .stream().map(StorageClass::toString).sorted().toArray(String[]::new))
                             + " (S3's storage classes)"));
-            b.storageClass(known);
+            upload.storageClass(known);
         });
         b.requesterPays(config.bool(REQUESTER_PAYS_ENABLED));
         nonBlank(config, ACCESS_POINT_ARN).ifPresent(e -> {

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinks3.transfer.S3Settings;
-import dev.flinks3.transfer.S3Settings.SseType;
+import dev.flinks3.transfer.EncryptionSettings.SseType;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.util.List;
@@ -47,13 +47,13 @@ class BucketConfigurationTest {
         S3Settings savepoints = forBucket(values, "savepoints");
         S3Settings checkpoints = forBucket(values, "checkpoints");
 
-        assertThat(savepoints.endpoint()).isEqualTo(URI.create("http://other:9000"));
-        assertThat(savepoints.sseType()).isEqualTo(SseType.SSE_S3);
-        assertThat(savepoints.accessKey()).isEqualTo("SAVEPOINTS");
-        assertThat(savepoints.partSizeBytes()).as("global values still apply").isEqualTo(16L << 20);
-        assertThat(checkpoints.endpoint()).isEqualTo(URI.create("http://global:9000"));
-        assertThat(checkpoints.sseType()).isEqualTo(SseType.NONE);
-        assertThat(checkpoints.accessKey()).isNull();
+        assertThat(savepoints.client().endpoint()).isEqualTo(URI.create("http://other:9000"));
+        assertThat(savepoints.encryption().sseType()).isEqualTo(SseType.SSE_S3);
+        assertThat(savepoints.client().credentials().accessKey()).isEqualTo("SAVEPOINTS");
+        assertThat(savepoints.upload().partSizeBytes()).as("global values still apply").isEqualTo(16L << 20);
+        assertThat(checkpoints.client().endpoint()).isEqualTo(URI.create("http://global:9000"));
+        assertThat(checkpoints.encryption().sseType()).isEqualTo(SseType.NONE);
+        assertThat(checkpoints.client().credentials().accessKey()).isNull();
     }
 
     @Test
@@ -64,9 +64,9 @@ class BucketConfigurationTest {
                 "fs.s3a.bucket.both.endpoint", "http://s3a:9000",
                 "s3.bucket.both.endpoint", "http://own:9000");
 
-        assertThat(forBucket(values, "logs").endpoint()).isEqualTo(URI.create("http://s3a:9000"));
-        assertThat(forBucket(values, "dotted.bucket.name").region()).isEqualTo("eu-west-1");
-        assertThat(forBucket(values, "both").endpoint()).isEqualTo(URI.create("http://own:9000"));
+        assertThat(forBucket(values, "logs").client().endpoint()).isEqualTo(URI.create("http://s3a:9000"));
+        assertThat(forBucket(values, "dotted.bucket.name").client().region()).isEqualTo("eu-west-1");
+        assertThat(forBucket(values, "both").client().endpoint()).isEqualTo(URI.create("http://own:9000"));
         assertThat(BucketKeys.buckets(values.keySet())).containsExactly("both", "dotted.bucket.name", "logs");
     }
 
@@ -126,12 +126,12 @@ class BucketConfigurationTest {
 
     @Test
     void storageClassIsMatchedAgainstS3sValuesInEverySpelling() {
-        assertThat(forBucket(Map.of("s3.storage-class", "standard_ia"), null).storageClass()).isEqualTo("STANDARD_IA");
-        assertThat(forBucket(Map.of("fs.s3a.create.storage.class", "intelligent_tiering"), null).storageClass())
+        assertThat(forBucket(Map.of("s3.storage-class", "standard_ia"), null).upload().storageClass()).isEqualTo("STANDARD_IA");
+        assertThat(forBucket(Map.of("fs.s3a.create.storage.class", "intelligent_tiering"), null).upload().storageClass())
                 .isEqualTo("INTELLIGENT_TIERING");
-        assertThat(forBucket(Map.of("presto.s3.storage-class", "GLACIER_IR"), null).storageClass())
+        assertThat(forBucket(Map.of("presto.s3.storage-class", "GLACIER_IR"), null).upload().storageClass())
                 .isEqualTo("GLACIER_IR");
-        assertThat(forBucket(Map.of(), null).storageClass()).isNull();
+        assertThat(forBucket(Map.of(), null).upload().storageClass()).isNull();
         assertThatThrownBy(() -> forBucket(Map.of("s3.bucket.cold.storage-class", "FROZEN"), "cold"))
                 .isInstanceOf(IllegalConfigurationException.class)
                 .hasMessageContaining("'FROZEN'")
@@ -141,20 +141,20 @@ class BucketConfigurationTest {
 
     @Test
     void requesterPaysInBothSpellings() {
-        assertThat(forBucket(Map.of("s3.requester-pays.enabled", "true"), null).requesterPays()).isTrue();
-        assertThat(forBucket(Map.of("fs.s3a.requester.pays.enabled", "true"), null).requesterPays()).isTrue();
-        assertThat(forBucket(Map.of("fs.s3a.bucket.paid.requester.pays.enabled", "true"), "paid").requesterPays())
+        assertThat(forBucket(Map.of("s3.requester-pays.enabled", "true"), null).client().requesterPays()).isTrue();
+        assertThat(forBucket(Map.of("fs.s3a.requester.pays.enabled", "true"), null).client().requesterPays()).isTrue();
+        assertThat(forBucket(Map.of("fs.s3a.bucket.paid.requester.pays.enabled", "true"), "paid").client().requesterPays())
                 .isTrue();
-        assertThat(forBucket(Map.of(), null).requesterPays()).isFalse();
+        assertThat(forBucket(Map.of(), null).client().requesterPays()).isFalse();
     }
 
     @Test
     void anAccessPointIsSetPerBucketOnly() {
         String arn = "arn:aws:s3:us-west-2:123456789012:accesspoint/flink";
-        assertThat(forBucket(Map.of("s3.bucket.data.accesspoint.arn", arn), "data").accessPoints())
+        assertThat(forBucket(Map.of("s3.bucket.data.accesspoint.arn", arn), "data").client().accessPoints())
                 .containsExactly(Map.entry("data", arn));
         assertThat(forBucket(Map.of("fs.s3a.bucket.data.accesspoint.arn", "flink-ap-abc123-s3alias"), "data")
-                .accessPoints()).containsExactly(Map.entry("data", "flink-ap-abc123-s3alias"));
+                .client().accessPoints()).containsExactly(Map.entry("data", "flink-ap-abc123-s3alias"));
         assertThatThrownBy(() -> forBucket(Map.of("s3.accesspoint.arn", arn), null))
                 .isInstanceOf(IllegalConfigurationException.class)
                 .hasMessageContaining("'s3.accesspoint.arn' is set for no bucket");

@@ -3,7 +3,7 @@ package dev.flinks3.fs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flinks3.testserver.EmbeddedS3Server;
-import dev.flinks3.transfer.S3Settings.HttpClientType;
+import dev.flinks3.transfer.ClientSettings.HttpClientType;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

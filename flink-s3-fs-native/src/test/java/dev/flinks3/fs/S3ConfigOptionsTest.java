@@ -2,7 +2,7 @@ package dev.flinks3.fs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flinks3.transfer.S3Settings;
+import dev.flinks3.transfer.ClientSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,6 +14,7 @@ import org.apache.flink.configuration.FallbackKey;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.description.HtmlFormatter;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -55,10 +56,10 @@ class S3ConfigOptionsTest {
                 row(S3ConfigOptions.ASSUME_ROLE_SESSION_DURATION, "s3.assume-role.session-duration", "3600",
                         "s3.assumed.role.session.duration", "s3a.assumed.role.session.duration",
                         "fs.s3a.assumed.role.session.duration"),
-                row(S3ConfigOptions.S3_CLIENT, "s3.client", S3Settings.ClientType.SDK),
-                row(S3ConfigOptions.HTTP_CLIENT, "s3.http-client", S3Settings.HttpClientType.CRT),
+                row(S3ConfigOptions.S3_CLIENT, "s3.client", ClientSettings.ClientType.SDK),
+                row(S3ConfigOptions.HTTP_CLIENT, "s3.http-client", ClientSettings.HttpClientType.CRT),
                 row(S3ConfigOptions.MAX_CONNECTIONS, "s3.connection.max", 96,
-                        "s3.connection.maximum", "s3a.connection.maximum", "fs.s3a.connection.maximum",
+                        "s3.async-client.max-concurrency", "s3.connection.maximum", "s3a.connection.maximum", "fs.s3a.connection.maximum",
                         "presto.s3.max-connections", "s3.max-connections"),
                 row(S3ConfigOptions.CONNECTION_TIMEOUT, "s3.connection.timeout", Duration.ofSeconds(10),
                         "s3.connection.establish.timeout", "s3a.connection.establish.timeout",
@@ -77,7 +78,7 @@ class S3ConfigOptionsTest {
                 row(S3ConfigOptions.CLIENT_CLOSE_TIMEOUT, "s3.client.close.timeout", Duration.ofSeconds(30)),
                 row(S3ConfigOptions.ASYNC_ENABLED, "s3.async.enabled", true),
                 row(S3ConfigOptions.PART_SIZE, "s3.upload.min.part.size", MemorySize.ofMebiBytes(8),
-                        "s3.multipart.size", "s3a.multipart.size", "fs.s3a.multipart.size",
+                        "s3.upload.part.size", "s3.multipart.size", "s3a.multipart.size", "fs.s3a.multipart.size",
                         "presto.s3.multipart.min-part-size", "s3.multipart.min-part-size"),
                 row(S3ConfigOptions.MAX_PARTS_IN_FLIGHT, "s3.upload.max.concurrent.uploads", 8,
                         "s3.fast.upload.active.blocks", "s3a.fast.upload.active.blocks",
@@ -93,6 +94,7 @@ class S3ConfigOptionsTest {
                 row(S3ConfigOptions.READ_BUFFER_SIZE, "s3.read.buffer.size", 256 * 1024),
                 row(S3ConfigOptions.BULK_COPY_ENABLED, "s3.bulk-copy.enabled", true),
                 row(S3ConfigOptions.BULK_COPY_MAX_CONCURRENT, "s3.bulk-copy.max-concurrent", 16),
+                row(S3ConfigOptions.BULK_COPY_RANGE_SIZE, "s3.bulk-copy.range-size", MemorySize.ofMebiBytes(8)),
                 row(S3ConfigOptions.SSE_TYPE, "s3.sse.type", "none",
                         "s3.encryption.algorithm", "s3a.encryption.algorithm", "fs.s3a.encryption.algorithm",
                         "s3.server-side-encryption-algorithm", "s3a.server-side-encryption-algorithm",
@@ -140,6 +142,22 @@ class S3ConfigOptionsTest {
             assertThat(option.defaultValue()).isEqualTo(defaultValue);
         }
         assertThat(new HtmlFormatter().format(option.description())).hasSizeGreaterThan(20);
+    }
+
+    @Test
+    @Timeout(10)
+    void everyNumericOptionDeclaresItsRangeAndItsDefaultIsInside() {
+        for (ConfigOption<?> option : S3ConfigOptions.all()) {
+            Object fallback = option.defaultValue();
+            Class<?> type = fallback == null ? null : fallback.getClass();
+            if (type != Integer.class && type != MemorySize.class) {
+                continue;
+            }
+            S3ConfigOptions.Range range = S3ConfigOptions.range(option);
+            long value = fallback instanceof MemorySize ? ((MemorySize) fallback).getBytes() : (Integer) fallback;
+            assertThat(value).as(option.key()).isBetween(range.min, range.max);
+        }
+        assertThat(S3ConfigOptions.range(S3ConfigOptions.PROXY_PORT).max).isEqualTo(65_535);
     }
 
     @Test

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flinks3.testserver.EmbeddedS3Server;
 import dev.flinks3.testserver.ForwardProxy;
-import dev.flinks3.transfer.S3Settings.HttpClientType;
+import dev.flinks3.transfer.ClientSettings.HttpClientType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -82,7 +82,7 @@ class S3FileSystemStreamsTest {
     @Test
     void withoutConditionalWritesNoOverwriteChecksTheKeyAtCreate() {
         S3FileSystem checking = fileSystem(client,
-                S3FileSystemSettings.of(smallParts().conditionalWritesEnabled(false).build()), null);
+                S3FileSystemSettings.of(smallParts().upload(u -> u.conditionalWritesEnabled(false)).build()), null);
         client.store(location("taken"), bytes("first"));
 
         assertThatThrownBy(() -> checking.create(path("taken"), WriteMode.NO_OVERWRITE))

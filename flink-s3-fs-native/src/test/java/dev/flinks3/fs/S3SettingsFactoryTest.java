@@ -4,9 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinks3.testserver.TestCertificates;
+import dev.flinks3.transfer.ClientSettings;
+import dev.flinks3.transfer.ReadSettings;
 import dev.flinks3.transfer.S3Settings;
-import dev.flinks3.transfer.S3Settings.HttpClientType;
-import dev.flinks3.transfer.S3Settings.SseType;
+import dev.flinks3.transfer.UploadSettings;
+import dev.flinks3.transfer.ClientSettings.HttpClientType;
+import dev.flinks3.transfer.EncryptionSettings.SseType;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -20,6 +23,7 @@ import java.util.stream.Stream;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.IllegalConfigurationException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -31,36 +35,73 @@ class S3SettingsFactoryTest {
             Base64.getEncoder().encodeToString("0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.US_ASCII));
 
     @Test
+    @Timeout(10)
+    void theOptionsDefaultsAreTheSettingsBuildersDefaults() {
+        // One declaration of every default: the factory reading nothing builds what the builders start from
+        // (the buffer limit, unset, is derived from the heap; see defaultBufferLimit).
+        S3Settings fromEmptyConfiguration = S3SettingsFactory.create(new Configuration());
+        long bufferLimit = fromEmptyConfiguration.upload().maxBufferedBytesPerProcess();
+
+        assertThat(fromEmptyConfiguration.toString()).isEqualTo(
+                S3Settings.builder().upload(u -> u.maxBufferedBytesPerProcess(bufferLimit)).build().toString());
+        assertThat(bufferLimit).isEqualTo(S3SettingsFactory.defaultBufferLimit(
+                UploadSettings.DEFAULT_PART_SIZE, Runtime.getRuntime().maxMemory()));
+    }
+
+    @Test
+    @Timeout(10)
+    void theSeedsNativeSpellingsSetThePartSizeAndTheConnectionPool() {
+        S3Settings s = settings(Map.of("s3.upload.part.size", "16 mb", "s3.async-client.max-concurrency", "100"));
+
+        assertThat(s.upload().partSizeBytes()).isEqualTo(16L << 20);
+        assertThat(s.client().maxConnections()).isEqualTo(100);
+        // Our key wins over the other spelling.
+        assertThat(settings(Map.of("s3.upload.part.size", "16 mb", "s3.upload.min.part.size", "32 mb"))
+                .upload().partSizeBytes()).isEqualTo(32L << 20);
+    }
+
+    @Test
+    @Timeout(10)
+    void theBulkCopyRangeSizeIsItsOwnSetting() {
+        S3Settings s = settings(Map.of("s3.bulk-copy.range-size", "1 mb", "s3.upload.min.part.size", "64 mb"));
+
+        assertThat(s.read().bulkCopyRangeBytes()).isEqualTo(1L << 20);
+        assertThat(s.upload().partSizeBytes()).isEqualTo(64L << 20);
+        assertThat(settings(Map.of("s3.upload.min.part.size", "64 mb")).read().bulkCopyRangeBytes())
+                .isEqualTo(ReadSettings.DEFAULT_BULK_COPY_RANGE_BYTES);
+    }
+
+    @Test
     void anEmptyConfigurationGivesTheDocumentedDefaults() {
         S3FileSystemSettings fs = S3FileSystemSettings.fromConfiguration(new Configuration());
         S3Settings s = fs.s3();
 
-        assertThat(s.endpoint()).isNull();
-        assertThat(s.region()).isNull();
-        assertThat(s.pathStyleAccess()).isFalse();
-        assertThat(s.accessKey()).isNull();
-        assertThat(s.credentialsProviderClasses()).isEmpty();
-        assertThat(s.assumeRoleSessionName()).isEqualTo("flink-s3-session");
-        assertThat(s.assumeRoleDuration()).isEqualTo(Duration.ofHours(1));
-        assertThat(s.client()).isEqualTo(S3Settings.ClientType.SDK);
-        assertThat(s.httpClient()).isEqualTo(HttpClientType.CRT);
-        assertThat(s.maxConnections()).isEqualTo(96);
-        assertThat(s.connectionTimeout()).isEqualTo(Duration.ofSeconds(10));
-        assertThat(s.socketTimeout()).isEqualTo(Duration.ofSeconds(60));
-        assertThat(s.apiCallAttemptTimeout()).isEqualTo(Duration.ofMinutes(2));
-        assertThat(s.apiCallTimeout()).isEqualTo(Duration.ofMinutes(10));
-        assertThat(s.maxRetries()).isEqualTo(10);
-        assertThat(s.partSizeBytes()).isEqualTo(8L << 20);
-        assertThat(s.maxPartsInFlightPerStream()).isEqualTo(8);
-        assertThat(s.maxBufferedBytesPerProcess())
+        assertThat(s.client().endpoint()).isNull();
+        assertThat(s.client().region()).isNull();
+        assertThat(s.client().pathStyleAccess()).isFalse();
+        assertThat(s.client().credentials().accessKey()).isNull();
+        assertThat(s.client().credentials().credentialsProviderClasses()).isEmpty();
+        assertThat(s.client().credentials().assumeRoleSessionName()).isEqualTo("flink-s3-session");
+        assertThat(s.client().credentials().assumeRoleDuration()).isEqualTo(Duration.ofHours(1));
+        assertThat(s.client().client()).isEqualTo(ClientSettings.ClientType.SDK);
+        assertThat(s.client().httpClient()).isEqualTo(HttpClientType.CRT);
+        assertThat(s.client().maxConnections()).isEqualTo(96);
+        assertThat(s.client().connectionTimeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(s.client().socketTimeout()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(s.client().apiCallAttemptTimeout()).isEqualTo(Duration.ofMinutes(2));
+        assertThat(s.client().apiCallTimeout()).isEqualTo(Duration.ofMinutes(10));
+        assertThat(s.client().maxRetries()).isEqualTo(10);
+        assertThat(s.upload().partSizeBytes()).isEqualTo(8L << 20);
+        assertThat(s.upload().maxPartsInFlightPerStream()).isEqualTo(8);
+        assertThat(s.upload().maxBufferedBytesPerProcess())
                 .isEqualTo(Math.max(16L << 20, Math.min(1L << 30, Runtime.getRuntime().maxMemory() / 4)));
-        assertThat(s.readAheadBytes()).isEqualTo(8L << 20);
-        assertThat(s.readAheadParallelism()).isEqualTo(8);
-        assertThat(s.bulkCopyConcurrency()).isEqualTo(16);
-        assertThat(s.sseType()).isEqualTo(SseType.NONE);
-        assertThat(s.checksumsEnabled()).isTrue();
-        assertThat(s.chunkedEncodingEnabled()).isTrue();
-        assertThat(s.conditionalWritesEnabled()).isTrue();
+        assertThat(s.read().readAheadBytes()).isEqualTo(8L << 20);
+        assertThat(s.read().readAheadParallelism()).isEqualTo(8);
+        assertThat(s.read().bulkCopyConcurrency()).isEqualTo(16);
+        assertThat(s.encryption().sseType()).isEqualTo(SseType.NONE);
+        assertThat(s.client().checksumsEnabled()).isTrue();
+        assertThat(s.client().chunkedEncodingEnabled()).isTrue();
+        assertThat(s.upload().conditionalWritesEnabled()).isTrue();
         assertThat(fs.entropyKey()).isNull();
         assertThat(fs.entropyLength()).isEqualTo(4);
         assertThat(fs.bulkCopyEnabled()).isTrue();
@@ -68,88 +109,88 @@ class S3SettingsFactoryTest {
 
     static Stream<Arguments> spellings() {
         return Stream.of(
-                spelling(Map.of("s3.endpoint", "http://minio:9000"), S3Settings::endpoint, URI.create("http://minio:9000")),
-                spelling(Map.of("fs.s3a.endpoint", "minio:9000"), S3Settings::endpoint, URI.create("https://minio:9000")),
+                spelling(Map.of("s3.endpoint", "http://minio:9000"), (S3Settings s) -> s.client().endpoint(), URI.create("http://minio:9000")),
+                spelling(Map.of("fs.s3a.endpoint", "minio:9000"), (S3Settings s) -> s.client().endpoint(), URI.create("https://minio:9000")),
                 spelling(Map.of("fs.s3a.endpoint", "minio:9000", "fs.s3a.connection.ssl.enabled", "false"),
-                        S3Settings::endpoint, URI.create("http://minio:9000")),
+                        (S3Settings s) -> s.client().endpoint(), URI.create("http://minio:9000")),
                 spelling(Map.of("presto.s3.endpoint", "ceph.local", "s3.ssl.enabled", "false"),
-                        S3Settings::endpoint, URI.create("http://ceph.local")),
-                spelling(Map.of("s3.endpoint", "http://minio:9000"), S3Settings::region, "us-east-1"),
-                spelling(Map.of("fs.s3a.endpoint.region", "eu-west-1"), S3Settings::region, "eu-west-1"),
-                spelling(Map.of("s3.path.style.access", "true"), S3Settings::pathStyleAccess, true),
-                spelling(Map.of("fs.s3a.path.style.access", "TRUE"), S3Settings::pathStyleAccess, true),
-                spelling(Map.of("presto.s3.path-style-access", "true"), S3Settings::pathStyleAccess, true),
-                spelling(Map.of("s3.access.key", "AKIA1", "s3.secret.key", "s"), S3Settings::accessKey, "AKIA1"),
-                spelling(Map.of("fs.s3a.access.key", "AKIA2", "fs.s3a.secret.key", "s"), S3Settings::accessKey, "AKIA2"),
+                        (S3Settings s) -> s.client().endpoint(), URI.create("http://ceph.local")),
+                spelling(Map.of("s3.endpoint", "http://minio:9000"), (S3Settings s) -> s.client().region(), "us-east-1"),
+                spelling(Map.of("fs.s3a.endpoint.region", "eu-west-1"), (S3Settings s) -> s.client().region(), "eu-west-1"),
+                spelling(Map.of("s3.path.style.access", "true"), (S3Settings s) -> s.client().pathStyleAccess(), true),
+                spelling(Map.of("fs.s3a.path.style.access", "TRUE"), (S3Settings s) -> s.client().pathStyleAccess(), true),
+                spelling(Map.of("presto.s3.path-style-access", "true"), (S3Settings s) -> s.client().pathStyleAccess(), true),
+                spelling(Map.of("s3.access.key", "AKIA1", "s3.secret.key", "s"), (S3Settings s) -> s.client().credentials().accessKey(), "AKIA1"),
+                spelling(Map.of("fs.s3a.access.key", "AKIA2", "fs.s3a.secret.key", "s"), (S3Settings s) -> s.client().credentials().accessKey(), "AKIA2"),
                 spelling(Map.of("presto.s3.access-key", "AKIA3", "presto.s3.secret-key", "s"),
-                        S3Settings::accessKey, "AKIA3"),
-                spelling(Map.of("s3.access-key", "A", "fs.s3a.secret.key", "sec"), s -> s.secretKey().reveal(), "sec"),
+                        (S3Settings s) -> s.client().credentials().accessKey(), "AKIA3"),
+                spelling(Map.of("s3.access-key", "A", "fs.s3a.secret.key", "sec"), s -> s.client().credentials().secretKey().reveal(), "sec"),
                 spelling(Map.of("s3.access-key", "A", "s3.secret-key", "S", "fs.s3a.session.token", "tok"),
-                        s -> s.sessionToken().reveal(), "tok"),
+                        s -> s.client().credentials().sessionToken().reveal(), "tok"),
                 spelling(Map.of("fs.s3a.aws.credentials.provider",
                                 "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider,"
                                         + " com.amazonaws.auth.EnvironmentVariableCredentialsProvider"),
-                        S3Settings::credentialsProviderClasses,
+                        (S3Settings s) -> s.client().credentials().credentialsProviderClasses(),
                         List.of("software.amazon.awssdk.auth.credentials.EnvironmentVariableCredentialsProvider")),
                 spelling(Map.of("fs.s3.aws.credentials.provider", "AnonymousCredentialsProvider"),
-                        S3Settings::credentialsProviderClasses,
+                        (S3Settings s) -> s.client().credentials().credentialsProviderClasses(),
                         List.of("software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider")),
-                spelling(Map.of("fs.s3a.assumed.role.arn", "arn:aws:iam::1:role/r"), S3Settings::assumeRoleArn,
+                spelling(Map.of("fs.s3a.assumed.role.arn", "arn:aws:iam::1:role/r"), (S3Settings s) -> s.client().credentials().assumeRoleArn(),
                         "arn:aws:iam::1:role/r"),
-                spelling(Map.of("s3.assume-role.external-id", "ext"), S3Settings::assumeRoleExternalId, "ext"),
-                spelling(Map.of("fs.s3a.assumed.role.session.name", "job-1"), S3Settings::assumeRoleSessionName, "job-1"),
-                spelling(Map.of("s3.assume-role.session-duration", "900"), S3Settings::assumeRoleDuration,
+                spelling(Map.of("s3.assume-role.external-id", "ext"), (S3Settings s) -> s.client().credentials().assumeRoleExternalId(), "ext"),
+                spelling(Map.of("fs.s3a.assumed.role.session.name", "job-1"), (S3Settings s) -> s.client().credentials().assumeRoleSessionName(), "job-1"),
+                spelling(Map.of("s3.assume-role.session-duration", "900"), (S3Settings s) -> s.client().credentials().assumeRoleDuration(),
                         Duration.ofMinutes(15)),
-                spelling(Map.of("fs.s3a.assumed.role.session.duration", "2h"), S3Settings::assumeRoleDuration,
+                spelling(Map.of("fs.s3a.assumed.role.session.duration", "2h"), (S3Settings s) -> s.client().credentials().assumeRoleDuration(),
                         Duration.ofHours(2)),
-                spelling(Map.of("s3.client", "crt"), S3Settings::client, S3Settings.ClientType.CRT),
-                spelling(Map.of("s3.client", "SDK"), S3Settings::client, S3Settings.ClientType.SDK),
-                spelling(Map.of("s3.http-client", "crt"), S3Settings::httpClient, HttpClientType.CRT),
-                spelling(Map.of("fs.s3a.connection.maximum", "200"), S3Settings::maxConnections, 200),
-                spelling(Map.of("presto.s3.max-connections", "7"), S3Settings::maxConnections, 7),
-                spelling(Map.of("s3.connection.timeout", "5 s"), S3Settings::connectionTimeout, Duration.ofSeconds(5)),
-                spelling(Map.of("fs.s3a.connection.establish.timeout", "3000"), S3Settings::connectionTimeout,
+                spelling(Map.of("s3.client", "crt"), (S3Settings s) -> s.client().client(), ClientSettings.ClientType.CRT),
+                spelling(Map.of("s3.client", "SDK"), (S3Settings s) -> s.client().client(), ClientSettings.ClientType.SDK),
+                spelling(Map.of("s3.http-client", "crt"), (S3Settings s) -> s.client().httpClient(), HttpClientType.CRT),
+                spelling(Map.of("fs.s3a.connection.maximum", "200"), (S3Settings s) -> s.client().maxConnections(), 200),
+                spelling(Map.of("presto.s3.max-connections", "7"), (S3Settings s) -> s.client().maxConnections(), 7),
+                spelling(Map.of("s3.connection.timeout", "5 s"), (S3Settings s) -> s.client().connectionTimeout(), Duration.ofSeconds(5)),
+                spelling(Map.of("fs.s3a.connection.establish.timeout", "3000"), (S3Settings s) -> s.client().connectionTimeout(),
                         Duration.ofSeconds(3)),
-                spelling(Map.of("fs.s3a.connection.timeout", "200s"), S3Settings::socketTimeout,
+                spelling(Map.of("fs.s3a.connection.timeout", "200s"), (S3Settings s) -> s.client().socketTimeout(),
                         Duration.ofSeconds(200)),
-                spelling(Map.of("s3.request.attempt-timeout", "30 s"), S3Settings::apiCallAttemptTimeout,
+                spelling(Map.of("s3.request.attempt-timeout", "30 s"), (S3Settings s) -> s.client().apiCallAttemptTimeout(),
                         Duration.ofSeconds(30)),
-                spelling(Map.of("s3.request.timeout", "1 min"), S3Settings::apiCallTimeout, Duration.ofMinutes(1)),
-                spelling(Map.of("fs.s3a.attempts.maximum", "3"), S3Settings::maxRetries, 3),
-                spelling(Map.of("s3.retry.max-num-retries", "0"), S3Settings::maxRetries, 0),
-                spelling(Map.of("s3.upload.min.part.size", "5242880"), S3Settings::partSizeBytes, 5L << 20),
-                spelling(Map.of("fs.s3a.multipart.size", "64M"), S3Settings::partSizeBytes, 64L << 20),
-                spelling(Map.of("presto.s3.multipart.min-part-size", "32MB"), S3Settings::partSizeBytes, 32L << 20),
-                spelling(Map.of("fs.s3a.fast.upload.active.blocks", "8"), S3Settings::maxPartsInFlightPerStream, 8),
-                spelling(Map.of("s3.upload.max-buffered-size", "256 mb"), S3Settings::maxBufferedBytesPerProcess,
+                spelling(Map.of("s3.request.timeout", "1 min"), (S3Settings s) -> s.client().apiCallTimeout(), Duration.ofMinutes(1)),
+                spelling(Map.of("fs.s3a.attempts.maximum", "3"), (S3Settings s) -> s.client().maxRetries(), 3),
+                spelling(Map.of("s3.retry.max-num-retries", "0"), (S3Settings s) -> s.client().maxRetries(), 0),
+                spelling(Map.of("s3.upload.min.part.size", "5242880"), (S3Settings s) -> s.upload().partSizeBytes(), 5L << 20),
+                spelling(Map.of("fs.s3a.multipart.size", "64M"), (S3Settings s) -> s.upload().partSizeBytes(), 64L << 20),
+                spelling(Map.of("presto.s3.multipart.min-part-size", "32MB"), (S3Settings s) -> s.upload().partSizeBytes(), 32L << 20),
+                spelling(Map.of("fs.s3a.fast.upload.active.blocks", "8"), (S3Settings s) -> s.upload().maxPartsInFlightPerStream(), 8),
+                spelling(Map.of("s3.upload.max-buffered-size", "256 mb"), (S3Settings s) -> s.upload().maxBufferedBytesPerProcess(),
                         256L << 20),
-                spelling(Map.of("s3.conditional-writes.enabled", "false"), S3Settings::conditionalWritesEnabled, false),
-                spelling(Map.of("fs.s3a.checksum.validation", "false"), S3Settings::checksumsEnabled, false),
-                spelling(Map.of("s3.chunked-encoding.enabled", "false"), S3Settings::chunkedEncodingEnabled, false),
-                spelling(Map.of("fs.s3a.readahead.range", "1M"), S3Settings::readAheadBytes, 1L << 20),
-                spelling(Map.of("s3.read.ahead-parallelism", "1"), S3Settings::readAheadParallelism, 1),
-                spelling(Map.of("s3.bulk-copy.max-concurrent", "64"), S3Settings::bulkCopyConcurrency, 64),
-                spelling(Map.of("s3.sse.type", "AES256"), S3Settings::sseType, SseType.SSE_S3),
-                spelling(Map.of("presto.s3.sse.type", "KMS"), S3Settings::sseType, SseType.SSE_KMS),
+                spelling(Map.of("s3.conditional-writes.enabled", "false"), (S3Settings s) -> s.upload().conditionalWritesEnabled(), false),
+                spelling(Map.of("fs.s3a.checksum.validation", "false"), (S3Settings s) -> s.client().checksumsEnabled(), false),
+                spelling(Map.of("s3.chunked-encoding.enabled", "false"), (S3Settings s) -> s.client().chunkedEncodingEnabled(), false),
+                spelling(Map.of("fs.s3a.readahead.range", "1M"), (S3Settings s) -> s.read().readAheadBytes(), 1L << 20),
+                spelling(Map.of("s3.read.ahead-parallelism", "1"), (S3Settings s) -> s.read().readAheadParallelism(), 1),
+                spelling(Map.of("s3.bulk-copy.max-concurrent", "64"), (S3Settings s) -> s.read().bulkCopyConcurrency(), 64),
+                spelling(Map.of("s3.sse.type", "AES256"), (S3Settings s) -> s.encryption().sseType(), SseType.SSE_S3),
+                spelling(Map.of("presto.s3.sse.type", "KMS"), (S3Settings s) -> s.encryption().sseType(), SseType.SSE_KMS),
                 spelling(Map.of("fs.s3a.server-side-encryption-algorithm", "SSE-KMS",
                                 "fs.s3a.server-side-encryption.key", "alias/k"),
-                        S3Settings::sseKmsKeyId, "alias/k"),
+                        (S3Settings s) -> s.encryption().sseKmsKeyId(), "alias/k"),
                 spelling(Map.of("s3.sse.type", "aws:kms", "fs.s3a.encryption.context", "project=flink"),
-                        S3Settings::sseKmsEncryptionContext,
+                        (S3Settings s) -> s.encryption().sseKmsEncryptionContext(),
                         Base64.getEncoder().encodeToString("{\"project\":\"flink\"}".getBytes(StandardCharsets.UTF_8))),
                 spelling(Map.of("s3.sse.type", "sse-c", "s3.sse.c.key", CUSTOMER_KEY),
-                        s -> s.sseCustomerKey().reveal(), CUSTOMER_KEY),
+                        s -> s.encryption().sseCustomerKey().reveal(), CUSTOMER_KEY),
                 spelling(Map.of("fs.s3a.encryption.algorithm", "SSE-C", "fs.s3a.encryption.key", CUSTOMER_KEY),
-                        s -> s.sseCustomerKey().reveal(), CUSTOMER_KEY),
+                        s -> s.encryption().sseCustomerKey().reveal(), CUSTOMER_KEY),
                 spelling(Map.of("fs.s3a.proxy.host", "proxy.corp", "fs.s3a.proxy.port", "3128"),
-                        s -> s.proxy().toString(), "proxy.corp:3128"),
+                        s -> s.client().proxy().toString(), "proxy.corp:3128"),
                 spelling(Map.of("s3.proxy.host", "proxy.corp", "s3.proxy.username", "u", "s3.proxy.password", "p"),
-                        s -> s.proxy().password().reveal(), "p"),
+                        s -> s.client().proxy().password().reveal(), "p"),
                 spelling(Map.of("s3.proxy.host", "proxy.corp", "s3.endpoint", "http://minio:9000"),
-                        s -> s.proxy().port(), 80),
-                spelling(Map.of("s3.proxy.host", "proxy.corp"), s -> s.proxy().port(), 443),
+                        s -> s.client().proxy().port(), 80),
+                spelling(Map.of("s3.proxy.host", "proxy.corp"), s -> s.client().proxy().port(), 443),
                 spelling(Map.of("s3.proxy.non-proxy-hosts", "minio.local, *.internal|10.0.0.7"),
-                        S3Settings::nonProxyHosts, List.of("minio.local", "*.internal", "10.0.0.7")));
+                        (S3Settings s) -> s.client().nonProxyHosts(), List.of("minio.local", "*.internal", "10.0.0.7")));
     }
 
     private static <T> Arguments spelling(Map<String, String> config, Function<S3Settings, T> read, T expected) {
@@ -175,17 +216,17 @@ class S3SettingsFactoryTest {
         assertThat(S3SettingsFactory.shortestAttemptTimeout(5L << 20)).isEqualTo(Duration.ofSeconds(5));
         assertThat(S3SettingsFactory.shortestAttemptTimeout((8L << 20) + 1)).isEqualTo(Duration.ofSeconds(9));
         assertThat(S3SettingsFactory.shortestAttemptTimeout(5L << 30)).isEqualTo(Duration.ofSeconds(5120));
-        assertThat(settings(Map.of("s3.upload.min.part.size", "120 mb")).partSizeBytes())
+        assertThat(settings(Map.of("s3.upload.min.part.size", "120 mb")).upload().partSizeBytes())
                 .as("the default 2 min covers 120 MiB parts").isEqualTo(120L << 20);
         assertThat(settings(Map.of("s3.upload.min.part.size", "1 gb", "s3.request.attempt-timeout", "1024 s"))
-                .apiCallAttemptTimeout()).isEqualTo(Duration.ofSeconds(1024));
+                .client().apiCallAttemptTimeout()).isEqualTo(Duration.ofSeconds(1024));
     }
 
     @Test
     void theOwnKeyWinsOverAFallbackSpelling() {
         S3Settings s = settings(Map.of("s3.connection.max", "5", "fs.s3a.connection.maximum", "500"));
 
-        assertThat(s.maxConnections()).isEqualTo(5);
+        assertThat(s.client().maxConnections()).isEqualTo(5);
     }
 
     @Test
@@ -330,7 +371,7 @@ class S3SettingsFactoryTest {
                 .hasMessageContaining("'s3.ssl.ca-file' (" + ca + ") cannot be used with 's3.client: crt'")
                 .hasMessageContaining("Allowed: 's3.client: sdk' with the CA file, or no CA file");
         assertThat(S3FileSystemSettings.fromConfiguration(Configuration.fromMap(
-                        Map.of("s3.client", "sdk", "s3.ssl.ca-file", ca.toString()))).s3().sslCaFile())
+                        Map.of("s3.client", "sdk", "s3.ssl.ca-file", ca.toString()))).s3().client().sslCaFile())
                 .isEqualTo(ca);
     }
 

@@ -1,7 +1,7 @@
 package dev.flinks3.fs;
 
 import dev.flinks3.testserver.EmbeddedS3Server;
-import dev.flinks3.transfer.S3Settings.HttpClientType;
+import dev.flinks3.transfer.ClientSettings.HttpClientType;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;

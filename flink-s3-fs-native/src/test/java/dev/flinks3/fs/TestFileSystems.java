@@ -3,6 +3,7 @@ package dev.flinks3.fs;
 import dev.flinks3.multipart.UploadEngine;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.S3Settings;
+import dev.flinks3.transfer.UploadSettings;
 import dev.flinks3.transfer.fake.InMemoryObjectClient;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -12,16 +13,14 @@ import org.apache.flink.core.fs.Path;
 final class TestFileSystems {
 
     static final String BUCKET = "bucket";
-    static final long PART = S3Settings.MIN_PART_SIZE;
+    static final long PART = UploadSettings.MIN_PART_SIZE;
 
     private TestFileSystems() {}
 
     static S3Settings.Builder smallParts() {
         return S3Settings.builder()
-                .partSizeBytes(PART)
-                .maxBufferedBytesPerProcess(16 * PART)
-                .readAheadBytes(64 * 1024)
-                .readAheadParallelism(1);
+                .upload(u -> u.partSizeBytes(PART).maxBufferedBytesPerProcess(16 * PART))
+                .read(r -> r.readAheadBytes(64 * 1024).readAheadParallelism(1));
     }
 
     static S3FileSystem fileSystem(InMemoryObjectClient client) {
@@ -29,7 +28,7 @@ final class TestFileSystems {
     }
 
     static S3FileSystem fileSystem(InMemoryObjectClient client, S3FileSystemSettings settings, BulkCopy bulkCopy) {
-        return new S3FileSystem(URI.create("s3://" + BUCKET), client, new UploadEngine(client, settings.s3()),
+        return new S3FileSystem(URI.create("s3://" + BUCKET), client, new UploadEngine(client, settings.s3().upload()),
                 bulkCopy, null, settings);
     }
 

@@ -47,6 +47,11 @@ final class ResettingTcpProxy implements AutoCloseable {
         resetAfterBytes.set(bytes);
     }
 
+    /** Client connections open through the proxy now (each is a pair of sockets until either side closes). */
+    int openConnections() {
+        return sockets.size() / 2;
+    }
+
     /** How many connections were reset so far. */
     int resets() {
         return resets.get();

@@ -53,10 +53,10 @@ class FlinkConfigurationKeysTest {
 
         S3Settings settings = S3SettingsFactory.create(Configuration.fromMap(configuration));
 
-        assertThat(settings.region()).isEqualTo(Settings.load().region());
-        assertThat(settings.credentialsProviderClasses())
+        assertThat(settings.client().region()).isEqualTo(Settings.load().region());
+        assertThat(settings.client().credentials().credentialsProviderClasses())
                 .containsExactly(WebIdentityTokenFileCredentialsProvider.class.getName());
-        assertThat(settings.accessKey()).isNull();
+        assertThat(settings.client().credentials().accessKey()).isNull();
     }
 
     @ParameterizedTest

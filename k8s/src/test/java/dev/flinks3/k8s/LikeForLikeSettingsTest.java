@@ -30,8 +30,8 @@ class LikeForLikeSettingsTest {
     void ourPluginUploads16MibPartsOverAtMost100Connections() {
         S3Settings settings = S3SettingsFactory.create(Configuration.fromMap(Variant.NATIVE.flinkConfiguration()));
 
-        assertThat(settings.partSizeBytes()).isEqualTo(16 * MIB);
-        assertThat(settings.maxConnections()).isEqualTo(100);
+        assertThat(settings.upload().partSizeBytes()).isEqualTo(16 * MIB);
+        assertThat(settings.client().maxConnections()).isEqualTo(100);
         assertThat(Variant.NATIVE.flinkConfiguration())
                 .containsKeys(S3ConfigOptions.PART_SIZE.key(), S3ConfigOptions.MAX_CONNECTIONS.key());
     }
@@ -69,8 +69,8 @@ class LikeForLikeSettingsTest {
         Map<String, String> configuration = Variant.NATIVE_DEFAULTS.flinkConfiguration();
         S3Settings settings = S3SettingsFactory.create(Configuration.fromMap(configuration));
 
-        assertThat(settings.partSizeBytes()).isEqualTo(S3ConfigOptions.PART_SIZE.defaultValue().getBytes());
-        assertThat(settings.maxConnections()).isEqualTo(S3ConfigOptions.MAX_CONNECTIONS.defaultValue());
+        assertThat(settings.upload().partSizeBytes()).isEqualTo(S3ConfigOptions.PART_SIZE.defaultValue().getBytes());
+        assertThat(settings.client().maxConnections()).isEqualTo(S3ConfigOptions.MAX_CONNECTIONS.defaultValue());
         assertThat(configuration).doesNotContainKeys(TRANSFER_THREADS);
     }
 

@@ -3,7 +3,7 @@ package dev.flinks3.multipart;
 import dev.flinks3.transfer.CompletedPart;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.S3Location;
-import dev.flinks3.transfer.S3Settings;
+import dev.flinks3.transfer.UploadSettings;
 import dev.flinks3.transfer.WriteCondition;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -158,7 +158,7 @@ public final class MultipartUploadStream extends OutputStream {
     public synchronized UploadSnapshot persist() throws IOException {
         ensureOpen();
         try {
-            if (current != null && current.size() >= S3Settings.MIN_PART_SIZE) {
+            if (current != null && current.size() >= UploadSettings.MIN_PART_SIZE) {
                 sendCurrentPart();
             }
             List<CompletedPart> parts = session.awaitParts();

@@ -3,7 +3,7 @@ package dev.flinks3.multipart;
 import dev.flinks3.transfer.CompletedPart;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.S3Location;
-import dev.flinks3.transfer.S3Settings;
+import dev.flinks3.transfer.UploadSettings;
 import dev.flinks3.transfer.WriteCondition;
 import java.io.IOException;
 import java.util.List;
@@ -11,7 +11,7 @@ import java.util.Objects;
 
 /**
  * The upload engine of one process: opens {@link MultipartUploadStream}s that share one buffer budget
- * ({@link S3Settings#maxBufferedBytesPerProcess()}), one buffer pool and one set of metrics, and talk to
+ * ({@link UploadSettings#maxBufferedBytesPerProcess()}), one buffer pool and one set of metrics, and talk to
  * S3 through one {@link ObjectClient}.
  *
  * <p>Holds no threads: parts are uploaded by the object client's asynchronous requests, and writers
@@ -21,7 +21,7 @@ import java.util.Objects;
 public final class UploadEngine {
 
     private final ObjectClient client;
-    private final S3Settings settings;
+    private final UploadSettings settings;
     private final UploadBudget budget;
     private final PartSizing sizing;
     private final PartBufferPool pool;
@@ -32,7 +32,7 @@ public final class UploadEngine {
      * @param client the S3 seam (not closed by the engine)
      * @param settings part size, parts in flight per stream, process buffer bound, conditional writes
      */
-    public UploadEngine(ObjectClient client, S3Settings settings) {
+    public UploadEngine(ObjectClient client, UploadSettings settings) {
         this.client = Objects.requireNonNull(client, "client");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.budget = new UploadBudget(settings.maxBufferedBytesPerProcess());

@@ -1,6 +1,6 @@
 package dev.flinks3.multipart;
 
-import dev.flinks3.transfer.S3Settings;
+import dev.flinks3.transfer.UploadSettings;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Random;
@@ -11,7 +11,7 @@ final class TestData {
 
     static final int MIB = 1024 * 1024;
     /** S3's minimum part size, the smallest the settings accept: 5 MiB. */
-    static final int PART = (int) S3Settings.MIN_PART_SIZE;
+    static final int PART = (int) UploadSettings.MIN_PART_SIZE;
 
     private TestData() {}
 
@@ -35,8 +35,8 @@ final class TestData {
         }
     }
 
-    static S3Settings.Builder settings(int partsInFlight, long bufferLimitBytes) {
-        return S3Settings.builder()
+    static UploadSettings.Builder settings(int partsInFlight, long bufferLimitBytes) {
+        return UploadSettings.builder()
                 .partSizeBytes(PART)
                 .maxPartsInFlightPerStream(partsInFlight)
                 .maxBufferedBytesPerProcess(bufferLimitBytes);

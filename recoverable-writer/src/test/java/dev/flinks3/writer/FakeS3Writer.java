@@ -2,7 +2,7 @@ package dev.flinks3.writer;
 
 import dev.flinks3.multipart.UploadEngine;
 import dev.flinks3.transfer.S3Location;
-import dev.flinks3.transfer.S3Settings;
+import dev.flinks3.transfer.UploadSettings;
 import dev.flinks3.transfer.fake.InMemoryObjectClient;
 import java.io.IOException;
 import java.util.Arrays;
@@ -18,10 +18,10 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  */
 final class FakeS3Writer {
 
-    static final int PART = (int) S3Settings.MIN_PART_SIZE;
+    static final int PART = (int) UploadSettings.MIN_PART_SIZE;
 
     final InMemoryObjectClient client = new InMemoryObjectClient();
-    final UploadEngine engine = new UploadEngine(client, S3Settings.builder()
+    final UploadEngine engine = new UploadEngine(client, UploadSettings.builder()
             .partSizeBytes(PART)
             .maxPartsInFlightPerStream(4)
             .maxBufferedBytesPerProcess(64L * 1024 * 1024)

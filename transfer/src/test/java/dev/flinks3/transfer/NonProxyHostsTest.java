@@ -42,7 +42,7 @@ class NonProxyHostsTest {
         HttpProxy proxy = new HttpProxy("proxy.corp", 3128, "flink", Secret.ofNullable("hunter2"));
 
         assertThat(proxy.toString()).isEqualTo("flink:******@proxy.corp:3128");
-        assertThat(S3Settings.builder().proxy(proxy).build().toString()).contains("proxy=flink:******@proxy.corp:3128")
+        assertThat(S3Settings.builder().client(c -> c.proxy(proxy)).build().toString()).contains("proxy=flink:******@proxy.corp:3128")
                 .doesNotContain("hunter2");
         assertThatThrownBy(() -> new HttpProxy("proxy.corp", 0, null, null)).hasMessageContaining("1..65535");
         assertThatThrownBy(() -> new HttpProxy("proxy.corp", 80, null, Secret.ofNullable("p")))

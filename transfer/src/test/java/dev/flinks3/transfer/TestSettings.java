@@ -8,14 +8,13 @@ public final class TestSettings {
     private TestSettings() {}
 
     /** Endpoint, path style, the server's keys and region, the given HTTP client, few retries. */
-    public static S3Settings.Builder forServer(EmbeddedS3Server server, S3Settings.HttpClientType httpClient) {
-        return S3Settings.builder()
+    public static S3Settings.Builder forServer(EmbeddedS3Server server, ClientSettings.HttpClientType httpClient) {
+        return S3Settings.builder().client(c -> c
                 .endpoint(server.endpoint())
                 .region(server.region())
                 .pathStyleAccess(true)
-                .accessKey(server.accessKey())
-                .secretKey(Secret.ofNullable(server.secretKey()))
                 .httpClient(httpClient)
-                .maxRetries(3);
+                .maxRetries(3)
+                .credentials(k -> k.accessKey(server.accessKey()).secretKey(Secret.ofNullable(server.secretKey()))));
     }
 }

@@ -1,7 +1,7 @@
 package dev.flinks3.fs.token;
 
 import dev.flinks3.fs.S3FileSystemSettings;
-import dev.flinks3.transfer.S3Settings;
+import dev.flinks3.transfer.ClientSettings;
 import dev.flinks3.transfer.Secret;
 import dev.flinks3.transfer.sdk.S3Credentials;
 import java.time.Instant;
@@ -46,7 +46,7 @@ public class S3DelegationTokenProvider implements DelegationTokenProvider {
     private boolean enabled;
     private String accessKey;
     private Secret secretKey;
-    private S3Settings settings;
+    private ClientSettings settings;
 
     @Override
     public String serviceName() {
@@ -72,7 +72,7 @@ public class S3DelegationTokenProvider implements DelegationTokenProvider {
                     + "': the S3 delegation token provider needs both, or neither to use the plugin's credentials.");
         }
         secretKey = Secret.ofNullable(secret);
-        S3Settings configured = S3FileSystemSettings.fromConfiguration(configuration).s3();
+        ClientSettings configured = S3FileSystemSettings.fromConfiguration(configuration).s3().client();
         String region = blankToNull(configuration.toMap().get(prefix + "region"));
         settings = region == null ? configured : configured.toBuilder().region(region).build();
     }
@@ -89,7 +89,7 @@ public class S3DelegationTokenProvider implements DelegationTokenProvider {
      */
     @Override
     public ObtainedDelegationTokens obtainDelegationTokens() throws Exception {
-        Region region = Region.of(settings.region() == null ? S3Settings.DEFAULT_SIGNING_REGION : settings.region());
+        Region region = Region.of(settings.region() == null ? ClientSettings.DEFAULT_SIGNING_REGION : settings.region());
         SessionCredentialsToken token = accessKey != null
                 ? sessionToken(AwsBasicCredentials.create(accessKey, secretKey.reveal()), region)
                 : fromPluginCredentials(region);
@@ -99,7 +99,7 @@ public class S3DelegationTokenProvider implements DelegationTokenProvider {
     }
 
     private SessionCredentialsToken fromPluginCredentials(Region region) throws Exception {
-        try (S3Credentials credentials = S3Credentials.create(settings, region, false)) {
+        try (S3Credentials credentials = S3Credentials.create(settings.credentials(), region, false)) {
             AwsCredentials resolved = credentials.provider().resolveCredentials();
             if (resolved instanceof AwsSessionCredentials) {
                 AwsSessionCredentials session = (AwsSessionCredentials) resolved;

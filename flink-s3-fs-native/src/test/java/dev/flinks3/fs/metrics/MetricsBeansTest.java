@@ -3,7 +3,7 @@ package dev.flinks3.fs.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flinks3.multipart.UploadEngine;
-import dev.flinks3.transfer.S3Settings;
+import dev.flinks3.transfer.UploadSettings;
 import dev.flinks3.transfer.fake.InMemoryObjectClient;
 import dev.flinks3.transfer.read.ReadAheadBudget;
 import dev.flinks3.transfer.sdk.S3RequestMetrics;
@@ -74,8 +74,8 @@ class MetricsBeansTest {
     }
 
     private static S3FileSystemMetrics metrics(ReadAheadBudget readAhead) {
-        S3Settings settings = S3Settings.builder()
-                .partSizeBytes(S3Settings.MIN_PART_SIZE)
+        UploadSettings settings = UploadSettings.builder()
+                .partSizeBytes(UploadSettings.MIN_PART_SIZE)
                 .maxBufferedBytesPerProcess(64L * 1024 * 1024)
                 .build();
         UploadEngine uploads = new UploadEngine(new InMemoryObjectClient(ForkJoinPool.commonPool()), settings);

@@ -52,7 +52,7 @@ abstract class FaultSuite {
         options.putAll(options());
         // The configuration rejects an attempt timeout below 5 s for 5 MiB parts (1 MiB/s), as a link may be
         // slow; on loopback a part takes milliseconds, and a short timeout keeps the delayed answers short.
-        fileSystem = ProxiedFileSystem.create(proxy, options, s3 -> s3.apiCallAttemptTimeout(ATTEMPT_TIMEOUT));
+        fileSystem = ProxiedFileSystem.create(proxy, options, s3 -> s3.client(c -> c.apiCallAttemptTimeout(ATTEMPT_TIMEOUT)));
     }
 
     @AfterAll

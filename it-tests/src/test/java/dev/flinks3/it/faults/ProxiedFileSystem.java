@@ -69,7 +69,7 @@ public final class ProxiedFileSystem implements AutoCloseable {
                 ? configured
                 : S3FileSystemSettings.of(tweak.apply(configured.s3().toBuilder()).build());
         S3ClientOwner owner = new S3ClientOwner(settings.s3());
-        UploadEngine uploads = new UploadEngine(owner.objectClient(), settings.s3());
+        UploadEngine uploads = new UploadEngine(owner.objectClient(), settings.s3().upload());
         S3FileSystem fs = new S3FileSystem(URI.create("s3://" + bucket + "/"),
                 owner.objectClient(), uploads, owner.bulkDownloader()::download, null, settings);
         return new ProxiedFileSystem(owner, fs);

@@ -48,9 +48,9 @@ class ThrottlingStormTest {
         try (FaultInjectingProxy proxy = new FaultInjectingProxy(SharedS3ProxyTarget.server().endpoint());
                 ProxiedFileSystem fileSystem = ProxiedFileSystem.create(proxy, Map.of(
                         "s3.upload.min.part.size", "5mb",
-                        "s3.upload.max.concurrent.uploads", "3"), s3 -> s3
+                        "s3.upload.max.concurrent.uploads", "3"), s3 -> s3.client(c -> c
                                 .throttlingRetryBaseDelay(Duration.ofMillis(THROTTLING_BASE_MS))
-                                .retryMaxDelay(Duration.ofSeconds(2)));
+                                .retryMaxDelay(Duration.ofSeconds(2))));
                 S3Client s3 = SharedS3ProxyTarget.sdkClient()) {
             FaultRule storm = proxy.failRandomly(null, THROTTLED_SHARE, 6, Fault.slowDown());
             S3RequestMetrics.Snapshot before = fileSystem.metrics();

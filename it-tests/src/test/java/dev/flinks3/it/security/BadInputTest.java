@@ -100,6 +100,7 @@ class BadInputTest {
                 bad("s3.read.buffer.size", "1024", "from 65536 to 4194304"),
                 bad("s3.bulk-copy.enabled", "y", "true or false"),
                 bad("s3.bulk-copy.max-concurrent", "0", "from 1 to 1024"),
+                bad("s3.bulk-copy.range-size", "1 kb", "from 64 KiB to 1 GiB"),
                 bad("s3.sse.type", "rot13", "sse-kms"),
                 bad(Map.of("s3.sse.kms.key-id", "alias/flink"), "s3.sse.kms.key-id", null, "not sse-kms"),
                 bad(Map.of("s3.sse.type", "sse-kms", "s3.sse.kms.encryption-context", "no pairs here"),

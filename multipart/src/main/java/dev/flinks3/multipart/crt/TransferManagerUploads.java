@@ -75,7 +75,7 @@ public final class TransferManagerUploads {
         this.engine = Objects.requireNonNull(engine, "engine");
         this.client = Objects.requireNonNull(client, "client");
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.sse = new SseDecorator(settings);
+        this.sse = new SseDecorator(settings.encryption());
     }
 
     /**
@@ -94,7 +94,7 @@ public final class TransferManagerUploads {
     }
 
     int partBytes() {
-        return (int) Math.min(Integer.MAX_VALUE - 8, settings.partSizeBytes());
+        return (int) Math.min(Integer.MAX_VALUE - 8, settings.upload().partSizeBytes());
     }
 
     /** True if the Transfer Manager may upload a stream to {@code target} that is larger than one part. */
@@ -102,7 +102,7 @@ public final class TransferManagerUploads {
         if (unusable) {
             return false;
         }
-        if (settings.checksumsEnabled() && !client.checksFlexibleChecksums()) {
+        if (settings.client().checksumsEnabled() && !client.checksFlexibleChecksums()) {
             if (engine.metrics().bytesUploaded() > 0 && !checksumWarning.getAndSet(true)) {
                 LOG.warn("This S3 server has not shown that it checks x-amz-checksum-crc32c, and the Transfer"
                         + " Manager on the CRT-based S3 client (s3.client: crt) cannot send Content-MD5 with its"
@@ -170,7 +170,7 @@ public final class TransferManagerUploads {
                 .key(target.key())
                 .overrideConfiguration(o -> o.putExecutionAttribute(SdkExecutionAttribute.SERVICE_CONFIG, NO_EXPECT));
         sse.decorate(request);
-        if (settings.checksumsEnabled()) {
+        if (settings.client().checksumsEnabled()) {
             request.checksumAlgorithm(ChecksumAlgorithm.CRC32_C);
         }
         String operation = "PutObject (Transfer Manager multipart upload)";

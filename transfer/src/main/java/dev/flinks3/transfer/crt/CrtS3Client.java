@@ -2,6 +2,7 @@ package dev.flinks3.transfer.crt;
 
 import dev.flinks3.transfer.NonProxyHosts;
 import dev.flinks3.transfer.S3Settings;
+import dev.flinks3.transfer.UploadSettings;
 import dev.flinks3.transfer.sdk.HttpProxies;
 import dev.flinks3.transfer.sdk.S3Credentials;
 import dev.flinks3.transfer.sdk.S3RequestMetrics;
@@ -68,29 +69,29 @@ public final class CrtS3Client {
             throw new IllegalStateException("the CRT-based S3 client needs the AWS CRT native library, which did"
                     + " not load (" + CrtNativeLibrary.describe(notLoaded) + ")");
         }
-        if (settings.sslCaFile() != null) {
+        if (settings.client().sslCaFile() != null) {
             throw new IllegalArgumentException("the CRT-based S3 client cannot trust a CA file ("
-                    + settings.sslCaFile() + "): it takes the system's trust store only");
+                    + settings.client().sslCaFile() + "): it takes the system's trust store only");
         }
         S3CrtAsyncClientBuilder builder = S3AsyncClient.crtBuilder()
                 .credentialsProvider(credentials.provider())
                 .region(region)
-                .forcePathStyle(settings.pathStyleAccess())
+                .forcePathStyle(settings.client().pathStyleAccess())
                 .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
-                .responseChecksumValidation(settings.checksumsEnabled()
+                .responseChecksumValidation(settings.client().checksumsEnabled()
                         ? ResponseChecksumValidation.WHEN_SUPPORTED
                         : ResponseChecksumValidation.WHEN_REQUIRED)
-                .maxConcurrency(settings.maxConnections())
+                .maxConcurrency(settings.client().maxConnections())
                 .targetThroughputInGbps(targetThroughputGbps(settings))
-                .minimumPartSizeInBytes(settings.partSizeBytes())
-                .thresholdInBytes(S3Settings.MAX_PART_SIZE)
+                .minimumPartSizeInBytes(settings.upload().partSizeBytes())
+                .thresholdInBytes(UploadSettings.MAX_PART_SIZE)
                 .maxNativeMemoryLimitInBytes(nativeMemoryLimit(settings))
-                .retryConfiguration(retry -> retry.numRetries(settings.maxRetries()))
+                .retryConfiguration(retry -> retry.numRetries(settings.client().maxRetries()))
                 .httpConfiguration(http(settings, proxies))
                 .futureCompletionExecutor(completion);
-        if (settings.endpoint() != null) {
-            builder.endpointOverride(settings.endpoint());
-        } else if (settings.region() == null) {
+        if (settings.client().endpoint() != null) {
+            builder.endpointOverride(settings.client().endpoint());
+        } else if (settings.client().region() == null) {
             builder.crossRegionAccessEnabled(true);
         }
         return builder.build();
@@ -101,20 +102,20 @@ public final class CrtS3Client {
      * default of 10 Gbps it would open 25, fewer than the default cap of 96.
      */
     static double targetThroughputGbps(S3Settings settings) {
-        return settings.maxConnections() * GBPS_PER_CONNECTION;
+        return settings.client().maxConnections() * GBPS_PER_CONNECTION;
     }
 
     /** The native client's memory limit: the process buffer limit, at least 1 GiB. */
     static long nativeMemoryLimit(S3Settings settings) {
-        return Math.max(MIN_NATIVE_MEMORY_BYTES, settings.maxBufferedBytesPerProcess());
+        return Math.max(MIN_NATIVE_MEMORY_BYTES, settings.upload().maxBufferedBytesPerProcess());
     }
 
     private static S3CrtHttpConfiguration http(S3Settings settings, HttpProxies proxies) {
         S3CrtHttpConfiguration.Builder http = S3CrtHttpConfiguration.builder()
-                .connectionTimeout(settings.connectionTimeout())
+                .connectionTimeout(settings.client().connectionTimeout())
                 .connectionHealthConfiguration(health -> health
                         .minimumThroughputInBps(MIN_THROUGHPUT_BYTES_PER_SECOND)
-                        .minimumThroughputTimeout(settings.socketTimeout()));
+                        .minimumThroughputTimeout(settings.client().socketTimeout()));
         proxies.proxy().filter(proxy -> !bypassesProxy(settings, proxies)).ifPresent(proxy -> {
             S3CrtProxyConfiguration.Builder p = S3CrtProxyConfiguration.builder()
                     .useSystemPropertyValues(false)
@@ -132,10 +133,10 @@ public final class CrtS3Client {
 
     /** True if the endpoint's host matches a non-proxy host pattern. */
     private static boolean bypassesProxy(S3Settings settings, HttpProxies proxies) {
-        if (settings.endpoint() == null || settings.endpoint().getHost() == null) {
+        if (settings.client().endpoint() == null || settings.client().endpoint().getHost() == null) {
             return false;
         }
-        String host = settings.endpoint().getHost();
+        String host = settings.client().endpoint().getHost();
         return NonProxyHosts.asRegularExpressions(proxies.nonProxyHosts()).stream()
                 .anyMatch(regex -> Pattern.matches(regex, host));
     }

@@ -4,7 +4,7 @@ import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.RangeRead;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.S3RequestException;
-import dev.flinks3.transfer.S3Settings;
+import dev.flinks3.transfer.ReadSettings;
 import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -16,11 +16,11 @@ import java.util.Objects;
  * A seekable input stream over one S3 object, read with bounded ranged GETs.
  *
  * <p><b>Sequential reads.</b> Opening sends nothing; the first read sends a ranged GET of
- * {@link S3Settings#readAheadBytes()} bytes from the current position, and later reads continue on
+ * {@link ReadSettings#readAheadBytes()} bytes from the current position, and later reads continue on
  * that connection while they stay sequential. When a range is used up and the reader goes on, the
  * reader is taken to be sequential: with a read-ahead budget and {@link
- * S3Settings#readAheadParallelism()} above 1, a parallel read-ahead then keeps that many ranged
- * GETs of {@link S3Settings#readAheadBytes()} (at most {@value #MAX_CHUNK_BYTES} bytes) in flight
+ * ReadSettings#readAheadParallelism()} above 1, a parallel read-ahead then keeps that many ranged
+ * GETs of {@link ReadSettings#readAheadBytes()} (at most {@value #MAX_CHUNK_BYTES} bytes) in flight
  * ahead of the reader, their bodies copied into its windows by the HTTP client as they arrive;
  * without, the next range is requested on one connection. A read outside the
  * read-ahead window (a backward or long seek) drops the read-ahead and goes back to one connection.
@@ -35,7 +35,7 @@ import java.util.Objects;
  * wants a few KiB there, and the bytes of a large GET it then abandons are sent by the server all
  * the same. So the first GET after a seek asks for {@value #FIRST_RANGE_AFTER_SEEK_BYTES} bytes (or
  * the read's length, if larger), and each following range of a reader that stays sequential is
- * {@value #RANGE_GROWTH}x the one before, up to {@link S3Settings#readAheadBytes()}; only a reader
+ * {@value #RANGE_GROWTH}x the one before, up to {@link ReadSettings#readAheadBytes()}; only a reader
  * that used up a full-size range gets the parallel read-ahead. A stream's first read at the position
  * it was opened at (no seek) starts at the full size, as sequential readers (restore) do.
  *
@@ -66,7 +66,7 @@ public final class S3SeekableInputStream extends InputStream {
     public static final long MAX_FORWARD_SKIP_BYTES = 1024 * 1024;
 
     /**
-     * Largest read-ahead chunk, whatever {@link S3Settings#readAheadBytes()} says: a chunk is one heap
+     * Largest read-ahead chunk, whatever {@link ReadSettings#readAheadBytes()} says: a chunk is one heap
      * array, and 64 MiB per GET is far past the size where a GET runs at the connection's full rate.
      */
     public static final int MAX_CHUNK_BYTES = 64 * 1024 * 1024;
@@ -101,9 +101,9 @@ public final class S3SeekableInputStream extends InputStream {
     /**
      * Creates a stream that reads over one connection at a time (no parallel read-ahead); sends no request.
      *
-     * @see #S3SeekableInputStream(ObjectClient, S3Location, S3Settings, long, ReadAheadBudget)
+     * @see #S3SeekableInputStream(ObjectClient, S3Location, ReadSettings, long, ReadAheadBudget)
      */
-    public S3SeekableInputStream(ObjectClient client, S3Location location, S3Settings settings, long knownLength) {
+    public S3SeekableInputStream(ObjectClient client, S3Location location, ReadSettings settings, long knownLength) {
         this(client, location, settings, knownLength, null);
     }
 
@@ -112,14 +112,14 @@ public final class S3SeekableInputStream extends InputStream {
      *
      * @param client the S3 seam; not owned, must stay open while the stream is used
      * @param location the object to read
-     * @param settings range and chunk size ({@link S3Settings#readAheadBytes()}) and read-ahead
-     *     parallelism ({@link S3Settings#readAheadParallelism()})
+     * @param settings range and chunk size ({@link ReadSettings#readAheadBytes()}) and read-ahead
+     *     parallelism ({@link ReadSettings#readAheadParallelism()})
      * @param knownLength the object's length in bytes if the caller knows it (from a listing or HEAD),
      *     otherwise -1; a known length spares requests past the end and the HEAD of {@link #length()}
      * @param readAhead the process-wide budget of read-ahead windows, shared by streams; {@code null}
      *     reads over one connection at a time
      */
-    public S3SeekableInputStream(ObjectClient client, S3Location location, S3Settings settings, long knownLength,
+    public S3SeekableInputStream(ObjectClient client, S3Location location, ReadSettings settings, long knownLength,
             ReadAheadBudget readAhead) {
         this.client = Objects.requireNonNull(client, "client");
         this.location = Objects.requireNonNull(location, "location");

@@ -14,7 +14,7 @@ import software.amazon.awssdk.utils.http.SdkHttpUtils;
 /**
  * Sends the requests for a bucket to its access point: the bucket members of a request ({@code
  * Bucket}, and {@code SourceBucket}, {@code DestinationBucket} and {@code CopySource} of copies) that name a bucket of
- * {@link S3Settings#accessPoints()} are replaced by the access point's ARN or alias before the SDK
+ * {@link ClientSettings#accessPoints()} are replaced by the access point's ARN or alias before the SDK
  * resolves the endpoint, so the SDK signs for the access point and sends to its host (S3 user guide,
  * "Using Amazon S3 access points"; an ARN is not a valid URI authority, so paths keep the bucket name,
  * as S3A's {@code fs.s3a.bucket.<bucket>.accesspoint.arn} does). Paths, listings and messages keep the

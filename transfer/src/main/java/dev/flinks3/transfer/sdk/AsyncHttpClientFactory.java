@@ -1,5 +1,6 @@
 package dev.flinks3.transfer.sdk;
 
+import dev.flinks3.transfer.ClientSettings;
 import dev.flinks3.transfer.S3Settings;
 import dev.flinks3.transfer.crt.CrtNativeLibrary;
 import dev.flinks3.transfer.crt.CrtTrustStore;
@@ -13,7 +14,7 @@ import software.amazon.awssdk.http.nio.netty.SdkEventLoopGroup;
 import software.amazon.awssdk.utils.ThreadFactoryBuilder;
 
 /**
- * Builds the one asynchronous HTTP client of a process from {@link S3Settings}: the AWS Common
+ * Builds the one asynchronous HTTP client of a process from {@link ClientSettings}: the AWS Common
  * Runtime client or the Netty client, with the connection limit, timeouts, trusted CAs and proxy
  * applied the same way to both. When the CRT's native library does not load, the Netty client takes
  * its place (one warning, see {@link CrtNativeLibrary}). What it creates is registered with the
@@ -40,7 +41,7 @@ final class AsyncHttpClientFactory {
      * @param proxies the proxy route of the requests
      * @throws IllegalArgumentException if the configured CA file cannot be read
      */
-    static SdkAsyncHttpClient create(S3Settings settings, HttpProxies proxies, Closer closer) {
+    static SdkAsyncHttpClient create(ClientSettings settings, HttpProxies proxies, Closer closer) {
         TrustedCertificates trusted = settings.sslCaFile() == null ? null : TrustedCertificates.load(settings.sslCaFile());
         switch (settings.httpClient()) {
             case CRT:
@@ -58,17 +59,18 @@ final class AsyncHttpClientFactory {
     }
 
     /** Which kind of client {@link #create} built. */
-    static S3Settings.HttpClientType typeOf(SdkAsyncHttpClient client) {
-        return client instanceof NettyNioAsyncHttpClient ? S3Settings.HttpClientType.NETTY : S3Settings.HttpClientType.CRT;
+    static ClientSettings.HttpClientType typeOf(SdkAsyncHttpClient client) {
+        return client instanceof NettyNioAsyncHttpClient ? ClientSettings.HttpClientType.NETTY : ClientSettings.HttpClientType.CRT;
     }
 
     private static SdkAsyncHttpClient crt(
-            S3Settings settings, TrustedCertificates trusted, HttpProxies proxies, Closer closer) {
+            ClientSettings settings, TrustedCertificates trusted, HttpProxies proxies, Closer closer) {
         // Registered before the client, so closed after it.
         TlsContext tls = trusted == null ? null : closer.register(CrtTrustStore.context(trusted));
         AwsCrtAsyncHttpClient.Builder builder = AwsCrtAsyncHttpClient.builder()
                 .maxConcurrency(settings.maxConnections())
                 .connectionTimeout(settings.connectionTimeout())
+                .connectionMaxIdleTime(settings.connectionMaxIdleTime())
                 .connectionAcquisitionTimeout(connectionAcquisitionTimeout(settings))
                 .connectionHealthConfiguration(health -> health
                         .minimumThroughputInBps(CRT_MIN_THROUGHPUT_BYTES_PER_SECOND)
@@ -89,7 +91,7 @@ final class AsyncHttpClientFactory {
      * JVM's trust store itself.
      */
     private static SdkAsyncHttpClient netty(
-            S3Settings settings, TrustedCertificates trusted, HttpProxies proxies, Closer closer) {
+            ClientSettings settings, TrustedCertificates trusted, HttpProxies proxies, Closer closer) {
         SdkEventLoopGroup eventLoops = SdkEventLoopGroup.builder()
                 .threadFactory(new ThreadFactoryBuilder().threadNamePrefix("flinks3-s3-netty").daemonThreads(true).build())
                 .build();
@@ -100,6 +102,7 @@ final class AsyncHttpClientFactory {
                 .eventLoopGroup(eventLoops)
                 .maxConcurrency(settings.maxConnections())
                 .connectionTimeout(settings.connectionTimeout())
+                .connectionMaxIdleTime(settings.connectionMaxIdleTime())
                 .connectionAcquisitionTimeout(connectionAcquisitionTimeout(settings))
                 .readTimeout(settings.socketTimeout())
                 .writeTimeout(settings.socketTimeout())
@@ -116,7 +119,7 @@ final class AsyncHttpClientFactory {
      * (a bulk download easily has that many). The SDK's default of 10 s would fail such waits under
      * normal load; the per-attempt timeout already bounds them.
      */
-    private static Duration connectionAcquisitionTimeout(S3Settings settings) {
+    private static Duration connectionAcquisitionTimeout(ClientSettings settings) {
         return settings.apiCallAttemptTimeout();
     }
 

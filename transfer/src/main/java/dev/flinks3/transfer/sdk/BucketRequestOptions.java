@@ -14,10 +14,10 @@ import software.amazon.awssdk.services.s3.model.PutObjectRequest;
  * Adds what a bucket's policy asks of every request, whichever code path built it:
  *
  * <ul>
- *   <li>the storage class ({@link S3Settings#storageClass()}) on the requests that create an object,
+ *   <li>the storage class ({@link UploadSettings#storageClass()}) on the requests that create an object,
  *       PutObject, CreateMultipartUpload and CopyObject (S3 API reference, {@code x-amz-storage-class});
  *       parts take the class of their upload;
- *   <li>{@code x-amz-request-payer: requester} on every request when {@link S3Settings#requesterPays()}
+ *   <li>{@code x-amz-request-payer: requester} on every request when {@link ClientSettings#requesterPays()}
  *       is set (S3 user guide, "Downloading objects from Requester Pays buckets"): S3 answers 403 to a
  *       request without it on such a bucket.
  * </ul>
@@ -34,13 +34,13 @@ final class BucketRequestOptions implements ExecutionInterceptor {
     private final boolean requesterPays;
 
     BucketRequestOptions(S3Settings settings) {
-        this.storageClass = settings.storageClass();
-        this.requesterPays = settings.requesterPays();
+        this.storageClass = settings.upload().storageClass();
+        this.requesterPays = settings.client().requesterPays();
     }
 
     /** Whether the settings ask for anything this interceptor adds. */
     static boolean neededFor(S3Settings settings) {
-        return settings.storageClass() != null || settings.requesterPays();
+        return settings.upload().storageClass() != null || settings.client().requesterPays();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.flinks3.transfer.sdk;
 
+import dev.flinks3.transfer.ClientSettings;
 import dev.flinks3.transfer.HttpProxy;
 import dev.flinks3.transfer.NonProxyHosts;
 import dev.flinks3.transfer.S3Settings;
@@ -33,7 +34,7 @@ public final class HttpProxies {
     }
 
     /** The route for {@code settings}: its proxy and non-proxy hosts, or the system's where unset. */
-    public static HttpProxies of(S3Settings settings) {
+    public static HttpProxies of(ClientSettings settings) {
         if (settings.proxy() != null) {
             return new HttpProxies(settings.proxy(),
                     settings.nonProxyHosts() == null ? List.of() : settings.nonProxyHosts());

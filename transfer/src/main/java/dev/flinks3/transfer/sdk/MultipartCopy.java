@@ -4,6 +4,7 @@ import dev.flinks3.transfer.S3Errors;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.S3Settings;
 import dev.flinks3.transfer.SlidingWindow;
+import dev.flinks3.transfer.UploadSettings;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,7 +38,7 @@ final class MultipartCopy {
      * @param partsInFlight UploadPartCopy requests in flight at once
      */
     MultipartCopy(S3AsyncClient s3, SseDecorator sse, long partSizeBytes, int partsInFlight) {
-        if (partSizeBytes < S3Settings.MIN_PART_SIZE || partSizeBytes > S3Settings.MAX_PART_SIZE) {
+        if (partSizeBytes < UploadSettings.MIN_PART_SIZE || partSizeBytes > UploadSettings.MAX_PART_SIZE) {
             throw new IllegalArgumentException("copy part size " + partSizeBytes + " bytes is outside 5 MiB..5 GiB");
         }
         this.s3 = s3;

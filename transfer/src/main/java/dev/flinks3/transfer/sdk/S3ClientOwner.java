@@ -1,5 +1,6 @@
 package dev.flinks3.transfer.sdk;
 
+import dev.flinks3.transfer.ClientSettings;
 import dev.flinks3.transfer.DefaultMemoryLimit;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.S3Settings;
@@ -36,7 +37,7 @@ import software.amazon.awssdk.utils.ThreadFactoryBuilder;
 /**
  * The one owner of everything heavy on the S3 side of a process: the HTTP client (CRT or Netty)
  * with its connection pool and event loops and the asynchronous S3 client on it, or the CRT-based
- * S3 client ({@link S3Settings.ClientType#CRT}, see {@link CrtS3Client}), the credentials provider
+ * S3 client ({@link ClientSettings.ClientType#CRT}, see {@link CrtS3Client}), the credentials provider
  * (and STS client), the executors that complete futures and schedule retries and timeouts, and the
  * budget of read-ahead windows ({@link ReadAheadBudget}), whose ranged GETs complete on that executor.
  * Built once per filesystem from {@link S3Settings}; {@link #close()} releases everything in the
@@ -74,7 +75,7 @@ public final class S3ClientOwner implements Closeable {
     private final ReadAheadBudget readAheadBudget = new ReadAheadBudget(DefaultMemoryLimit.ofThisJvm());
     private final SdkObjectClient objectClient;
     private final BulkDownloader bulkDownloader;
-    private final S3Settings.HttpClientType httpClientInUse;
+    private final ClientSettings.HttpClientType httpClientInUse;
     private final HttpProxies proxies;
     private final S3TransferManager transferManager;
 
@@ -101,31 +102,32 @@ public final class S3ClientOwner implements Closeable {
             this.region = resolveRegion(settings);
             ThreadPoolExecutor completion = closer.register(new Shutdown<>(completionExecutor())).executor;
             ScheduledThreadPoolExecutor scheduler = closer.register(new Shutdown<>(scheduler())).executor;
-            this.credentials = closer.register(S3Credentials.create(settings, region));
-            this.proxies = HttpProxies.of(settings);
+            this.credentials = closer.register(S3Credentials.create(settings.client().credentials(), region));
+            this.proxies = HttpProxies.of(settings.client());
             S3AsyncClient s3;
             S3TransferManager transferManager = null;
-            if (settings.client() == S3Settings.ClientType.CRT) {
-                this.httpClientInUse = S3Settings.HttpClientType.CRT;
+            if (settings.client().client() == ClientSettings.ClientType.CRT) {
+                this.httpClientInUse = ClientSettings.HttpClientType.CRT;
                 s3 = closer.register(CrtS3Client.build(settings, credentials, region, proxies, completion));
                 // Closed before the client; it does not close a client it was given.
                 transferManager = closer.register(
                         S3TransferManager.builder().s3Client(s3).executor(completion).build());
             } else {
-                SdkAsyncHttpClient http = AsyncHttpClientFactory.create(settings, proxies, closer);
+                SdkAsyncHttpClient http = AsyncHttpClientFactory.create(settings.client(), proxies, closer);
                 this.httpClientInUse = AsyncHttpClientFactory.typeOf(http);
-                RetryStrategy retryStrategy = S3RetryStrategy.create(settings, requestMetrics);
+                RetryStrategy retryStrategy = S3RetryStrategy.create(settings.client(), requestMetrics);
                 s3 = closer.register(clientBuilder(http, completion, scheduler, retryStrategy).build());
             }
             this.transferManager = transferManager;
 
-            SseDecorator sse = new SseDecorator(settings);
-            this.objectClient = new SdkObjectClient(s3, sse, new FlexibleChecksums(settings.checksumsEnabled()),
+            SseDecorator sse = new SseDecorator(settings.encryption());
+            this.objectClient = new SdkObjectClient(s3, sse, new FlexibleChecksums(settings.client().checksumsEnabled()),
                     new MultipartCopy(s3, sse, copyPartBytes, COPY_PARTS_IN_FLIGHT), maxSingleCopyBytes, closedGuard);
             this.bulkDownloader = transferManager != null
-                    ? new BulkDownloader(new TransferManagerDownload(transferManager, sse, closedGuard), settings.bulkCopyConcurrency())
-                    : BulkDownloader.ranged(objectClient, settings.bulkCopyConcurrency(), settings.partSizeBytes(),
-                            rangesPerFile(settings));
+                    ? new BulkDownloader(new TransferManagerDownload(transferManager, sse, closedGuard),
+                            settings.read().bulkCopyConcurrency())
+                    : BulkDownloader.ranged(objectClient, settings.read().bulkCopyConcurrency(),
+                            settings.read().bulkCopyRangeBytes(), rangesPerFile(settings));
         } catch (RuntimeException e) {
             throw closer.closeAfterFailure(e);
         } catch (Error e) {
@@ -173,7 +175,7 @@ public final class S3ClientOwner implements Closeable {
      * The HTTP client that carries the requests: the configured one, or Netty when the CRT's native
      * library does not load; {@code CRT} for the CRT-based S3 client.
      */
-    public S3Settings.HttpClientType httpClientInUse() {
+    public ClientSettings.HttpClientType httpClientInUse() {
         return httpClientInUse;
     }
 
@@ -201,13 +203,13 @@ public final class S3ClientOwner implements Closeable {
      * still work (the SDK follows S3's region redirects).
      */
     static Region resolveRegion(S3Settings settings) {
-        if (settings.region() != null) {
-            return Region.of(settings.region());
+        if (settings.client().region() != null) {
+            return Region.of(settings.client().region());
         }
         try {
             return new DefaultAwsRegionProviderChain().getRegion();
         } catch (SdkClientException noRegionConfigured) {
-            return Region.of(S3Settings.DEFAULT_SIGNING_REGION);
+            return Region.of(ClientSettings.DEFAULT_SIGNING_REGION);
         }
     }
 
@@ -217,7 +219,7 @@ public final class S3ClientOwner implements Closeable {
      * GETs count against the per-attempt timeout.
      */
     static int rangesPerFile(S3Settings settings) {
-        return Math.max(1, Math.min(RANGES_IN_FLIGHT_PER_FILE, settings.maxConnections() / settings.bulkCopyConcurrency()));
+        return Math.max(1, Math.min(RANGES_IN_FLIGHT_PER_FILE, settings.client().maxConnections() / settings.read().bulkCopyConcurrency()));
     }
 
     private S3AsyncClientBuilder clientBuilder(SdkAsyncHttpClient http, ExecutorService completion,
@@ -226,15 +228,15 @@ public final class S3ClientOwner implements Closeable {
                 .httpClient(http)
                 .credentialsProvider(credentials.provider())
                 .region(region)
-                .forcePathStyle(settings.pathStyleAccess())
+                .forcePathStyle(settings.client().pathStyleAccess())
                 // Upload checksums are computed by FlexibleChecksums and sent as headers; the SDK adds
                 // its own only where an operation requires one (DeleteObjects), so it never sends trailers.
                 .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
-                .responseChecksumValidation(settings.checksumsEnabled()
+                .responseChecksumValidation(settings.client().checksumsEnabled()
                         ? ResponseChecksumValidation.WHEN_SUPPORTED
                         : ResponseChecksumValidation.WHEN_REQUIRED)
                 .serviceConfiguration(S3Configuration.builder()
-                        .chunkedEncodingEnabled(settings.chunkedEncodingEnabled())
+                        .chunkedEncodingEnabled(settings.client().chunkedEncodingEnabled())
                         .build())
                 .asyncConfiguration(async -> async.advancedOption(
                         SdkAdvancedAsyncClientOption.FUTURE_COMPLETION_EXECUTOR, completion))
@@ -244,11 +246,11 @@ public final class S3ClientOwner implements Closeable {
                         // One list: executionInterceptors(...) replaces whatever was added before it.
                         .executionInterceptors(interceptors(settings))
                         .scheduledExecutorService(scheduler)
-                        .apiCallTimeout(settings.apiCallTimeout())
-                        .apiCallAttemptTimeout(settings.apiCallAttemptTimeout()));
-        if (settings.endpoint() != null) {
-            builder.endpointOverride(settings.endpoint());
-        } else if (settings.region() == null) {
+                        .apiCallTimeout(settings.client().apiCallTimeout())
+                        .apiCallAttemptTimeout(settings.client().apiCallAttemptTimeout()));
+        if (settings.client().endpoint() != null) {
+            builder.endpointOverride(settings.client().endpoint());
+        } else if (settings.client().region() == null) {
             builder.crossRegionAccessEnabled(true);
         }
         return builder;
@@ -268,8 +270,8 @@ public final class S3ClientOwner implements Closeable {
         if (BucketRequestOptions.neededFor(settings)) {
             interceptors.add(new BucketRequestOptions(settings));
         }
-        if (!settings.accessPoints().isEmpty()) {
-            interceptors.add(new AccessPointRouting(settings.accessPoints()));
+        if (!settings.client().accessPoints().isEmpty()) {
+            interceptors.add(new AccessPointRouting(settings.client().accessPoints()));
         }
         return interceptors;
     }
@@ -297,14 +299,14 @@ public final class S3ClientOwner implements Closeable {
 
     @Override
     public String toString() {
-        return "S3ClientOwner{client=" + settings.client()
+        return "S3ClientOwner{client=" + settings.client().client()
                 + ", httpClient=" + httpClientInUse
-                + ", endpoint=" + settings.endpoint()
+                + ", endpoint=" + settings.client().endpoint()
                 + ", proxy=" + proxies
                 + ", region=" + region
-                + ", pathStyleAccess=" + settings.pathStyleAccess()
+                + ", pathStyleAccess=" + settings.client().pathStyleAccess()
                 + ", credentials=" + credentials
-                + ", checksums=" + settings.checksumsEnabled()
+                + ", checksums=" + settings.client().checksumsEnabled()
                 + "}";
     }
 

@@ -1,5 +1,6 @@
 package dev.flinks3.transfer.sdk;
 
+import dev.flinks3.transfer.CredentialSettings;
 import dev.flinks3.transfer.S3Settings;
 import java.io.Closeable;
 import java.io.IOException;
@@ -21,7 +22,7 @@ import software.amazon.awssdk.services.sts.StsClient;
 import software.amazon.awssdk.services.sts.auth.StsAssumeRoleCredentialsProvider;
 
 /**
- * Where the S3 client's credentials come from, chosen once from {@link S3Settings}:
+ * Where the S3 client's credentials come from, chosen once from {@link CredentialSettings}:
  *
  * <ol>
  *   <li>static keys (access key + secret key, with a session token they are session credentials);
@@ -60,15 +61,15 @@ public final class S3Credentials implements Closeable {
      * @param region the region the S3 client uses; the STS client for assume-role uses it too
      * @throws IllegalArgumentException if a configured provider class cannot be loaded or created
      */
-    public static S3Credentials create(S3Settings settings, Region region) {
+    public static S3Credentials create(CredentialSettings settings, Region region) {
         return create(settings, region, true);
     }
 
     /**
-     * As {@link #create(S3Settings, Region)}; without {@code withDelegated} the default chain does not
+     * As {@link #create(CredentialSettings, Region)}; without {@code withDelegated} the default chain does not
      * start with Flink's delegation tokens, for the provider that obtains them.
      */
-    public static S3Credentials create(S3Settings settings, Region region, boolean withDelegated) {
+    public static S3Credentials create(CredentialSettings settings, Region region, boolean withDelegated) {
         Closer owned = new Closer();
         try {
             AwsCredentialsProvider base = baseProvider(settings, withDelegated);
@@ -108,11 +109,11 @@ public final class S3Credentials implements Closeable {
      * classes, or the session credentials of Flink's delegation tokens ({@link DelegatedCredentials})
      * followed by the SDK's default chain.
      */
-    static AwsCredentialsProvider baseProvider(S3Settings settings) {
+    static AwsCredentialsProvider baseProvider(CredentialSettings settings) {
         return baseProvider(settings, true);
     }
 
-    private static AwsCredentialsProvider baseProvider(S3Settings settings, boolean withDelegated) {
+    private static AwsCredentialsProvider baseProvider(CredentialSettings settings, boolean withDelegated) {
         if (settings.accessKey() != null) {
             return StaticCredentialsProvider.create(staticCredentials(settings));
         }
@@ -137,7 +138,7 @@ public final class S3Credentials implements Closeable {
                 .build();
     }
 
-    private static AwsCredentials staticCredentials(S3Settings settings) {
+    private static AwsCredentials staticCredentials(CredentialSettings settings) {
         String secret = settings.secretKey().reveal();
         return settings.sessionToken() == null
                 ? AwsBasicCredentials.create(settings.accessKey(), secret)
@@ -213,7 +214,7 @@ public final class S3Credentials implements Closeable {
         return actual.substring(0, at) + className;
     }
 
-    private static String describeBase(S3Settings settings) {
+    private static String describeBase(CredentialSettings settings) {
         if (settings.accessKey() != null) {
             return settings.sessionToken() == null ? "static keys" : "static session credentials";
         }

@@ -1,5 +1,6 @@
 package dev.flinks3.transfer.sdk;
 
+import dev.flinks3.transfer.ClientSettings;
 import dev.flinks3.transfer.S3Settings;
 import java.time.Duration;
 import javax.xml.stream.XMLStreamException;
@@ -29,10 +30,10 @@ import software.amazon.awssdk.retries.api.TokenAcquisitionFailedException;
  *
  * <ul>
  *   <li>attempts = {@code maxRetries + 1};
- *   <li>5xx and network errors back off exponentially from {@link S3Settings#retryBaseDelay()}
+ *   <li>5xx and network errors back off exponentially from {@link ClientSettings#retryBaseDelay()}
  *       (default {@value #BASE_DELAY_MS} ms) with full jitter, at most {@link
- *       S3Settings#retryMaxDelay()} (default {@value #MAX_DELAY_MS} ms);
- *   <li>throttling backs off exponentially from {@link S3Settings#throttlingRetryBaseDelay()}
+ *       ClientSettings#retryMaxDelay()} (default {@value #MAX_DELAY_MS} ms);
+ *   <li>throttling backs off exponentially from {@link ClientSettings#throttlingRetryBaseDelay()}
  *       (default {@value #THROTTLING_BASE_DELAY_MS} ms) with half jitter, so every throttled retry waits at least half of that: S3 asks a client that sees
  *       SlowDown to slow down, not to come straight back. Every 503 counts as throttling: S3 answers
  *       both of its 503 codes (SlowDown, ServiceUnavailable) with "reduce your request rate", and the
@@ -80,12 +81,12 @@ public final class S3RetryStrategy {
     private S3RetryStrategy() {}
 
     /** The strategy for {@code settings.maxRetries()}, counting into {@code metrics}. */
-    static RetryStrategy create(S3Settings settings, S3RequestMetrics metrics) {
+    static RetryStrategy create(ClientSettings settings, S3RequestMetrics metrics) {
         return new MeasuredRetryStrategy(create(settings), metrics);
     }
 
     /** The strategy for {@code settings.maxRetries()}; stateless apart from the SDK's bookkeeping. */
-    static RetryStrategy create(S3Settings settings) {
+    static RetryStrategy create(ClientSettings settings) {
         Duration max = settings.retryMaxDelay();
         return new FinalFailures(AwsRetryStrategy.standardRetryStrategy().toBuilder()
                 .maxAttempts(settings.maxRetries() + 1)

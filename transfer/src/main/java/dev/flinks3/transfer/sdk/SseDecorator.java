@@ -1,5 +1,6 @@
 package dev.flinks3.transfer.sdk;
 
+import dev.flinks3.transfer.EncryptionSettings;
 import dev.flinks3.transfer.S3Settings;
 import dev.flinks3.transfer.Secret;
 import java.nio.charset.StandardCharsets;
@@ -42,7 +43,7 @@ public final class SseDecorator {
 
     private static final int SSE_C_KEY_BYTES = 32;
 
-    private final S3Settings.SseType type;
+    private final EncryptionSettings.SseType type;
     private final String kmsKeyId;
     private final String kmsEncryptionContext;
     private final Secret customerKey;
@@ -52,7 +53,7 @@ public final class SseDecorator {
      * @throws IllegalArgumentException if SSE-C is configured with a key that is not a base64
      *     encoded 256-bit key (the message does not contain the key)
      */
-    public SseDecorator(S3Settings settings) {
+    public SseDecorator(EncryptionSettings settings) {
         this.type = settings.sseType();
         this.kmsKeyId = settings.sseKmsKeyId();
         this.kmsEncryptionContext = settings.sseKmsEncryptionContext();
@@ -115,9 +116,9 @@ public final class SseDecorator {
 
     private void encryptAtRest(
             Consumer<ServerSideEncryption> algorithm, Consumer<String> kmsKey, Consumer<String> kmsContext) {
-        if (type == S3Settings.SseType.SSE_S3) {
+        if (type == EncryptionSettings.SseType.SSE_S3) {
             algorithm.accept(ServerSideEncryption.AES256);
-        } else if (type == S3Settings.SseType.SSE_KMS) {
+        } else if (type == EncryptionSettings.SseType.SSE_KMS) {
             algorithm.accept(ServerSideEncryption.AWS_KMS);
             if (kmsKeyId != null) {
                 kmsKey.accept(kmsKeyId);
@@ -129,7 +130,7 @@ public final class SseDecorator {
     }
 
     private void customerKey(Consumer<String> algorithm, Consumer<String> key, Consumer<String> keyMd5) {
-        if (type == S3Settings.SseType.SSE_C) {
+        if (type == EncryptionSettings.SseType.SSE_C) {
             algorithm.accept(SSE_C_ALGORITHM);
             key.accept(customerKey.reveal());
             keyMd5.accept(customerKeyMd5);

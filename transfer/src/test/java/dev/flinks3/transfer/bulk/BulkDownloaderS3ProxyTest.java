@@ -6,12 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinks3.testserver.EmbeddedS3Server;
 import dev.flinks3.testserver.RequestKind;
+import dev.flinks3.transfer.ClientSettings;
 import dev.flinks3.transfer.CompletedPart;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.S3RequestException;
 import dev.flinks3.transfer.S3Settings;
 import dev.flinks3.transfer.TestSettings;
+import dev.flinks3.transfer.UploadSettings;
 import dev.flinks3.transfer.WriteCondition;
 import dev.flinks3.transfer.sdk.S3ClientOwner;
 import java.io.FileNotFoundException;
@@ -131,26 +133,26 @@ class BulkDownloaderS3ProxyTest {
 
     /** The S3 client and HTTP client a download runs on. */
     enum Engine {
-        SDK_ON_CRT_HTTP(S3Settings.ClientType.SDK, S3Settings.HttpClientType.CRT),
-        SDK_ON_NETTY(S3Settings.ClientType.SDK, S3Settings.HttpClientType.NETTY),
+        SDK_ON_CRT_HTTP(ClientSettings.ClientType.SDK, ClientSettings.HttpClientType.CRT),
+        SDK_ON_NETTY(ClientSettings.ClientType.SDK, ClientSettings.HttpClientType.NETTY),
         /** The Transfer Manager's downloadFile on the CRT-based S3 client. */
-        CRT_S3_CLIENT(S3Settings.ClientType.CRT, S3Settings.HttpClientType.CRT);
+        CRT_S3_CLIENT(ClientSettings.ClientType.CRT, ClientSettings.HttpClientType.CRT);
 
-        final S3Settings.ClientType client;
-        final S3Settings.HttpClientType http;
+        final ClientSettings.ClientType client;
+        final ClientSettings.HttpClientType http;
 
-        Engine(S3Settings.ClientType client, S3Settings.HttpClientType http) {
+        Engine(ClientSettings.ClientType client, ClientSettings.HttpClientType http) {
             this.client = client;
             this.http = http;
         }
     }
 
     private static S3ClientOwner owner(Engine engine) {
-        // 5 MiB ranges: the 11 MiB object downloads as three parallel ranged GETs.
-        return new S3ClientOwner(TestSettings.forServer(server, engine.http)
-                .client(engine.client)
-                .bulkCopyConcurrency(2)
-                .partSizeBytes(S3Settings.MIN_PART_SIZE)
+        // 5 MiB ranges (the CRT-based S3 client's are its part size): the 11 MiB object downloads as
+        // three parallel ranged GETs.
+        return new S3ClientOwner(TestSettings.forServer(server, engine.http).client(c -> c.client(engine.client))
+                .read(r -> r.bulkCopyConcurrency(2).bulkCopyRangeBytes(UploadSettings.MIN_PART_SIZE))
+                .upload(u -> u.partSizeBytes(UploadSettings.MIN_PART_SIZE))
                 .build());
     }
 
@@ -163,7 +165,7 @@ class BulkDownloaderS3ProxyTest {
         byte[] data = randomBytes(length);
         String uploadId = client.createMultipartUpload(location).join();
         List<CompletedPart> parts = new ArrayList<>();
-        int partSize = (int) S3Settings.MIN_PART_SIZE;
+        int partSize = (int) UploadSettings.MIN_PART_SIZE;
         for (int offset = 0, number = 1; offset < length; offset += partSize, number++) {
             ByteBuffer body = ByteBuffer.wrap(data, offset, Math.min(partSize, length - offset));
             parts.add(client.uploadPart(location, uploadId, number, body).join());

@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.S3RequestException;
-import dev.flinks3.transfer.S3Settings;
+import dev.flinks3.transfer.ReadSettings;
 import dev.flinks3.transfer.fake.Fault;
 import dev.flinks3.transfer.fake.Gate;
 import dev.flinks3.transfer.fake.InMemoryObjectClient;
@@ -37,8 +37,8 @@ class ParallelReadAheadTest {
     private static final int PARALLELISM = 4;
     private static final S3Location LOCATION = S3Location.of("s3", "bucket", "checkpoints/chk-7/state");
 
-    private final S3Settings settings =
-            S3Settings.builder().readAheadBytes(CHUNK).readAheadParallelism(PARALLELISM).build();
+    private final ReadSettings settings =
+            ReadSettings.builder().readAheadBytes(CHUNK).readAheadParallelism(PARALLELISM).build();
     private final ExecutorService pool = Executors.newFixedThreadPool(PARALLELISM);
     /** Completes GETs on the calling thread; {@link #completingOnOtherThreads()} switches to the pool. */
     private InMemoryObjectClient client = new InMemoryObjectClient();

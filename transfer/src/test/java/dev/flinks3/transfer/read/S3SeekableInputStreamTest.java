@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.S3RequestException;
-import dev.flinks3.transfer.S3Settings;
+import dev.flinks3.transfer.ReadSettings;
 import dev.flinks3.transfer.fake.Fault;
 import dev.flinks3.transfer.fake.InMemoryObjectClient;
 import dev.flinks3.transfer.fake.Operation;
@@ -26,7 +26,7 @@ class S3SeekableInputStreamTest {
     private static final S3Location LOCATION = S3Location.of("s3", "bucket", "dir/state file+1");
 
     private final InMemoryObjectClient client = new InMemoryObjectClient();
-    private final S3Settings settings = S3Settings.builder().readAheadBytes(RANGE).readAheadParallelism(1).build();
+    private final ReadSettings settings = ReadSettings.builder().readAheadBytes(RANGE).readAheadParallelism(1).build();
 
     @Test
     void opensNothingUntilTheFirstRead() throws IOException {
@@ -104,7 +104,7 @@ class S3SeekableInputStreamTest {
 
     @Test
     void theFirstGetAfterASeekIsSmallAndRangesGrowWhileTheReaderStaysSequential() throws IOException {
-        S3Settings bigRanges = S3Settings.builder().readAheadBytes(8L * 1024 * 1024).readAheadParallelism(1).build();
+        ReadSettings bigRanges = ReadSettings.builder().readAheadBytes(8L * 1024 * 1024).readAheadParallelism(1).build();
         byte[] source = store(8 * 1024 * 1024);
         int first = S3SeekableInputStream.FIRST_RANGE_AFTER_SEEK_BYTES;
         long at = 3 * 1024 * 1024;
@@ -125,7 +125,7 @@ class S3SeekableInputStreamTest {
 
     @Test
     void randomSeekAndReadAsksTheServerForLittleMoreThanItReads() throws IOException {
-        S3Settings bigRanges = S3Settings.builder().readAheadBytes(8L * 1024 * 1024).readAheadParallelism(8).build();
+        ReadSettings bigRanges = ReadSettings.builder().readAheadBytes(8L * 1024 * 1024).readAheadParallelism(8).build();
         byte[] source = store(16 * 1024 * 1024);
         Random random = new Random(3);
 
@@ -143,7 +143,7 @@ class S3SeekableInputStreamTest {
 
     @Test
     void aReadLargerThanTheFirstRangeAfterASeekGetsItsLengthInOneGet() throws IOException {
-        S3Settings bigRanges = S3Settings.builder().readAheadBytes(8L * 1024 * 1024).readAheadParallelism(1).build();
+        ReadSettings bigRanges = ReadSettings.builder().readAheadBytes(8L * 1024 * 1024).readAheadParallelism(1).build();
         byte[] source = store(4 * 1024 * 1024);
         int len = 3 * S3SeekableInputStream.FIRST_RANGE_AFTER_SEEK_BYTES;
 
@@ -160,7 +160,7 @@ class S3SeekableInputStreamTest {
 
     @Test
     void longForwardSeekReopensInsteadOfSkipping() throws IOException {
-        S3Settings bigRanges = S3Settings.builder().readAheadBytes(4L * 1024 * 1024).readAheadParallelism(1).build();
+        ReadSettings bigRanges = ReadSettings.builder().readAheadBytes(4L * 1024 * 1024).readAheadParallelism(1).build();
         byte[] source = store(3 * 1024 * 1024);
         long far = 100 + S3SeekableInputStream.MAX_FORWARD_SKIP_BYTES + 1;
 

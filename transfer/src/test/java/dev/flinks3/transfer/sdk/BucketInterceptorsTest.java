@@ -70,7 +70,7 @@ class BucketInterceptorsTest {
 
     @Test
     void theStorageClassGoesOnEveryRequestThatCreatesAnObjectAndNoOther() {
-        client(S3Settings.builder().storageClass("STANDARD_IA").build());
+        client(S3Settings.builder().upload(u -> u.storageClass("STANDARD_IA")).build());
 
         assertThat(send(c -> c.putObject(b -> b.bucket("b").key("k"), AsyncRequestBody.fromString("x")))
                 .firstMatchingHeader("x-amz-storage-class")).contains("STANDARD_IA");
@@ -86,7 +86,7 @@ class BucketInterceptorsTest {
 
     @Test
     void requesterPaysIsSignedOnEveryRequestKind() {
-        client(S3Settings.builder().requesterPays(true).build());
+        client(S3Settings.builder().client(c -> c.requesterPays(true)).build());
 
         List<SdkHttpRequest> requests = List.of(
                 send(c -> c.headObject(b -> b.bucket("b").key("k"))),
@@ -115,7 +115,7 @@ class BucketInterceptorsTest {
 
     @Test
     void aBucketWithAnAccessPointIsSentToTheAccessPointsHostAndOthersAreNot() {
-        client(S3Settings.builder().accessPoints(Map.of("lake", ACCESS_POINT)).build());
+        client(S3Settings.builder().client(c -> c.accessPoints(Map.of("lake", ACCESS_POINT))).build());
 
         SdkHttpRequest head = send(c -> c.headObject(b -> b.bucket("lake").key("dir/k")));
         assertThat(head.host()).isEqualTo("flink-123456789012.s3-accesspoint.us-west-2.amazonaws.com");
@@ -137,7 +137,7 @@ class BucketInterceptorsTest {
 
     @Test
     void anAccessPointAliasIsUsedAsTheBucket() {
-        client(S3Settings.builder().accessPoints(Map.of("lake", "flink-ap-abcdefgh-s3alias")).build());
+        client(S3Settings.builder().client(c -> c.accessPoints(Map.of("lake", "flink-ap-abcdefgh-s3alias"))).build());
 
         assertThat(send(c -> c.headObject(b -> b.bucket("lake").key("k"))).host())
                 .isEqualTo("flink-ap-abcdefgh-s3alias.s3.us-west-2.amazonaws.com");
@@ -145,7 +145,7 @@ class BucketInterceptorsTest {
 
     @Test
     void anUnknownStorageClassIsRefused() {
-        assertThatThrownBy(() -> S3Settings.builder().storageClass("FROZEN"))
+        assertThatThrownBy(() -> S3Settings.builder().upload(u -> u.storageClass("FROZEN")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("FROZEN");
     }
 }

@@ -3,6 +3,7 @@ package dev.flinks3.transfer.sdk;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flinks3.testserver.RequestRecord;
+import dev.flinks3.transfer.ClientSettings;
 import dev.flinks3.transfer.S3Settings;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Timeout;
@@ -14,7 +15,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class CrtS3ClientObjectClientTest extends SdkObjectClientS3ProxyTest {
     CrtS3ClientObjectClientTest() {
-        super(S3Settings.ClientType.CRT, S3Settings.HttpClientType.CRT);
+        super(ClientSettings.ClientType.CRT, ClientSettings.HttpClientType.CRT);
     }
 
     /**

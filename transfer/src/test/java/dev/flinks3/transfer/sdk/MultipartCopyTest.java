@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinks3.transfer.CompletedPart;
+import dev.flinks3.transfer.EncryptionSettings;
 import dev.flinks3.transfer.S3Settings;
 import org.junit.jupiter.api.Test;
 
@@ -13,7 +14,7 @@ class MultipartCopyTest {
     private static final long GIB = 1024 * MIB;
 
     private final MultipartCopy copy =
-            new MultipartCopy(null, new SseDecorator(S3Settings.builder().build()), 512 * MIB, 4);
+            new MultipartCopy(null, new SseDecorator(EncryptionSettings.builder().build()), 512 * MIB, 4);
 
     @Test
     void copiesInPartsOfTheConfiguredSize() {

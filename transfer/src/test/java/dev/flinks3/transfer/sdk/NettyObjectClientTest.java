@@ -1,10 +1,11 @@
 package dev.flinks3.transfer.sdk;
 
+import dev.flinks3.transfer.ClientSettings;
 import dev.flinks3.transfer.S3Settings;
 
 /** {@link SdkObjectClient} on the Netty HTTP client against S3Proxy. */
 class NettyObjectClientTest extends SdkObjectClientS3ProxyTest {
     NettyObjectClientTest() {
-        super(S3Settings.HttpClientType.NETTY);
+        super(ClientSettings.HttpClientType.NETTY);
     }
 }

@@ -3,6 +3,7 @@ package dev.flinks3.transfer.sdk;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.flinks3.transfer.ClientSettings;
 import dev.flinks3.transfer.DefaultMemoryLimit;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.S3Settings;
@@ -25,9 +26,9 @@ import software.amazon.awssdk.regions.Region;
 class S3ClientOwnerTest {
 
     @ParameterizedTest
-    @EnumSource(S3Settings.HttpClientType.class)
-    void buildsAndClosesWithEitherHttpClient(S3Settings.HttpClientType httpClient) throws Exception {
-        S3Settings settings = offline().httpClient(httpClient).build();
+    @EnumSource(ClientSettings.HttpClientType.class)
+    void buildsAndClosesWithEitherHttpClient(ClientSettings.HttpClientType httpClient) throws Exception {
+        S3Settings settings = offline().client(c -> c.httpClient(httpClient)).build();
         S3ClientOwner owner = new S3ClientOwner(settings);
         try {
             assertThat(owner.objectClient()).isInstanceOf(SdkObjectClient.class);
@@ -41,7 +42,7 @@ class S3ClientOwnerTest {
 
     @Test
     void ownsTheReadAheadBudgetOfOneGibibyteOrAQuarterOfTheHeap() throws Exception {
-        S3Settings settings = S3Settings.builder().endpoint(URI.create("http://127.0.0.1:1")).build();
+        S3Settings settings = S3Settings.builder().client(c -> c.endpoint(URI.create("http://127.0.0.1:1"))).build();
         try (S3ClientOwner owner = new S3ClientOwner(settings)) {
             assertThat(owner.readAheadBudget().limitBytes())
                     .isEqualTo(DefaultMemoryLimit.of(Runtime.getRuntime().maxMemory()));
@@ -51,10 +52,10 @@ class S3ClientOwnerTest {
     }
 
     @ParameterizedTest
-    @EnumSource(S3Settings.ClientType.class)
-    void requestsAfterCloseFailSayingTheFileSystemIsClosed(S3Settings.ClientType client, @TempDir Path dir)
+    @EnumSource(ClientSettings.ClientType.class)
+    void requestsAfterCloseFailSayingTheFileSystemIsClosed(ClientSettings.ClientType client, @TempDir Path dir)
             throws Exception {
-        S3Settings settings = offline().client(client).build();
+        S3Settings settings = offline().client(c -> c.client(client)).build();
         S3ClientOwner owner = new S3ClientOwner(settings);
         owner.close();
         S3Location location = S3Location.of("s3", "bucket", "closed/key");
@@ -77,21 +78,19 @@ class S3ClientOwnerTest {
 
     @Test
     void customEndpointWithoutRegionSignsForUsEast1() {
-        S3Settings settings = S3Settings.builder().endpoint(URI.create("http://localhost:9000")).build();
+        S3Settings settings = S3Settings.builder().client(c -> c.endpoint(URI.create("http://localhost:9000"))).build();
         assertThat(S3ClientOwner.resolveRegion(settings)).isEqualTo(Region.US_EAST_1);
     }
 
     @Test
     void configuredRegionWins() {
-        assertThat(S3ClientOwner.resolveRegion(S3Settings.builder().region("eu-central-1").build()))
+        assertThat(S3ClientOwner.resolveRegion(S3Settings.builder().client(c -> c.region("eu-central-1")).build()))
                 .isEqualTo(Region.EU_CENTRAL_1);
     }
 
     @Test
     void badSettingsFailAtConstructionAndLeaveNothingOpen() {
-        S3Settings settings = S3Settings.builder()
-                .endpoint(URI.create("http://127.0.0.1:1"))
-                .credentialsProviderClasses(List.of("com.example.NoSuchProvider"))
+        S3Settings settings = S3Settings.builder().client(c -> c.endpoint(URI.create("http://127.0.0.1:1")).credentials(k -> k.credentialsProviderClasses(List.of("com.example.NoSuchProvider"))))
                 .build();
         assertThatThrownBy(() -> new S3ClientOwner(settings))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -100,10 +99,6 @@ class S3ClientOwnerTest {
 
     /** Settings of a client that sends nothing: no server listens on the endpoint. */
     private static S3Settings.Builder offline() {
-        return S3Settings.builder()
-                .endpoint(URI.create("http://127.0.0.1:1"))
-                .pathStyleAccess(true)
-                .accessKey("AKIAEXAMPLE")
-                .secretKey(Secret.ofNullable("secret-that-must-not-show"));
+        return S3Settings.builder().client(c -> c.endpoint(URI.create("http://127.0.0.1:1")).pathStyleAccess(true).credentials(k -> k.accessKey("AKIAEXAMPLE").secretKey(Secret.ofNullable("secret-that-must-not-show"))));
     }
 }

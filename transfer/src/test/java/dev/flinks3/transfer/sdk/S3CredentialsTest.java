@@ -3,6 +3,7 @@ package dev.flinks3.transfer.sdk;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.flinks3.transfer.CredentialSettings;
 import dev.flinks3.transfer.S3Settings;
 import dev.flinks3.transfer.Secret;
 import java.util.List;
@@ -46,10 +47,7 @@ class S3CredentialsTest {
 
     @Test
     void staticKeysComeFirst() {
-        S3Settings settings = S3Settings.builder()
-                .accessKey("AKIAEXAMPLE")
-                .secretKey(Secret.ofNullable(SECRET))
-                .credentialsProviderClasses(List.of(ConstructedProvider.class.getName()))
+        CredentialSettings settings = CredentialSettings.builder().accessKey("AKIAEXAMPLE").secretKey(Secret.ofNullable(SECRET)).credentialsProviderClasses(List.of(ConstructedProvider.class.getName()))
                 .build();
         AwsCredentialsProvider provider = S3Credentials.baseProvider(settings);
         assertThat(provider).isInstanceOf(StaticCredentialsProvider.class);
@@ -61,10 +59,7 @@ class S3CredentialsTest {
 
     @Test
     void sessionTokenMakesSessionCredentials() {
-        S3Settings settings = S3Settings.builder()
-                .accessKey("ASIAEXAMPLE")
-                .secretKey(Secret.ofNullable(SECRET))
-                .sessionToken(Secret.ofNullable(TOKEN))
+        CredentialSettings settings = CredentialSettings.builder().accessKey("ASIAEXAMPLE").secretKey(Secret.ofNullable(SECRET)).sessionToken(Secret.ofNullable(TOKEN))
                 .build();
         AwsCredentials credentials = S3Credentials.baseProvider(settings).resolveCredentials();
         assertThat(credentials).isInstanceOf(AwsSessionCredentials.class);
@@ -74,14 +69,13 @@ class S3CredentialsTest {
     @Test
     void oneProviderClassIsUsedAsIs() {
         AwsCredentialsProvider provider = S3Credentials.baseProvider(
-                S3Settings.builder().credentialsProviderClasses(List.of(ConstructedProvider.class.getName())).build());
+                CredentialSettings.builder().credentialsProviderClasses(List.of(ConstructedProvider.class.getName())).build());
         assertThat(provider).isInstanceOf(ConstructedProvider.class);
     }
 
     @Test
     void severalProviderClassesAreChainedInOrder() {
-        AwsCredentialsProvider provider = S3Credentials.baseProvider(S3Settings.builder()
-                .credentialsProviderClasses(List.of(
+        AwsCredentialsProvider provider = S3Credentials.baseProvider(CredentialSettings.builder().credentialsProviderClasses(List.of(
                         ConstructedProvider.class.getName(), AnonymousCredentialsProvider.class.getName()))
                 .build());
         assertThat(provider).isInstanceOf(AwsCredentialsProviderChain.class);
@@ -111,7 +105,7 @@ class S3CredentialsTest {
 
     @Test
     void nothingConfiguredUsesDelegatedCredentialsThenTheDefaultChain() {
-        AwsCredentialsProvider provider = S3Credentials.baseProvider(S3Settings.builder().build());
+        AwsCredentialsProvider provider = S3Credentials.baseProvider(CredentialSettings.builder().build());
         assertThat(provider).isInstanceOf(AwsCredentialsProviderChain.class);
         assertThat(provider.toString()).contains("DelegatedCredentials", DefaultCredentialsProvider.class.getSimpleName());
         try {
@@ -128,11 +122,7 @@ class S3CredentialsTest {
 
     @Test
     void assumeRoleSignsWithTheRolesCredentials() throws Exception {
-        S3Settings settings = S3Settings.builder()
-                .accessKey("AKIAEXAMPLE")
-                .secretKey(Secret.ofNullable(SECRET))
-                .assumeRoleArn("arn:aws:iam::111122223333:role/flink")
-                .assumeRoleExternalId("external")
+        CredentialSettings settings = CredentialSettings.builder().accessKey("AKIAEXAMPLE").secretKey(Secret.ofNullable(SECRET)).assumeRoleArn("arn:aws:iam::111122223333:role/flink").assumeRoleExternalId("external")
                 .build();
         try (S3Credentials credentials = S3Credentials.create(settings, Region.EU_WEST_1)) {
             assertThat(credentials.provider()).isInstanceOf(StsAssumeRoleCredentialsProvider.class);
@@ -143,10 +133,7 @@ class S3CredentialsTest {
 
     @Test
     void descriptionNeverShowsSecrets() throws Exception {
-        S3Settings settings = S3Settings.builder()
-                .accessKey("ASIAEXAMPLE")
-                .secretKey(Secret.ofNullable(SECRET))
-                .sessionToken(Secret.ofNullable(TOKEN))
+        CredentialSettings settings = CredentialSettings.builder().accessKey("ASIAEXAMPLE").secretKey(Secret.ofNullable(SECRET)).sessionToken(Secret.ofNullable(TOKEN))
                 .build();
         try (S3Credentials credentials = S3Credentials.create(settings, Region.US_EAST_1)) {
             assertThat(credentials.toString())

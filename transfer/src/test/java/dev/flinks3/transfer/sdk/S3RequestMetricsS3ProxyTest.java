@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.flinks3.testserver.EmbeddedS3Server;
 import dev.flinks3.testserver.RequestKind;
+import dev.flinks3.transfer.ClientSettings;
 import dev.flinks3.transfer.RangeStream;
 import dev.flinks3.transfer.S3Errors;
 import dev.flinks3.transfer.S3Location;
@@ -34,7 +35,7 @@ class S3RequestMetricsS3ProxyTest {
     @BeforeAll
     void start() {
         server = EmbeddedS3Server.builder().bucket(BUCKET).start();
-        owner = new S3ClientOwner(TestSettings.forServer(server, S3Settings.HttpClientType.NETTY).build());
+        owner = new S3ClientOwner(TestSettings.forServer(server, ClientSettings.HttpClientType.NETTY).build());
     }
 
     @AfterAll
@@ -81,7 +82,7 @@ class S3RequestMetricsS3ProxyTest {
     void eachOperationCountsItsAttemptsByTheErrorTypeTheSdkGivesAndItsLatency() throws Exception {
         // An owner of its own: the backoff ranges of the shared one must see only the test above.
         try (S3ClientOwner own = new S3ClientOwner(
-                TestSettings.forServer(server, S3Settings.HttpClientType.NETTY).build())) {
+                TestSettings.forServer(server, ClientSettings.HttpClientType.NETTY).build())) {
             server.failNext(RequestKind.PUT_OBJECT, 1, 503, "SlowDown");
             put(own, "per-operation-throttled");
             server.failNext(RequestKind.PUT_OBJECT, 1, 500, "InternalError");
@@ -107,7 +108,7 @@ class S3RequestMetricsS3ProxyTest {
     @Timeout(60)
     void theBytesOfObjectBodiesReceivedAreCounted() throws Exception {
         try (S3ClientOwner own = new S3ClientOwner(
-                TestSettings.forServer(server, S3Settings.HttpClientType.CRT).build())) {
+                TestSettings.forServer(server, ClientSettings.HttpClientType.CRT).build())) {
             byte[] data = new byte[300_000];
             new java.util.Random(7).nextBytes(data);
             S3Location location = S3Location.of("s3", BUCKET, "downloaded");

@@ -3,6 +3,7 @@ package dev.flinks3.transfer.sdk;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.flinks3.transfer.ClientSettings;
 import dev.flinks3.transfer.S3Settings;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -19,7 +20,7 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 
 public class S3RetryStrategyTest {
 
-    private final RetryStrategy strategy = S3RetryStrategy.create(S3Settings.builder().maxRetries(4).build());
+    private final RetryStrategy strategy = S3RetryStrategy.create(ClientSettings.builder().maxRetries(4).build());
 
     @Test
     void attemptsAreRetriesPlusOne() {

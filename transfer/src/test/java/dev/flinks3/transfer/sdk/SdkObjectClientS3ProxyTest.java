@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import dev.flinks3.testserver.EmbeddedS3Server;
 import dev.flinks3.testserver.RequestKind;
 import dev.flinks3.testserver.RequestRecord;
+import dev.flinks3.transfer.ClientSettings;
 import dev.flinks3.transfer.CompletedPart;
 import dev.flinks3.transfer.ListPage;
 import dev.flinks3.transfer.ObjectClient;
@@ -19,6 +20,7 @@ import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.S3RequestException;
 import dev.flinks3.transfer.S3Settings;
 import dev.flinks3.transfer.TestSettings;
+import dev.flinks3.transfer.UploadSettings;
 import dev.flinks3.transfer.WriteCondition;
 import java.io.EOFException;
 import java.io.FileNotFoundException;
@@ -56,18 +58,18 @@ public abstract class SdkObjectClientS3ProxyTest {
     /** Copies above this size are multipart in these tests (instead of above 5 GiB). */
     private static final long MULTIPART_COPY_THRESHOLD = 6L * MIB;
 
-    private final S3Settings.HttpClientType httpClient;
-    private final S3Settings.ClientType s3Client;
+    private final ClientSettings.HttpClientType httpClient;
+    private final ClientSettings.ClientType s3Client;
     private final AtomicInteger keys = new AtomicInteger();
     private EmbeddedS3Server server;
     private S3ClientOwner owner;
     private ObjectClient client;
 
-    protected SdkObjectClientS3ProxyTest(S3Settings.HttpClientType httpClient) {
-        this(S3Settings.ClientType.SDK, httpClient);
+    protected SdkObjectClientS3ProxyTest(ClientSettings.HttpClientType httpClient) {
+        this(ClientSettings.ClientType.SDK, httpClient);
     }
 
-    protected SdkObjectClientS3ProxyTest(S3Settings.ClientType s3Client, S3Settings.HttpClientType httpClient) {
+    protected SdkObjectClientS3ProxyTest(ClientSettings.ClientType s3Client, ClientSettings.HttpClientType httpClient) {
         this.s3Client = s3Client;
         this.httpClient = httpClient;
     }
@@ -75,8 +77,8 @@ public abstract class SdkObjectClientS3ProxyTest {
     @BeforeAll
     void start() {
         server = EmbeddedS3Server.builder().bucket(BUCKET).start();
-        owner = new S3ClientOwner(TestSettings.forServer(server, httpClient).client(s3Client).build(),
-                MULTIPART_COPY_THRESHOLD, S3Settings.MIN_PART_SIZE);
+        owner = new S3ClientOwner(TestSettings.forServer(server, httpClient).client(c -> c.client(s3Client)).build(),
+                MULTIPART_COPY_THRESHOLD, UploadSettings.MIN_PART_SIZE);
         client = owner.objectClient();
     }
 

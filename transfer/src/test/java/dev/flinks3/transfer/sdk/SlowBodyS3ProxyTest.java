@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.flinks3.testserver.EmbeddedS3Server;
 import dev.flinks3.testserver.NetworkProfile;
 import dev.flinks3.testserver.RequestKind;
+import dev.flinks3.transfer.ClientSettings;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.RangeStream;
 import dev.flinks3.transfer.S3Location;
@@ -45,8 +46,8 @@ class SlowBodyS3ProxyTest {
     }
 
     @ParameterizedTest
-    @EnumSource(S3Settings.HttpClientType.class)
-    void bodyStreamingLongerThanTheAttemptTimeoutIsReadCompletely(S3Settings.HttpClientType httpClient)
+    @EnumSource(ClientSettings.HttpClientType.class)
+    void bodyStreamingLongerThanTheAttemptTimeoutIsReadCompletely(ClientSettings.HttpClientType httpClient)
             throws IOException {
         byte[] data = randomBytes(4 * BYTES_PER_SECOND);
         String key = httpClient + "/slow";
@@ -55,8 +56,7 @@ class SlowBodyS3ProxyTest {
         Files.createDirectories(bucketDir.resolve(httpClient.name()));
         Files.write(bucketDir.resolve(key), data);
         Files.write(bucketDir.resolve(key + "-small"), new byte[1]);
-        S3Settings settings = TestSettings.forServer(server, httpClient)
-                .apiCallAttemptTimeout(ATTEMPT_TIMEOUT)
+        S3Settings settings = TestSettings.forServer(server, httpClient).client(c -> c.apiCallAttemptTimeout(ATTEMPT_TIMEOUT))
                 .build();
         try (S3ClientOwner owner = new S3ClientOwner(settings)) {
             ObjectClient client = owner.objectClient();

@@ -3,6 +3,7 @@ package dev.flinks3.transfer.sdk;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.flinks3.transfer.EncryptionSettings;
 import dev.flinks3.transfer.S3Settings;
 import dev.flinks3.transfer.Secret;
 import java.security.MessageDigest;
@@ -55,7 +56,7 @@ class SseDecoratorTest {
 
     @Test
     void noEncryptionAddsNothing() {
-        for (SdkRequest request : everyRequestKind(new SseDecorator(S3Settings.builder().build()))) {
+        for (SdkRequest request : everyRequestKind(new SseDecorator(EncryptionSettings.builder().build()))) {
             assertThat(field(request, "ServerSideEncryption")).as(kind(request)).isNull();
             assertThat(field(request, "SSECustomerAlgorithm")).as(kind(request)).isNull();
             assertThat(field(request, "SSECustomerKey")).as(kind(request)).isNull();
@@ -64,7 +65,7 @@ class SseDecoratorTest {
 
     @Test
     void sseS3IsSetWhereObjectsAreCreated() {
-        SseDecorator sse = new SseDecorator(S3Settings.builder().sseType(S3Settings.SseType.SSE_S3).build());
+        SseDecorator sse = new SseDecorator(EncryptionSettings.builder().sseType(EncryptionSettings.SseType.SSE_S3).build());
         assertThat(sse.decorate(PutObjectRequest.builder()).build().serverSideEncryption())
                 .isEqualTo(ServerSideEncryption.AES256);
         assertThat(sse.decorate(CreateMultipartUploadRequest.builder()).build().serverSideEncryption())
@@ -77,10 +78,7 @@ class SseDecoratorTest {
 
     @Test
     void sseKmsCarriesKeyAndContextWhereObjectsAreCreated() {
-        SseDecorator sse = new SseDecorator(S3Settings.builder()
-                .sseType(S3Settings.SseType.SSE_KMS)
-                .sseKmsKeyId("arn:aws:kms:eu-west-1:111122223333:key/abc")
-                .sseKmsEncryptionContext("eyJhIjoiYiJ9")
+        SseDecorator sse = new SseDecorator(EncryptionSettings.builder().sseType(EncryptionSettings.SseType.SSE_KMS).sseKmsKeyId("arn:aws:kms:eu-west-1:111122223333:key/abc").sseKmsEncryptionContext("eyJhIjoiYiJ9")
                 .build());
         PutObjectRequest put = sse.decorate(PutObjectRequest.builder()).build();
         CreateMultipartUploadRequest create = sse.decorate(CreateMultipartUploadRequest.builder()).build();
@@ -96,7 +94,7 @@ class SseDecoratorTest {
 
     @Test
     void sseKmsWithoutKeyIdUsesTheBucketDefault() {
-        SseDecorator sse = new SseDecorator(S3Settings.builder().sseType(S3Settings.SseType.SSE_KMS).build());
+        SseDecorator sse = new SseDecorator(EncryptionSettings.builder().sseType(EncryptionSettings.SseType.SSE_KMS).build());
         PutObjectRequest put = sse.decorate(PutObjectRequest.builder()).build();
         assertThat(put.serverSideEncryption()).isEqualTo(ServerSideEncryption.AWS_KMS);
         assertThat(put.ssekmsKeyId()).isNull();
@@ -147,8 +145,8 @@ class SseDecoratorTest {
         return new SseDecorator(sseCSettings(CUSTOMER_KEY));
     }
 
-    private static S3Settings sseCSettings(String key) {
-        return S3Settings.builder().sseType(S3Settings.SseType.SSE_C).sseCustomerKey(Secret.ofNullable(key)).build();
+    private static EncryptionSettings sseCSettings(String key) {
+        return EncryptionSettings.builder().sseType(EncryptionSettings.SseType.SSE_C).sseCustomerKey(Secret.ofNullable(key)).build();
     }
 
     /** A field of the request by its S3 model name; {@code null} if unset. */

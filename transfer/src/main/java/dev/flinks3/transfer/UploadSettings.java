@@ -1,0 +1,158 @@
+package dev.flinks3.transfer;
+
+import static dev.flinks3.transfer.SettingChecks.blankToNull;
+import static dev.flinks3.transfer.SettingChecks.inRange;
+
+import software.amazon.awssdk.services.s3.model.StorageClass;
+
+/**
+ * How output streams upload: the part size, parts in flight per stream, the process-wide limit on
+ * part buffers, conditional creates and the storage class of written objects. Read by the upload
+ * engine (and, for the CRT-based S3 client, its part size and memory limit). The {@code DEFAULT_*},
+ * {@code MIN_*} and {@code MAX_*} constants are the one declaration of each default and range, which
+ * the plugin's configuration options take theirs from. Immutable and thread-safe.
+ *
+ * @see <a href="https://docs.aws.amazon.com/AmazonS3/latest/userguide/qfacts.html">Amazon S3 multipart
+ *     upload limits</a>
+ */
+public final class UploadSettings {
+
+    /** S3's smallest part size (except for the last part): 5 MiB. */
+    public static final long MIN_PART_SIZE = 5L * 1024 * 1024;
+    /** S3's largest part size: 5 GiB. */
+    public static final long MAX_PART_SIZE = 5L * 1024 * 1024 * 1024;
+    public static final long DEFAULT_PART_SIZE = 8L * 1024 * 1024;
+    public static final int DEFAULT_MAX_PARTS_IN_FLIGHT = 8;
+    public static final int MAX_MAX_PARTS_IN_FLIGHT = 10_000;
+    /** The process-wide part-buffer limit's upper default: 1 GiB (a smaller heap lowers it). */
+    public static final long DEFAULT_MAX_BUFFERED_BYTES = DefaultMemoryLimit.CAP_BYTES;
+    public static final boolean DEFAULT_CONDITIONAL_WRITES_ENABLED = true;
+
+    private final long partSizeBytes;
+    private final int maxPartsInFlightPerStream;
+    private final long maxBufferedBytesPerProcess;
+    private final boolean conditionalWritesEnabled;
+    private final String storageClass;
+
+    private UploadSettings(Builder b) {
+        this.partSizeBytes = b.partSizeBytes;
+        this.maxPartsInFlightPerStream = b.maxPartsInFlightPerStream;
+        this.maxBufferedBytesPerProcess = b.maxBufferedBytesPerProcess;
+        this.conditionalWritesEnabled = b.conditionalWritesEnabled;
+        this.storageClass = b.storageClass;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder holding every setting of this object. */
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    /** Size of each multipart part in bytes, {@value #MIN_PART_SIZE}..{@value #MAX_PART_SIZE}. */
+    public long partSizeBytes() {
+        return partSizeBytes;
+    }
+
+    /** Parts one output stream may have uploading at once; the writer blocks past it. */
+    public int maxPartsInFlightPerStream() {
+        return maxPartsInFlightPerStream;
+    }
+
+    /** Bytes all output streams of the process may hold in part buffers together. */
+    public long maxBufferedBytesPerProcess() {
+        return maxBufferedBytesPerProcess;
+    }
+
+    /** Use {@code If-None-Match: *} for {@code NO_OVERWRITE} creates. */
+    public boolean conditionalWritesEnabled() {
+        return conditionalWritesEnabled;
+    }
+
+    /**
+     * The storage class of written objects ({@code x-amz-storage-class} on PutObject,
+     * CreateMultipartUpload and CopyObject), a value of the SDK's {@code StorageClass}; {@code null}
+     * for the bucket's default (STANDARD on AWS).
+     */
+    public String storageClass() {
+        return storageClass;
+    }
+
+    @Override
+    public String toString() {
+        return "partSizeBytes=" + partSizeBytes
+                + ", maxPartsInFlightPerStream=" + maxPartsInFlightPerStream
+                + ", maxBufferedBytesPerProcess=" + maxBufferedBytesPerProcess
+                + ", conditionalWrites=" + conditionalWritesEnabled
+                + (storageClass == null ? "" : ", storageClass=" + storageClass);
+    }
+
+    /** Collects upload settings; every setter checks its own range, {@link #build()} the combinations. */
+    public static final class Builder {
+        private long partSizeBytes = DEFAULT_PART_SIZE;
+        private int maxPartsInFlightPerStream = DEFAULT_MAX_PARTS_IN_FLIGHT;
+        private long maxBufferedBytesPerProcess = DEFAULT_MAX_BUFFERED_BYTES;
+        private boolean conditionalWritesEnabled = DEFAULT_CONDITIONAL_WRITES_ENABLED;
+        private String storageClass;
+
+        private Builder() {}
+
+        private Builder(UploadSettings s) {
+            partSizeBytes = s.partSizeBytes;
+            maxPartsInFlightPerStream = s.maxPartsInFlightPerStream;
+            maxBufferedBytesPerProcess = s.maxBufferedBytesPerProcess;
+            conditionalWritesEnabled = s.conditionalWritesEnabled;
+            storageClass = s.storageClass;
+        }
+
+        /** @throws IllegalArgumentException outside 5 MiB..5 GiB */
+        public Builder partSizeBytes(long value) {
+            this.partSizeBytes = inRange("part size in bytes", value, MIN_PART_SIZE, MAX_PART_SIZE);
+            return this;
+        }
+
+        /** @throws IllegalArgumentException outside 1..{@value #MAX_MAX_PARTS_IN_FLIGHT} */
+        public Builder maxPartsInFlightPerStream(int value) {
+            this.maxPartsInFlightPerStream = inRange("maxPartsInFlightPerStream", value, 1, MAX_MAX_PARTS_IN_FLIGHT);
+            return this;
+        }
+
+        /** @throws IllegalArgumentException below one part of the smallest size */
+        public Builder maxBufferedBytesPerProcess(long value) {
+            this.maxBufferedBytesPerProcess = inRange("process buffer limit in bytes", value, MIN_PART_SIZE,
+                    Long.MAX_VALUE);
+            return this;
+        }
+
+        public Builder conditionalWritesEnabled(boolean value) {
+            this.conditionalWritesEnabled = value;
+            return this;
+        }
+
+        /**
+         * The storage class of written objects, or {@code null} for the bucket's default.
+         *
+         * @throws IllegalArgumentException if the SDK's {@code StorageClass} has no such value
+         */
+        public Builder storageClass(String value) {
+            String v = blankToNull(value);
+            if (v != null && StorageClass.fromValue(v) == StorageClass.UNKNOWN_TO_SDK_VERSION) {
+                throw new IllegalArgumentException("unknown storage class '" + v + "', allowed: "
+                        + StorageClass.knownValues());
+            }
+            this.storageClass = v;
+            return this;
+        }
+
+        /** @throws IllegalArgumentException if the buffer limit is smaller than one part */
+        public UploadSettings build() {
+            if (maxBufferedBytesPerProcess < partSizeBytes) {
+                throw new IllegalArgumentException("process buffer limit " + maxBufferedBytesPerProcess
+                        + " bytes is smaller than one part of " + partSizeBytes + " bytes");
+            }
+            return new UploadSettings(this);
+        }
+    }
+}
