@@ -45,6 +45,12 @@ public final class EmbeddedS3Server implements AutoCloseable {
     /** The secret key every client must sign with (a test fixture, not a secret). */
     public static final String SECRET_KEY = "flinks3-test-secret";
 
+    /**
+     * The path on which the server answers {@code GET} with its {@link RequestSummary#render()} and
+     * resets its {@link RequestLog} on {@code DELETE}, for processes outside this JVM.
+     */
+    public static final String REQUEST_SUMMARY_PATH = "/__flinks3/requests";
+
     /** The signing region; S3Proxy accepts any, clients need one. */
     public static final String REGION = "us-east-1";
 

@@ -20,7 +20,7 @@ import java.nio.charset.StandardCharsets;
  */
 final class RequestCountsEndpoint implements Filter {
 
-    static final String PATH = "/__flinks3/requests";
+    static final String PATH = EmbeddedS3Server.REQUEST_SUMMARY_PATH;
 
     private final RequestLog log;
 

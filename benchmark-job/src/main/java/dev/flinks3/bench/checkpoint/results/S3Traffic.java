@@ -1,5 +1,7 @@
 package dev.flinks3.bench.checkpoint.results;
 
+import dev.flinks3.bench.common.ServerTraffic;
+import dev.flinks3.testserver.RequestKind;
 import java.util.Map;
 
 /**
@@ -7,11 +9,17 @@ import java.util.Map;
  *
  * @param requests total requests
  * @param requestsByOperation requests per S3 operation name (PutObject, UploadPart, GetObject, ...)
- * @param bytesRead bytes GetObject requests asked for (ranged length, or the object's size)
+ * @param bytesRead the object bytes the server sent in answers to GetObject (for a ranged GET the
+ *     bytes of the range that exist), in bytes
  */
 public record S3Traffic(long requests, Map<String, Long> requestsByOperation, long bytesRead) {
 
     public S3Traffic {
         requestsByOperation = Map.copyOf(requestsByOperation);
+    }
+
+    /** A phase's traffic from the difference of the server's readings at its start and end. */
+    public static S3Traffic of(ServerTraffic phase) {
+        return new S3Traffic(phase.requests(), phase.requestsByOperation(), phase.bytesSent(RequestKind.GET_OBJECT));
     }
 }
