@@ -6,7 +6,6 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
-import jakarta.servlet.WriteListener;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpServletResponseWrapper;
@@ -122,12 +121,11 @@ final class RequestLogFilter implements Filter {
     }
 
     /** Counts the bytes that reach the underlying stream (a failed write counts nothing). */
-    private static final class CountingOutputStream extends ServletOutputStream {
-        private final ServletOutputStream body;
+    private static final class CountingOutputStream extends ForwardingServletOutputStream {
         private long bytes;
 
         CountingOutputStream(ServletOutputStream body) {
-            this.body = body;
+            super(body);
         }
 
         @Override
@@ -140,26 +138,6 @@ final class RequestLogFilter implements Filter {
         public void write(byte[] buffer, int offset, int length) throws IOException {
             body.write(buffer, offset, length);
             bytes += length;
-        }
-
-        @Override
-        public void flush() throws IOException {
-            body.flush();
-        }
-
-        @Override
-        public void close() throws IOException {
-            body.close();
-        }
-
-        @Override
-        public boolean isReady() {
-            return body.isReady();
-        }
-
-        @Override
-        public void setWriteListener(WriteListener writeListener) {
-            body.setWriteListener(writeListener);
         }
     }
 }
