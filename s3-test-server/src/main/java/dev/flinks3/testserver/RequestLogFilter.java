@@ -22,8 +22,9 @@ import java.util.Map;
 /**
  * Records each request in a {@link RequestLog} when it arrives, before S3Proxy serves it, and again
  * when it has been answered (for the in-flight count, the serve time and the bytes of the answer's
- * body). It is the outermost filter that touches the body, so the bytes it counts are those handed to
- * the connection, after any pacing and whatever a later filter or S3Proxy wrote.
+ * body). It is the outermost filter that touches the body, so the bytes it counts are all that a later
+ * filter (an injected error's document) or S3Proxy wrote, as handed to the connection after any
+ * pacing. An error page the container writes itself ({@code sendError}) is not counted.
  */
 final class RequestLogFilter implements Filter {
 

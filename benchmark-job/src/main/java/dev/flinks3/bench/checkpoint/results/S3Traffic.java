@@ -9,8 +9,10 @@ import java.util.Map;
  *
  * @param requests total requests
  * @param requestsByOperation requests per S3 operation name (PutObject, UploadPart, GetObject, ...)
- * @param bytesRead the object bytes the server sent in answers to GetObject (for a ranged GET the
- *     bytes of the range that exist), in bytes
+ * @param bytesRead the bytes the server sent in its answers to GetObject, in bytes: the object bytes
+ *     of each whole or ranged GET as the client received them (an injected error's document adds its
+ *     few hundred bytes). Results written before this counted the bytes the requests asked for,
+ *     which is the same unless a range ran past the object's end.
  */
 public record S3Traffic(long requests, Map<String, Long> requestsByOperation, long bytesRead) {
 
