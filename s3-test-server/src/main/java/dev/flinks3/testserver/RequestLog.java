@@ -7,9 +7,10 @@ import java.util.Map;
 
 /**
  * The S3 requests the embedded server received: {@link RequestTotals} per {@link RequestKind}
- * (requests, serve time, bytes sent) and, unless disabled, every request in arrival order. Tests use it to prove how a client talks to S3 ("the
- * first UploadPart starts before close()", "one PutObject per small file"); a long benchmark server
- * keeps counts only, so its memory does not grow with the run. Thread-safe: Jetty threads append
+ * (requests, serve time, bytes sent) and, unless disabled, every request in arrival order. Tests use
+ * it to prove how a client talks to S3 ("the first UploadPart starts before close()", "one PutObject
+ * per small file"); a long benchmark server keeps the totals only, so its memory does not grow with
+ * the run. Thread-safe: Jetty threads append
  * while a test reads.
  */
 public final class RequestLog {
