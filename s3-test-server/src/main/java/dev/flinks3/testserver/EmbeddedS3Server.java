@@ -33,7 +33,8 @@ import software.amazon.awssdk.services.s3.model.PutObjectRequest;
  * applies a {@link NetworkProfile} (added latency, paced bodies), one answers requests chosen with
  * {@link #failNext} with an S3 error, one injects random faults of a {@link FaultProfile} if given, and, if asked to, one checks the trailing CRC32C of aws-chunked
  * uploads as S3 does (S3Proxy 4.1.0 skips it, see {@link TrailingChecksumFilter}). {@code GET /__flinks3/requests}
- * reports the request counts to other processes. Create with {@link #builder()}; {@link #close()}
+ * reports the {@link RequestSummary} (requests, serve time, bytes sent per operation) to other
+ * processes. Create with {@link #builder()}; {@link #close()}
  * stops the server and deletes a base directory it created. Thread-safe once started.
  */
 public final class EmbeddedS3Server implements AutoCloseable {
@@ -43,6 +44,12 @@ public final class EmbeddedS3Server implements AutoCloseable {
 
     /** The secret key every client must sign with (a test fixture, not a secret). */
     public static final String SECRET_KEY = "flinks3-test-secret";
+
+    /**
+     * The path on which the server answers {@code GET} with its {@link RequestSummary#render()} and
+     * resets its {@link RequestLog} on {@code DELETE}, for processes outside this JVM.
+     */
+    public static final String REQUEST_SUMMARY_PATH = "/__flinks3/requests";
 
     /** The signing region; S3Proxy accepts any, clients need one. */
     public static final String REGION = "us-east-1";

@@ -1,17 +1,15 @@
 package dev.flinks3.testserver;
 
 import jakarta.servlet.ServletOutputStream;
-import jakarta.servlet.WriteListener;
 import java.io.IOException;
 
 /** A response body that reaches the connection no faster than a {@link BodyPacer} allows. */
-final class PacedServletOutputStream extends ServletOutputStream {
+final class PacedServletOutputStream extends ForwardingServletOutputStream {
 
-    private final ServletOutputStream body;
     private final BodyPacer pacer;
 
     PacedServletOutputStream(ServletOutputStream body, BodyPacer pacer) {
-        this.body = body;
+        super(body);
         this.pacer = pacer;
     }
 
@@ -27,25 +25,5 @@ final class PacedServletOutputStream extends ServletOutputStream {
             pacer.pace(length);
         }
         body.write(buffer, offset, length);
-    }
-
-    @Override
-    public void flush() throws IOException {
-        body.flush();
-    }
-
-    @Override
-    public void close() throws IOException {
-        body.close();
-    }
-
-    @Override
-    public boolean isReady() {
-        return body.isReady();
-    }
-
-    @Override
-    public void setWriteListener(WriteListener writeListener) {
-        body.setWriteListener(writeListener);
     }
 }

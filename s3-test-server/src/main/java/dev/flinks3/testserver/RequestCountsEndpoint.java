@@ -9,21 +9,18 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
- * Request counts for a server running in another JVM (a benchmark's): {@code GET /__flinks3/requests}
- * answers {@code text/plain} lines {@code <Operation> <count> <serveMillis>} (serveMillis: the summed
- * time from arrival to answer of those requests, in ms) and {@code Total <count>};
- * {@code DELETE} on the same path resets them. The path cannot clash with S3: bucket names start with
+ * The {@link RequestLog#summary()} for a server running in another JVM (a benchmark's):
+ * {@code GET /__flinks3/requests} answers it as {@code text/plain} in the form of
+ * {@link RequestSummary#render()} (lines {@code <Operation> <requests> <serveNanos> <bytesSent>}, then
+ * {@code Total <requests>}), which {@link RequestSummary#parse} reads; {@code DELETE} on the same
+ * path resets the log. The path cannot clash with S3: bucket names start with
  * a letter or digit. These requests are neither logged, delayed nor paced.
  */
 final class RequestCountsEndpoint implements Filter {
 
-    static final String PATH = "/__flinks3/requests";
-
-    private static final long NANOS_PER_MILLI = 1_000_000L;
+    static final String PATH = EmbeddedS3Server.REQUEST_SUMMARY_PATH;
 
     private final RequestLog log;
 
@@ -41,23 +38,13 @@ final class RequestCountsEndpoint implements Filter {
         }
         HttpServletResponse out = (HttpServletResponse) response;
         switch (http.getMethod()) {
-            case "GET" -> write(out, render(log.counts(), log.serveNanos()));
+            case "GET" -> write(out, log.summary().render());
             case "DELETE" -> {
                 log.clear();
                 out.setStatus(HttpServletResponse.SC_NO_CONTENT);
             }
             default -> out.sendError(HttpServletResponse.SC_METHOD_NOT_ALLOWED);
         }
-    }
-
-    static String render(Map<RequestKind, Long> counts, Map<RequestKind, Long> serveNanos) {
-        StringBuilder text = new StringBuilder();
-        Map<String, RequestKind> byName = new TreeMap<>();
-        counts.keySet().forEach(kind -> byName.put(kind.operationName(), kind));
-        byName.forEach((name, kind) -> text.append(name).append(' ').append(counts.get(kind)).append(' ')
-                .append(serveNanos.getOrDefault(kind, 0L) / NANOS_PER_MILLI).append('\n'));
-        text.append("Total ").append(counts.values().stream().mapToLong(Long::longValue).sum()).append('\n');
-        return text.toString();
     }
 
     private static void write(HttpServletResponse response, String text) throws IOException {

@@ -44,6 +44,20 @@ public enum RequestKind {
     }
 
     /**
+     * The kind with an operation name of the S3 API reference.
+     *
+     * @throws IllegalArgumentException if no kind has that name
+     */
+    public static RequestKind forOperationName(String operationName) {
+        for (RequestKind kind : values()) {
+            if (kind.operationName.equals(operationName)) {
+                return kind;
+            }
+        }
+        throw new IllegalArgumentException("not an S3 operation name: '" + operationName + "'");
+    }
+
+    /**
      * Classifies a path-style request as a proxy in front of the server sees it.
      *
      * @param method HTTP method, any case

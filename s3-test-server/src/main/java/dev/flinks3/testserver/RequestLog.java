@@ -6,20 +6,20 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The S3 requests the embedded server received: a count per {@link RequestKind} and, unless
- * disabled, every request in arrival order. Tests use it to prove how a client talks to S3 ("the
- * first UploadPart starts before close()", "one PutObject per small file"); a long benchmark server
- * keeps counts only, so its memory does not grow with the run. Thread-safe: Jetty threads append
+ * The S3 requests the embedded server received: {@link RequestTotals} per {@link RequestKind}
+ * (requests, serve time, bytes sent) and, unless disabled, every request in arrival order. Tests use
+ * it to prove how a client talks to S3 ("the first UploadPart starts before close()", "one PutObject
+ * per small file"); a long benchmark server keeps the totals only, so its memory does not grow with
+ * the run. Thread-safe: Jetty threads append
  * while a test reads.
  */
 public final class RequestLog {
 
     private final boolean keepEntries;
     private final List<RequestRecord> entries = new ArrayList<>();
-    private final Map<RequestKind, Long> counts = new EnumMap<>(RequestKind.class);
+    private final Map<RequestKind, RequestTotals> totals = new EnumMap<>(RequestKind.class);
     private final Map<RequestKind, Integer> inFlight = new EnumMap<>(RequestKind.class);
     private final Map<RequestKind, Integer> peakInFlight = new EnumMap<>(RequestKind.class);
-    private final Map<RequestKind, Long> serveNanos = new EnumMap<>(RequestKind.class);
 
     RequestLog(boolean keepEntries) {
         this.keepEntries = keepEntries;
@@ -27,7 +27,7 @@ public final class RequestLog {
 
     /** Records a request as it arrives; {@link #finished} must follow when it has been answered. */
     synchronized void started(RequestRecord record) {
-        counts.merge(record.kind(), 1L, Long::sum);
+        totals.merge(record.kind(), new RequestTotals(1, 0, 0), RequestTotals::plus);
         int now = inFlight.merge(record.kind(), 1, Integer::sum);
         peakInFlight.merge(record.kind(), now, Math::max);
         if (keepEntries) {
@@ -35,10 +35,14 @@ public final class RequestLog {
         }
     }
 
-    /** Records that a request has been answered, adding its time from arrival to answer to its kind's total. */
-    synchronized void finished(RequestRecord record) {
+    /**
+     * Records that a request has been answered, adding its time from arrival to answer and the bytes
+     * of its answer's body to its kind's totals.
+     */
+    synchronized void finished(RequestRecord record, long bytesSent) {
         inFlight.merge(record.kind(), -1, Integer::sum);
-        serveNanos.merge(record.kind(), System.nanoTime() - record.startNanos(), Long::sum);
+        totals.merge(record.kind(), new RequestTotals(0, System.nanoTime() - record.startNanos(), bytesSent),
+                RequestTotals::plus);
     }
 
     /** A snapshot of all recorded requests in arrival order; empty if the server keeps counts only. */
@@ -53,11 +57,17 @@ public final class RequestLog {
 
     /** The number of requests of one kind since start or the last {@link #clear()}. */
     public synchronized long count(RequestKind kind) {
-        return counts.getOrDefault(kind, 0L);
+        return totals.getOrDefault(kind, RequestTotals.NONE).requests();
     }
 
     /** The non-zero request counts by kind since start or the last {@link #clear()}. */
     public synchronized Map<RequestKind, Long> counts() {
+        Map<RequestKind, Long> counts = new EnumMap<>(RequestKind.class);
+        totals.forEach((kind, t) -> {
+            if (t.requests() != 0) {
+                counts.put(kind, t.requests());
+            }
+        });
         return Map.copyOf(counts);
     }
 
@@ -67,7 +77,18 @@ public final class RequestLog {
      * wall time went, e.g. the server copying parts together in CompleteMultipartUpload.
      */
     public synchronized Map<RequestKind, Long> serveNanos() {
+        Map<RequestKind, Long> serveNanos = new EnumMap<>(RequestKind.class);
+        totals.forEach((kind, t) -> serveNanos.put(kind, t.serveNanos()));
         return Map.copyOf(serveNanos);
+    }
+
+    /**
+     * Requests, serve time and bytes sent per kind since start or the last {@link #clear()}: the
+     * figures a benchmark reads, here in the server's JVM and over {@code GET /__flinks3/requests}
+     * from another. A request's serve time and bytes are added once it has been answered.
+     */
+    public synchronized RequestSummary summary() {
+        return new RequestSummary(totals);
     }
 
     /**
@@ -78,11 +99,19 @@ public final class RequestLog {
         return peakInFlight.getOrDefault(kind, 0);
     }
 
+    /**
+     * How many requests are being served now: arrived, not yet answered. Their serve time and bytes
+     * are not in {@link #summary()} yet; a test waits for 0 before reading it, since a client may have
+     * its answer a moment before the server has recorded it as answered.
+     */
+    public synchronized int inFlight() {
+        return inFlight.values().stream().mapToInt(Integer::intValue).sum();
+    }
+
     /** Forgets all recorded requests and counts; the in-flight peaks restart from what is in flight now. */
     public synchronized void clear() {
         entries.clear();
-        counts.clear();
-        serveNanos.clear();
+        totals.clear();
         peakInFlight.clear();
         peakInFlight.putAll(inFlight);
     }

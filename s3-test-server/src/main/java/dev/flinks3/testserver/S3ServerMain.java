@@ -14,8 +14,9 @@ import java.util.concurrent.CountDownLatch;
  * <p>Once listening it prints one line {@code S3_SERVER_READY <endpoint>} on standard output, for a
  * parent process to wait on. {@code --bucket} may repeat; {@code --faults 0.03} injects random faults
  * ({@link FaultProfile#of}). The server keeps request counts only
- * (memory stays flat over a long run); {@code GET <endpoint>/__flinks3/requests} returns them and
- * {@code DELETE} on that path resets them. They are also printed when the process stops.
+ * (memory stays flat over a long run); {@code GET <endpoint>/__flinks3/requests} returns them (a
+ * {@link RequestSummary}: requests, serve time and bytes sent per operation) and {@code DELETE} on
+ * that path resets them. They are also printed when the process stops.
  */
 public final class S3ServerMain {
 
@@ -47,7 +48,7 @@ public final class S3ServerMain {
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
-                System.out.print(RequestCountsEndpoint.render(server.requestLog().counts(), server.requestLog().serveNanos()));
+                System.out.print(server.requestLog().summary().render());
                 server.close();
             } catch (Exception e) {
                 e.printStackTrace();

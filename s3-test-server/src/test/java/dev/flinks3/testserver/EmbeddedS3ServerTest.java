@@ -2,6 +2,7 @@ package dev.flinks3.testserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -19,10 +20,12 @@ import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -224,10 +227,61 @@ class EmbeddedS3ServerTest {
                 http.send(HttpRequest.newBuilder(counts).DELETE().build(), BodyHandlers.discarding());
 
         assertThat(before.statusCode()).isEqualTo(200);
-        // <Operation> <count> <summed serve time in ms>
-        assertThat(before.body()).matches("HeadBucket 2 \\d+\nTotal 2\n");
+        // <Operation> <requests> <summed serve time in ns> <body bytes sent>
+        assertThat(before.body()).matches("HeadBucket 2 \\d+ 0\nTotal 2\n");
         assertThat(reset.statusCode()).isEqualTo(204);
         assertThat(server.requestLog().count(RequestKind.HEAD_BUCKET)).isZero();
+    }
+
+    /**
+     * The bytes the server counts for GetObject are those of the body the client received: the whole
+     * object, a range's length, and for a range that runs past the object's end only what exists.
+     */
+    @Test
+    @Timeout(value = 1, unit = TimeUnit.MINUTES)
+    void bytesSentForWholeAndRangedGetsAreWhatTheClientReceived() {
+        byte[] content = randomBytes(100_000, 3);
+        s3.putObject(b -> b.bucket(BUCKET).key("sized"), RequestBody.fromBytes(content));
+
+        assertThat(bytesSentFor(null)).isEqualTo(content.length).isEqualTo(receivedFor(null));
+        assertThat(bytesSentFor("bytes=1000-1999")).isEqualTo(1000).isEqualTo(receivedFor("bytes=1000-1999"));
+        assertThat(bytesSentFor("bytes=-300")).isEqualTo(300).isEqualTo(receivedFor("bytes=-300"));
+        assertThat(bytesSentFor("bytes=99000-199999"))
+                .as("asked for 101000 bytes, 1000 exist")
+                .isEqualTo(1000)
+                .isEqualTo(receivedFor("bytes=99000-199999"));
+    }
+
+    /** The body bytes of one GetObject of key "sized", as the server counted them. */
+    private static long bytesSentFor(String range) {
+        server.requestLog().clear();
+        s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("sized").range(range));
+        await().atMost(Duration.ofSeconds(10)).until(() -> server.requestLog().inFlight() == 0);
+        RequestSummary summary = server.requestLog().summary();
+        assertThat(summary.of(RequestKind.GET_OBJECT).requests()).isEqualTo(1);
+        assertThat(summary.total().bytesSent()).isEqualTo(summary.of(RequestKind.GET_OBJECT).bytesSent());
+        return summary.of(RequestKind.GET_OBJECT).bytesSent();
+    }
+
+    private static long receivedFor(String range) {
+        return s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("sized").range(range)).asByteArray().length;
+    }
+
+    @Test
+    @Timeout(value = 1, unit = TimeUnit.MINUTES)
+    void theSummaryOverHttpIsTheOneInThisJvm() throws Exception {
+        s3.putObject(b -> b.bucket(BUCKET).key("summary"), RequestBody.fromBytes(randomBytes(5000, 4)));
+        s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("summary").range("bytes=0-99"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> server.requestLog().inFlight() == 0);
+        HttpClient http = HttpClient.newHttpClient();
+
+        HttpResponse<String> answer = http.send(
+                HttpRequest.newBuilder(server.endpoint().resolve("/__flinks3/requests")).build(), BodyHandlers.ofString());
+
+        RequestSummary overHttp = RequestSummary.parse(answer.body());
+        assertThat(overHttp).isEqualTo(server.requestLog().summary());
+        assertThat(overHttp.of(RequestKind.GET_OBJECT).bytesSent()).isEqualTo(100);
+        assertThat(overHttp.of(RequestKind.PUT_OBJECT).requests()).isEqualTo(1);
     }
 
     @Test

@@ -2,7 +2,7 @@ package dev.flinks3.bench.fsbench;
 
 import dev.flinks3.bench.common.ChildJvm;
 import dev.flinks3.bench.common.Json;
-import dev.flinks3.bench.common.ServerStats;
+import dev.flinks3.bench.common.ServerTraffic;
 import dev.flinks3.bench.fsbench.workloads.FsWorkload;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -14,7 +14,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -37,7 +36,6 @@ final class ContenderProcess {
     record Outcome(String fileSystemClass, List<WorkloadResult> results) {}
 
     private static final String EOF = "\u0000EOF";
-    private static final ServerStats NOTHING = new ServerStats(0, Map.of(), Map.of());
 
     private final ChildJvm jvm;
     private final ServerProcess server;
@@ -117,8 +115,8 @@ final class ContenderProcess {
         private final Set<FsWorkload> pending;
         private final List<WorkloadResult> results = new ArrayList<>();
         private String fileSystemClass = "";
-        private ServerStats before;
-        private ServerStats during;
+        private ServerTraffic before;
+        private ServerTraffic during;
         private ClientMeasurement measurement;
         private boolean finished;
 
@@ -135,9 +133,9 @@ final class ContenderProcess {
             switch (event.type()) {
                 case LOADED -> fileSystemClass = event.text();
                 case FAILED -> abort("the plugin did not load: " + event.text());
-                case READY -> before = server.stats();
+                case READY -> before = server.traffic();
                 case MEASURED -> {
-                    during = server.stats().minus(before);
+                    during = server.traffic().minus(before);
                     measurement = event.measurement();
                 }
                 case VERIFIED -> {
@@ -152,7 +150,7 @@ final class ContenderProcess {
         void abort(String reason) {
             for (FsWorkload workload : pending) {
                 ClientMeasurement failed = ClientMeasurement.failed(workload, "", reason);
-                results.add(WorkloadResult.of(task.contender(), task.round(), failed, NOTHING, ""));
+                results.add(WorkloadResult.of(task.contender(), task.round(), failed, ServerTraffic.NONE, ""));
             }
             pending.clear();
             finished = true;

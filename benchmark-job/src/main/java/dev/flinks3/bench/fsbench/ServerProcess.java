@@ -1,15 +1,13 @@
 package dev.flinks3.bench.fsbench;
 
 import dev.flinks3.bench.common.ChildJvm;
-import dev.flinks3.bench.common.ServerStats;
+import dev.flinks3.bench.common.ServerTraffic;
 import dev.flinks3.testserver.S3ServerMain;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,19 +17,16 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
  * The S3 server of a benchmark, {@link S3ServerMain} in a JVM of its own so its CPU is not charged to
- * a contender. Reads the server's request counts from {@code GET /__flinks3/requests} (neither
- * counted, delayed nor paced by the server) and its CPU time from the operating system. Thread-safe.
+ * a contender. Reads the server's {@link ServerTraffic} (its request figures over HTTP, its CPU time
+ * from the operating system). Thread-safe.
  */
 final class ServerProcess implements AutoCloseable {
 
-    private static final String COUNTS_PATH = "/__flinks3/requests";
-    private static final String TOTAL = "Total";
     private static final long EXIT_WAIT_SECONDS = 10;
 
     private final Process process;
@@ -90,41 +85,11 @@ final class ServerProcess implements AutoCloseable {
         return endpoint;
     }
 
-    /** The server's CPU time and request counts since it started. */
-    ServerStats stats() throws IOException, InterruptedException {
-        HttpResponse<String> response = http.send(
-                HttpRequest.newBuilder(endpoint.resolve(COUNTS_PATH)).GET().timeout(Duration.ofSeconds(30)).build(),
-                HttpResponse.BodyHandlers.ofString());
-        if (response.statusCode() != 200) {
-            throw new IOException("GET " + COUNTS_PATH + " answered " + response.statusCode());
-        }
+    /** The server's CPU time and request figures since it started. */
+    ServerTraffic traffic() throws IOException, InterruptedException {
         Duration cpu = process.info().totalCpuDuration()
                 .orElseThrow(() -> new IOException("the operating system does not report the server's CPU time"));
-        return parse(cpu.toNanos(), response.body());
-    }
-
-    /**
-     * The server's figures from its answer to {@code GET /__flinks3/requests}: lines
-     * {@code <Operation> <count> <serveMillis>} and a {@code Total <count>} line, which is left out.
-     *
-     * @param cpuNanos the server process's CPU time so far
-     * @throws IllegalArgumentException for a line of another shape
-     */
-    static ServerStats parse(long cpuNanos, String body) {
-        Map<String, Long> counts = new TreeMap<>();
-        Map<String, Long> serveMillis = new TreeMap<>();
-        body.lines().map(String::trim).filter(line -> !line.isEmpty()).forEach(line -> {
-            String[] words = line.split(" ");
-            if (words[0].equals(TOTAL) && words.length == 2) {
-                return;
-            }
-            if (words.length != 3) {
-                throw new IllegalArgumentException("not a request count line: '" + line + "'");
-            }
-            counts.put(words[0], Long.parseLong(words[1]));
-            serveMillis.put(words[0], Long.parseLong(words[2]));
-        });
-        return new ServerStats(cpuNanos, counts, serveMillis);
+        return ServerTraffic.fetch(http, endpoint, cpu.toNanos());
     }
 
     /**

@@ -1,6 +1,6 @@
 package dev.flinks3.bench.fsbench;
 
-import dev.flinks3.bench.common.ServerStats;
+import dev.flinks3.bench.common.ServerTraffic;
 import dev.flinks3.bench.fsbench.workloads.FsWorkload;
 import java.util.Map;
 
@@ -58,7 +58,7 @@ public record WorkloadResult(
      *
      * @param verificationError why the bytes read back or written were wrong, empty if they were right
      */
-    public static WorkloadResult of(String contender, int round, ClientMeasurement client, ServerStats server,
+    public static WorkloadResult of(String contender, int round, ClientMeasurement client, ServerTraffic server,
             String verificationError) {
         String failure = !client.error().isEmpty() ? client.error() : verificationError;
         double throughput = failure.isEmpty() ? throughput(client) : 0;

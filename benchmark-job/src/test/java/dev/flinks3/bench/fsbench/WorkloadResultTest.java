@@ -4,15 +4,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.flinks3.bench.common.ServerStats;
+import dev.flinks3.bench.common.ServerTraffic;
 import dev.flinks3.bench.fsbench.workloads.FsWorkload;
 import dev.flinks3.bench.fsbench.workloads.WorkloadSizes;
+import dev.flinks3.testserver.RequestKind;
+import dev.flinks3.testserver.RequestSummary;
+import dev.flinks3.testserver.RequestTotals;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
+@Timeout(value = 10, unit = TimeUnit.SECONDS)
 class WorkloadResultTest {
 
-    private static final ServerStats SERVER = new ServerStats(1_500_000_000L, Map.of("PutObject", 300L), Map.of("PutObject", 6_000L));
+    private static final ServerTraffic SERVER = new ServerTraffic(1_500_000_000L,
+            new RequestSummary(Map.of(RequestKind.PUT_OBJECT, new RequestTotals(300, 6_000_000_000L, 0))));
 
     @Test
     void byteWorkloadsCountMegabytesPerSecond() {
@@ -42,21 +49,6 @@ class WorkloadResultTest {
         assertThat(result.failed()).isTrue();
         assertThat(result.failure()).isEqualTo("f: wrong byte at position 9");
         assertThat(result.throughput()).isZero();
-    }
-
-    @Test
-    void serverStatsDifferencesLeaveOutIdleOperations() {
-        ServerStats before = new ServerStats(100, Map.of("PutObject", 5L, "HeadObject", 2L),
-                Map.of("PutObject", 100L, "HeadObject", 40L));
-        ServerStats after = new ServerStats(350, Map.of("PutObject", 8L, "HeadObject", 2L, "GetObject", 1L),
-                Map.of("PutObject", 160L, "HeadObject", 40L, "GetObject", 25L));
-
-        ServerStats delta = after.minus(before);
-
-        assertThat(delta.cpuNanos()).isEqualTo(250);
-        assertThat(delta.requestsByOperation()).containsExactlyInAnyOrderEntriesOf(Map.of("PutObject", 3L, "GetObject", 1L));
-        assertThat(delta.requests()).isEqualTo(4);
-        assertThat(delta.serveMillisByOperation()).containsExactlyInAnyOrderEntriesOf(Map.of("PutObject", 60L, "GetObject", 25L));
     }
 
     @Test

@@ -14,6 +14,7 @@ import dev.flinks3.bench.common.Contender;
 import dev.flinks3.bench.common.CpuPinning;
 import dev.flinks3.bench.common.Json;
 import dev.flinks3.bench.common.PluginInfo;
+import dev.flinks3.bench.common.ServerTraffic;
 import dev.flinks3.testserver.EmbeddedS3Server;
 import dev.flinks3.testserver.FaultProfile;
 import dev.flinks3.testserver.InjectedFaults;
@@ -21,7 +22,6 @@ import dev.flinks3.testserver.NetworkProfile;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -116,7 +116,6 @@ public final class BenchmarkSession {
             for (Contender contender : contenders) {
                 flinkConf.put(contender.name(), writeFlinkConfiguration(work, server, contender.name()));
             }
-            S3TrafficMeter meter = server == null ? null : new S3TrafficMeter(server);
             String endpoint = server == null ? s3.endpoint().toString() : server.endpoint().toString();
             out.println("S3: " + endpoint + " (" + s3.profile() + "), bucket " + s3.bucket() + "; job: " + job);
             out.println("CPUs: " + (server == null ? "not pinned (external endpoint)" : cpuPinning.describe()));
@@ -136,7 +135,7 @@ public final class BenchmarkSession {
                 }
                 for (Contender contender : order) {
                     String runName = rounds > 1 ? contender.name() + "-r" + round : contender.name();
-                    results.add(runContender(job, runName, round, contender, flinkConf.get(contender.name()), work, meter));
+                    results.add(runContender(job, runName, round, contender, flinkConf.get(contender.name()), work, server));
                 }
             }
             BenchmarkResults benchmark = new BenchmarkResults(date, Machine.current(), configuration(endpoint), results,
@@ -175,10 +174,10 @@ public final class BenchmarkSession {
     /**
      * Runs one contender's JVM to its end.
      *
-     * @param meter counts the run's S3 requests, or null not to
+     * @param server the embedded server whose traffic and CPU time to attach to the result, or null not to
      */
     private ContenderResult runContender(JobParameters parameters, String runName, int round, Contender contender,
-            Path flinkConf, Path work, S3TrafficMeter meter) throws IOException, InterruptedException {
+            Path flinkConf, Path work, EmbeddedS3Server server) throws IOException, InterruptedException {
         Path runDir = Files.createDirectories(work.resolve(runName));
         Path resultFile = output.resolve("contenders").resolve(runName + ".json");
         Files.deleteIfExists(resultFile);
@@ -194,36 +193,41 @@ public final class BenchmarkSession {
                 "--managed-memory", managedMemory,
                 "--result", resultFile.toString()));
         out.println("== " + runName + ": " + contender.jar());
-        long cpuBefore = processCpuNanos();
+        // Readings of the server at the run's start and at each phase marker, attributing its requests to phases.
+        ServerTraffic start = server == null ? null : ServerTraffic.of(server);
+        Map<String, ServerTraffic> atPhase = new HashMap<>();
         ContenderJvm.Exit exit = jvm.run(runName, contender.pluginsRoot(runDir), arguments,
-                output.resolve("logs").resolve(runName), out::println);
+                output.resolve("logs").resolve(runName), out::println,
+                phase -> {
+                    if (server != null) {
+                        atPhase.put(phase, ServerTraffic.of(server));
+                    }
+                });
         if (!Files.isRegularFile(resultFile)) {
             return new ContenderResult(PluginInfo.notLoaded(contender.name(), contender.jar()), round, null,
                     "contender JVM exited with code " + exit.code() + " without a result; see "
                             + output.resolve("logs").resolve(runName), 0, 0, Map.of(), 0);
         }
         ContenderResult result = Json.read(resultFile, ContenderResult.class);
+        if (server == null) {
+            return result;
+        }
         // This process does little but host the embedded server while a contender runs: its CPU is the server's.
-        double serverCpu = meter == null ? 0 : (processCpuNanos() - cpuBefore) / 1e9;
-        return meter == null ? result : result.withServer(traffic(meter, exit.phaseNanos()), serverCpu);
+        double serverCpu = ServerTraffic.of(server).minus(start).cpuNanos() / 1e9;
+        return result.withServer(traffic(atPhase), serverCpu);
     }
 
-    /** CPU time of this process in ns, all its threads, as the operating system counts it. */
-    private static long processCpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
-    }
-
-    private static Map<String, S3Traffic> traffic(S3TrafficMeter meter, Map<String, Long> phases) {
+    private static Map<String, S3Traffic> traffic(Map<String, ServerTraffic> atPhase) {
         Map<String, S3Traffic> traffic = new LinkedHashMap<>();
-        addPhase(traffic, "checkpointing", meter, phases.get(RunEvents.CHECKPOINTING_START),
-                phases.get(RunEvents.CHECKPOINTING_END));
-        addPhase(traffic, "restore", meter, phases.get(RunEvents.RESTORE_START), phases.get(RunEvents.RESTORE_RUNNING));
+        addPhase(traffic, "checkpointing", atPhase.get(RunEvents.CHECKPOINTING_START),
+                atPhase.get(RunEvents.CHECKPOINTING_END));
+        addPhase(traffic, "restore", atPhase.get(RunEvents.RESTORE_START), atPhase.get(RunEvents.RESTORE_RUNNING));
         return traffic;
     }
 
-    private static void addPhase(Map<String, S3Traffic> traffic, String name, S3TrafficMeter meter, Long start, Long end) {
+    private static void addPhase(Map<String, S3Traffic> traffic, String name, ServerTraffic start, ServerTraffic end) {
         if (start != null && end != null) {
-            traffic.put(name, meter.between(start, end));
+            traffic.put(name, S3Traffic.of(end.minus(start)));
         }
     }
 
@@ -233,6 +237,8 @@ public final class BenchmarkSession {
                 .profile(NetworkProfile.named(s3.profile()))
                 .bucket(s3.bucket())
                 .faultProfile(s3.faultProfile())
+                // Phases are measured from the request summary: keeping every request would grow with the run.
+                .keepRequestEntries(false)
                 .start();
     }
 

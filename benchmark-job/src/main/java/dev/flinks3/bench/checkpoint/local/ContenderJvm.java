@@ -10,16 +10,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
  * Runs one contender's {@link RunContenderCommand} in a JVM of its own ({@link ChildJvm#startContender}),
- * with only that contender's plugin. Relays the child's lines with the contender's name, notes
- * when each phase marker arrived ({@link System#nanoTime()} of this JVM, the S3 server's clock) and
+ * with only that contender's plugin. Relays the child's lines with the contender's name, hands each
+ * phase marker to a listener the moment it arrives (for a reading of the S3 server at that point) and
  * sends Flink's logging to a file, with the checkpoint coordinator's INFO lines.
  */
 final class ContenderJvm {
@@ -52,8 +50,8 @@ final class ContenderJvm {
         this.timeout = timeout;
     }
 
-    /** What the child did: its exit code and when each phase marker arrived. */
-    record Exit(int code, Map<String, Long> phaseNanos) {}
+    /** What the child did: its exit code. */
+    record Exit(int code) {}
 
     /**
      * Runs the child to its end.
@@ -63,10 +61,11 @@ final class ContenderJvm {
      * @param arguments arguments of {@code run-contender}
      * @param logDir where the child's log files go
      * @param lines receives the child's lines, prefixed
+     * @param phases receives each phase marker's name as it arrives (see {@link RunContenderCommand#PHASE_PREFIX})
      * @throws IOException if the child cannot be started
      */
-    Exit run(String name, Path pluginsRoot, List<String> arguments, Path logDir, Consumer<String> lines)
-            throws IOException, InterruptedException {
+    Exit run(String name, Path pluginsRoot, List<String> arguments, Path logDir, Consumer<String> lines,
+            Consumer<String> phases) throws IOException, InterruptedException {
         Files.createDirectories(logDir);
         Path logConfig = logDir.resolve("log4j2.properties");
         Files.writeString(logConfig, LOG4J_CONFIG);
@@ -78,14 +77,13 @@ final class ContenderJvm {
         Process process = launcher.startContender(BenchmarkCli.class.getName(), options, args, pluginsRoot,
                 logDir.resolve("stderr.log"));
         process.getOutputStream().close();
-        Map<String, Long> phases = new LinkedHashMap<>();
         Thread killer = watchdog(process, name);
         try (BufferedReader out = new BufferedReader(
                 new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = out.readLine()) != null) {
                 if (line.startsWith(RunContenderCommand.PHASE_PREFIX)) {
-                    phases.put(line.substring(RunContenderCommand.PHASE_PREFIX.length()).trim(), System.nanoTime());
+                    phases.accept(line.substring(RunContenderCommand.PHASE_PREFIX.length()).trim());
                 } else {
                     lines.accept("[" + name + "] " + line);
                 }
@@ -96,7 +94,7 @@ final class ContenderJvm {
         if (code != 0) {
             lines.accept("[" + name + "] exited with code " + code + "; logs in " + logDir);
         }
-        return new Exit(code, phases);
+        return new Exit(code);
     }
 
     private Thread watchdog(Process process, String name) {

@@ -1,5 +1,7 @@
 package dev.flinks3.bench.checkpoint.results;
 
+import dev.flinks3.bench.common.ServerTraffic;
+import dev.flinks3.testserver.RequestKind;
 import java.util.Map;
 
 /**
@@ -7,11 +9,19 @@ import java.util.Map;
  *
  * @param requests total requests
  * @param requestsByOperation requests per S3 operation name (PutObject, UploadPart, GetObject, ...)
- * @param bytesRead bytes GetObject requests asked for (ranged length, or the object's size)
+ * @param bytesRead the bytes the server sent in its answers to GetObject, in bytes: the object bytes
+ *     of each whole or ranged GET as the client received them (an injected error's document adds its
+ *     few hundred bytes). Results written before this counted the bytes the requests asked for,
+ *     which is the same unless a range ran past the object's end.
  */
 public record S3Traffic(long requests, Map<String, Long> requestsByOperation, long bytesRead) {
 
     public S3Traffic {
         requestsByOperation = Map.copyOf(requestsByOperation);
+    }
+
+    /** A phase's traffic from the difference of the server's readings at its start and end. */
+    public static S3Traffic of(ServerTraffic phase) {
+        return new S3Traffic(phase.requests(), phase.requestsByOperation(), phase.bytesSent(RequestKind.GET_OBJECT));
     }
 }
