@@ -18,16 +18,15 @@ import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Gives every answer but a GetObject body (XML documents: CreateMultipartUpload, CompleteMultipartUpload,
- * DeleteObjects, listings, errors) a {@code Content-Length}. S3Proxy writes them without one; when Jetty also
- * decides to close the connection after such an answer (seen for requests of the CRT's HTTP client), the body
- * ends only where the connection ends. HTTP/1.1 allows that (RFC 9112, section 6.3, rule 8), but then a body cut
- * short looks complete, and aws-c-http reads such a body as empty, so the CRT-based S3 client found no upload
- * id. S3 itself sends a length or chunks, so with this filter every client meets a self-delimited body here as
- * it does there, and a cut answer is a detectable (retryable) failure.
+ * Gives the answers to CreateMultipartUpload and CompleteMultipartUpload (small XML documents) a
+ * {@code Content-Length}. S3Proxy writes them without one; when Jetty also decides to close the connection after
+ * such an answer (seen for requests of the CRT's HTTP client), the body ends only where the connection ends.
+ * HTTP/1.1 allows that (RFC 9112, section 6.3, rule 8), but aws-c-http reads such a body as empty, so the
+ * CRT-based S3 client found no upload id. S3 itself sends a length or chunks. Other answers keep S3Proxy's
+ * framing: the fault tests of DeleteObjects and listings are written against it.
  *
- * <p>Installed innermost, next to S3Proxy: the outer filters (pacing, faults) see the buffered body written
- * once, with its length, when S3Proxy is done.
+ * <p>Installed innermost, next to S3Proxy: the outer filters (pacing, faults, the request log's byte count) see
+ * the buffered body written once, with its length, when S3Proxy is done.
  */
 final class SelfDelimitedResponseFilter implements Filter {
 
@@ -35,8 +34,8 @@ final class SelfDelimitedResponseFilter implements Filter {
     public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
             throws IOException, ServletException {
         RequestRecord record = (RequestRecord) request.getAttribute(RequestLogFilter.RECORD_ATTRIBUTE);
-        if (record == null || record.kind() == RequestKind.GET_OBJECT
-                || "HEAD".equals(((HttpServletRequest) request).getMethod())) {
+        if (record == null || (record.kind() != RequestKind.CREATE_MULTIPART_UPLOAD
+                && record.kind() != RequestKind.COMPLETE_MULTIPART_UPLOAD)) {
             chain.doFilter(request, response);
             return;
         }
