@@ -2,6 +2,7 @@ package dev.flinks3.testserver;
 
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -20,6 +21,9 @@ public final class RequestLog {
     private final Map<RequestKind, RequestTotals> totals = new EnumMap<>(RequestKind.class);
     private final Map<RequestKind, Integer> inFlight = new EnumMap<>(RequestKind.class);
     private final Map<RequestKind, Integer> peakInFlight = new EnumMap<>(RequestKind.class);
+    /** Per kind, the objects ({@code bucket/key}) with requests being served now, and how many each. */
+    private final Map<RequestKind, Map<String, Integer>> objectsInFlight = new EnumMap<>(RequestKind.class);
+    private final Map<RequestKind, Integer> peakObjectsInFlight = new EnumMap<>(RequestKind.class);
 
     RequestLog(boolean keepEntries) {
         this.keepEntries = keepEntries;
@@ -30,6 +34,9 @@ public final class RequestLog {
         totals.merge(record.kind(), new RequestTotals(1, 0, 0), RequestTotals::plus);
         int now = inFlight.merge(record.kind(), 1, Integer::sum);
         peakInFlight.merge(record.kind(), now, Math::max);
+        Map<String, Integer> objects = objectsInFlight.computeIfAbsent(record.kind(), k -> new HashMap<>());
+        objects.merge(objectOf(record), 1, Integer::sum);
+        peakObjectsInFlight.merge(record.kind(), objects.size(), Math::max);
         if (keepEntries) {
             entries.add(record);
         }
@@ -41,6 +48,7 @@ public final class RequestLog {
      */
     synchronized void finished(RequestRecord record, long bytesSent) {
         inFlight.merge(record.kind(), -1, Integer::sum);
+        objectsInFlight.get(record.kind()).computeIfPresent(objectOf(record), (object, n) -> n == 1 ? null : n - 1);
         totals.merge(record.kind(), new RequestTotals(0, System.nanoTime() - record.startNanos(), bytesSent),
                 RequestTotals::plus);
     }
@@ -100,6 +108,15 @@ public final class RequestLog {
     }
 
     /**
+     * The most distinct objects (bucket and key) that had a request of one kind being served at the same
+     * time since start or the last {@link #clear()}: how many files a client fetched at once, however
+     * many ranged GETs it sent for each.
+     */
+    public synchronized int peakObjectsInFlight(RequestKind kind) {
+        return peakObjectsInFlight.getOrDefault(kind, 0);
+    }
+
+    /**
      * How many requests are being served now: arrived, not yet answered. Their serve time and bytes
      * are not in {@link #summary()} yet; a test waits for 0 before reading it, since a client may have
      * its answer a moment before the server has recorded it as answered.
@@ -114,5 +131,11 @@ public final class RequestLog {
         totals.clear();
         peakInFlight.clear();
         peakInFlight.putAll(inFlight);
+        peakObjectsInFlight.clear();
+        objectsInFlight.forEach((kind, objects) -> peakObjectsInFlight.put(kind, objects.size()));
+    }
+
+    private static String objectOf(RequestRecord record) {
+        return record.bucket() + "/" + record.key();
     }
 }

@@ -334,6 +334,34 @@ class EmbeddedS3ServerTest {
     }
 
     @Test
+    @Timeout(value = 1, unit = TimeUnit.MINUTES)
+    void peakObjectsInFlightCountsDistinctObjectsServedAtTheSameTime() throws Exception {
+        try (EmbeddedS3Server slow = EmbeddedS3Server.builder()
+                        .profile(NetworkProfile.wan(Duration.ofMillis(300), 100_000_000L)).bucket(BUCKET).start();
+                S3Client client = TestClients.s3(slow)) {
+            slow.putObjectDirectly(BUCKET, "one", new byte[10]);
+            slow.putObjectDirectly(BUCKET, "two", new byte[10]);
+            ExecutorService pool = Executors.newFixedThreadPool(3);
+            try {
+                List<Future<?>> gets = new ArrayList<>();
+                for (String key : List.of("one", "one", "two")) {
+                    gets.add(pool.submit(() -> client.getObjectAsBytes(b -> b.bucket(BUCKET).key(key))));
+                }
+                for (Future<?> get : gets) {
+                    get.get();
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+
+            assertThat(slow.requestLog().peakInFlight(RequestKind.GET_OBJECT)).isEqualTo(3);
+            assertThat(slow.requestLog().peakObjectsInFlight(RequestKind.GET_OBJECT)).isEqualTo(2);
+            slow.requestLog().clear();
+            assertThat(slow.requestLog().peakObjectsInFlight(RequestKind.GET_OBJECT)).isZero();
+        }
+    }
+
+    @Test
     void keepsAGivenBaseDirOnClose(@TempDir Path dir) throws Exception {
         Path base = dir.resolve("s3");
         try (EmbeddedS3Server own = EmbeddedS3Server.builder().baseDir(base).bucket("kept").start()) {
