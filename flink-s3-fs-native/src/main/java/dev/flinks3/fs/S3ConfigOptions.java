@@ -235,7 +235,9 @@ public final class S3ConfigOptions {
                     .hadoopWithoutS3Prefix("connection.timeout")
                     .presto("socket-timeout")
                     .toArray())
-            .withDescription("Longest wait for the next bytes on an open connection. A number without unit is ms.");
+            .withDescription("Longest wait for the next bytes on an open connection. A number without unit is ms."
+                    + " With the CRT clients ('s3.http-client: crt', 's3.client: crt') it is whole seconds, rounded up,"
+                    + " and at least 2 s: their throughput monitor counts seconds and takes no less.");
 
     public static final ConfigOption<Duration> CONNECTION_MAX_IDLE_TIME = ConfigOptions.key("s3.connection.max-idle-time")
             .durationType()

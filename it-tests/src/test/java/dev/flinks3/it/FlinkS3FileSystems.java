@@ -40,6 +40,14 @@ public final class FlinkS3FileSystems {
                 + "register one in META-INF/services/%s", scheme, FileSystemFactory.class.getName());
     }
 
+    /**
+     * Closes the S3 clients a factory built: configuring it again (here with an empty configuration)
+     * closes them, after waiting up to {@code s3.close.timeout} for parts still uploading.
+     */
+    public static void closeClients(FileSystemFactory factory) {
+        factory.configure(new Configuration());
+    }
+
     /** Closes a filesystem if its implementation owns resources. */
     public static void close(FileSystem fileSystem) throws Exception {
         if (fileSystem instanceof AutoCloseable) {

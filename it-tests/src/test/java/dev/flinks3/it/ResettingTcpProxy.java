@@ -8,8 +8,10 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -17,7 +19,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * A TCP proxy on 127.0.0.1 in front of an HTTP server that, once armed, resets one connection after
  * it has carried a given number of response bytes: the client sees "connection reset" in the middle
  * of a response body, as after a broken network path or a load balancer dropping a connection.
- * Everything else is forwarded unchanged. One thread per direction per connection; for tests only.
+ * Everything else is forwarded unchanged; the first byte of each connection is recorded, to tell
+ * plain HTTP from TLS. One thread per direction per connection; for tests only.
  */
 final class ResettingTcpProxy implements AutoCloseable {
 
@@ -26,6 +29,7 @@ final class ResettingTcpProxy implements AutoCloseable {
     private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
     private final AtomicLong resetAfterBytes = new AtomicLong(-1);
     private final AtomicInteger resets = new AtomicInteger();
+    private final List<Integer> firstRequestBytes = new CopyOnWriteArrayList<>();
     private final Thread acceptor;
 
     /** Starts forwarding to {@code upstream} ({@code http://host:port}). */
@@ -50,6 +54,14 @@ final class ResettingTcpProxy implements AutoCloseable {
     /** Client connections open through the proxy now (each is a pair of sockets until either side closes). */
     int openConnections() {
         return sockets.size() / 2;
+    }
+
+    /**
+     * The first byte each client connection sent, in the order they arrived: {@code 'H'} of {@code
+     * HEAD}, {@code 'G'} of {@code GET} for plain HTTP, {@code 0x16} (a TLS handshake record) for TLS.
+     */
+    List<Integer> firstRequestBytes() {
+        return List.copyOf(firstRequestBytes);
     }
 
     /** How many connections were reset so far. */
@@ -81,6 +93,9 @@ final class ResettingTcpProxy implements AutoCloseable {
             try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
                 int n;
                 while ((n = in.read(buffer)) >= 0) {
+                    if (!response && forwarded == 0 && n > 0) {
+                        firstRequestBytes.add(buffer[0] & 0xff);
+                    }
                     long limit = response ? resetAfterBytes.get() : -1;
                     if (limit >= 0 && forwarded + n >= limit && resetAfterBytes.compareAndSet(limit, -1)) {
                         out.write(buffer, 0, (int) Math.max(0, limit - forwarded));

@@ -119,6 +119,11 @@ public final class FaultInjectingProxy implements AutoCloseable {
         return List.copyOf(recorded);
     }
 
+    /** How many requests of {@code kind} were received since start or the last {@link #clearRecorded()}. */
+    public long count(RequestKind kind) {
+        return recorded.stream().filter(request -> request.kind() == kind).count();
+    }
+
     public void clearRecorded() {
         recorded.clear();
     }

@@ -115,7 +115,7 @@ public final class CrtS3Client {
                 .connectionTimeout(settings.client().connectionTimeout())
                 .connectionHealthConfiguration(health -> health
                         .minimumThroughputInBps(MIN_THROUGHPUT_BYTES_PER_SECOND)
-                        .minimumThroughputTimeout(settings.client().socketTimeout()));
+                        .minimumThroughputTimeout(CrtThroughputMonitor.timeout(settings.client().socketTimeout())));
         proxies.proxy().filter(proxy -> !bypassesProxy(settings, proxies)).ifPresent(proxy -> {
             S3CrtProxyConfiguration.Builder p = S3CrtProxyConfiguration.builder()
                     .useSystemPropertyValues(false)

@@ -3,6 +3,7 @@ package dev.flinks3.transfer.sdk;
 import dev.flinks3.transfer.ClientSettings;
 import dev.flinks3.transfer.S3Settings;
 import dev.flinks3.transfer.crt.CrtNativeLibrary;
+import dev.flinks3.transfer.crt.CrtThroughputMonitor;
 import dev.flinks3.transfer.crt.CrtTrustStore;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -74,7 +75,7 @@ final class AsyncHttpClientFactory {
                 .connectionAcquisitionTimeout(connectionAcquisitionTimeout(settings))
                 .connectionHealthConfiguration(health -> health
                         .minimumThroughputInBps(CRT_MIN_THROUGHPUT_BYTES_PER_SECOND)
-                        .minimumThroughputTimeout(settings.socketTimeout()))
+                        .minimumThroughputTimeout(CrtThroughputMonitor.timeout(settings.socketTimeout())))
                 .useTrustStoreSystemProperties(trusted == null && isSet(System.getProperty(TRUST_STORE_PROPERTY)));
         proxies.proxy().ifPresent(proxy -> builder.proxyConfiguration(proxies.crt()));
         SdkAsyncHttpClient client = closer.register(builder.build());
