@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.flinks3.transfer.S3RequestException;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Timeout;
@@ -29,9 +28,7 @@ class CrtS3ClientPersistentFaultsTest extends PersistentFaultsTest {
 
     @Override
     Map<String, String> options() {
-        Map<String, String> options = new HashMap<>(super.options());
-        options.put("s3.client", "crt");
-        return options;
+        return onTheCrtClient(super.options());
     }
 
     /** Replaced by {@link #aFaultOnEveryAttemptFailsCleanlyOrAsDocumentedForTheCrtClient}. */
