@@ -111,7 +111,25 @@ public final class S3Errors {
         if (cause instanceof AwsServiceException) {
             return fromServiceAnswer(operation, location, (AwsServiceException) cause);
         }
-        return new S3RequestException(operation, String.valueOf(location), 0, null, tlsHint(cause), cause);
+        String hint = tlsHint(cause);
+        return new S3RequestException(operation, String.valueOf(location), 0, null,
+                hint != null ? hint : crtErrorAnswerHint(cause), cause);
+    }
+
+    /**
+     * Said when the CRT-based S3 client gave up on the server's error answers: aws-c-s3 retries a 500 or a
+     * 503 itself and, once out of retries, reports only its own error ("Response code indicates internal
+     * server error", "... throttling"), not the answer's HTTP status or S3 error code.
+     */
+    static final String CRT_ERROR_ANSWER_HINT = "The server answered with an error on every attempt; the"
+            + " CRT-based S3 client (s3.client: crt) passes on neither the HTTP status nor the S3 error code of"
+            + " such answers, s3.client: sdk reports both";
+
+    private static final String CRT_STATUS_ERROR = "Response code indicates";
+
+    private static String crtErrorAnswerHint(Throwable failure) {
+        String message = failure.getMessage();
+        return message != null && message.contains(CRT_STATUS_ERROR) ? CRT_ERROR_ANSWER_HINT : null;
     }
 
     /** What to configure when the TLS handshake failed, typically on a certificate no trusted CA signed. */

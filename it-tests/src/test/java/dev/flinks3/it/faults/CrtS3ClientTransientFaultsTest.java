@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import dev.flinks3.transfer.S3RequestException;
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -30,9 +29,7 @@ class CrtS3ClientTransientFaultsTest extends TransientFaultsTest {
 
     @Override
     Map<String, String> options() {
-        Map<String, String> options = new HashMap<>(super.options());
-        options.put("s3.client", "crt");
-        return options;
+        return onTheCrtClient(super.options());
     }
 
     /** Replaced by {@link #aFaultOnceIsRetriedByTheCrtClientOrFailsAsDocumented}: the metrics count no retries here. */

@@ -42,6 +42,13 @@ abstract class FaultSuite {
     /** Options of this suite's filesystem beyond the part size (the attempt timeout is {@link #ATTEMPT_TIMEOUT}). */
     abstract Map<String, String> options();
 
+    /** {@code options} with {@code s3.client: crt}, for the suites that run on the CRT-based S3 client. */
+    static Map<String, String> onTheCrtClient(Map<String, String> options) {
+        Map<String, String> crt = new java.util.HashMap<>(options);
+        crt.put("s3.client", "crt");
+        return crt;
+    }
+
     @BeforeAll
     void startProxyAndFileSystem() {
         server = SharedS3ProxyTarget.server();

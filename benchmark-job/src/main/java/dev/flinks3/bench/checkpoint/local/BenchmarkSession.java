@@ -136,6 +136,9 @@ public final class BenchmarkSession {
                 for (Contender contender : order) {
                     String runName = rounds > 1 ? contender.name() + "-r" + round : contender.name();
                     results.add(runContender(job, runName, round, contender, flinkConf.get(contender.name()), work, server));
+                    if (!keepWork) {
+                        releaseRun(work.resolve(runName), server, runName);
+                    }
                 }
             }
             BenchmarkResults benchmark = new BenchmarkResults(date, Machine.current(), configuration(endpoint), results,
@@ -149,6 +152,19 @@ public final class BenchmarkSession {
             if (!keepWork) {
                 deleteRecursively(work);
             }
+        }
+    }
+
+    /**
+     * Deletes what one finished run left: its local work directory (RocksDB, Flink's temporary files) and,
+     * on the embedded server, its checkpoint objects. A later run never reads them, and at gigabytes of
+     * state a run's leftovers would otherwise pile up on the server's disk (or memory, on tmpfs) for the
+     * rest of the session.
+     */
+    private void releaseRun(Path runDir, EmbeddedS3Server server, String runName) throws IOException {
+        deleteRecursively(runDir);
+        if (server != null) {
+            deleteRecursively(server.baseDir().resolve(s3.bucket()).resolve(output.getFileName().toString()).resolve(runName));
         }
     }
 

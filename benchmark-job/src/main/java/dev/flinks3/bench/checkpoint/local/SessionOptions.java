@@ -50,7 +50,8 @@ public final class SessionOptions {
     String managedMemory;
 
     @Option(names = "--keep-work",
-            description = "Keep the work folder (the embedded server's objects, RocksDB's files) after the run.")
+            description = "Keep the work folder (the embedded server's objects, RocksDB's files) after the run; without it,"
+                    + " each contender's run deletes its files and checkpoint objects when it ends.")
     boolean keepWork;
 
     /**
