@@ -29,10 +29,19 @@ import picocli.CommandLine.ParseResult;
  * unreachable URL) is one line on standard error and exit code {@value #USAGE_EXIT_CODE}; any other
  * failure prints its stack trace and exits with 1.
  */
-@Command(name = "flinks3-benchmark-job", mixinStandardHelpOptions = true, versionProvider = BenchmarkCli.Version.class,
+@Command(
+        name = "flinks3-benchmark-job",
+        mixinStandardHelpOptions = true,
+        versionProvider = BenchmarkCli.Version.class,
         description = "Checkpoint and restore benchmarks of S3 filesystem plugins for Apache Flink.",
-        subcommands = {LocalCommand.class, CompareCommand.class, ClusterCommand.class, ReportCommand.class,
-            FsBenchmarkMain.class, RunContenderCommand.class})
+        subcommands = {
+            LocalCommand.class,
+            CompareCommand.class,
+            ClusterCommand.class,
+            ReportCommand.class,
+            FsBenchmarkMain.class,
+            RunContenderCommand.class
+        })
 public final class BenchmarkCli {
 
     /** Exit code of a user's mistake (picocli's usage code). */
@@ -71,8 +80,8 @@ public final class BenchmarkCli {
 
     private static int usageError(CommandLine commandLine, String message) {
         PrintWriter err = commandLine.getErr();
-        err.println(commandLine.getCommandName() + ": " + String.valueOf(message).replace('\n', ' ')
-                + " (--help lists the options)");
+        err.println(commandLine.getCommandName() + ": "
+                + String.valueOf(message).replace('\n', ' ') + " (--help lists the options)");
         err.flush();
         return USAGE_EXIT_CODE;
     }
@@ -82,7 +91,9 @@ public final class BenchmarkCli {
         @Override
         public String[] getVersion() {
             String version = BenchmarkCli.class.getPackage().getImplementationVersion();
-            return new String[] {"flinks3-benchmark-job " + (version == null ? "(version unknown: not run from the jar)" : version)};
+            return new String[] {
+                "flinks3-benchmark-job " + (version == null ? "(version unknown: not run from the jar)" : version)
+            };
         }
     }
 }

@@ -48,20 +48,34 @@ class BenchmarkCliErrorsTest {
                 Arguments.of(List.of("local", "--num-keys", "0"), "--num-keys must be positive"),
                 Arguments.of(List.of("local", "--checkpoint-interval", "soon"), "--checkpoint-interval"),
                 Arguments.of(List.of("local", "--no-such-option"), "--no-such-option"),
-                Arguments.of(List.of("local", "--s3-profile", "moon"), "--s3-profile: Unknown network profile 'moon': expected lan or wan"),
+                Arguments.of(
+                        List.of("local", "--s3-profile", "moon"),
+                        "--s3-profile: Unknown network profile 'moon': expected lan or wan"),
                 Arguments.of(List.of("local", "--contender", "nobody"), "unknown contender 'nobody'"),
-                Arguments.of(List.of("local", "--endpoint", closedUrl), "--endpoint " + closedUrl + ": nothing answers"),
-                Arguments.of(List.of("local", "--endpoint", "s3.example.com"), "--endpoint s3.example.com: expected an http"),
+                Arguments.of(
+                        List.of("local", "--endpoint", closedUrl), "--endpoint " + closedUrl + ": nothing answers"),
+                Arguments.of(
+                        List.of("local", "--endpoint", "s3.example.com"),
+                        "--endpoint s3.example.com: expected an http"),
                 Arguments.of(List.of("compare", "--rounds", "0"), "--rounds must be at least 1"),
                 Arguments.of(List.of("compare", "--s3-faults", "2"), "--s3-faults"),
                 Arguments.of(List.of("compare", "--conf", "no-colon"), "--conf"),
-                Arguments.of(List.of("cluster", "--rest-url", closedUrl), "--rest-url " + closedUrl + ": nothing answers"),
-                Arguments.of(List.of("report", "--results", work.resolve("absent.json").toString(), "--output", output),
+                Arguments.of(
+                        List.of("cluster", "--rest-url", closedUrl), "--rest-url " + closedUrl + ": nothing answers"),
+                Arguments.of(
+                        List.of(
+                                "report",
+                                "--results",
+                                work.resolve("absent.json").toString(),
+                                "--output",
+                                output),
                         "--results " + work.resolve("absent.json") + ": no such file"),
-                Arguments.of(List.of("report", "--rest-url", closedUrl, "--job-id", "0", "--output", output),
+                Arguments.of(
+                        List.of("report", "--rest-url", closedUrl, "--job-id", "0", "--output", output),
                         "--rest-url " + closedUrl + ": nothing answers"),
                 Arguments.of(List.of("report", "--output", output), "--results"),
-                Arguments.of(List.of("fsbench", "--s3-profile", "moon"), "--s3-profile: Unknown network profile 'moon'"),
+                Arguments.of(
+                        List.of("fsbench", "--s3-profile", "moon"), "--s3-profile: Unknown network profile 'moon'"),
                 Arguments.of(List.of("fsbench", "--contenders", "nobody"), "unknown contender 'nobody'"),
                 Arguments.of(List.of("fsbench", "--rounds", "0"), "--rounds must be at least 1"),
                 Arguments.of(List.of("fsbench", "--workloads", "EVERYTHING"), "--workloads"));
@@ -73,7 +87,12 @@ class BenchmarkCliErrorsTest {
         Run run = run(args.toArray(String[]::new));
 
         assertThat(run.exitCode).as(run.err).isEqualTo(2);
-        assertThat(run.err.lines()).as(run.err).singleElement().asString().contains(expected).doesNotContain("Exception");
+        assertThat(run.err.lines())
+                .as(run.err)
+                .singleElement()
+                .asString()
+                .contains(expected)
+                .doesNotContain("Exception");
     }
 
     @Test
@@ -93,7 +112,9 @@ class BenchmarkCliErrorsTest {
         int exitCode = commandLine.execute("explode");
 
         assertThat(exitCode).isEqualTo(1);
-        assertThat(err.toString()).contains("java.lang.IllegalStateException: a bug").contains("\tat ");
+        assertThat(err.toString())
+                .contains("java.lang.IllegalStateException: a bug")
+                .contains("\tat ");
     }
 
     @CommandLine.Command(name = "explode")

@@ -24,9 +24,19 @@ import picocli.CommandLine.ParseResult;
 class BenchmarkCliOptionsTest {
 
     /** What {@code run-contender} requires besides the option under test. */
-    private static final List<String> RUN_CONTENDER_REQUIRED = List.of("--contender", "ours", "--plugin-jar", "p.jar",
-            "--checkpoint-dir", "s3://bucket/checkpoints", "--flink-conf", "flink.properties", "--work-dir", "work",
-            "--result", "result.json");
+    private static final List<String> RUN_CONTENDER_REQUIRED = List.of(
+            "--contender",
+            "ours",
+            "--plugin-jar",
+            "p.jar",
+            "--checkpoint-dir",
+            "s3://bucket/checkpoints",
+            "--flink-conf",
+            "flink.properties",
+            "--work-dir",
+            "work",
+            "--result",
+            "result.json");
 
     @ParameterizedTest(name = "{0} {1} = {3} {2}")
     @CsvSource({
@@ -50,7 +60,8 @@ class BenchmarkCliOptionsTest {
     })
     void theOldSpellingSetsTheSameOptionAsTheNewOne(String subcommand, String name, String oldName, String value) {
         Object typed = parse(subcommand, name, value).matchedOption(name).getValue();
-        Object typedFromOld = parse(subcommand, oldName, value).matchedOption(name).getValue();
+        Object typedFromOld =
+                parse(subcommand, oldName, value).matchedOption(name).getValue();
 
         assertThat(typed).isNotNull();
         assertThat(typedFromOld).isEqualTo(typed);
@@ -58,14 +69,17 @@ class BenchmarkCliOptionsTest {
 
     @Test
     void theJobParametersAChildJvmGetsParseInEverySubcommandThatRunsTheJob() {
-        List<String> arguments = JobParameters.fromMap(java.util.Map.of("numKeys", "8192")).toArguments();
+        List<String> arguments =
+                JobParameters.fromMap(java.util.Map.of("numKeys", "8192")).toArguments();
         for (String subcommand : List.of("local", "compare", "cluster", "run-contender")) {
             List<String> args = new ArrayList<>(arguments);
             if (subcommand.equals("run-contender")) {
                 args.addAll(List.of("--restore-parallelism", "1"));
             }
             ParseResult result = parse(subcommand, args.toArray(String[]::new));
-            assertThat(result.matchedOption("--num-keys").<Integer>getValue()).as(subcommand).isEqualTo(8192);
+            assertThat(result.matchedOption("--num-keys").<Integer>getValue())
+                    .as(subcommand)
+                    .isEqualTo(8192);
         }
     }
 
@@ -81,7 +95,8 @@ class BenchmarkCliOptionsTest {
     @ParameterizedTest
     @ValueSource(strings = {"cluster", "report"})
     void theClusterCommandsNameTheirOutputFolderAlike(String subcommand) {
-        assertThat(root().getSubcommands().get(subcommand).getCommandSpec().findOption("--output")).isNotNull();
+        assertThat(root().getSubcommands().get(subcommand).getCommandSpec().findOption("--output"))
+                .isNotNull();
     }
 
     private static ParseResult parse(String subcommand, String... option) {

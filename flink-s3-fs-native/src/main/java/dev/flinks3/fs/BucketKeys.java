@@ -52,7 +52,8 @@ final class BucketKeys {
             for (String global : known) {
                 if (global.startsWith(prefix)) {
                     String suffix = global.substring(prefix.length());
-                    if (rest.length() > suffix.length() + 1 && rest.endsWith("." + suffix)
+                    if (rest.length() > suffix.length() + 1
+                            && rest.endsWith("." + suffix)
                             && (best == null || global.length() > best.length())) {
                         best = global;
                     }

@@ -62,7 +62,9 @@ final class ConfigReader {
 
     /** The key to name in a message about an option that is not set: its per-bucket spelling for a bucket. */
     String name(ConfigOption<?> option) {
-        return bucket == null ? option.key() : BucketKeys.scoped(option.key(), bucket).orElse(option.key());
+        return bucket == null
+                ? option.key()
+                : BucketKeys.scoped(option.key(), bucket).orElse(option.key());
     }
 
     /**
@@ -180,9 +182,12 @@ final class ConfigReader {
     <E extends Enum<E>> E enumValue(ConfigOption<E> option, Class<E> type) {
         StringBuilder allowed = new StringBuilder("one of");
         for (E constant : type.getEnumConstants()) {
-            allowed.append(allowed.length() == 6 ? " " : ", ").append(constant.name().toLowerCase(Locale.ROOT));
+            allowed.append(allowed.length() == 6 ? " " : ", ")
+                    .append(constant.name().toLowerCase(Locale.ROOT));
         }
-        return parse(option, allowed.toString(),
+        return parse(
+                option,
+                allowed.toString(),
                 raw -> Enum.valueOf(type, raw.trim().replace('-', '_').toUpperCase(Locale.ROOT)));
     }
 

@@ -24,7 +24,8 @@ import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 final class CredentialsProviderNames {
 
     /** The package of the SDK's credentials providers as loaded (relocated in the plugin jar). */
-    static final String SDK_V2_PACKAGE = AwsCredentialsProvider.class.getPackage().getName() + ".";
+    static final String SDK_V2_PACKAGE =
+            AwsCredentialsProvider.class.getPackage().getName() + ".";
 
     private static final String STATIC_KEYS = "";
 
@@ -32,19 +33,24 @@ final class CredentialsProviderNames {
             Map.entry("org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider", STATIC_KEYS),
             Map.entry("org.apache.hadoop.fs.s3a.TemporaryAWSCredentialsProvider", STATIC_KEYS),
             Map.entry("org.apache.hadoop.fs.s3a.AnonymousAWSCredentialsProvider", v2("AnonymousCredentialsProvider")),
-            Map.entry("org.apache.hadoop.fs.s3a.auth.IAMInstanceCredentialsProvider",
+            Map.entry(
+                    "org.apache.hadoop.fs.s3a.auth.IAMInstanceCredentialsProvider",
                     v2("InstanceProfileCredentialsProvider")),
-            Map.entry("org.apache.hadoop.fs.s3a.SharedInstanceProfileCredentialsProvider",
+            Map.entry(
+                    "org.apache.hadoop.fs.s3a.SharedInstanceProfileCredentialsProvider",
                     v2("InstanceProfileCredentialsProvider")),
             Map.entry("com.amazonaws.auth.DefaultAWSCredentialsProviderChain", v2("DefaultCredentialsProvider")),
-            Map.entry("com.amazonaws.auth.EnvironmentVariableCredentialsProvider",
+            Map.entry(
+                    "com.amazonaws.auth.EnvironmentVariableCredentialsProvider",
                     v2("EnvironmentVariableCredentialsProvider")),
-            Map.entry("com.amazonaws.auth.SystemPropertiesCredentialsProvider",
-                    v2("SystemPropertyCredentialsProvider")),
-            Map.entry("com.amazonaws.auth.InstanceProfileCredentialsProvider", v2("InstanceProfileCredentialsProvider")),
+            Map.entry(
+                    "com.amazonaws.auth.SystemPropertiesCredentialsProvider", v2("SystemPropertyCredentialsProvider")),
+            Map.entry(
+                    "com.amazonaws.auth.InstanceProfileCredentialsProvider", v2("InstanceProfileCredentialsProvider")),
             Map.entry("com.amazonaws.auth.ContainerCredentialsProvider", v2("ContainerCredentialsProvider")),
             Map.entry("com.amazonaws.auth.EC2ContainerCredentialsProviderWrapper", v2("ContainerCredentialsProvider")),
-            Map.entry("com.amazonaws.auth.WebIdentityTokenCredentialsProvider",
+            Map.entry(
+                    "com.amazonaws.auth.WebIdentityTokenCredentialsProvider",
                     v2("WebIdentityTokenFileCredentialsProvider")),
             Map.entry("com.amazonaws.auth.profile.ProfileCredentialsProvider", v2("ProfileCredentialsProvider")),
             Map.entry("com.amazonaws.auth.AnonymousAWSCredentials", v2("AnonymousCredentialsProvider")));

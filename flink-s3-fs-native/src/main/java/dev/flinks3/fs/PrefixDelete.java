@@ -77,12 +77,22 @@ final class PrefixDelete {
         if (failures.isEmpty()) {
             return;
         }
-        StringBuilder message = new StringBuilder("Could not delete ").append(failures.size())
-                .append(failures.size() == 1 ? " object" : " objects").append(" under ")
-                .append(scheme).append("://").append(bucket).append('/').append(what)
+        StringBuilder message = new StringBuilder("Could not delete ")
+                .append(failures.size())
+                .append(failures.size() == 1 ? " object" : " objects")
+                .append(" under ")
+                .append(scheme)
+                .append("://")
+                .append(bucket)
+                .append('/')
+                .append(what)
                 .append(" (DeleteObjects answered HTTP 200 with an S3 error code per key): ");
         for (int i = 0; i < Math.min(NAMED_FAILURES, failures.size()); i++) {
-            message.append(i == 0 ? "" : ", ").append(scheme).append("://").append(bucket).append('/')
+            message.append(i == 0 ? "" : ", ")
+                    .append(scheme)
+                    .append("://")
+                    .append(bucket)
+                    .append('/')
                     .append(failures.get(i));
         }
         if (failures.size() > NAMED_FAILURES) {

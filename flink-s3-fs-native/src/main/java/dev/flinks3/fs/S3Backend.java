@@ -42,13 +42,16 @@ final class S3Backend implements Closeable {
         this.settings = settings;
         this.owner = new S3ClientOwner(settings.s3());
         this.uploads = new UploadEngine(owner.objectClient(), settings.s3().upload());
-        this.transferManagerUploads = owner.transferManager() == null ? null
+        this.transferManagerUploads = owner.transferManager() == null
+                ? null
                 : new TransferManagerUploads(owner.transferManager(), uploads, owner.objectClient(), settings.s3());
         S3FileSystemMetrics metrics =
                 new S3FileSystemMetrics(owner.requestMetrics(), uploads.metrics(), owner.readAheadBudget());
-        String endpoint = MetricsBeans.endpointKey(settings.s3().client().endpoint(), owner.region().id());
+        String endpoint = MetricsBeans.endpointKey(
+                settings.s3().client().endpoint(), owner.region().id());
         this.beans = MetricsBeans.register(scheme, endpoint, metrics);
-        this.summaryLog = MetricsSummaryLog.start(scheme + ":// on " + endpoint, metrics, settings.metricsLogInterval());
+        this.summaryLog =
+                MetricsSummaryLog.start(scheme + ":// on " + endpoint, metrics, settings.metricsLogInterval());
     }
 
     ObjectClient objectClient() {
@@ -82,8 +85,12 @@ final class S3Backend implements Closeable {
         try {
             long waitMs = settings.closeTimeout().toMillis();
             if (!uploads.budget().awaitNothingInFlight(waitMs)) {
-                LOG.warn("Closing the S3 filesystem ({}) after waiting {} ms (s3.close.timeout) with {} bytes of parts"
-                        + " still uploading; those uploads fail", owner, waitMs, uploads.budget().inFlightBytes());
+                LOG.warn(
+                        "Closing the S3 filesystem ({}) after waiting {} ms (s3.close.timeout) with {} bytes of parts"
+                                + " still uploading; those uploads fail",
+                        owner,
+                        waitMs,
+                        uploads.budget().inFlightBytes());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -71,7 +71,10 @@ public final class S3ConfigOptions {
     public static final ConfigOption<String> ENDPOINT = ConfigOptions.key("s3.endpoint")
             .stringType()
             .noDefaultValue()
-            .withFallbackKeys(KeySpellings.of("s3.endpoint").hadoop("endpoint").presto("endpoint").toArray())
+            .withFallbackKeys(KeySpellings.of("s3.endpoint")
+                    .hadoop("endpoint")
+                    .presto("endpoint")
+                    .toArray())
             .withDescription("Custom S3 endpoint (MinIO, Ceph, a VPC endpoint), e.g. http://minio:9000."
                     + " Without a scheme, https:// is assumed, or http:// when 's3.ssl.enabled' is false"
                     + " (as S3A and Presto do). Unset: AWS's regional endpoint.");
@@ -88,7 +91,8 @@ public final class S3ConfigOptions {
     public static final ConfigOption<String> REGION = ConfigOptions.key("s3.region")
             .stringType()
             .noDefaultValue()
-            .withFallbackKeys(KeySpellings.of("s3.region").hadoop("endpoint.region").toArray())
+            .withFallbackKeys(
+                    KeySpellings.of("s3.region").hadoop("endpoint.region").toArray())
             .withDescription("AWS region to sign requests for. Unset: the SDK's default region chain"
                     + " (AWS_REGION, profile, instance metadata); with a custom endpoint and no region,"
                     + " requests are signed for " + ClientSettings.DEFAULT_SIGNING_REGION + ".");
@@ -130,7 +134,8 @@ public final class S3ConfigOptions {
     public static final ConfigOption<String> SESSION_TOKEN = ConfigOptions.key("s3.session-token")
             .stringType()
             .noDefaultValue()
-            .withFallbackKeys(KeySpellings.of("s3.session-token").hadoop("session.token").toArray())
+            .withFallbackKeys(
+                    KeySpellings.of("s3.session-token").hadoop("session.token").toArray())
             .withDescription("Session token of temporary static credentials; needs the access and secret key."
                     + " Never logged.");
 
@@ -160,7 +165,9 @@ public final class S3ConfigOptions {
     public static final ConfigOption<String> ASSUME_ROLE_EXTERNAL_ID = ConfigOptions.key("s3.assume-role.external-id")
             .stringType()
             .noDefaultValue()
-            .withFallbackKeys(KeySpellings.of("s3.assume-role.external-id").presto("external-id").toArray())
+            .withFallbackKeys(KeySpellings.of("s3.assume-role.external-id")
+                    .presto("external-id")
+                    .toArray())
             .withDescription("External id passed to STS AssumeRole, for roles whose trust policy requires one.");
 
     public static final ConfigOption<String> ASSUME_ROLE_SESSION_NAME = ConfigOptions.key("s3.assume-role.session-name")
@@ -175,7 +182,8 @@ public final class S3ConfigOptions {
      * String-typed because the native plugin takes whole seconds ({@code 3600}) while S3A takes a
      * duration with unit ({@code 1h}); both are accepted.
      */
-    public static final ConfigOption<String> ASSUME_ROLE_SESSION_DURATION = ConfigOptions.key("s3.assume-role.session-duration")
+    public static final ConfigOption<String> ASSUME_ROLE_SESSION_DURATION = ConfigOptions.key(
+                    "s3.assume-role.session-duration")
             .stringType()
             .defaultValue(String.valueOf(CredentialSettings.DEFAULT_ASSUME_ROLE_DURATION.getSeconds()))
             .withFallbackKeys(KeySpellings.of("s3.assume-role.session-duration")
@@ -204,18 +212,21 @@ public final class S3ConfigOptions {
                     + "crt is the default: it used 0.6-0.8x the client CPU of netty and restored twice as fast "
                     + "in the filesystem benchmark.");
 
-    public static final ConfigOption<Integer> MAX_CONNECTIONS = ranged(ConfigOptions.key("s3.connection.max")
-            .intType()
-            .defaultValue(ClientSettings.DEFAULT_MAX_CONNECTIONS)
-            .withFallbackKeys(KeySpellings.of("s3.connection.max")
-                    // A spelling some configurations written for flink-s3-fs-native use; that
-                    // plugin (2.3.0) reads no such key, and the async client's concurrency is this.
-                    .keys("s3.async-client.max-concurrency")
-                    .hadoop("connection.maximum")
-                    .presto("max-connections")
-                    .toArray())
-            .withDescription("Most concurrent HTTP connections of the process's one S3 client, shared by"
-                    + " uploads, reads and bulk copies. At least 1."), 1, Integer.MAX_VALUE);
+    public static final ConfigOption<Integer> MAX_CONNECTIONS = ranged(
+            ConfigOptions.key("s3.connection.max")
+                    .intType()
+                    .defaultValue(ClientSettings.DEFAULT_MAX_CONNECTIONS)
+                    .withFallbackKeys(KeySpellings.of("s3.connection.max")
+                            // A spelling some configurations written for flink-s3-fs-native use; that
+                            // plugin (2.3.0) reads no such key, and the async client's concurrency is this.
+                            .keys("s3.async-client.max-concurrency")
+                            .hadoop("connection.maximum")
+                            .presto("max-connections")
+                            .toArray())
+                    .withDescription("Most concurrent HTTP connections of the process's one S3 client, shared by"
+                            + " uploads, reads and bulk copies. At least 1."),
+            1,
+            Integer.MAX_VALUE);
 
     public static final ConfigOption<Duration> CONNECTION_TIMEOUT = ConfigOptions.key("s3.connection.timeout")
             .durationType()
@@ -239,10 +250,13 @@ public final class S3ConfigOptions {
                     + " With the CRT clients ('s3.http-client: crt', 's3.client: crt') it is whole seconds, rounded up,"
                     + " and at least 2 s: their throughput monitor counts seconds and takes no less.");
 
-    public static final ConfigOption<Duration> CONNECTION_MAX_IDLE_TIME = ConfigOptions.key("s3.connection.max-idle-time")
+    public static final ConfigOption<Duration> CONNECTION_MAX_IDLE_TIME = ConfigOptions.key(
+                    "s3.connection.max-idle-time")
             .durationType()
             .defaultValue(ClientSettings.DEFAULT_CONNECTION_MAX_IDLE_TIME)
-            .withFallbackKeys(KeySpellings.of("s3.connection.max-idle-time").hadoop("connection.idle.time").toArray())
+            .withFallbackKeys(KeySpellings.of("s3.connection.max-idle-time")
+                    .hadoop("connection.idle.time")
+                    .toArray())
             .withDescription("Idle time after which a pooled HTTP connection is closed (both HTTP clients). With"
                     + " 's3.client: crt' the CRT-based S3 client manages its own pool and this does not apply.");
 
@@ -260,16 +274,19 @@ public final class S3ConfigOptions {
             .defaultValue(ClientSettings.DEFAULT_API_CALL_TIMEOUT)
             .withDescription("Longest a request may take including all its retries.");
 
-    public static final ConfigOption<Integer> MAX_RETRIES = ranged(ConfigOptions.key("s3.retry.max-num-retries")
-            .intType()
-            .defaultValue(ClientSettings.DEFAULT_MAX_RETRIES)
-            .withFallbackKeys(KeySpellings.of("s3.retry.max-num-retries")
-                    .hadoop("attempts.maximum")
-                    .presto("max-error-retries")
-                    .toArray())
-            .withDescription("Retries after the first attempt of a request that failed with throttling, a 5xx"
-                    + " or a network error (exponential backoff with jitter); 0 disables retries. 0 to "
-                    + ClientSettings.MAX_MAX_RETRIES + "."), 0, ClientSettings.MAX_MAX_RETRIES);
+    public static final ConfigOption<Integer> MAX_RETRIES = ranged(
+            ConfigOptions.key("s3.retry.max-num-retries")
+                    .intType()
+                    .defaultValue(ClientSettings.DEFAULT_MAX_RETRIES)
+                    .withFallbackKeys(KeySpellings.of("s3.retry.max-num-retries")
+                            .hadoop("attempts.maximum")
+                            .presto("max-error-retries")
+                            .toArray())
+                    .withDescription("Retries after the first attempt of a request that failed with throttling, a 5xx"
+                            + " or a network error (exponential backoff with jitter); 0 disables retries. 0 to "
+                            + ClientSettings.MAX_MAX_RETRIES + "."),
+            0,
+            ClientSettings.MAX_MAX_RETRIES);
 
     public static final ConfigOption<Duration> CLOSE_TIMEOUT = ConfigOptions.key("s3.close.timeout")
             .durationType()
@@ -280,10 +297,11 @@ public final class S3ConfigOptions {
     public static final ConfigOption<Duration> CLIENT_CLOSE_TIMEOUT = ConfigOptions.key("s3.client.close.timeout")
             .durationType()
             .defaultValue(Duration.ofSeconds(30))
-            .withDescription("Accepted for compatibility with Flink's native plugin, where it bounds the wait for the S3"
-                    + " client to close; here closing waits 's3.close.timeout' for running uploads and then closes the"
-                    + " client at once, so the value has no effect; a value other than the default is named in one"
-                    + " warning.");
+            .withDescription(
+                    "Accepted for compatibility with Flink's native plugin, where it bounds the wait for the S3"
+                            + " client to close; here closing waits 's3.close.timeout' for running uploads and then closes the"
+                            + " client at once, so the value has no effect; a value other than the default is named in one"
+                            + " warning.");
 
     public static final ConfigOption<Boolean> ASYNC_ENABLED = ConfigOptions.key("s3.async.enabled")
             .booleanType()
@@ -293,60 +311,71 @@ public final class S3ConfigOptions {
 
     // ---- uploads ------------------------------------------------------------------------------
 
-    public static final ConfigOption<MemorySize> PART_SIZE = ranged(ConfigOptions.key("s3.upload.min.part.size")
-            .memoryType()
-            .defaultValue(new MemorySize(UploadSettings.DEFAULT_PART_SIZE))
-            .withFallbackKeys(KeySpellings.of("s3.upload.min.part.size")
-                    // A spelling some configurations written for flink-s3-fs-native use; that
-                    // plugin (2.3.0) reads no such key, and the part size is what it means.
-                    .keys("s3.upload.part.size")
-                    .hadoop("multipart.size")
-                    .presto("multipart.min-part-size")
-                    .toArray())
-            .withDescription("Size of one multipart-upload part: the bytes a stream buffers before the part is"
-                    + " uploaded in the background. 5 MiB to 5 GiB. A plain number is bytes; units such as"
-                    + " '64m' or '64MB' are accepted. A stream closed before one part fills is sent as one"
-                    + " PutObject. Needs an 's3.request.attempt-timeout' of at least 1 s per MiB. Bulk copies"
-                    + " (restore) size their ranged GETs by 's3.bulk-copy.range-size' instead."),
-            UploadSettings.MIN_PART_SIZE, UploadSettings.MAX_PART_SIZE);
+    public static final ConfigOption<MemorySize> PART_SIZE = ranged(
+            ConfigOptions.key("s3.upload.min.part.size")
+                    .memoryType()
+                    .defaultValue(new MemorySize(UploadSettings.DEFAULT_PART_SIZE))
+                    .withFallbackKeys(KeySpellings.of("s3.upload.min.part.size")
+                            // A spelling some configurations written for flink-s3-fs-native use; that
+                            // plugin (2.3.0) reads no such key, and the part size is what it means.
+                            .keys("s3.upload.part.size")
+                            .hadoop("multipart.size")
+                            .presto("multipart.min-part-size")
+                            .toArray())
+                    .withDescription("Size of one multipart-upload part: the bytes a stream buffers before the part is"
+                            + " uploaded in the background. 5 MiB to 5 GiB. A plain number is bytes; units such as"
+                            + " '64m' or '64MB' are accepted. A stream closed before one part fills is sent as one"
+                            + " PutObject. Needs an 's3.request.attempt-timeout' of at least 1 s per MiB. Bulk copies"
+                            + " (restore) size their ranged GETs by 's3.bulk-copy.range-size' instead."),
+            UploadSettings.MIN_PART_SIZE,
+            UploadSettings.MAX_PART_SIZE);
 
-    public static final ConfigOption<Integer> MAX_PARTS_IN_FLIGHT = ranged(ConfigOptions.key("s3.upload.max.concurrent.uploads")
-            .intType()
-            .defaultValue(UploadSettings.DEFAULT_MAX_PARTS_IN_FLIGHT)
-            .withFallbackKeys(KeySpellings.of("s3.upload.max.concurrent.uploads")
-                    .hadoop("fast.upload.active.blocks")
-                    .toArray())
-            .withDescription("Parts one output stream may have uploading at once; the writer blocks"
-                    + " (back-pressure) when all are in flight. A stream holds at most this many parts plus"
-                    + " the one being written. 1 to " + UploadSettings.MAX_MAX_PARTS_IN_FLIGHT + "."),
-            1, UploadSettings.MAX_MAX_PARTS_IN_FLIGHT);
+    public static final ConfigOption<Integer> MAX_PARTS_IN_FLIGHT = ranged(
+            ConfigOptions.key("s3.upload.max.concurrent.uploads")
+                    .intType()
+                    .defaultValue(UploadSettings.DEFAULT_MAX_PARTS_IN_FLIGHT)
+                    .withFallbackKeys(KeySpellings.of("s3.upload.max.concurrent.uploads")
+                            .hadoop("fast.upload.active.blocks")
+                            .toArray())
+                    .withDescription("Parts one output stream may have uploading at once; the writer blocks"
+                            + " (back-pressure) when all are in flight. A stream holds at most this many parts plus"
+                            + " the one being written. 1 to " + UploadSettings.MAX_MAX_PARTS_IN_FLIGHT + "."),
+            1,
+            UploadSettings.MAX_MAX_PARTS_IN_FLIGHT);
 
-    public static final ConfigOption<MemorySize> MAX_BUFFERED_SIZE = ranged(ConfigOptions.key("s3.upload.max-buffered-size")
-            .memoryType()
-            .defaultValue(new MemorySize(UploadSettings.DEFAULT_MAX_BUFFERED_BYTES))
-            .withDescription("Bytes all output streams of the process may hold in part buffers together;"
-                    + " when unset, 1 GiB or a quarter of the JVM's maximum heap, whichever is smaller (at least"
-                    + " two parts). Writers block beyond it while parts are in flight. If the buffers being written alone"
-                    + " exceed it (more files open at once than it holds parts for), writers go on beyond it"
-                    + " rather than wait forever, and a warning is logged once. At least one part."),
-            UploadSettings.MIN_PART_SIZE, Long.MAX_VALUE);
+    public static final ConfigOption<MemorySize> MAX_BUFFERED_SIZE = ranged(
+            ConfigOptions.key("s3.upload.max-buffered-size")
+                    .memoryType()
+                    .defaultValue(new MemorySize(UploadSettings.DEFAULT_MAX_BUFFERED_BYTES))
+                    .withDescription("Bytes all output streams of the process may hold in part buffers together;"
+                            + " when unset, 1 GiB or a quarter of the JVM's maximum heap, whichever is smaller (at least"
+                            + " two parts). Writers block beyond it while parts are in flight. If the buffers being written alone"
+                            + " exceed it (more files open at once than it holds parts for), writers go on beyond it"
+                            + " rather than wait forever, and a warning is logged once. At least one part."),
+            UploadSettings.MIN_PART_SIZE,
+            Long.MAX_VALUE);
 
-    public static final ConfigOption<Boolean> CONDITIONAL_WRITES_ENABLED = ConfigOptions.key("s3.conditional-writes.enabled")
+    public static final ConfigOption<Boolean> CONDITIONAL_WRITES_ENABLED = ConfigOptions.key(
+                    "s3.conditional-writes.enabled")
             .booleanType()
             .defaultValue(UploadSettings.DEFAULT_CONDITIONAL_WRITES_ENABLED)
             .withDescription("Create files with WriteMode.NO_OVERWRITE as conditional writes"
                     + " (If-None-Match: *), which cannot race. Disable for servers without conditional writes;"
                     + " a HEAD request then checks the key first.");
 
-    public static final ConfigOption<Boolean> CHECKSUM_VALIDATION_ENABLED = ConfigOptions.key("s3.checksum-validation.enabled")
+    public static final ConfigOption<Boolean> CHECKSUM_VALIDATION_ENABLED = ConfigOptions.key(
+                    "s3.checksum-validation.enabled")
             .booleanType()
             .defaultValue(ClientSettings.DEFAULT_CHECKSUMS_ENABLED)
-            .withFallbackKeys(KeySpellings.of("s3.checksum-validation.enabled").hadoop("checksum.validation").toArray())
+            .withFallbackKeys(KeySpellings.of("s3.checksum-validation.enabled")
+                    .hadoop("checksum.validation")
+                    .toArray())
             .withDescription("Send an integrity checksum with every upload and validate checksums of downloads:"
                     + " each upload carries the CRC32C of its body (x-amz-checksum-crc32c); where the server is found"
                     + " to ignore or reject it, Content-MD5 instead, with one warning. false sends neither.");
 
-    public static final ConfigOption<Boolean> CHUNKED_ENCODING_ENABLED = ConfigOptions.key("s3.chunked-encoding.enabled")
+    public static final ConfigOption<Boolean> CHUNKED_ENCODING_ENABLED = ConfigOptions.key(
+                    "s3.chunked-encoding.enabled")
             .booleanType()
             .defaultValue(ClientSettings.DEFAULT_CHUNKED_ENCODING_ENABLED)
             .withDescription("Allow aws-chunked transfer encoding of request bodies. Disable for S3-compatible"
@@ -354,32 +383,44 @@ public final class S3ConfigOptions {
 
     // ---- reads and bulk copies ------------------------------------------------------------------
 
-    public static final ConfigOption<MemorySize> READ_AHEAD_SIZE = ranged(ConfigOptions.key("s3.read.ahead-size")
-            .memoryType()
-            .defaultValue(new MemorySize(ReadSettings.DEFAULT_READ_AHEAD_BYTES))
-            .withFallbackKeys(KeySpellings.of("s3.read.ahead-size").hadoop("readahead.range").toArray())
-            .withDescription("Bytes one ranged GET of a sequential reader asks for. 64 KiB to 1 GiB. After a seek the"
-                    + " first GET asks for 64 KiB (or the read's length, if larger) and each next range of a reader that"
-                    + " stays sequential is 4x larger, up to this size, so a random reader does not make the server"
-                    + " send bytes it drops."), ReadSettings.MIN_RANGE_BYTES, ReadSettings.MAX_RANGE_BYTES);
+    public static final ConfigOption<MemorySize> READ_AHEAD_SIZE = ranged(
+            ConfigOptions.key("s3.read.ahead-size")
+                    .memoryType()
+                    .defaultValue(new MemorySize(ReadSettings.DEFAULT_READ_AHEAD_BYTES))
+                    .withFallbackKeys(KeySpellings.of("s3.read.ahead-size")
+                            .hadoop("readahead.range")
+                            .toArray())
+                    .withDescription(
+                            "Bytes one ranged GET of a sequential reader asks for. 64 KiB to 1 GiB. After a seek the"
+                                    + " first GET asks for 64 KiB (or the read's length, if larger) and each next range of a reader that"
+                                    + " stays sequential is 4x larger, up to this size, so a random reader does not make the server"
+                                    + " send bytes it drops."),
+            ReadSettings.MIN_RANGE_BYTES,
+            ReadSettings.MAX_RANGE_BYTES);
 
-    public static final ConfigOption<Integer> READ_AHEAD_PARALLELISM = ranged(ConfigOptions.key("s3.read.ahead-parallelism")
-            .intType()
-            .defaultValue(ReadSettings.DEFAULT_READ_AHEAD_PARALLELISM)
-            .withDescription("Ranged GETs of 's3.read.ahead-size' one input stream keeps in flight ahead of a"
-                    + " sequential reader; 1 reads over a single connection. A sequential reader holds up to"
-                    + " this many windows (64 MiB with the defaults); positional reads hold none. All readers of"
-                    + " a process share at most 1 GiB or a quarter of the maximum heap of windows, whichever is"
-                    + " smaller; a reader that finds fewer than two windows free reads over one connection. 1 to "
-                    + ReadSettings.MAX_READ_AHEAD_PARALLELISM + "."), 1, ReadSettings.MAX_READ_AHEAD_PARALLELISM);
+    public static final ConfigOption<Integer> READ_AHEAD_PARALLELISM = ranged(
+            ConfigOptions.key("s3.read.ahead-parallelism")
+                    .intType()
+                    .defaultValue(ReadSettings.DEFAULT_READ_AHEAD_PARALLELISM)
+                    .withDescription("Ranged GETs of 's3.read.ahead-size' one input stream keeps in flight ahead of a"
+                            + " sequential reader; 1 reads over a single connection. A sequential reader holds up to"
+                            + " this many windows (64 MiB with the defaults); positional reads hold none. All readers of"
+                            + " a process share at most 1 GiB or a quarter of the maximum heap of windows, whichever is"
+                            + " smaller; a reader that finds fewer than two windows free reads over one connection. 1 to "
+                            + ReadSettings.MAX_READ_AHEAD_PARALLELISM + "."),
+            1,
+            ReadSettings.MAX_READ_AHEAD_PARALLELISM);
 
-    public static final ConfigOption<Integer> READ_BUFFER_SIZE = ranged(ConfigOptions.key("s3.read.buffer.size")
-            .intType()
-            .defaultValue(256 * 1024)
-            .withDescription("Accepted for compatibility with Flink's native plugin (64 KiB to 4 MiB, in"
-                    + " bytes, the native plugin's range, so a value it rejects is rejected here too). Reads here are"
-                    + " sized by 's3.read.ahead-size', so the value has no effect; a value other than the default"
-                    + " is named in one warning."), 64 * 1024, 4 * 1024 * 1024);
+    public static final ConfigOption<Integer> READ_BUFFER_SIZE = ranged(
+            ConfigOptions.key("s3.read.buffer.size")
+                    .intType()
+                    .defaultValue(256 * 1024)
+                    .withDescription("Accepted for compatibility with Flink's native plugin (64 KiB to 4 MiB, in"
+                            + " bytes, the native plugin's range, so a value it rejects is rejected here too). Reads here are"
+                            + " sized by 's3.read.ahead-size', so the value has no effect; a value other than the default"
+                            + " is named in one warning."),
+            64 * 1024,
+            4 * 1024 * 1024);
 
     public static final ConfigOption<Boolean> BULK_COPY_ENABLED = ConfigOptions.key("s3.bulk-copy.enabled")
             .booleanType()
@@ -387,19 +428,25 @@ public final class S3ConfigOptions {
             .withDescription("Copy state files to local disk with parallel bulk downloads"
                     + " (PathsCopyingFileSystem, used by RocksDB restore) instead of one stream per file.");
 
-    public static final ConfigOption<Integer> BULK_COPY_MAX_CONCURRENT = ranged(ConfigOptions.key("s3.bulk-copy.max-concurrent")
-            .intType()
-            .defaultValue(ReadSettings.DEFAULT_BULK_COPY_CONCURRENCY)
-            .withDescription("Files one bulk copy downloads at once. 1 to " + ReadSettings.MAX_BULK_COPY_CONCURRENCY
-                    + "."), 1, ReadSettings.MAX_BULK_COPY_CONCURRENCY);
+    public static final ConfigOption<Integer> BULK_COPY_MAX_CONCURRENT = ranged(
+            ConfigOptions.key("s3.bulk-copy.max-concurrent")
+                    .intType()
+                    .defaultValue(ReadSettings.DEFAULT_BULK_COPY_CONCURRENCY)
+                    .withDescription("Files one bulk copy downloads at once. 1 to "
+                            + ReadSettings.MAX_BULK_COPY_CONCURRENCY + "."),
+            1,
+            ReadSettings.MAX_BULK_COPY_CONCURRENCY);
 
-    public static final ConfigOption<MemorySize> BULK_COPY_RANGE_SIZE = ranged(ConfigOptions.key("s3.bulk-copy.range-size")
-            .memoryType()
-            .defaultValue(new MemorySize(ReadSettings.DEFAULT_BULK_COPY_RANGE_BYTES))
-            .withDescription("Bytes one ranged GET of a bulk copy (RocksDB restore to local disk) asks for; a"
-                    + " larger file is fetched as several ranges in parallel. 64 KiB to 1 GiB. With 's3.client: crt'"
-                    + " the CRT-based S3 client splits downloads by its own part size ('s3.upload.min.part.size')"
-                    + " and this does not apply."), ReadSettings.MIN_RANGE_BYTES, ReadSettings.MAX_RANGE_BYTES);
+    public static final ConfigOption<MemorySize> BULK_COPY_RANGE_SIZE = ranged(
+            ConfigOptions.key("s3.bulk-copy.range-size")
+                    .memoryType()
+                    .defaultValue(new MemorySize(ReadSettings.DEFAULT_BULK_COPY_RANGE_BYTES))
+                    .withDescription("Bytes one ranged GET of a bulk copy (RocksDB restore to local disk) asks for; a"
+                            + " larger file is fetched as several ranges in parallel. 64 KiB to 1 GiB. With 's3.client: crt'"
+                            + " the CRT-based S3 client splits downloads by its own part size ('s3.upload.min.part.size')"
+                            + " and this does not apply."),
+            ReadSettings.MIN_RANGE_BYTES,
+            ReadSettings.MAX_RANGE_BYTES);
 
     // ---- server-side encryption -----------------------------------------------------------------
 
@@ -423,10 +470,13 @@ public final class S3ConfigOptions {
             .withDescription("KMS key id, ARN or alias for SSE-KMS; unset uses the bucket's default key (aws/s3)."
                     + " With 'sse-c', S3A's 'fs.s3a.encryption.key' is the customer key, and is read as such.");
 
-    public static final ConfigOption<String> SSE_KMS_ENCRYPTION_CONTEXT = ConfigOptions.key("s3.sse.kms.encryption-context")
+    public static final ConfigOption<String> SSE_KMS_ENCRYPTION_CONTEXT = ConfigOptions.key(
+                    "s3.sse.kms.encryption-context")
             .stringType()
             .noDefaultValue()
-            .withFallbackKeys(KeySpellings.of("s3.sse.kms.encryption-context").hadoop("encryption.context").toArray())
+            .withFallbackKeys(KeySpellings.of("s3.sse.kms.encryption-context")
+                    .hadoop("encryption.context")
+                    .toArray())
             .withDescription("SSE-KMS encryption context as comma-separated key=value pairs (as S3A), or as"
                     + " JSON, plain or base64.");
 
@@ -448,32 +498,43 @@ public final class S3ConfigOptions {
     public static final ConfigOption<String> PROXY_HOST = ConfigOptions.key("s3.proxy.host")
             .stringType()
             .noDefaultValue()
-            .withFallbackKeys(KeySpellings.of("s3.proxy.host").hadoop("proxy.host").toArray())
+            .withFallbackKeys(
+                    KeySpellings.of("s3.proxy.host").hadoop("proxy.host").toArray())
             .withDescription("Host of the HTTP proxy S3 requests go through (https endpoints through a CONNECT"
                     + " tunnel). Unset: the JVM's proxy system properties (https.proxyHost for an https endpoint,"
                     + " http.proxyHost for http, with their proxyPort, proxyUser, proxyPassword and"
                     + " http.nonProxyHosts), else the environment variables HTTPS_PROXY (https endpoint) or"
                     + " HTTP_PROXY (http endpoint) and NO_PROXY, else no proxy.");
 
-    public static final ConfigOption<Integer> PROXY_PORT = ranged(ConfigOptions.key("s3.proxy.port")
-            .intType()
-            .noDefaultValue()
-            .withFallbackKeys(KeySpellings.of("s3.proxy.port").hadoop("proxy.port").toArray())
-            .withDescription("Port of 's3.proxy.host', 1 to 65535. Unset: 80 for an http endpoint, 443 otherwise"
-                    + " (as S3A)."), 1, 65_535);
+    public static final ConfigOption<Integer> PROXY_PORT = ranged(
+            ConfigOptions.key("s3.proxy.port")
+                    .intType()
+                    .noDefaultValue()
+                    .withFallbackKeys(KeySpellings.of("s3.proxy.port")
+                            .hadoop("proxy.port")
+                            .toArray())
+                    .withDescription(
+                            "Port of 's3.proxy.host', 1 to 65535. Unset: 80 for an http endpoint, 443 otherwise"
+                                    + " (as S3A)."),
+            1,
+            65_535);
 
     public static final ConfigOption<String> PROXY_USERNAME = ConfigOptions.key("s3.proxy.username")
             .stringType()
             .noDefaultValue()
-            .withFallbackKeys(KeySpellings.of("s3.proxy.username").hadoop("proxy.username").toArray())
+            .withFallbackKeys(KeySpellings.of("s3.proxy.username")
+                    .hadoop("proxy.username")
+                    .toArray())
             .withDescription("User name for the proxy's basic authentication; needs 's3.proxy.host'.");
 
     public static final ConfigOption<String> PROXY_PASSWORD = ConfigOptions.key("s3.proxy.password")
             .stringType()
             .noDefaultValue()
-            .withFallbackKeys(KeySpellings.of("s3.proxy.password").hadoop("proxy.password").toArray())
-            .withDescription("Password for the proxy's basic authentication; needs 's3.proxy.username'. Never"
-                    + " logged.");
+            .withFallbackKeys(KeySpellings.of("s3.proxy.password")
+                    .hadoop("proxy.password")
+                    .toArray())
+            .withDescription(
+                    "Password for the proxy's basic authentication; needs 's3.proxy.username'. Never" + " logged.");
 
     public static final ConfigOption<String> PROXY_NON_PROXY_HOSTS = ConfigOptions.key("s3.proxy.non-proxy-hosts")
             .stringType()
@@ -498,14 +559,18 @@ public final class S3ConfigOptions {
     public static final ConfigOption<Boolean> REQUESTER_PAYS_ENABLED = ConfigOptions.key("s3.requester-pays.enabled")
             .booleanType()
             .defaultValue(false)
-            .withFallbackKeys(KeySpellings.of("s3.requester-pays.enabled").hadoop("requester.pays.enabled").toArray())
+            .withFallbackKeys(KeySpellings.of("s3.requester-pays.enabled")
+                    .hadoop("requester.pays.enabled")
+                    .toArray())
             .withDescription("Send x-amz-request-payer: requester on every request, as buckets with Requester"
                     + " Pays enabled ask for; the requester's account is charged for requests and transfer.");
 
     public static final ConfigOption<String> ACCESS_POINT_ARN = ConfigOptions.key("s3.accesspoint.arn")
             .stringType()
             .noDefaultValue()
-            .withFallbackKeys(KeySpellings.of("s3.accesspoint.arn").hadoopWithoutS3Prefix("accesspoint.arn").toArray())
+            .withFallbackKeys(KeySpellings.of("s3.accesspoint.arn")
+                    .hadoopWithoutS3Prefix("accesspoint.arn")
+                    .toArray())
             .withDescription("Per bucket only ('s3.bucket.<bucket>.accesspoint.arn'): the access point ARN"
                     + " (arn:aws:s3:<region>:<account>:accesspoint/<name>) or alias that requests for"
                     + " s3://<bucket>/ are sent to; the SDK signs for it and resolves its endpoint.");
@@ -519,10 +584,13 @@ public final class S3ConfigOptions {
                     + " and removed for metadata files (EntropyInjectingFileSystem), spreading keys over S3"
                     + " partitions. Must not contain characters that are special in URIs or paths.");
 
-    public static final ConfigOption<Integer> ENTROPY_LENGTH = ranged(ConfigOptions.key("s3.entropy.length")
-            .intType()
-            .defaultValue(4)
-            .withDescription("Number of random characters that replace 's3.entropy.key'. 1 to 64."), 1, 64);
+    public static final ConfigOption<Integer> ENTROPY_LENGTH = ranged(
+            ConfigOptions.key("s3.entropy.length")
+                    .intType()
+                    .defaultValue(4)
+                    .withDescription("Number of random characters that replace 's3.entropy.key'. 1 to 64."),
+            1,
+            64);
 
     // ---- metrics ------------------------------------------------------------------------------
 
@@ -540,20 +608,57 @@ public final class S3ConfigOptions {
     /** Every option, in the order of the README's configuration table. */
     public static List<ConfigOption<?>> all() {
         return List.of(
-                ENDPOINT, SSL_ENABLED, REGION, PATH_STYLE_ACCESS,
-                ACCESS_KEY, SECRET_KEY, SESSION_TOKEN, CREDENTIALS_PROVIDER,
-                ASSUME_ROLE_ARN, ASSUME_ROLE_EXTERNAL_ID, ASSUME_ROLE_SESSION_NAME, ASSUME_ROLE_SESSION_DURATION,
-                S3_CLIENT, HTTP_CLIENT, MAX_CONNECTIONS, CONNECTION_TIMEOUT, SOCKET_TIMEOUT, CONNECTION_MAX_IDLE_TIME,
-                REQUEST_ATTEMPT_TIMEOUT, REQUEST_TIMEOUT, MAX_RETRIES, CLOSE_TIMEOUT, CLIENT_CLOSE_TIMEOUT,
+                ENDPOINT,
+                SSL_ENABLED,
+                REGION,
+                PATH_STYLE_ACCESS,
+                ACCESS_KEY,
+                SECRET_KEY,
+                SESSION_TOKEN,
+                CREDENTIALS_PROVIDER,
+                ASSUME_ROLE_ARN,
+                ASSUME_ROLE_EXTERNAL_ID,
+                ASSUME_ROLE_SESSION_NAME,
+                ASSUME_ROLE_SESSION_DURATION,
+                S3_CLIENT,
+                HTTP_CLIENT,
+                MAX_CONNECTIONS,
+                CONNECTION_TIMEOUT,
+                SOCKET_TIMEOUT,
+                CONNECTION_MAX_IDLE_TIME,
+                REQUEST_ATTEMPT_TIMEOUT,
+                REQUEST_TIMEOUT,
+                MAX_RETRIES,
+                CLOSE_TIMEOUT,
+                CLIENT_CLOSE_TIMEOUT,
                 ASYNC_ENABLED,
-                PART_SIZE, MAX_PARTS_IN_FLIGHT, MAX_BUFFERED_SIZE, CONDITIONAL_WRITES_ENABLED,
-                CHECKSUM_VALIDATION_ENABLED, CHUNKED_ENCODING_ENABLED,
-                READ_AHEAD_SIZE, READ_AHEAD_PARALLELISM, READ_BUFFER_SIZE, BULK_COPY_ENABLED, BULK_COPY_MAX_CONCURRENT,
+                PART_SIZE,
+                MAX_PARTS_IN_FLIGHT,
+                MAX_BUFFERED_SIZE,
+                CONDITIONAL_WRITES_ENABLED,
+                CHECKSUM_VALIDATION_ENABLED,
+                CHUNKED_ENCODING_ENABLED,
+                READ_AHEAD_SIZE,
+                READ_AHEAD_PARALLELISM,
+                READ_BUFFER_SIZE,
+                BULK_COPY_ENABLED,
+                BULK_COPY_MAX_CONCURRENT,
                 BULK_COPY_RANGE_SIZE,
-                SSE_TYPE, SSE_KMS_KEY_ID, SSE_KMS_ENCRYPTION_CONTEXT, SSE_C_KEY,
-                SSL_CA_FILE, PROXY_HOST, PROXY_PORT, PROXY_USERNAME, PROXY_PASSWORD, PROXY_NON_PROXY_HOSTS,
-                STORAGE_CLASS, REQUESTER_PAYS_ENABLED, ACCESS_POINT_ARN,
-                ENTROPY_KEY, ENTROPY_LENGTH,
+                SSE_TYPE,
+                SSE_KMS_KEY_ID,
+                SSE_KMS_ENCRYPTION_CONTEXT,
+                SSE_C_KEY,
+                SSL_CA_FILE,
+                PROXY_HOST,
+                PROXY_PORT,
+                PROXY_USERNAME,
+                PROXY_PASSWORD,
+                PROXY_NON_PROXY_HOSTS,
+                STORAGE_CLASS,
+                REQUESTER_PAYS_ENABLED,
+                ACCESS_POINT_ARN,
+                ENTROPY_KEY,
+                ENTROPY_LENGTH,
                 METRICS_LOG_INTERVAL);
     }
 }

@@ -266,7 +266,8 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
         if (headOrNull(location) != null) {
             throw new FileAlreadyExistsException(location.toString(), null, "a file exists at the path");
         }
-        await(client.put(location.withKey(location.directoryPrefix()), ByteBuffer.allocate(0), WriteCondition.NONE),
+        await(
+                client.put(location.withKey(location.directoryPrefix()), ByteBuffer.allocate(0), WriteCondition.NONE),
                 location);
         return true;
     }
@@ -279,9 +280,10 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
     public boolean rename(Path source, Path target) throws IOException {
         S3Location from = paths.toLocation(source);
         S3Location to = paths.toLocation(target);
-        if (from.key().isEmpty() || to.key().isEmpty()
-                || (from.bucket().equals(to.bucket()) && (from.key().equals(to.key())
-                        || to.key().startsWith(from.directoryPrefix())))
+        if (from.key().isEmpty()
+                || to.key().isEmpty()
+                || (from.bucket().equals(to.bucket())
+                        && (from.key().equals(to.key()) || to.key().startsWith(from.directoryPrefix())))
                 || exists(target)) {
             return false;
         }
@@ -406,8 +408,7 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
         }
     }
 
-    private static <T> T await(CompletableFuture<T> future, S3Location location)
-            throws IOException {
+    private static <T> T await(CompletableFuture<T> future, S3Location location) throws IOException {
         try {
             return future.get();
         } catch (InterruptedException e) {

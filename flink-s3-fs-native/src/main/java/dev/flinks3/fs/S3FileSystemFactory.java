@@ -100,19 +100,28 @@ public class S3FileSystemFactory implements FileSystemFactory {
         }
         String bucket = fsUri.getAuthority();
         S3FileSystemSettings effective = bucket == null ? settings : bucketSettings.getOrDefault(bucket, settings);
-        SortedMap<String, String> overrides = bucket == null ? NO_OVERRIDES : bucketOverrides.getOrDefault(bucket, NO_OVERRIDES);
+        SortedMap<String, String> overrides =
+                bucket == null ? NO_OVERRIDES : bucketOverrides.getOrDefault(bucket, NO_OVERRIDES);
         S3Backend backend = backends.get(overrides);
         if (backend == null) {
             try {
                 backend = new S3Backend(effective, getScheme());
             } catch (RuntimeException e) {
-                throw new IOException("Could not create the S3 client for " + getScheme() + "://"
-                        + (overrides.isEmpty() ? "" : bucket) + ": " + e.getMessage(), e);
+                throw new IOException(
+                        "Could not create the S3 client for " + getScheme() + "://"
+                                + (overrides.isEmpty() ? "" : bucket) + ": " + e.getMessage(),
+                        e);
             }
             backends.put(overrides, backend);
         }
-        S3FileSystem fs = new S3FileSystem(fsUri, backend.objectClient(), backend.uploads(),
-                backend.transferManagerUploads(), backend.bulkCopy(), backend.readAhead(), effective);
+        S3FileSystem fs = new S3FileSystem(
+                fsUri,
+                backend.objectClient(),
+                backend.uploads(),
+                backend.transferManagerUploads(),
+                backend.bulkCopy(),
+                backend.readAhead(),
+                effective);
         LOG.info("Created {} (flinks3) on {} with {}", fs.getUri(), backend, effective);
         return fs;
     }

@@ -76,15 +76,22 @@ public final class S3FileSystemSettings {
         // Accepted for compatibility; validated with the native plugin's range so that a value it
         // rejects is rejected here too, and named in a warning when it asks for what is not done.
         int readBufferSize = config.intInRange(S3ConfigOptions.READ_BUFFER_SIZE);
-        warnIgnoredOnce(config, S3ConfigOptions.READ_BUFFER_SIZE,
+        warnIgnoredOnce(
+                config,
+                S3ConfigOptions.READ_BUFFER_SIZE,
                 readBufferSize != S3ConfigOptions.READ_BUFFER_SIZE.defaultValue(),
                 "reads are sized by '" + S3ConfigOptions.READ_AHEAD_SIZE.key() + "'");
         Duration clientCloseTimeout = config.positiveDuration(S3ConfigOptions.CLIENT_CLOSE_TIMEOUT);
-        warnIgnoredOnce(config, S3ConfigOptions.CLIENT_CLOSE_TIMEOUT,
+        warnIgnoredOnce(
+                config,
+                S3ConfigOptions.CLIENT_CLOSE_TIMEOUT,
                 !clientCloseTimeout.equals(S3ConfigOptions.CLIENT_CLOSE_TIMEOUT.defaultValue()),
                 "closing waits '" + S3ConfigOptions.CLOSE_TIMEOUT.key() + "' for running uploads, then closes the S3"
                         + " client at once");
-        warnIgnoredOnce(config, S3ConfigOptions.ASYNC_ENABLED, !config.bool(S3ConfigOptions.ASYNC_ENABLED),
+        warnIgnoredOnce(
+                config,
+                S3ConfigOptions.ASYNC_ENABLED,
+                !config.bool(S3ConfigOptions.ASYNC_ENABLED),
                 "every transfer of this plugin is asynchronous");
         return new S3FileSystemSettings(
                 s3,
@@ -108,8 +115,7 @@ public final class S3FileSystemSettings {
 
     /** A copy with entropy injection: {@code key} in paths is replaced by {@code length} random characters. */
     public S3FileSystemSettings withEntropy(String key, int length) {
-        return new S3FileSystemSettings(
-                s3, key, length, bulkCopyEnabled, closeTimeout, metricsLogInterval);
+        return new S3FileSystemSettings(s3, key, length, bulkCopyEnabled, closeTimeout, metricsLogInterval);
     }
 
     /**
@@ -122,15 +128,19 @@ public final class S3FileSystemSettings {
         }
         String key = config.find(option).map(e -> e.key).orElse(option.key());
         if (WARNED.add(key)) {
-            LOG.warn("Configuration key '{}' is accepted for compatibility with Flink's native S3 plugin and has no"
-                    + " effect here: {}.", key, why);
+            LOG.warn(
+                    "Configuration key '{}' is accepted for compatibility with Flink's native S3 plugin and has no"
+                            + " effect here: {}.",
+                    key,
+                    why);
         }
     }
 
     private static void checkEntropyKey(ConfigReader config, String key) {
         for (int i = 0; i < key.length(); i++) {
             if (ENTROPY_KEY_FORBIDDEN.indexOf(key.charAt(i)) >= 0) {
-                throw ConfigReader.invalid(config.find(S3ConfigOptions.ENTROPY_KEY).orElseThrow(),
+                throw ConfigReader.invalid(
+                        config.find(S3ConfigOptions.ENTROPY_KEY).orElseThrow(),
                         "a marker without any of " + ENTROPY_KEY_FORBIDDEN);
             }
         }

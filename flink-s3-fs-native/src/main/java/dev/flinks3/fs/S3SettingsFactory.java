@@ -76,6 +76,7 @@ public final class S3SettingsFactory {
     private static final Pattern ROLE_ARN = Pattern.compile("arn:[^:\\s]+:[^:\\s]+:[^:\\s]*:[^:\\s]*:\\S+");
     /** STS AssumeRole RoleSessionName and ExternalId constraints. */
     private static final Pattern ROLE_SESSION_NAME = Pattern.compile("[\\w+=,.@-]{2,64}");
+
     private static final Pattern EXTERNAL_ID = Pattern.compile("[\\w+=,.@:/-]{2,1224}");
 
     private static final Map<String, SseType> SSE_TYPE_NAMES = Map.ofEntries(
@@ -155,7 +156,9 @@ public final class S3SettingsFactory {
         if (client.client() != ClientSettings.ClientType.CRT) {
             return;
         }
-        if (settings.upload().storageClass() != null || client.requesterPays() || !client.accessPoints().isEmpty()) {
+        if (settings.upload().storageClass() != null
+                || client.requesterPays()
+                || !client.accessPoints().isEmpty()) {
             throw new IllegalConfigurationException("'" + keyOf(config, STORAGE_CLASS) + "', '"
                     + keyOf(config, REQUESTER_PAYS_ENABLED) + "' and '" + keyOf(config, ACCESS_POINT_ARN)
                     + "' (also per bucket) cannot be used with '" + keyOf(config, S3_CLIENT) + ": crt': the CRT-based"
@@ -173,15 +176,19 @@ public final class S3SettingsFactory {
     /** Sets endpoint, region and addressing; returns the endpoint, or {@code null} for AWS's. */
     private static URI addressing(ConfigReader config, ClientSettings.Builder b) {
         boolean ssl = config.bool(SSL_ENABLED);
-        URI endpoint = config.find(ENDPOINT).filter(e -> !e.value.trim().isEmpty()).map(e -> {
-            try {
-                return EndpointUri.parse(e.value, ssl);
-            } catch (IllegalArgumentException bad) {
-                throw ConfigReader.invalid(e, "an http:// or https:// URL with a host, or a host[:port]");
-            }
-        }).orElse(null);
+        URI endpoint = config.find(ENDPOINT)
+                .filter(e -> !e.value.trim().isEmpty())
+                .map(e -> {
+                    try {
+                        return EndpointUri.parse(e.value, ssl);
+                    } catch (IllegalArgumentException bad) {
+                        throw ConfigReader.invalid(e, "an http:// or https:// URL with a host, or a host[:port]");
+                    }
+                })
+                .orElse(null);
         b.endpoint(endpoint);
-        b.region(matching(config, REGION, REGION_NAME, "a region name of letters, digits, '-' and '_', e.g. us-east-1"));
+        b.region(
+                matching(config, REGION, REGION_NAME, "a region name of letters, digits, '-' and '_', e.g. us-east-1"));
         b.pathStyleAccess(config.bool(PATH_STYLE_ACCESS));
         return endpoint;
     }
@@ -192,25 +199,27 @@ public final class S3SettingsFactory {
         if (access.isPresent() != secret.isPresent()) {
             ConfigReader.Entry given = access.orElseGet(secret::get);
             throw new IllegalConfigurationException("'" + given.key + "' is set but "
-                    + (access.isPresent() ? "no secret key ('" + config.name(SECRET_KEY) + "')"
+                    + (access.isPresent()
+                            ? "no secret key ('" + config.name(SECRET_KEY) + "')"
                             : "no access key ('" + config.name(ACCESS_KEY) + "')")
                     + ": static credentials need both.");
         }
         Optional<ConfigReader.Entry> token = nonBlank(config, SESSION_TOKEN);
         if (token.isPresent() && access.isEmpty()) {
-            throw new IllegalConfigurationException("'" + token.get().key + "' is set without '"
-                    + config.name(ACCESS_KEY) + "' and '" + config.name(SECRET_KEY) + "': a session token belongs to static keys.");
+            throw new IllegalConfigurationException(
+                    "'" + token.get().key + "' is set without '" + config.name(ACCESS_KEY) + "' and '"
+                            + config.name(SECRET_KEY) + "': a session token belongs to static keys.");
         }
         b.accessKey(access.map(e -> e.value.trim()).orElse(null));
         b.secretKey(secret.map(e -> Secret.ofNullable(e.value.trim())).orElse(null));
         b.sessionToken(token.map(e -> Secret.ofNullable(e.value.trim())).orElse(null));
         b.credentialsProviderClasses(CredentialsProviderNames.toSdkV2(config.string(CREDENTIALS_PROVIDER)));
-        b.assumeRoleArn(matching(config, ASSUME_ROLE_ARN, ROLE_ARN,
-                "an IAM role ARN such as arn:aws:iam::123456789012:role/flink"));
-        b.assumeRoleExternalId(matching(config, ASSUME_ROLE_EXTERNAL_ID, EXTERNAL_ID,
-                "2 to 1224 letters, digits or any of _+=,.@:/-"));
-        String sessionName = matching(config, ASSUME_ROLE_SESSION_NAME, ROLE_SESSION_NAME,
-                "2 to 64 letters, digits or any of _+=,.@-");
+        b.assumeRoleArn(matching(
+                config, ASSUME_ROLE_ARN, ROLE_ARN, "an IAM role ARN such as arn:aws:iam::123456789012:role/flink"));
+        b.assumeRoleExternalId(matching(
+                config, ASSUME_ROLE_EXTERNAL_ID, EXTERNAL_ID, "2 to 1224 letters, digits or any of _+=,.@:/-"));
+        String sessionName = matching(
+                config, ASSUME_ROLE_SESSION_NAME, ROLE_SESSION_NAME, "2 to 64 letters, digits or any of _+=,.@-");
         if (sessionName != null) {
             b.assumeRoleSessionName(sessionName);
         }
@@ -270,8 +279,10 @@ public final class S3SettingsFactory {
     }
 
     private static void encryption(ConfigReader config, EncryptionSettings.Builder b) {
-        SseType type = config.parseString(SSE_TYPE, "one of none, sse-s3 (AES256, S3), sse-kms (aws:kms, SSE-KMS, KMS),"
-                + " sse-c (SSE-C)", raw -> {
+        SseType type = config.parseString(
+                SSE_TYPE,
+                "one of none, sse-s3 (AES256, S3), sse-kms (aws:kms, SSE-KMS, KMS)," + " sse-c (SSE-C)",
+                raw -> {
                     SseType t = SSE_TYPE_NAMES.get(raw.trim().toLowerCase(Locale.ROOT));
                     if (t == null && !raw.trim().isEmpty()) {
                         throw new IllegalArgumentException();
@@ -285,14 +296,16 @@ public final class S3SettingsFactory {
         if (type == SseType.SSE_C) {
             // S3A names the SSE-C customer key 'fs.s3a.encryption.key', the same key as the KMS key id.
             Optional<ConfigReader.Entry> s3aKey = kmsKey.filter(e -> e.key.endsWith("encryption.key"));
-            ConfigReader.Entry key = customerKey.or(() -> s3aKey).orElseThrow(() -> new IllegalConfigurationException(
-                    "SSE type sse-c needs the customer key in '" + config.name(SSE_C_KEY) + "'."));
+            ConfigReader.Entry key = customerKey
+                    .or(() -> s3aKey)
+                    .orElseThrow(() -> new IllegalConfigurationException(
+                            "SSE type sse-c needs the customer key in '" + config.name(SSE_C_KEY) + "'."));
             b.sseCustomerKey(Secret.ofNullable(checkCustomerKey(key)));
             return;
         }
         customerKey.ifPresent(e -> {
-            throw new IllegalConfigurationException("'" + e.key + "' is set but the SSE type ('" + keyOf(config, SSE_TYPE)
-                    + "') is " + type + ", not sse-c.");
+            throw new IllegalConfigurationException("'" + e.key + "' is set but the SSE type ('"
+                    + keyOf(config, SSE_TYPE) + "') is " + type + ", not sse-c.");
         });
         if (type != SseType.SSE_KMS) {
             kmsKey.or(() -> context).ifPresent(e -> {
@@ -306,7 +319,8 @@ public final class S3SettingsFactory {
             try {
                 b.sseKmsEncryptionContext(KmsEncryptionContext.toHeaderValue(e.value));
             } catch (IllegalArgumentException bad) {
-                throw ConfigReader.invalid(e, "key=value pairs separated by commas, or a JSON object (plain or base64)");
+                throw ConfigReader.invalid(
+                        e, "key=value pairs separated by commas, or a JSON object (plain or base64)");
             }
         });
     }
@@ -336,8 +350,8 @@ public final class S3SettingsFactory {
         Optional<ConfigReader.Entry> password = nonBlank(config, PROXY_PASSWORD);
         if (host.isEmpty()) {
             config.find(PROXY_PORT).or(() -> user).or(() -> password).ifPresent(e -> {
-                throw new IllegalConfigurationException("'" + e.key + "' is set but no proxy host ('"
-                        + config.name(PROXY_HOST) + "').");
+                throw new IllegalConfigurationException(
+                        "'" + e.key + "' is set but no proxy host ('" + config.name(PROXY_HOST) + "').");
             });
         } else {
             String hostName = host.get().value.trim();
@@ -351,7 +365,10 @@ public final class S3SettingsFactory {
             int port = config.find(PROXY_PORT).isPresent()
                     ? config.intInRange(PROXY_PORT)
                     : HttpProxy.defaultPort(endpoint == null ? "https" : endpoint.getScheme());
-            b.proxy(new HttpProxy(hostName, port, user.map(e -> e.value.trim()).orElse(null),
+            b.proxy(new HttpProxy(
+                    hostName,
+                    port,
+                    user.map(e -> e.value.trim()).orElse(null),
                     password.map(e -> Secret.ofNullable(e.value)).orElse(null)));
         }
     }
@@ -367,8 +384,10 @@ public final class S3SettingsFactory {
             try {
                 b.nonProxyHosts(patterns);
             } catch (IllegalArgumentException bad) {
-                throw ConfigReader.invalid(e, "host names or IP addresses, '*.domain' or '*', separated by ','"
-                        + " or '|' (" + bad.getMessage() + ")");
+                throw ConfigReader.invalid(
+                        e,
+                        "host names or IP addresses, '*.domain' or '*', separated by ','" + " or '|' ("
+                                + bad.getMessage() + ")");
             }
         });
     }
@@ -377,11 +396,20 @@ public final class S3SettingsFactory {
     private static void bucketPolicy(ConfigReader config, ClientSettings.Builder b, UploadSettings.Builder upload) {
         nonBlank(config, STORAGE_CLASS).ifPresent(e -> {
             String given = e.value.trim();
-            String known = StorageClass.knownValues().stream().map(StorageClass::toString)
-                    .filter(v -> v.equalsIgnoreCase(given)).findFirst()
-                    .orElseThrow(() -> ConfigReader.invalid(e, "one of " + String.join(", ", StorageClass.knownValues()
-                            .stream().map(StorageClass::toString).sorted().toArray(String[]::new))
-                            + " (S3's storage classes)"));
+            String known = StorageClass.knownValues().stream()
+                    .map(StorageClass::toString)
+                    .filter(v -> v.equalsIgnoreCase(given))
+                    .findFirst()
+                    .orElseThrow(() -> ConfigReader.invalid(
+                            e,
+                            "one of "
+                                    + String.join(
+                                            ", ",
+                                            StorageClass.knownValues().stream()
+                                                    .map(StorageClass::toString)
+                                                    .sorted()
+                                                    .toArray(String[]::new))
+                                    + " (S3's storage classes)"));
             upload.storageClass(known);
         });
         b.requesterPays(config.bool(REQUESTER_PAYS_ENABLED));
@@ -392,8 +420,10 @@ public final class S3SettingsFactory {
             }
             String accessPoint = e.value.trim();
             if (!ACCESS_POINT.matcher(accessPoint).matches()) {
-                throw ConfigReader.invalid(e, "an access point ARN such as"
-                        + " arn:aws:s3:us-east-1:123456789012:accesspoint/flink, or an access point alias");
+                throw ConfigReader.invalid(
+                        e,
+                        "an access point ARN such as"
+                                + " arn:aws:s3:us-east-1:123456789012:accesspoint/flink, or an access point alias");
             }
             b.accessPoints(Map.of(config.bucket(), accessPoint));
         });

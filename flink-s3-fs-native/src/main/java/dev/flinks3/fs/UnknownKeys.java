@@ -36,6 +36,7 @@ final class UnknownKeys {
 
     /** Every key and fallback key of the plugin's options. */
     static final Set<String> KNOWN = knownKeys(S3ConfigOptions.all());
+
     private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
 
     private UnknownKeys() {}
@@ -56,7 +57,9 @@ final class UnknownKeys {
     static SortedSet<String> unknown(Collection<String> keys) {
         SortedSet<String> unknown = new TreeSet<>();
         for (String key : keys) {
-            if (startsWithAny(key, PLUGIN_PREFIXES) && !startsWithAny(key, FLINK_PREFIXES) && !KNOWN.contains(key)
+            if (startsWithAny(key, PLUGIN_PREFIXES)
+                    && !startsWithAny(key, FLINK_PREFIXES)
+                    && !KNOWN.contains(key)
                     && BucketKeys.parse(key, KNOWN).isEmpty()) {
                 unknown.add(key);
             }
@@ -73,10 +76,12 @@ final class UnknownKeys {
             }
         }
         if (!fresh.isEmpty()) {
-            LOG.warn("Configuration keys {} are not read by the flinks3 S3 filesystem and have no effect: a typo,"
-                    + " a renamed key, or a key of another S3 plugin that this one does not take. The keys it"
-                    + " reads, with the spellings of Flink's native, Hadoop and Presto S3 plugins, are listed in"
-                    + " its README.", fresh);
+            LOG.warn(
+                    "Configuration keys {} are not read by the flinks3 S3 filesystem and have no effect: a typo,"
+                            + " a renamed key, or a key of another S3 plugin that this one does not take. The keys it"
+                            + " reads, with the spellings of Flink's native, Hadoop and Presto S3 plugins, are listed in"
+                            + " its README.",
+                    fresh);
         }
     }
 

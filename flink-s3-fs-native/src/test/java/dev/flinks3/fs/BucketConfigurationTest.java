@@ -3,8 +3,8 @@ package dev.flinks3.fs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.flinks3.transfer.S3Settings;
 import dev.flinks3.transfer.EncryptionSettings.SseType;
+import dev.flinks3.transfer.S3Settings;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.util.List;
@@ -50,7 +50,9 @@ class BucketConfigurationTest {
         assertThat(savepoints.client().endpoint()).isEqualTo(URI.create("http://other:9000"));
         assertThat(savepoints.encryption().sseType()).isEqualTo(SseType.SSE_S3);
         assertThat(savepoints.client().credentials().accessKey()).isEqualTo("SAVEPOINTS");
-        assertThat(savepoints.upload().partSizeBytes()).as("global values still apply").isEqualTo(16L << 20);
+        assertThat(savepoints.upload().partSizeBytes())
+                .as("global values still apply")
+                .isEqualTo(16L << 20);
         assertThat(checkpoints.client().endpoint()).isEqualTo(URI.create("http://global:9000"));
         assertThat(checkpoints.encryption().sseType()).isEqualTo(SseType.NONE);
         assertThat(checkpoints.client().credentials().accessKey()).isNull();
@@ -86,10 +88,11 @@ class BucketConfigurationTest {
 
     @Test
     void bucketsWithEqualOverridesShareTheirOverridesKey() {
-        Map<String, String> values = Map.of("s3.bucket.a.sse.type", "sse-s3", "s3.bucket.b.sse.type", "sse-s3",
-                "s3.bucket.c.sse.type", "sse-kms");
+        Map<String, String> values = Map.of(
+                "s3.bucket.a.sse.type", "sse-s3", "s3.bucket.b.sse.type", "sse-s3", "s3.bucket.c.sse.type", "sse-kms");
 
-        assertThat(BucketKeys.overrides(values, "a")).isEqualTo(BucketKeys.overrides(values, "b"))
+        assertThat(BucketKeys.overrides(values, "a"))
+                .isEqualTo(BucketKeys.overrides(values, "b"))
                 .containsExactly(Map.entry("s3.sse.type", "sse-s3"));
         assertThat(BucketKeys.overrides(values, "c")).isNotEqualTo(BucketKeys.overrides(values, "a"));
         assertThat(BucketKeys.overrides(values, "d")).isEmpty();
@@ -97,9 +100,17 @@ class BucketConfigurationTest {
 
     @Test
     void theFactoryBuildsOneSetOfClientsPerDistinctEffectiveConfiguration() throws Exception {
-        Map<String, String> values = Map.of("s3.endpoint", "http://127.0.0.1:9", "s3.region", "us-east-1",
-                "s3.bucket.savepoints-a.sse.type", "sse-s3", "s3.bucket.savepoints-b.sse.type", "sse-s3",
-                "s3.bucket.other.endpoint", "http://127.0.0.1:10");
+        Map<String, String> values = Map.of(
+                "s3.endpoint",
+                "http://127.0.0.1:9",
+                "s3.region",
+                "us-east-1",
+                "s3.bucket.savepoints-a.sse.type",
+                "sse-s3",
+                "s3.bucket.savepoints-b.sse.type",
+                "sse-s3",
+                "s3.bucket.other.endpoint",
+                "http://127.0.0.1:10");
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
         ObjectName ours = new ObjectName("dev.flinks3:type=S3FileSystem,scheme=s3,*");
         int before = server.queryNames(ours, null).size();
@@ -114,22 +125,34 @@ class BucketConfigurationTest {
         } finally {
             factory.configure(new Configuration());
         }
-        assertThat(server.queryNames(ours, null)).as("configuring again closes them").hasSize(before);
+        assertThat(server.queryNames(ours, null))
+                .as("configuring again closes them")
+                .hasSize(before);
     }
 
     @Test
     void perBucketKeysOfKnownOptionsAreNotReportedAsUnknown() {
-        assertThat(UnknownKeys.unknown(List.of("s3.bucket.a.endpoint", "fs.s3a.bucket.my.bucket.endpoint",
-                "s3.bucket.a.no-such-option", "s3.bucket.accesspoint.arn")))
+        assertThat(UnknownKeys.unknown(List.of(
+                        "s3.bucket.a.endpoint",
+                        "fs.s3a.bucket.my.bucket.endpoint",
+                        "s3.bucket.a.no-such-option",
+                        "s3.bucket.accesspoint.arn")))
                 .containsExactly("s3.bucket.a.no-such-option", "s3.bucket.accesspoint.arn");
     }
 
     @Test
     void storageClassIsMatchedAgainstS3sValuesInEverySpelling() {
-        assertThat(forBucket(Map.of("s3.storage-class", "standard_ia"), null).upload().storageClass()).isEqualTo("STANDARD_IA");
-        assertThat(forBucket(Map.of("fs.s3a.create.storage.class", "intelligent_tiering"), null).upload().storageClass())
+        assertThat(forBucket(Map.of("s3.storage-class", "standard_ia"), null)
+                        .upload()
+                        .storageClass())
+                .isEqualTo("STANDARD_IA");
+        assertThat(forBucket(Map.of("fs.s3a.create.storage.class", "intelligent_tiering"), null)
+                        .upload()
+                        .storageClass())
                 .isEqualTo("INTELLIGENT_TIERING");
-        assertThat(forBucket(Map.of("presto.s3.storage-class", "GLACIER_IR"), null).upload().storageClass())
+        assertThat(forBucket(Map.of("presto.s3.storage-class", "GLACIER_IR"), null)
+                        .upload()
+                        .storageClass())
                 .isEqualTo("GLACIER_IR");
         assertThat(forBucket(Map.of(), null).upload().storageClass()).isNull();
         assertThatThrownBy(() -> forBucket(Map.of("s3.bucket.cold.storage-class", "FROZEN"), "cold"))
@@ -141,9 +164,17 @@ class BucketConfigurationTest {
 
     @Test
     void requesterPaysInBothSpellings() {
-        assertThat(forBucket(Map.of("s3.requester-pays.enabled", "true"), null).client().requesterPays()).isTrue();
-        assertThat(forBucket(Map.of("fs.s3a.requester.pays.enabled", "true"), null).client().requesterPays()).isTrue();
-        assertThat(forBucket(Map.of("fs.s3a.bucket.paid.requester.pays.enabled", "true"), "paid").client().requesterPays())
+        assertThat(forBucket(Map.of("s3.requester-pays.enabled", "true"), null)
+                        .client()
+                        .requesterPays())
+                .isTrue();
+        assertThat(forBucket(Map.of("fs.s3a.requester.pays.enabled", "true"), null)
+                        .client()
+                        .requesterPays())
+                .isTrue();
+        assertThat(forBucket(Map.of("fs.s3a.bucket.paid.requester.pays.enabled", "true"), "paid")
+                        .client()
+                        .requesterPays())
                 .isTrue();
         assertThat(forBucket(Map.of(), null).client().requesterPays()).isFalse();
     }
@@ -151,10 +182,14 @@ class BucketConfigurationTest {
     @Test
     void anAccessPointIsSetPerBucketOnly() {
         String arn = "arn:aws:s3:us-west-2:123456789012:accesspoint/flink";
-        assertThat(forBucket(Map.of("s3.bucket.data.accesspoint.arn", arn), "data").client().accessPoints())
+        assertThat(forBucket(Map.of("s3.bucket.data.accesspoint.arn", arn), "data")
+                        .client()
+                        .accessPoints())
                 .containsExactly(Map.entry("data", arn));
         assertThat(forBucket(Map.of("fs.s3a.bucket.data.accesspoint.arn", "flink-ap-abc123-s3alias"), "data")
-                .client().accessPoints()).containsExactly(Map.entry("data", "flink-ap-abc123-s3alias"));
+                        .client()
+                        .accessPoints())
+                .containsExactly(Map.entry("data", "flink-ap-abc123-s3alias"));
         assertThatThrownBy(() -> forBucket(Map.of("s3.accesspoint.arn", arn), null))
                 .isInstanceOf(IllegalConfigurationException.class)
                 .hasMessageContaining("'s3.accesspoint.arn' is set for no bucket");

@@ -45,17 +45,28 @@ public final class ChildJvmWriter {
      *
      * @throws IOException if it cannot start or does not finish within {@value #TIMEOUT_S} s (it is killed)
      */
-    static Result run(Path dir, List<String> jvmOptions, Map<String, String> environment, int rounds, String bucket,
-            Map<String, String> config) throws IOException, InterruptedException {
+    static Result run(
+            Path dir,
+            List<String> jvmOptions,
+            Map<String, String> environment,
+            int rounds,
+            String bucket,
+            Map<String, String> config)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx256m");
         command.addAll(jvmOptions);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), ChildJvmWriter.class.getName(),
-                String.valueOf(rounds), bucket));
+        command.addAll(List.of(
+                "-cp",
+                System.getProperty("java.class.path"),
+                ChildJvmWriter.class.getName(),
+                String.valueOf(rounds),
+                bucket));
         config.forEach((key, value) -> command.add(key + "=" + value));
         Path output = Files.createTempFile(dir, "child", ".log");
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
         builder.environment().putAll(environment);
         Process child = builder.start();
         if (!child.waitFor(TIMEOUT_S, TimeUnit.SECONDS)) {

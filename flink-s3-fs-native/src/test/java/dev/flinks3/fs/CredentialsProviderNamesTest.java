@@ -10,12 +10,13 @@ class CredentialsProviderNamesTest {
 
     @Test
     void s3aAndSdkV1NamesBecomeTheirSdkV2Equivalents() {
-        assertThat(CredentialsProviderNames.toSdkV2(
-                        "org.apache.hadoop.fs.s3a.auth.IAMInstanceCredentialsProvider,"
-                                + "com.amazonaws.auth.WebIdentityTokenCredentialsProvider,"
-                                + "com.amazonaws.auth.profile.ProfileCredentialsProvider"))
-                .containsExactly(V2 + "InstanceProfileCredentialsProvider",
-                        V2 + "WebIdentityTokenFileCredentialsProvider", V2 + "ProfileCredentialsProvider");
+        assertThat(CredentialsProviderNames.toSdkV2("org.apache.hadoop.fs.s3a.auth.IAMInstanceCredentialsProvider,"
+                        + "com.amazonaws.auth.WebIdentityTokenCredentialsProvider,"
+                        + "com.amazonaws.auth.profile.ProfileCredentialsProvider"))
+                .containsExactly(
+                        V2 + "InstanceProfileCredentialsProvider",
+                        V2 + "WebIdentityTokenFileCredentialsProvider",
+                        V2 + "ProfileCredentialsProvider");
     }
 
     @Test

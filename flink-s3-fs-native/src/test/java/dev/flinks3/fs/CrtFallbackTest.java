@@ -37,11 +37,17 @@ class CrtFallbackTest {
 
             assertThat(child.exitValue).as(child.output).isZero();
             assertThat(child.output.lines().filter(l -> l.contains("written and read back, over Netty: true")))
-                    .as(child.output).hasSize(2);
-            List<String> warnings = child.output.lines()
-                    .filter(l -> l.contains("WARN") && l.contains("CRT native library")).toList();
+                    .as(child.output)
+                    .hasSize(2);
+            List<String> warnings = child.output
+                    .lines()
+                    .filter(l -> l.contains("WARN") && l.contains("CRT native library"))
+                    .toList();
             assertThat(warnings).as(child.output).hasSize(1);
-            assertThat(warnings.get(0)).contains("aws.crt.lib.dir").contains("libc.musl").contains("Netty");
+            assertThat(warnings.get(0))
+                    .contains("aws.crt.lib.dir")
+                    .contains("libc.musl")
+                    .contains("Netty");
         }
     }
 
@@ -54,7 +60,8 @@ class CrtFallbackTest {
             ChildJvmWriter.Result child = ChildJvmWriter.run(dir, List.of(), Map.of(), 1, BUCKET, config);
 
             assertThat(child.exitValue).as(child.output).isZero();
-            assertThat(child.output).contains("written and read back, over Netty: false")
+            assertThat(child.output)
+                    .contains("written and read back, over Netty: false")
                     .doesNotContain("CRT native library");
         }
     }

@@ -26,11 +26,18 @@ class DirectoryBucketTest {
 
     @Test
     void everyAccessToADirectoryBucketIsRefusedWithTheReasonAndSendsNoRequest() throws Exception {
-        try (EmbeddedS3Server server = EmbeddedS3Server.builder().bucket("general-purpose").start()) {
+        try (EmbeddedS3Server server =
+                EmbeddedS3Server.builder().bucket("general-purpose").start()) {
             S3FileSystemFactory factory = new S3FileSystemFactory();
             factory.configure(Configuration.fromMap(Map.of(
-                    "s3.endpoint", server.endpoint().toString(), "s3.path-style-access", "true",
-                    "s3.access-key", server.accessKey(), "s3.secret-key", server.secretKey())));
+                    "s3.endpoint",
+                    server.endpoint().toString(),
+                    "s3.path-style-access",
+                    "true",
+                    "s3.access-key",
+                    server.accessKey(),
+                    "s3.secret-key",
+                    server.secretKey())));
             FileSystem fs = factory.create(URI.create("s3://" + DIRECTORY_BUCKET));
             Path file = new Path("s3://" + DIRECTORY_BUCKET + "/chk-1/_metadata");
 
@@ -41,7 +48,8 @@ class DirectoryBucketTest {
             // A general purpose bucket of the same filesystem still works.
             assertThat(fs.exists(new Path("s3://general-purpose/none"))).isFalse();
 
-            assertThat(server.requestLog().entries()).isNotEmpty()
+            assertThat(server.requestLog().entries())
+                    .isNotEmpty()
                     .allMatch(request -> request.bucket().equals("general-purpose"));
             factory.configure(new Configuration());
         }

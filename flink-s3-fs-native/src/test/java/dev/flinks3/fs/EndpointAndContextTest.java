@@ -32,7 +32,8 @@ class EndpointAndContextTest {
         assertThat(decode(KmsEncryptionContext.toHeaderValue("{\"a\":\"b\"}"))).isEqualTo("{\"a\":\"b\"}");
         String alreadyEncoded = Base64.getEncoder().encodeToString("{\"a\":\"b\"}".getBytes(StandardCharsets.UTF_8));
         assertThat(KmsEncryptionContext.toHeaderValue(alreadyEncoded)).isEqualTo(alreadyEncoded);
-        assertThatThrownBy(() -> KmsEncryptionContext.toHeaderValue("=novalue")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> KmsEncryptionContext.toHeaderValue("=novalue"))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     private static String decode(String base64) {

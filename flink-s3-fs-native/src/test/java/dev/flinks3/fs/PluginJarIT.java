@@ -50,16 +50,20 @@ class PluginJarIT {
     void everyClassIsOursRelocatedOrTheCrtJniClasses() throws IOException {
         List<String> strays = new ArrayList<>();
         try (ZipFile zip = new ZipFile(JAR.toFile())) {
-            zip.stream().map(ZipEntry::getName).filter(name -> name.endsWith(".class")).forEach(name -> {
-                boolean ours = name.startsWith("dev/flinks3/");
-                // aws-crt's native code looks its classes up by name, so they keep their package
-                boolean crtJni = name.startsWith("software/amazon/awssdk/crt/");
-                if (!ours && !crtJni) {
-                    strays.add(name);
-                }
-            });
+            zip.stream()
+                    .map(ZipEntry::getName)
+                    .filter(name -> name.endsWith(".class"))
+                    .forEach(name -> {
+                        boolean ours = name.startsWith("dev/flinks3/");
+                        // aws-crt's native code looks its classes up by name, so they keep their package
+                        boolean crtJni = name.startsWith("software/amazon/awssdk/crt/");
+                        if (!ours && !crtJni) {
+                            strays.add(name);
+                        }
+                    });
             assertThat(strays).isEmpty();
-            assertThat(zip.stream().map(ZipEntry::getName)).noneMatch(name -> name.startsWith("org/apache/flink/"))
+            assertThat(zip.stream().map(ZipEntry::getName))
+                    .noneMatch(name -> name.startsWith("org/apache/flink/"))
                     .noneMatch(name -> name.startsWith("org/slf4j/"))
                     .anyMatch(name -> name.startsWith("dev/flinks3/shaded/software/amazon/awssdk/services/s3/"))
                     .anyMatch(name -> name.startsWith("dev/flinks3/shaded/io/netty/"));
@@ -69,7 +73,10 @@ class PluginJarIT {
                     .contains("dev.flinks3.fs.token.S3DelegationTokenProvider");
             assertThat(read(zip, "META-INF/services/org.apache.flink.core.security.token.DelegationTokenReceiver"))
                     .contains("dev.flinks3.fs.token.S3DelegationTokenReceiver");
-            assertThat(read(zip, "META-INF/services/dev.flinks3.shaded.software.amazon.awssdk.http.async.SdkAsyncHttpService"))
+            assertThat(
+                            read(
+                                    zip,
+                                    "META-INF/services/dev.flinks3.shaded.software.amazon.awssdk.http.async.SdkAsyncHttpService"))
                     .contains("dev.flinks3.shaded.software.amazon.awssdk.http.nio.netty.NettySdkAsyncHttpService");
         }
     }
@@ -96,7 +103,9 @@ class PluginJarIT {
             String relocated = read(zip, "dev/flinks3/shaded/" + path);
             for (String className : expected) {
                 assertThat(relocated).contains(className);
-                assertThat(zip.getEntry(className.replace('.', '/') + ".class")).as(className).isNotNull();
+                assertThat(zip.getEntry(className.replace('.', '/') + ".class"))
+                        .as(className)
+                        .isNotNull();
             }
         }
     }
@@ -105,7 +114,8 @@ class PluginJarIT {
     @Test
     void theCrtNativeLibraryIsThereForLinuxX8664AndAarch64WithGlibcAndMusl() throws IOException {
         try (ZipFile zip = new ZipFile(JAR.toFile())) {
-            assertThat(zip.stream().map(ZipEntry::getName)
+            assertThat(zip.stream()
+                            .map(ZipEntry::getName)
                             .filter(name -> name.matches(".*\\.(so|dylib|dll|jnilib)(\\..*)?")))
                     .containsExactlyInAnyOrder(
                             "linux/x86_64/glibc/libaws-crt-jni.so",
@@ -130,13 +140,15 @@ class PluginJarIT {
 
             int bundledNotices = 0;
             for (String file : List.of("META-INF/NOTICE", "META-INF/NOTICE.txt")) {
-                for (URL url : java.util.Collections.list(getClass().getClassLoader().getResources(file))) {
+                for (URL url :
+                        java.util.Collections.list(getClass().getClassLoader().getResources(file))) {
                     if (!bundled(zip, url)) {
                         continue;
                     }
                     bundledNotices++;
                     try (InputStream in = url.openStream()) {
-                        for (String paragraph : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\\R\\s*\\R")) {
+                        for (String paragraph :
+                                new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\\R\\s*\\R")) {
                             assertThat(notice).as(url.toString()).contains(normalized(paragraph));
                         }
                     }
@@ -154,8 +166,10 @@ class PluginJarIT {
         }
         Path source = Paths.get(URI.create(location.substring("jar:".length(), location.indexOf("!/"))));
         try (ZipFile jar = new ZipFile(source.toFile())) {
-            return jar.stream().map(ZipEntry::getName)
-                    .filter(name -> name.endsWith(".class") && !name.startsWith("META-INF/")
+            return jar.stream()
+                    .map(ZipEntry::getName)
+                    .filter(name -> name.endsWith(".class")
+                            && !name.startsWith("META-INF/")
                             && !name.endsWith("module-info.class"))
                     .findFirst()
                     .map(name -> plugin.getEntry(name) != null || plugin.getEntry("dev/flinks3/shaded/" + name) != null)
@@ -178,9 +192,11 @@ class PluginJarIT {
                 "s3.retry.max-num-retries", "0",
                 "s3.entropy.key", "_entropy_",
                 "s3.http-client", httpClient));
-        PluginDescriptor plugin = new PluginDescriptor("s3-fs-native", new URL[] {JAR.toUri().toURL()}, new String[0]);
-        FileSystem.initialize(config, new DefaultPluginManager(
-                List.of(plugin), CoreOptions.getPluginParentFirstLoaderPatterns(config)));
+        PluginDescriptor plugin =
+                new PluginDescriptor("s3-fs-native", new URL[] {JAR.toUri().toURL()}, new String[0]);
+        FileSystem.initialize(
+                config,
+                new DefaultPluginManager(List.of(plugin), CoreOptions.getPluginParentFirstLoaderPatterns(config)));
 
         FileSystem fs = FileSystem.get(URI.create("s3://bucket/"));
 
@@ -197,7 +213,8 @@ class PluginJarIT {
         assertThat(EntropyInjector.removeEntropyMarkerIfPresent(fs, withMarker))
                 .isEqualTo(new org.apache.flink.core.fs.Path("s3://bucket/chk-1"));
         assertThat(fs).isInstanceOf(PathsCopyingFileSystem.class);
-        assertThat(fs.canCopyPaths(withMarker, new org.apache.flink.core.fs.Path("/tmp/restore/f"))).isTrue();
+        assertThat(fs.canCopyPaths(withMarker, new org.apache.flink.core.fs.Path("/tmp/restore/f")))
+                .isTrue();
 
         // the exactly-once writer comes from the plugin's own classes
         org.apache.flink.core.fs.RecoverableWriter writer = fs.createRecoverableWriter();
@@ -213,5 +230,4 @@ class PluginJarIT {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
     }
-
 }

@@ -39,7 +39,8 @@ class S3FileSystemEntropyAndCopyTest {
 
     @Test
     void flinkReplacesTheEntropyKeyWithRandomCharacters() throws IOException {
-        S3FileSystem fs = fileSystem(client, S3FileSystemSettings.of(smallParts().build()).withEntropy("_e_", 6), null);
+        S3FileSystem fs =
+                fileSystem(client, S3FileSystemSettings.of(smallParts().build()).withEntropy("_e_", 6), null);
         Path withMarker = new Path("s3://bucket/checkpoints/_e_/job/chk-1/data");
 
         OutputStreamAndPath created = EntropyInjector.createEntropyAware(fs, withMarker, WriteMode.NO_OVERWRITE);
@@ -58,25 +59,30 @@ class S3FileSystemEntropyAndCopyTest {
         S3FileSystem fs = fileSystem(client);
 
         assertThat(fs.getEntropyInjectionKey()).isNull();
-        assertThat(EntropyInjector.isEntropyInjecting(fs, new Path("s3://bucket/x"))).isFalse();
+        assertThat(EntropyInjector.isEntropyInjecting(fs, new Path("s3://bucket/x")))
+                .isFalse();
     }
 
     @Test
     void generatedEntropyHasTheConfiguredLength() {
-        S3FileSystem fs = fileSystem(client, S3FileSystemSettings.of(smallParts().build()).withEntropy("_e_", 9), null);
+        S3FileSystem fs =
+                fileSystem(client, S3FileSystemSettings.of(smallParts().build()).withEntropy("_e_", 9), null);
 
         assertThat(fs.generateEntropy()).matches("[0-9A-Za-z]{9}");
     }
 
     @Test
     void bulkCopyIsOfferedOnlyFromThisFileSystemToLocalFiles() {
-        S3FileSystem fs = fileSystem(client, S3FileSystemSettings.of(smallParts().build()), files -> {});
+        S3FileSystem fs =
+                fileSystem(client, S3FileSystemSettings.of(smallParts().build()), files -> {});
         Path source = new Path("s3://bucket/state/file");
 
-        assertThat(fs.canCopyPaths(source, new Path("file:///tmp/restore/file"))).isTrue();
+        assertThat(fs.canCopyPaths(source, new Path("file:///tmp/restore/file")))
+                .isTrue();
         assertThat(fs.canCopyPaths(source, new Path("/tmp/restore/file"))).isTrue();
         assertThat(fs.canCopyPaths(source, new Path("hdfs://nn/restore/file"))).isFalse();
-        assertThat(fs.canCopyPaths(new Path("s3a://bucket/state/file"), new Path("/tmp/x"))).isFalse();
+        assertThat(fs.canCopyPaths(new Path("s3a://bucket/state/file"), new Path("/tmp/x")))
+                .isFalse();
     }
 
     @Test
@@ -86,7 +92,8 @@ class S3FileSystemEntropyAndCopyTest {
         Path source = new Path("s3://bucket/state/file");
         Path target = new Path("/tmp/restore/file");
 
-        assertThat(fileSystem(client, disabled, files -> {}).canCopyPaths(source, target)).isFalse();
+        assertThat(fileSystem(client, disabled, files -> {}).canCopyPaths(source, target))
+                .isFalse();
         assertThat(fileSystem(client).canCopyPaths(source, target)).isFalse();
     }
 
@@ -94,11 +101,13 @@ class S3FileSystemEntropyAndCopyTest {
     void copyFilesHandsEveryRequestToTheBulkCopy() throws IOException {
         client.store(location("state/a file"), bytes("first"));
         client.store(location("state/ü+b"), bytes("second"));
-        S3FileSystem fs = fileSystem(client, S3FileSystemSettings.of(smallParts().build()), this::copyFromFake);
+        S3FileSystem fs =
+                fileSystem(client, S3FileSystemSettings.of(smallParts().build()), this::copyFromFake);
         java.nio.file.Path first = local.resolve("x/a file");
         java.nio.file.Path second = local.resolve("y/ü+b");
 
-        fs.copyFiles(List.of(
+        fs.copyFiles(
+                List.of(
                         CopyRequest.of(new Path("s3", BUCKET, "/state/a file"), new Path(first.toUri()), 5),
                         CopyRequest.of(new Path("s3", BUCKET, "/state/ü+b"), new Path(second.toString()), 6)),
                 new CloseableRegistry());
@@ -111,14 +120,15 @@ class S3FileSystemEntropyAndCopyTest {
     void closingTheRegistryCancelsARunningCopy() throws Exception {
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch never = new CountDownLatch(1);
-        S3FileSystem fs = fileSystem(client, S3FileSystemSettings.of(smallParts().build()), files -> {
-            started.countDown();
-            try {
-                never.await();
-            } catch (InterruptedException e) {
-                throw new InterruptedIOException("cancelled");
-            }
-        });
+        S3FileSystem fs =
+                fileSystem(client, S3FileSystemSettings.of(smallParts().build()), files -> {
+                    started.countDown();
+                    try {
+                        never.await();
+                    } catch (InterruptedException e) {
+                        throw new InterruptedIOException("cancelled");
+                    }
+                });
         CloseableRegistry registry = new CloseableRegistry();
         CompletableFuture<Void> copy = CompletableFuture.runAsync(() -> {
             try {
@@ -137,10 +147,14 @@ class S3FileSystemEntropyAndCopyTest {
 
     @Test
     void aFailedCopyReportsTheMissingObject() {
-        S3FileSystem fs = fileSystem(client, S3FileSystemSettings.of(smallParts().build()), this::copyFromFake);
+        S3FileSystem fs =
+                fileSystem(client, S3FileSystemSettings.of(smallParts().build()), this::copyFromFake);
 
         assertThatThrownBy(() -> fs.copyFiles(
-                        List.of(CopyRequest.of(new Path("s3://bucket/gone"), new Path(local.resolve("g").toUri()), 1)),
+                        List.of(CopyRequest.of(
+                                new Path("s3://bucket/gone"),
+                                new Path(local.resolve("g").toUri()),
+                                1)),
                         new CloseableRegistry()))
                 .isInstanceOf(FileNotFoundException.class)
                 .hasMessageContaining("s3://bucket/gone");

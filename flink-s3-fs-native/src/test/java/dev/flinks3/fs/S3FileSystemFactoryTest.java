@@ -51,7 +51,9 @@ class S3FileSystemFactoryTest {
 
     @Test
     void ourPriorityIsAboveEveryOtherS3Plugin() {
-        assertThat(new S3FileSystemFactory().getPriority()).isEqualTo(S3FileSystemFactory.PRIORITY).isGreaterThan(0);
+        assertThat(new S3FileSystemFactory().getPriority())
+                .isEqualTo(S3FileSystemFactory.PRIORITY)
+                .isGreaterThan(0);
         assertThat(new S3AFileSystemFactory().getPriority()).isEqualTo(S3FileSystemFactory.PRIORITY);
     }
 

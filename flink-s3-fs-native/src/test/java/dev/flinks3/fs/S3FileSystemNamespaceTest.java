@@ -61,7 +61,8 @@ class S3FileSystemNamespaceTest {
 
         assertThat(fs.getFileStatus(path("made-by-s3a")).isDir()).isTrue();
         assertThat(fs.listStatus(path("made-by-s3a"))).isEmpty();
-        assertThat(fs.listStatus(path(""))).extracting(FileStatus::getPath, FileStatus::isDir)
+        assertThat(fs.listStatus(path("")))
+                .extracting(FileStatus::getPath, FileStatus::isDir)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple(path("made-by-s3a"), true));
     }
 
@@ -91,10 +92,12 @@ class S3FileSystemNamespaceTest {
 
         FileStatus[] listed = fs.listStatus(path("dir"));
 
-        assertThat(listed).extracting(FileStatus::getPath, FileStatus::isDir).containsExactlyInAnyOrder(
-                org.assertj.core.groups.Tuple.tuple(path("dir/file1"), false),
-                org.assertj.core.groups.Tuple.tuple(path("dir/sub"), true),
-                org.assertj.core.groups.Tuple.tuple(path("dir/sub2"), true));
+        assertThat(listed)
+                .extracting(FileStatus::getPath, FileStatus::isDir)
+                .containsExactlyInAnyOrder(
+                        org.assertj.core.groups.Tuple.tuple(path("dir/file1"), false),
+                        org.assertj.core.groups.Tuple.tuple(path("dir/sub"), true),
+                        org.assertj.core.groups.Tuple.tuple(path("dir/sub2"), true));
     }
 
     @Test
@@ -107,7 +110,8 @@ class S3FileSystemNamespaceTest {
         FileStatus[] listed = fs.listStatus(path("big"));
 
         assertThat(listed).hasSize(2500);
-        assertThat(Arrays.stream(listed).map(s -> s.getPath().getName()).distinct()).hasSize(2500);
+        assertThat(Arrays.stream(listed).map(s -> s.getPath().getName()).distinct())
+                .hasSize(2500);
         assertThat(client.calls(Operation.LIST)).isEqualTo(3);
     }
 
@@ -115,7 +119,9 @@ class S3FileSystemNamespaceTest {
     void listingAFileGivesTheFile() throws IOException {
         client.store(location("just/a/file"), bytes("abc"));
 
-        assertThat(fs.listStatus(path("just/a/file"))).extracting(FileStatus::getLen).containsExactly(3L);
+        assertThat(fs.listStatus(path("just/a/file")))
+                .extracting(FileStatus::getLen)
+                .containsExactly(3L);
     }
 
     @Test

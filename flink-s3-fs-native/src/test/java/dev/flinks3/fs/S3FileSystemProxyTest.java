@@ -66,8 +66,10 @@ class S3FileSystemProxyTest {
 
         assertThat(proxy.connections()).isPositive();
         assertThat(proxy.requestLines()).allMatch(line -> line.contains("127.0.0.1:" + server.port()));
-        assertThat(proxy.proxyAuthorizations()).isNotEmpty().allMatch(value -> value.equals(
-                "Basic " + Base64.getEncoder().encodeToString("flink:proxy-pass".getBytes(StandardCharsets.UTF_8))));
+        assertThat(proxy.proxyAuthorizations())
+                .isNotEmpty()
+                .allMatch(value -> value.equals("Basic "
+                        + Base64.getEncoder().encodeToString("flink:proxy-pass".getBytes(StandardCharsets.UTF_8))));
     }
 
     @ParameterizedTest
@@ -100,8 +102,13 @@ class S3FileSystemProxyTest {
     @ParameterizedTest
     @EnumSource(HttpClientType.class)
     void withoutProxyKeysOrPropertiesTheProxyEnvironmentVariablesApply(HttpClientType httpClient) throws Exception {
-        ChildJvmWriter.Result child = ChildJvmWriter.run(dir, List.of(),
-                Map.of("HTTP_PROXY", "http://127.0.0.1:" + proxy.port()), 1, BUCKET, config(httpClient));
+        ChildJvmWriter.Result child = ChildJvmWriter.run(
+                dir,
+                List.of(),
+                Map.of("HTTP_PROXY", "http://127.0.0.1:" + proxy.port()),
+                1,
+                BUCKET,
+                config(httpClient));
 
         assertThat(child.exitValue).as(child.output).isZero();
         assertThat(proxy.connections()).as(child.output).isPositive();
@@ -109,8 +116,12 @@ class S3FileSystemProxyTest {
 
     @Test
     void noProxyInTheEnvironmentIsHonoured() throws Exception {
-        ChildJvmWriter.Result child = ChildJvmWriter.run(dir, List.of(),
-                Map.of("HTTP_PROXY", "http://127.0.0.1:" + proxy.port(), "NO_PROXY", "127.0.0.1"), 1, BUCKET,
+        ChildJvmWriter.Result child = ChildJvmWriter.run(
+                dir,
+                List.of(),
+                Map.of("HTTP_PROXY", "http://127.0.0.1:" + proxy.port(), "NO_PROXY", "127.0.0.1"),
+                1,
+                BUCKET,
                 config(HttpClientType.NETTY));
 
         assertThat(child.exitValue).as(child.output).isZero();

@@ -61,7 +61,8 @@ class S3FileSystemRecoverableWriterTest {
         client.store(location("out/done"), bytes("committed"));
         String tailKey = persistedTail("out/in-progress");
 
-        assertThat(fs.listStatus(path("out"))).extracting(status -> status.getPath().getName())
+        assertThat(fs.listStatus(path("out")))
+                .extracting(status -> status.getPath().getName())
                 .containsExactly("done");
         assertThatThrownBy(() -> fs.getFileStatus(path(tailKey))).isInstanceOf(FileNotFoundException.class);
         assertThatThrownBy(() -> fs.listStatus(path(tailKey))).isInstanceOf(FileNotFoundException.class);
@@ -93,9 +94,11 @@ class S3FileSystemRecoverableWriterTest {
         client.store(location("many/z-committed"), bytes("z"));
 
         assertThat(fs.getFileStatus(path("many")).isDir()).isTrue();
-        assertThat(fs.listStatus(path(""))).extracting(FileStatus::getPath, FileStatus::isDir)
+        assertThat(fs.listStatus(path("")))
+                .extracting(FileStatus::getPath, FileStatus::isDir)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple(path("many"), true));
-        assertThat(fs.listStatus(path("many"))).extracting(FileStatus::getPath)
+        assertThat(fs.listStatus(path("many")))
+                .extracting(FileStatus::getPath)
                 .containsExactly(path("many/z-committed"));
     }
 

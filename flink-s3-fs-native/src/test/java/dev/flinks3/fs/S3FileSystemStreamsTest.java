@@ -23,9 +23,9 @@ import org.apache.flink.core.fs.FSDataOutputStream;
 import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.FileSystem.WriteMode;
 import org.apache.flink.core.fs.Path;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 class S3FileSystemStreamsTest {
 
@@ -73,7 +73,9 @@ class S3FileSystemStreamsTest {
 
         FSDataOutputStream out = fs.create(path("taken"), WriteMode.NO_OVERWRITE);
         out.write(bytes("second"));
-        assertThat(client.calls(Operation.HEAD)).as("no check before the conditional write").isZero();
+        assertThat(client.calls(Operation.HEAD))
+                .as("no check before the conditional write")
+                .isZero();
 
         assertThatThrownBy(out::close).isInstanceOf(FileAlreadyExistsException.class);
         assertThat(client.bytesOf(location("taken"))).isEqualTo(bytes("first"));
@@ -81,8 +83,12 @@ class S3FileSystemStreamsTest {
 
     @Test
     void withoutConditionalWritesNoOverwriteChecksTheKeyAtCreate() {
-        S3FileSystem checking = fileSystem(client,
-                S3FileSystemSettings.of(smallParts().upload(u -> u.conditionalWritesEnabled(false)).build()), null);
+        S3FileSystem checking = fileSystem(
+                client,
+                S3FileSystemSettings.of(smallParts()
+                        .upload(u -> u.conditionalWritesEnabled(false))
+                        .build()),
+                null);
         client.store(location("taken"), bytes("first"));
 
         assertThatThrownBy(() -> checking.create(path("taken"), WriteMode.NO_OVERWRITE))
@@ -183,8 +189,17 @@ class S3FileSystemStreamsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"with space/file name", "plus+sign", "per%cent%20not-an-escape", "eq=uals/k=v",
-        "hash#tag", "unicodé/日本語/ünïcödé", "colon:in:name", "question?mark"})
+    @ValueSource(
+            strings = {
+                "with space/file name",
+                "plus+sign",
+                "per%cent%20not-an-escape",
+                "eq=uals/k=v",
+                "hash#tag",
+                "unicodé/日本語/ünïcödé",
+                "colon:in:name",
+                "question?mark"
+            })
     void specialCharacterKeysRoundTrip(String key) throws IOException {
         Path path = new Path("s3", BUCKET, "/dir/" + key);
         Path renamed = new Path("s3", BUCKET, "/moved/" + path.getName());
@@ -193,7 +208,9 @@ class S3FileSystemStreamsTest {
         assertThat(client.keys(BUCKET)).containsExactly("dir/" + key);
         assertThat(readAll(path)).isEqualTo(bytes(key));
         assertThat(fs.getFileStatus(path).getLen()).isEqualTo(bytes(key).length);
-        assertThat(fs.listStatus(path.getParent())).extracting(FileStatus::getPath).containsExactly(path);
+        assertThat(fs.listStatus(path.getParent()))
+                .extracting(FileStatus::getPath)
+                .containsExactly(path);
 
         assertThat(fs.rename(path, renamed)).isTrue();
         assertThat(client.keys(BUCKET)).containsExactly("moved/" + renamed.getName());
@@ -210,7 +227,8 @@ class S3FileSystemStreamsTest {
         write(path, bytes("x"), WriteMode.NO_OVERWRITE);
 
         assertThat(client.keys(BUCKET)).containsExactly("a b/c+d%e=f#g/ü");
-        assertThat(fs.listStatus(new Path("s3://bucket/a b/c+d%e=f#g"))).extracting(FileStatus::getPath)
+        assertThat(fs.listStatus(new Path("s3://bucket/a b/c+d%e=f#g")))
+                .extracting(FileStatus::getPath)
                 .containsExactly(path);
     }
 

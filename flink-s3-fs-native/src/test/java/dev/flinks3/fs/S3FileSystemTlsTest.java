@@ -108,7 +108,8 @@ class S3FileSystemTlsTest {
 
             assertWritesAndReads(config, "tunnelled-" + httpClient);
 
-            assertThat(proxy.requestLines()).isNotEmpty()
+            assertThat(proxy.requestLines())
+                    .isNotEmpty()
                     .allMatch(line -> line.startsWith("CONNECT 127.0.0.1:" + server.port() + " "));
         }
     }

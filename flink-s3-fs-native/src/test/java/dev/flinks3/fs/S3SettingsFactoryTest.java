@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinks3.testserver.TestCertificates;
 import dev.flinks3.transfer.ClientSettings;
+import dev.flinks3.transfer.ClientSettings.HttpClientType;
+import dev.flinks3.transfer.EncryptionSettings.SseType;
 import dev.flinks3.transfer.ReadSettings;
 import dev.flinks3.transfer.S3Settings;
 import dev.flinks3.transfer.UploadSettings;
-import dev.flinks3.transfer.ClientSettings.HttpClientType;
-import dev.flinks3.transfer.EncryptionSettings.SseType;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -42,10 +42,14 @@ class S3SettingsFactoryTest {
         S3Settings fromEmptyConfiguration = S3SettingsFactory.create(new Configuration());
         long bufferLimit = fromEmptyConfiguration.upload().maxBufferedBytesPerProcess();
 
-        assertThat(fromEmptyConfiguration.toString()).isEqualTo(
-                S3Settings.builder().upload(u -> u.maxBufferedBytesPerProcess(bufferLimit)).build().toString());
-        assertThat(bufferLimit).isEqualTo(S3SettingsFactory.defaultBufferLimit(
-                UploadSettings.DEFAULT_PART_SIZE, Runtime.getRuntime().maxMemory()));
+        assertThat(fromEmptyConfiguration.toString())
+                .isEqualTo(S3Settings.builder()
+                        .upload(u -> u.maxBufferedBytesPerProcess(bufferLimit))
+                        .build()
+                        .toString());
+        assertThat(bufferLimit)
+                .isEqualTo(S3SettingsFactory.defaultBufferLimit(
+                        UploadSettings.DEFAULT_PART_SIZE, Runtime.getRuntime().maxMemory()));
     }
 
     @Test
@@ -57,7 +61,9 @@ class S3SettingsFactoryTest {
         assertThat(s.client().maxConnections()).isEqualTo(100);
         // Our key wins over the other spelling.
         assertThat(settings(Map.of("s3.upload.part.size", "16 mb", "s3.upload.min.part.size", "32 mb"))
-                .upload().partSizeBytes()).isEqualTo(32L << 20);
+                        .upload()
+                        .partSizeBytes())
+                .isEqualTo(32L << 20);
     }
 
     @Test
@@ -94,7 +100,8 @@ class S3SettingsFactoryTest {
         assertThat(s.upload().partSizeBytes()).isEqualTo(8L << 20);
         assertThat(s.upload().maxPartsInFlightPerStream()).isEqualTo(8);
         assertThat(s.upload().maxBufferedBytesPerProcess())
-                .isEqualTo(Math.max(16L << 20, Math.min(1L << 30, Runtime.getRuntime().maxMemory() / 4)));
+                .isEqualTo(Math.max(
+                        16L << 20, Math.min(1L << 30, Runtime.getRuntime().maxMemory() / 4)));
         assertThat(s.read().readAheadBytes()).isEqualTo(8L << 20);
         assertThat(s.read().readAheadParallelism()).isEqualTo(8);
         assertThat(s.read().bulkCopyConcurrency()).isEqualTo(16);
@@ -109,88 +116,231 @@ class S3SettingsFactoryTest {
 
     static Stream<Arguments> spellings() {
         return Stream.of(
-                spelling(Map.of("s3.endpoint", "http://minio:9000"), (S3Settings s) -> s.client().endpoint(), URI.create("http://minio:9000")),
-                spelling(Map.of("fs.s3a.endpoint", "minio:9000"), (S3Settings s) -> s.client().endpoint(), URI.create("https://minio:9000")),
-                spelling(Map.of("fs.s3a.endpoint", "minio:9000", "fs.s3a.connection.ssl.enabled", "false"),
-                        (S3Settings s) -> s.client().endpoint(), URI.create("http://minio:9000")),
-                spelling(Map.of("presto.s3.endpoint", "ceph.local", "s3.ssl.enabled", "false"),
-                        (S3Settings s) -> s.client().endpoint(), URI.create("http://ceph.local")),
-                spelling(Map.of("s3.endpoint", "http://minio:9000"), (S3Settings s) -> s.client().region(), "us-east-1"),
-                spelling(Map.of("fs.s3a.endpoint.region", "eu-west-1"), (S3Settings s) -> s.client().region(), "eu-west-1"),
-                spelling(Map.of("s3.path.style.access", "true"), (S3Settings s) -> s.client().pathStyleAccess(), true),
-                spelling(Map.of("fs.s3a.path.style.access", "TRUE"), (S3Settings s) -> s.client().pathStyleAccess(), true),
-                spelling(Map.of("presto.s3.path-style-access", "true"), (S3Settings s) -> s.client().pathStyleAccess(), true),
-                spelling(Map.of("s3.access.key", "AKIA1", "s3.secret.key", "s"), (S3Settings s) -> s.client().credentials().accessKey(), "AKIA1"),
-                spelling(Map.of("fs.s3a.access.key", "AKIA2", "fs.s3a.secret.key", "s"), (S3Settings s) -> s.client().credentials().accessKey(), "AKIA2"),
-                spelling(Map.of("presto.s3.access-key", "AKIA3", "presto.s3.secret-key", "s"),
-                        (S3Settings s) -> s.client().credentials().accessKey(), "AKIA3"),
-                spelling(Map.of("s3.access-key", "A", "fs.s3a.secret.key", "sec"), s -> s.client().credentials().secretKey().reveal(), "sec"),
-                spelling(Map.of("s3.access-key", "A", "s3.secret-key", "S", "fs.s3a.session.token", "tok"),
-                        s -> s.client().credentials().sessionToken().reveal(), "tok"),
-                spelling(Map.of("fs.s3a.aws.credentials.provider",
+                spelling(
+                        Map.of("s3.endpoint", "http://minio:9000"),
+                        (S3Settings s) -> s.client().endpoint(),
+                        URI.create("http://minio:9000")),
+                spelling(
+                        Map.of("fs.s3a.endpoint", "minio:9000"),
+                        (S3Settings s) -> s.client().endpoint(),
+                        URI.create("https://minio:9000")),
+                spelling(
+                        Map.of("fs.s3a.endpoint", "minio:9000", "fs.s3a.connection.ssl.enabled", "false"),
+                        (S3Settings s) -> s.client().endpoint(),
+                        URI.create("http://minio:9000")),
+                spelling(
+                        Map.of("presto.s3.endpoint", "ceph.local", "s3.ssl.enabled", "false"),
+                        (S3Settings s) -> s.client().endpoint(),
+                        URI.create("http://ceph.local")),
+                spelling(
+                        Map.of("s3.endpoint", "http://minio:9000"),
+                        (S3Settings s) -> s.client().region(),
+                        "us-east-1"),
+                spelling(
+                        Map.of("fs.s3a.endpoint.region", "eu-west-1"),
+                        (S3Settings s) -> s.client().region(),
+                        "eu-west-1"),
+                spelling(
+                        Map.of("s3.path.style.access", "true"),
+                        (S3Settings s) -> s.client().pathStyleAccess(),
+                        true),
+                spelling(
+                        Map.of("fs.s3a.path.style.access", "TRUE"),
+                        (S3Settings s) -> s.client().pathStyleAccess(),
+                        true),
+                spelling(
+                        Map.of("presto.s3.path-style-access", "true"),
+                        (S3Settings s) -> s.client().pathStyleAccess(),
+                        true),
+                spelling(
+                        Map.of("s3.access.key", "AKIA1", "s3.secret.key", "s"),
+                        (S3Settings s) -> s.client().credentials().accessKey(),
+                        "AKIA1"),
+                spelling(
+                        Map.of("fs.s3a.access.key", "AKIA2", "fs.s3a.secret.key", "s"),
+                        (S3Settings s) -> s.client().credentials().accessKey(),
+                        "AKIA2"),
+                spelling(
+                        Map.of("presto.s3.access-key", "AKIA3", "presto.s3.secret-key", "s"),
+                        (S3Settings s) -> s.client().credentials().accessKey(),
+                        "AKIA3"),
+                spelling(
+                        Map.of("s3.access-key", "A", "fs.s3a.secret.key", "sec"),
+                        s -> s.client().credentials().secretKey().reveal(),
+                        "sec"),
+                spelling(
+                        Map.of("s3.access-key", "A", "s3.secret-key", "S", "fs.s3a.session.token", "tok"),
+                        s -> s.client().credentials().sessionToken().reveal(),
+                        "tok"),
+                spelling(
+                        Map.of(
+                                "fs.s3a.aws.credentials.provider",
                                 "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider,"
                                         + " com.amazonaws.auth.EnvironmentVariableCredentialsProvider"),
                         (S3Settings s) -> s.client().credentials().credentialsProviderClasses(),
                         List.of("software.amazon.awssdk.auth.credentials.EnvironmentVariableCredentialsProvider")),
-                spelling(Map.of("fs.s3.aws.credentials.provider", "AnonymousCredentialsProvider"),
+                spelling(
+                        Map.of("fs.s3.aws.credentials.provider", "AnonymousCredentialsProvider"),
                         (S3Settings s) -> s.client().credentials().credentialsProviderClasses(),
                         List.of("software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider")),
-                spelling(Map.of("fs.s3a.assumed.role.arn", "arn:aws:iam::1:role/r"), (S3Settings s) -> s.client().credentials().assumeRoleArn(),
+                spelling(
+                        Map.of("fs.s3a.assumed.role.arn", "arn:aws:iam::1:role/r"),
+                        (S3Settings s) -> s.client().credentials().assumeRoleArn(),
                         "arn:aws:iam::1:role/r"),
-                spelling(Map.of("s3.assume-role.external-id", "ext"), (S3Settings s) -> s.client().credentials().assumeRoleExternalId(), "ext"),
-                spelling(Map.of("fs.s3a.assumed.role.session.name", "job-1"), (S3Settings s) -> s.client().credentials().assumeRoleSessionName(), "job-1"),
-                spelling(Map.of("s3.assume-role.session-duration", "900"), (S3Settings s) -> s.client().credentials().assumeRoleDuration(),
+                spelling(
+                        Map.of("s3.assume-role.external-id", "ext"),
+                        (S3Settings s) -> s.client().credentials().assumeRoleExternalId(),
+                        "ext"),
+                spelling(
+                        Map.of("fs.s3a.assumed.role.session.name", "job-1"),
+                        (S3Settings s) -> s.client().credentials().assumeRoleSessionName(),
+                        "job-1"),
+                spelling(
+                        Map.of("s3.assume-role.session-duration", "900"),
+                        (S3Settings s) -> s.client().credentials().assumeRoleDuration(),
                         Duration.ofMinutes(15)),
-                spelling(Map.of("fs.s3a.assumed.role.session.duration", "2h"), (S3Settings s) -> s.client().credentials().assumeRoleDuration(),
+                spelling(
+                        Map.of("fs.s3a.assumed.role.session.duration", "2h"),
+                        (S3Settings s) -> s.client().credentials().assumeRoleDuration(),
                         Duration.ofHours(2)),
-                spelling(Map.of("s3.client", "crt"), (S3Settings s) -> s.client().client(), ClientSettings.ClientType.CRT),
-                spelling(Map.of("s3.client", "SDK"), (S3Settings s) -> s.client().client(), ClientSettings.ClientType.SDK),
-                spelling(Map.of("s3.http-client", "crt"), (S3Settings s) -> s.client().httpClient(), HttpClientType.CRT),
-                spelling(Map.of("fs.s3a.connection.maximum", "200"), (S3Settings s) -> s.client().maxConnections(), 200),
-                spelling(Map.of("presto.s3.max-connections", "7"), (S3Settings s) -> s.client().maxConnections(), 7),
-                spelling(Map.of("s3.connection.timeout", "5 s"), (S3Settings s) -> s.client().connectionTimeout(), Duration.ofSeconds(5)),
-                spelling(Map.of("fs.s3a.connection.establish.timeout", "3000"), (S3Settings s) -> s.client().connectionTimeout(),
+                spelling(
+                        Map.of("s3.client", "crt"),
+                        (S3Settings s) -> s.client().client(),
+                        ClientSettings.ClientType.CRT),
+                spelling(
+                        Map.of("s3.client", "SDK"),
+                        (S3Settings s) -> s.client().client(),
+                        ClientSettings.ClientType.SDK),
+                spelling(
+                        Map.of("s3.http-client", "crt"),
+                        (S3Settings s) -> s.client().httpClient(),
+                        HttpClientType.CRT),
+                spelling(
+                        Map.of("fs.s3a.connection.maximum", "200"),
+                        (S3Settings s) -> s.client().maxConnections(),
+                        200),
+                spelling(
+                        Map.of("presto.s3.max-connections", "7"),
+                        (S3Settings s) -> s.client().maxConnections(),
+                        7),
+                spelling(
+                        Map.of("s3.connection.timeout", "5 s"),
+                        (S3Settings s) -> s.client().connectionTimeout(),
+                        Duration.ofSeconds(5)),
+                spelling(
+                        Map.of("fs.s3a.connection.establish.timeout", "3000"),
+                        (S3Settings s) -> s.client().connectionTimeout(),
                         Duration.ofSeconds(3)),
-                spelling(Map.of("fs.s3a.connection.timeout", "200s"), (S3Settings s) -> s.client().socketTimeout(),
+                spelling(
+                        Map.of("fs.s3a.connection.timeout", "200s"),
+                        (S3Settings s) -> s.client().socketTimeout(),
                         Duration.ofSeconds(200)),
-                spelling(Map.of("s3.request.attempt-timeout", "30 s"), (S3Settings s) -> s.client().apiCallAttemptTimeout(),
+                spelling(
+                        Map.of("s3.request.attempt-timeout", "30 s"),
+                        (S3Settings s) -> s.client().apiCallAttemptTimeout(),
                         Duration.ofSeconds(30)),
-                spelling(Map.of("s3.request.timeout", "1 min"), (S3Settings s) -> s.client().apiCallTimeout(), Duration.ofMinutes(1)),
-                spelling(Map.of("fs.s3a.attempts.maximum", "3"), (S3Settings s) -> s.client().maxRetries(), 3),
-                spelling(Map.of("s3.retry.max-num-retries", "0"), (S3Settings s) -> s.client().maxRetries(), 0),
-                spelling(Map.of("s3.upload.min.part.size", "5242880"), (S3Settings s) -> s.upload().partSizeBytes(), 5L << 20),
-                spelling(Map.of("fs.s3a.multipart.size", "64M"), (S3Settings s) -> s.upload().partSizeBytes(), 64L << 20),
-                spelling(Map.of("presto.s3.multipart.min-part-size", "32MB"), (S3Settings s) -> s.upload().partSizeBytes(), 32L << 20),
-                spelling(Map.of("fs.s3a.fast.upload.active.blocks", "8"), (S3Settings s) -> s.upload().maxPartsInFlightPerStream(), 8),
-                spelling(Map.of("s3.upload.max-buffered-size", "256 mb"), (S3Settings s) -> s.upload().maxBufferedBytesPerProcess(),
+                spelling(
+                        Map.of("s3.request.timeout", "1 min"),
+                        (S3Settings s) -> s.client().apiCallTimeout(),
+                        Duration.ofMinutes(1)),
+                spelling(
+                        Map.of("fs.s3a.attempts.maximum", "3"),
+                        (S3Settings s) -> s.client().maxRetries(),
+                        3),
+                spelling(
+                        Map.of("s3.retry.max-num-retries", "0"),
+                        (S3Settings s) -> s.client().maxRetries(),
+                        0),
+                spelling(
+                        Map.of("s3.upload.min.part.size", "5242880"),
+                        (S3Settings s) -> s.upload().partSizeBytes(),
+                        5L << 20),
+                spelling(
+                        Map.of("fs.s3a.multipart.size", "64M"),
+                        (S3Settings s) -> s.upload().partSizeBytes(),
+                        64L << 20),
+                spelling(
+                        Map.of("presto.s3.multipart.min-part-size", "32MB"),
+                        (S3Settings s) -> s.upload().partSizeBytes(),
+                        32L << 20),
+                spelling(
+                        Map.of("fs.s3a.fast.upload.active.blocks", "8"),
+                        (S3Settings s) -> s.upload().maxPartsInFlightPerStream(),
+                        8),
+                spelling(
+                        Map.of("s3.upload.max-buffered-size", "256 mb"),
+                        (S3Settings s) -> s.upload().maxBufferedBytesPerProcess(),
                         256L << 20),
-                spelling(Map.of("s3.conditional-writes.enabled", "false"), (S3Settings s) -> s.upload().conditionalWritesEnabled(), false),
-                spelling(Map.of("fs.s3a.checksum.validation", "false"), (S3Settings s) -> s.client().checksumsEnabled(), false),
-                spelling(Map.of("s3.chunked-encoding.enabled", "false"), (S3Settings s) -> s.client().chunkedEncodingEnabled(), false),
-                spelling(Map.of("fs.s3a.readahead.range", "1M"), (S3Settings s) -> s.read().readAheadBytes(), 1L << 20),
-                spelling(Map.of("s3.read.ahead-parallelism", "1"), (S3Settings s) -> s.read().readAheadParallelism(), 1),
-                spelling(Map.of("s3.bulk-copy.max-concurrent", "64"), (S3Settings s) -> s.read().bulkCopyConcurrency(), 64),
-                spelling(Map.of("s3.sse.type", "AES256"), (S3Settings s) -> s.encryption().sseType(), SseType.SSE_S3),
-                spelling(Map.of("presto.s3.sse.type", "KMS"), (S3Settings s) -> s.encryption().sseType(), SseType.SSE_KMS),
-                spelling(Map.of("fs.s3a.server-side-encryption-algorithm", "SSE-KMS",
+                spelling(
+                        Map.of("s3.conditional-writes.enabled", "false"),
+                        (S3Settings s) -> s.upload().conditionalWritesEnabled(),
+                        false),
+                spelling(
+                        Map.of("fs.s3a.checksum.validation", "false"),
+                        (S3Settings s) -> s.client().checksumsEnabled(),
+                        false),
+                spelling(
+                        Map.of("s3.chunked-encoding.enabled", "false"),
+                        (S3Settings s) -> s.client().chunkedEncodingEnabled(),
+                        false),
+                spelling(
+                        Map.of("fs.s3a.readahead.range", "1M"),
+                        (S3Settings s) -> s.read().readAheadBytes(),
+                        1L << 20),
+                spelling(
+                        Map.of("s3.read.ahead-parallelism", "1"),
+                        (S3Settings s) -> s.read().readAheadParallelism(),
+                        1),
+                spelling(
+                        Map.of("s3.bulk-copy.max-concurrent", "64"),
+                        (S3Settings s) -> s.read().bulkCopyConcurrency(),
+                        64),
+                spelling(
+                        Map.of("s3.sse.type", "AES256"),
+                        (S3Settings s) -> s.encryption().sseType(),
+                        SseType.SSE_S3),
+                spelling(
+                        Map.of("presto.s3.sse.type", "KMS"),
+                        (S3Settings s) -> s.encryption().sseType(),
+                        SseType.SSE_KMS),
+                spelling(
+                        Map.of(
+                                "fs.s3a.server-side-encryption-algorithm", "SSE-KMS",
                                 "fs.s3a.server-side-encryption.key", "alias/k"),
-                        (S3Settings s) -> s.encryption().sseKmsKeyId(), "alias/k"),
-                spelling(Map.of("s3.sse.type", "aws:kms", "fs.s3a.encryption.context", "project=flink"),
+                        (S3Settings s) -> s.encryption().sseKmsKeyId(),
+                        "alias/k"),
+                spelling(
+                        Map.of("s3.sse.type", "aws:kms", "fs.s3a.encryption.context", "project=flink"),
                         (S3Settings s) -> s.encryption().sseKmsEncryptionContext(),
                         Base64.getEncoder().encodeToString("{\"project\":\"flink\"}".getBytes(StandardCharsets.UTF_8))),
-                spelling(Map.of("s3.sse.type", "sse-c", "s3.sse.c.key", CUSTOMER_KEY),
-                        s -> s.encryption().sseCustomerKey().reveal(), CUSTOMER_KEY),
-                spelling(Map.of("fs.s3a.encryption.algorithm", "SSE-C", "fs.s3a.encryption.key", CUSTOMER_KEY),
-                        s -> s.encryption().sseCustomerKey().reveal(), CUSTOMER_KEY),
-                spelling(Map.of("fs.s3a.proxy.host", "proxy.corp", "fs.s3a.proxy.port", "3128"),
-                        s -> s.client().proxy().toString(), "proxy.corp:3128"),
-                spelling(Map.of("s3.proxy.host", "proxy.corp", "s3.proxy.username", "u", "s3.proxy.password", "p"),
-                        s -> s.client().proxy().password().reveal(), "p"),
-                spelling(Map.of("s3.proxy.host", "proxy.corp", "s3.endpoint", "http://minio:9000"),
-                        s -> s.client().proxy().port(), 80),
-                spelling(Map.of("s3.proxy.host", "proxy.corp"), s -> s.client().proxy().port(), 443),
-                spelling(Map.of("s3.proxy.non-proxy-hosts", "minio.local, *.internal|10.0.0.7"),
-                        (S3Settings s) -> s.client().nonProxyHosts(), List.of("minio.local", "*.internal", "10.0.0.7")));
+                spelling(
+                        Map.of("s3.sse.type", "sse-c", "s3.sse.c.key", CUSTOMER_KEY),
+                        s -> s.encryption().sseCustomerKey().reveal(),
+                        CUSTOMER_KEY),
+                spelling(
+                        Map.of("fs.s3a.encryption.algorithm", "SSE-C", "fs.s3a.encryption.key", CUSTOMER_KEY),
+                        s -> s.encryption().sseCustomerKey().reveal(),
+                        CUSTOMER_KEY),
+                spelling(
+                        Map.of("fs.s3a.proxy.host", "proxy.corp", "fs.s3a.proxy.port", "3128"),
+                        s -> s.client().proxy().toString(),
+                        "proxy.corp:3128"),
+                spelling(
+                        Map.of("s3.proxy.host", "proxy.corp", "s3.proxy.username", "u", "s3.proxy.password", "p"),
+                        s -> s.client().proxy().password().reveal(),
+                        "p"),
+                spelling(
+                        Map.of("s3.proxy.host", "proxy.corp", "s3.endpoint", "http://minio:9000"),
+                        s -> s.client().proxy().port(),
+                        80),
+                spelling(
+                        Map.of("s3.proxy.host", "proxy.corp"),
+                        s -> s.client().proxy().port(),
+                        443),
+                spelling(
+                        Map.of("s3.proxy.non-proxy-hosts", "minio.local, *.internal|10.0.0.7"),
+                        (S3Settings s) -> s.client().nonProxyHosts(),
+                        List.of("minio.local", "*.internal", "10.0.0.7")));
     }
 
     private static <T> Arguments spelling(Map<String, String> config, Function<S3Settings, T> read, T expected) {
@@ -199,7 +349,8 @@ class S3SettingsFactoryTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("spellings")
-    void everySpellingReachesTheSettings(Map<String, String> config, Function<S3Settings, Object> read, Object expected) {
+    void everySpellingReachesTheSettings(
+            Map<String, String> config, Function<S3Settings, Object> read, Object expected) {
         assertThat(read.apply(settings(config))).isEqualTo(expected);
     }
 
@@ -216,10 +367,15 @@ class S3SettingsFactoryTest {
         assertThat(S3SettingsFactory.shortestAttemptTimeout(5L << 20)).isEqualTo(Duration.ofSeconds(5));
         assertThat(S3SettingsFactory.shortestAttemptTimeout((8L << 20) + 1)).isEqualTo(Duration.ofSeconds(9));
         assertThat(S3SettingsFactory.shortestAttemptTimeout(5L << 30)).isEqualTo(Duration.ofSeconds(5120));
-        assertThat(settings(Map.of("s3.upload.min.part.size", "120 mb")).upload().partSizeBytes())
-                .as("the default 2 min covers 120 MiB parts").isEqualTo(120L << 20);
+        assertThat(settings(Map.of("s3.upload.min.part.size", "120 mb"))
+                        .upload()
+                        .partSizeBytes())
+                .as("the default 2 min covers 120 MiB parts")
+                .isEqualTo(120L << 20);
         assertThat(settings(Map.of("s3.upload.min.part.size", "1 gb", "s3.request.attempt-timeout", "1024 s"))
-                .client().apiCallAttemptTimeout()).isEqualTo(Duration.ofSeconds(1024));
+                        .client()
+                        .apiCallAttemptTimeout())
+                .isEqualTo(Duration.ofSeconds(1024));
     }
 
     @Test
@@ -243,10 +399,13 @@ class S3SettingsFactoryTest {
     void theMetricsLogIntervalReachesTheFileSystemSettingsAndZeroIsAllowed() {
         assertThat(S3FileSystemSettings.fromConfiguration(new Configuration()).metricsLogInterval())
                 .isEqualTo(Duration.ofMinutes(5));
-        assertThat(S3FileSystemSettings.fromConfiguration(Configuration.fromMap(
-                Map.of("s3.metrics.log-interval", "30 s"))).metricsLogInterval()).isEqualTo(Duration.ofSeconds(30));
-        assertThat(S3FileSystemSettings.fromConfiguration(Configuration.fromMap(
-                Map.of("s3.metrics.log-interval", "0"))).metricsLogInterval()).isZero();
+        assertThat(S3FileSystemSettings.fromConfiguration(
+                                Configuration.fromMap(Map.of("s3.metrics.log-interval", "30 s")))
+                        .metricsLogInterval())
+                .isEqualTo(Duration.ofSeconds(30));
+        assertThat(S3FileSystemSettings.fromConfiguration(Configuration.fromMap(Map.of("s3.metrics.log-interval", "0")))
+                        .metricsLogInterval())
+                .isZero();
     }
 
     /** Each row: the configuration, the key and value the message must name, and what it says is allowed. */
@@ -294,12 +453,18 @@ class S3SettingsFactoryTest {
                 bad("s3.bulk-copy.max-concurrent", "0", "from 1 to 1024"),
                 bad("s3.sse.type", "rot13", "sse-kms"),
                 bad("fs.s3a.encryption.algorithm", "CSE-KMS", "sse-kms"),
-                bad(Map.of("s3.sse.type", "sse-kms", "s3.sse.kms.encryption-context", "no pairs here"),
-                        "s3.sse.kms.encryption-context", "no pairs here", "key=value pairs"),
+                bad(
+                        Map.of("s3.sse.type", "sse-kms", "s3.sse.kms.encryption-context", "no pairs here"),
+                        "s3.sse.kms.encryption-context",
+                        "no pairs here",
+                        "key=value pairs"),
                 bad("s3.client", "transfer-manager", "one of sdk, crt"),
                 bad("s3.ssl.ca-file", "/no/such/ca.pem", "readable file of PEM certificates"),
                 bad("s3.proxy.host", "http://proxy:3128", "host name or IP address without scheme or port"),
-                bad(Map.of("s3.proxy.host", "proxy", "fs.s3a.proxy.port", "70000"), "fs.s3a.proxy.port", "70000",
+                bad(
+                        Map.of("s3.proxy.host", "proxy", "fs.s3a.proxy.port", "70000"),
+                        "fs.s3a.proxy.port",
+                        "70000",
                         "from 1 to 65535"),
                 bad("s3.proxy.non-proxy-hosts", "10.*", "'*.domain' or '*'"),
                 bad("s3.entropy.key", "_ent#ropy_", "without any of"),
@@ -333,23 +498,31 @@ class S3SettingsFactoryTest {
                 Arguments.of(Map.of("s3.secret-key", "hunter2"), "'s3.secret-key' is set but no access key"),
                 Arguments.of(Map.of("s3.session-token", "tok"), "'s3.session-token' is set without"),
                 Arguments.of(Map.of("s3.sse.kms.key-id", "alias/k"), "'s3.sse.kms.key-id' is set but the SSE type"),
-                Arguments.of(Map.of("s3.sse.type", "sse-s3", "fs.s3a.encryption.context", "a=b"),
+                Arguments.of(
+                        Map.of("s3.sse.type", "sse-s3", "fs.s3a.encryption.context", "a=b"),
                         "'fs.s3a.encryption.context' is set but the SSE type ('s3.sse.type') is SSE_S3"),
                 Arguments.of(Map.of("s3.sse.type", "sse-c"), "sse-c needs the customer key in 's3.sse.c.key'"),
                 Arguments.of(Map.of("s3.sse.c.key", "hunter2"), "'s3.sse.c.key' is set but the SSE type"),
-                Arguments.of(Map.of("s3.proxy.port", "3128"), "'s3.proxy.port' is set but no proxy host ('s3.proxy.host')"),
-                Arguments.of(Map.of("s3.proxy.host", "proxy", "fs.s3a.proxy.password", "hunter2"),
+                Arguments.of(
+                        Map.of("s3.proxy.port", "3128"), "'s3.proxy.port' is set but no proxy host ('s3.proxy.host')"),
+                Arguments.of(
+                        Map.of("s3.proxy.host", "proxy", "fs.s3a.proxy.password", "hunter2"),
                         "'fs.s3a.proxy.password' is set but no proxy user name ('s3.proxy.username')"),
-                Arguments.of(Map.of("s3.upload.min.part.size", "64 mb", "s3.upload.max-buffered-size", "32 mb"),
+                Arguments.of(
+                        Map.of("s3.upload.min.part.size", "64 mb", "s3.upload.max-buffered-size", "32 mb"),
                         "'s3.upload.max-buffered-size' (33554432 bytes) is smaller than one part"),
-                Arguments.of(Map.of("s3.upload.min.part.size", "256 mb", "s3.request.attempt-timeout", "2 min"),
+                Arguments.of(
+                        Map.of("s3.upload.min.part.size", "256 mb", "s3.request.attempt-timeout", "2 min"),
                         "'s3.request.attempt-timeout' (2 min) is too short to send one part of"
                                 + " 's3.upload.min.part.size' (256 MiB) at 1 MiB/s"),
-                Arguments.of(Map.of("fs.s3a.multipart.size", "64M", "s3.request.attempt-timeout", "30 s"),
+                Arguments.of(
+                        Map.of("fs.s3a.multipart.size", "64M", "s3.request.attempt-timeout", "30 s"),
                         "at least 64 s for this part size"),
-                Arguments.of(Map.of("s3.client", "crt", "s3.requester-pays.enabled", "true"),
+                Arguments.of(
+                        Map.of("s3.client", "crt", "s3.requester-pays.enabled", "true"),
                         "cannot be used with 's3.client: crt'"),
-                Arguments.of(Map.of("s3.client", "crt", "s3.storage-class", "STANDARD_IA"),
+                Arguments.of(
+                        Map.of("s3.client", "crt", "s3.storage-class", "STANDARD_IA"),
                         "'s3.storage-class', 's3.requester-pays.enabled' and 's3.accesspoint.arn' (also per bucket)"));
     }
 
@@ -365,13 +538,16 @@ class S3SettingsFactoryTest {
     @Test
     void aCaFileIsRejectedWithTheCrtClientNamingBothKeys(@TempDir Path dir) throws IOException {
         Path ca = TestCertificates.create(dir).caPem();
-        assertThatThrownBy(() -> S3FileSystemSettings.fromConfiguration(Configuration.fromMap(
-                        Map.of("s3.client", "crt", "s3.ssl.ca-file", ca.toString()))))
+        assertThatThrownBy(() -> S3FileSystemSettings.fromConfiguration(
+                        Configuration.fromMap(Map.of("s3.client", "crt", "s3.ssl.ca-file", ca.toString()))))
                 .isInstanceOf(IllegalConfigurationException.class)
                 .hasMessageContaining("'s3.ssl.ca-file' (" + ca + ") cannot be used with 's3.client: crt'")
                 .hasMessageContaining("Allowed: 's3.client: sdk' with the CA file, or no CA file");
-        assertThat(S3FileSystemSettings.fromConfiguration(Configuration.fromMap(
-                        Map.of("s3.client", "sdk", "s3.ssl.ca-file", ca.toString()))).s3().client().sslCaFile())
+        assertThat(S3FileSystemSettings.fromConfiguration(
+                                Configuration.fromMap(Map.of("s3.client", "sdk", "s3.ssl.ca-file", ca.toString())))
+                        .s3()
+                        .client()
+                        .sslCaFile())
                 .isEqualTo(ca);
     }
 
@@ -406,6 +582,7 @@ class S3SettingsFactoryTest {
     }
 
     private static S3Settings settings(Map<String, String> config) {
-        return S3FileSystemSettings.fromConfiguration(Configuration.fromMap(config)).s3();
+        return S3FileSystemSettings.fromConfiguration(Configuration.fromMap(config))
+                .s3();
     }
 }

@@ -12,8 +12,14 @@ class UnknownKeysTest {
     void everyKeyAndFallbackSpellingOfEveryOptionIsKnown() {
         List<String> all = new ArrayList<>(UnknownKeys.knownKeys(S3ConfigOptions.all()));
 
-        assertThat(all).contains("s3.upload.min.part.size", "fs.s3a.multipart.size", "presto.s3.max-connections",
-                "s3a.connection.maximum", "s3.path.style.access", "fs.s3.aws.credentials.provider");
+        assertThat(all)
+                .contains(
+                        "s3.upload.min.part.size",
+                        "fs.s3a.multipart.size",
+                        "presto.s3.max-connections",
+                        "s3a.connection.maximum",
+                        "s3.path.style.access",
+                        "fs.s3.aws.credentials.provider");
         assertThat(UnknownKeys.unknown(all)).isEmpty();
     }
 
@@ -30,9 +36,15 @@ class UnknownKeysTest {
     @Test
     void typosAndKeysNoOptionReadsAreReportedSorted() {
         assertThat(UnknownKeys.unknown(List.of(
-                        "s3.upload.min-part-size", "fs.s3a.multipart.sizee", "presto.s3.staging-directory",
-                        "s3a.fast.upload.buffer", "s3.endpoint")))
-                .containsExactly("fs.s3a.multipart.sizee", "presto.s3.staging-directory", "s3.upload.min-part-size",
+                        "s3.upload.min-part-size",
+                        "fs.s3a.multipart.sizee",
+                        "presto.s3.staging-directory",
+                        "s3a.fast.upload.buffer",
+                        "s3.endpoint")))
+                .containsExactly(
+                        "fs.s3a.multipart.sizee",
+                        "presto.s3.staging-directory",
+                        "s3.upload.min-part-size",
                         "s3a.fast.upload.buffer");
     }
 }

@@ -26,12 +26,12 @@ import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.connector.file.sink.FileSink;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.filesystem.BucketAssigner;
 import org.apache.flink.streaming.api.functions.sink.filesystem.bucketassigners.SimpleVersionedStringSerializer;
 import org.apache.flink.streaming.api.functions.sink.filesystem.rollingpolicies.DefaultRollingPolicy;
-import org.apache.flink.core.io.SimpleVersionedSerializer;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -70,8 +70,8 @@ abstract class AbstractFileSinkFailoverTest {
     private static final int PARALLELISM = 2;
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
                     .setNumberTaskManagers(1)
                     .setNumberSlotsPerTaskManager(PARALLELISM)
                     .build());
@@ -117,9 +117,10 @@ abstract class AbstractFileSinkFailoverTest {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(jobConfiguration());
         env.setParallelism(PARALLELISM);
         env.fromSource(
-                        new DataGeneratorSource<>(n -> n, RECORDS, RateLimiterStrategy.perSecond(RECORDS_PER_SECOND),
-                                Types.LONG),
-                        WatermarkStrategy.noWatermarks(), "numbered records")
+                        new DataGeneratorSource<>(
+                                n -> n, RECORDS, RateLimiterStrategy.perSecond(RECORDS_PER_SECOND), Types.LONG),
+                        WatermarkStrategy.noWatermarks(),
+                        "numbered records")
                 .map(new FailingOnceAtRecordCount(FAILURES, 3_000, 9_000))
                 .sinkTo(FileSink.forRowFormat(output, new SimpleStringEncoder<String>())
                         .withBucketAssigner(new ParityBuckets())
@@ -133,20 +134,25 @@ abstract class AbstractFileSinkFailoverTest {
 
         assertThat(FailingOnceAtRecordCount.FAILURES_THROWN).hasValue(FAILURES);
         if (requestLog().isPresent()) {
-            List<RequestRecord> sinkRequests = requestLog().get().entries().stream().skip(requestsBefore)
+            List<RequestRecord> sinkRequests = requestLog().get().entries().stream()
+                    .skip(requestsBefore)
                     .filter(request -> request.key() != null && request.key().startsWith(run + "/out/"))
                     .toList();
-            assertThat(sinkRequests).as("a recovery resumed an upload with parts")
+            assertThat(sinkRequests)
+                    .as("a recovery resumed an upload with parts")
                     .anyMatch(request -> request.kind() == RequestKind.LIST_PARTS);
-            assertThat(sinkRequests).as("a recovery took a tail back")
+            assertThat(sinkRequests)
+                    .as("a recovery took a tail back")
                     .anyMatch(request -> request.kind() == RequestKind.GET_OBJECT && isTail(request.key()));
         }
         List<S3Object> objects = objectsUnder(run + "/out/");
-        assertThat(objects).extracting(S3Object::key)
+        assertThat(objects)
+                .extracting(S3Object::key)
                 .allSatisfy(key -> assertThat(key).matches(run + "/out/(even|odd)/part-[^/]+"))
                 .noneMatch(AbstractFileSinkFailoverTest::isTail);
         assertEveryRecordExactlyOnce(objects);
-        assertThat(s3.listMultipartUploads(b -> b.bucket(target.bucket()).prefix(run + "/")).uploads())
+        assertThat(s3.listMultipartUploads(b -> b.bucket(target.bucket()).prefix(run + "/"))
+                        .uploads())
                 .as("multipart uploads left under %s", run)
                 .isEmpty();
         output.getFileSystem().delete(new Path("s3://" + target.bucket() + "/" + run), true);
@@ -172,7 +178,8 @@ abstract class AbstractFileSinkFailoverTest {
         BitSet seen = new BitSet((int) RECORDS);
         List<Long> duplicates = new ArrayList<>();
         for (S3Object object : objects) {
-            byte[] file = s3.getObjectAsBytes(b -> b.bucket(target.bucket()).key(object.key())).asByteArray();
+            byte[] file = s3.getObjectAsBytes(b -> b.bucket(target.bucket()).key(object.key()))
+                    .asByteArray();
             for (long number : NumberedRecords.numbersIn(file)) {
                 if (seen.get((int) number)) {
                     duplicates.add(number);
@@ -187,7 +194,9 @@ abstract class AbstractFileSinkFailoverTest {
 
     private List<S3Object> objectsUnder(String prefix) {
         List<S3Object> objects = new ArrayList<>();
-        s3.listObjectsV2Paginator(b -> b.bucket(target.bucket()).prefix(prefix)).contents().forEach(objects::add);
+        s3.listObjectsV2Paginator(b -> b.bucket(target.bucket()).prefix(prefix))
+                .contents()
+                .forEach(objects::add);
         return objects;
     }
 

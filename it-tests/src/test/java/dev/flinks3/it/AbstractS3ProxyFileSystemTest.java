@@ -62,7 +62,8 @@ abstract class AbstractS3ProxyFileSystemTest {
     @BeforeEach
     void freshDirectory(TestInfo test) {
         String name = test.getTestMethod().map(m -> m.getName()).orElse("test");
-        dir = new Path("s3://" + target.bucket() + "/" + getClass().getSimpleName() + "/" + name + "-" + UUID.randomUUID());
+        dir = new Path(
+                "s3://" + target.bucket() + "/" + getClass().getSimpleName() + "/" + name + "-" + UUID.randomUUID());
     }
 
     /** The S3 key of a path in the test bucket. */
@@ -87,7 +88,8 @@ abstract class AbstractS3ProxyFileSystemTest {
 
     /** The object's bytes as a plain SDK GET sees them. */
     protected byte[] objectBytes(Path path) {
-        return s3.getObjectAsBytes(b -> b.bucket(target.bucket()).key(key(path))).asByteArray();
+        return s3.getObjectAsBytes(b -> b.bucket(target.bucket()).key(key(path)))
+                .asByteArray();
     }
 
     static byte[] randomBytes(int size, long seed) {

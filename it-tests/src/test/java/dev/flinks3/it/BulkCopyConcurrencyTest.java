@@ -44,10 +44,12 @@ class BulkCopyConcurrencyTest {
 
     @BeforeAll
     void startServerWithFiles() {
-        server = EmbeddedS3Server.builder().profile(NetworkProfile.wan(Duration.ofMillis(50), 200_000_000L))
-                .bucket(BUCKET).start();
-        target = new S3TestTarget("S3Proxy (50 ms)", server.endpoint(), server.accessKey(), server.secretKey(),
-                server.region(), BUCKET);
+        server = EmbeddedS3Server.builder()
+                .profile(NetworkProfile.wan(Duration.ofMillis(50), 200_000_000L))
+                .bucket(BUCKET)
+                .start();
+        target = new S3TestTarget(
+                "S3Proxy (50 ms)", server.endpoint(), server.accessKey(), server.secretKey(), server.region(), BUCKET);
         for (int i = 0; i < FILES; i++) {
             String key = "state/00000" + i + ".sst";
             server.putObjectDirectly(BUCKET, key, AbstractS3ProxyFileSystemTest.randomBytes(FILE_BYTES, i));
@@ -64,13 +66,16 @@ class BulkCopyConcurrencyTest {
     @Timeout(60)
     void oneFileAtATimeWithOne() throws Exception {
         assertThat(peakFilesInFlight(Map.of("s3.bulk-copy.max-concurrent", "1"), "one"))
-                .as("files with GETs in flight at once").isEqualTo(1);
+                .as("files with GETs in flight at once")
+                .isEqualTo(1);
     }
 
     @Test
     @Timeout(60)
     void severalFilesAtOnceWithTheDefault() throws Exception {
-        assertThat(peakFilesInFlight(Map.of(), "default")).as("files with GETs in flight at once").isGreaterThan(1);
+        assertThat(peakFilesInFlight(Map.of(), "default"))
+                .as("files with GETs in flight at once")
+                .isGreaterThan(1);
     }
 
     /** Copies every file to {@code subdir} with a filesystem of {@code options}; the most files the server served at once. */
@@ -79,19 +84,25 @@ class BulkCopyConcurrencyTest {
         withRanges.put("s3.bulk-copy.range-size", "1 mb");
         FileSystemFactory factory = FlinkS3FileSystems.factory("s3", target.flinkConfiguration(withRanges));
         try {
-            PathsCopyingFileSystem fs = (PathsCopyingFileSystem) factory.create(objects.get(0).toUri());
+            PathsCopyingFileSystem fs =
+                    (PathsCopyingFileSystem) factory.create(objects.get(0).toUri());
             List<PathsCopyingFileSystem.CopyRequest> copies = new ArrayList<>();
             for (Path object : objects) {
-                copies.add(PathsCopyingFileSystem.CopyRequest.of(object,
-                        new Path(local.resolve(subdir).resolve(object.getName()).toUri()), FILE_BYTES));
+                copies.add(PathsCopyingFileSystem.CopyRequest.of(
+                        object,
+                        new Path(local.resolve(subdir).resolve(object.getName()).toUri()),
+                        FILE_BYTES));
             }
             server.requestLog().clear();
 
             fs.copyFiles(copies, ICloseableRegistry.NO_OP);
 
-            assertThat(server.requestLog().count(RequestKind.GET_OBJECT)).as("ranged GETs").isEqualTo(2L * FILES);
+            assertThat(server.requestLog().count(RequestKind.GET_OBJECT))
+                    .as("ranged GETs")
+                    .isEqualTo(2L * FILES);
             for (int i = 0; i < FILES; i++) {
-                assertThat(Files.readAllBytes(local.resolve(subdir).resolve(objects.get(i).getName())))
+                assertThat(Files.readAllBytes(
+                                local.resolve(subdir).resolve(objects.get(i).getName())))
                         .isEqualTo(AbstractS3ProxyFileSystemTest.randomBytes(FILE_BYTES, i));
             }
             return server.requestLog().peakObjectsInFlight(RequestKind.GET_OBJECT);

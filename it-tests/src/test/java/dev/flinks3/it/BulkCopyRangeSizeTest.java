@@ -37,10 +37,16 @@ class BulkCopyRangeSizeTest extends AbstractS3ProxyFileSystemTest {
         write(object, data);
 
         assertThat(rangesOfACopy(object, Map.of("s3.bulk-copy.range-size", "1 mb"), "one-mib"))
-                .containsExactly(range(0, MIB), range(MIB, 2 * MIB), range(2 * MIB, 3 * MIB),
-                        range(3 * MIB, 4 * MIB), range(4 * MIB, SIZE));
-        assertThat(rangesOfACopy(object, Map.of("s3.bulk-copy.range-size", "2 mb",
-                        "s3.upload.min.part.size", "5 mb"), "two-mib"))
+                .containsExactly(
+                        range(0, MIB),
+                        range(MIB, 2 * MIB),
+                        range(2 * MIB, 3 * MIB),
+                        range(3 * MIB, 4 * MIB),
+                        range(4 * MIB, SIZE));
+        assertThat(rangesOfACopy(
+                        object,
+                        Map.of("s3.bulk-copy.range-size", "2 mb", "s3.upload.min.part.size", "5 mb"),
+                        "two-mib"))
                 .containsExactly(range(0, 2 * MIB), range(2 * MIB, 4 * MIB), range(4 * MIB, SIZE));
         assertThat(Files.readAllBytes(local.resolve("one-mib"))).isEqualTo(data);
         assertThat(Files.readAllBytes(local.resolve("two-mib"))).isEqualTo(data);
@@ -51,8 +57,11 @@ class BulkCopyRangeSizeTest extends AbstractS3ProxyFileSystemTest {
         FileSystem copying = FlinkS3FileSystems.create("s3", target.bucket(), target.flinkConfiguration(options));
         try {
             long before = getsOf(object).count();
-            ((PathsCopyingFileSystem) copying).copyFiles(List.of(PathsCopyingFileSystem.CopyRequest.of(
-                    object, new Path(local.resolve(fileName).toUri()), SIZE)), ICloseableRegistry.NO_OP);
+            ((PathsCopyingFileSystem) copying)
+                    .copyFiles(
+                            List.of(PathsCopyingFileSystem.CopyRequest.of(
+                                    object, new Path(local.resolve(fileName).toUri()), SIZE)),
+                            ICloseableRegistry.NO_OP);
             return getsOf(object)
                     .skip(before)
                     .map(BulkCopyRangeSizeTest::rangeHeader)
@@ -65,7 +74,8 @@ class BulkCopyRangeSizeTest extends AbstractS3ProxyFileSystemTest {
 
     /** The GETs of the object the server received, in arrival order (the server is shared: others are left out). */
     private Stream<RequestRecord> getsOf(Path object) {
-        return server.requestLog().entries(RequestKind.GET_OBJECT).stream().filter(get -> get.key().equals(key(object)));
+        return server.requestLog().entries(RequestKind.GET_OBJECT).stream()
+                .filter(get -> get.key().equals(key(object)));
     }
 
     private static String rangeHeader(RequestRecord get) {

@@ -85,7 +85,8 @@ public final class CephRgw {
         Path file = Path.of(environment.getOrDefault(DIR, DEFAULT_DIR), "rgw.env");
         if (!Files.isRegularFile(file)) {
             String unavailable = environment.get(UNAVAILABLE);
-            skipReason = unavailable != null ? unavailable
+            skipReason = unavailable != null
+                    ? unavailable
                     : "no Ceph RGW running: start one with 's3-test-server/ceph-rgw.sh start' (installs Debian's"
                             + " Ceph packages if missing, needs root then), which writes " + file
                             + ", or set " + ENDPOINT + ", " + ACCESS_KEY + ", " + SECRET_KEY + " and " + BUCKET;
@@ -109,9 +110,13 @@ public final class CephRgw {
 
     private static S3TestTarget fromVariables(java.util.function.Function<String, String> variables, String from) {
         String region = variables.apply(REGION);
-        return new S3TestTarget("Ceph RGW from " + from, URI.create(required(variables, ENDPOINT, from)),
-                required(variables, ACCESS_KEY, from), required(variables, SECRET_KEY, from),
-                region == null ? "us-east-1" : region, required(variables, BUCKET, from));
+        return new S3TestTarget(
+                "Ceph RGW from " + from,
+                URI.create(required(variables, ENDPOINT, from)),
+                required(variables, ACCESS_KEY, from),
+                required(variables, SECRET_KEY, from),
+                region == null ? "us-east-1" : region,
+                required(variables, BUCKET, from));
     }
 
     private static String required(java.util.function.Function<String, String> variables, String name, String from) {

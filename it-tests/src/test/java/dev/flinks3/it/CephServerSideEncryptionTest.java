@@ -41,8 +41,10 @@ class CephServerSideEncryptionTest {
         S3TestTarget target = CephRgw.target();
         bucket = target.bucket();
         s3 = target.sdkClient();
-        fs = FlinkS3FileSystems.create("s3", bucket, target.flinkConfiguration(
-                Map.of("s3.sse.type", "sse-s3", "s3.upload.min.part.size", "5mb")));
+        fs = FlinkS3FileSystems.create(
+                "s3",
+                bucket,
+                target.flinkConfiguration(Map.of("s3.sse.type", "sse-s3", "s3.upload.min.part.size", "5mb")));
     }
 
     @AfterAll
@@ -65,10 +67,13 @@ class CephServerSideEncryptionTest {
             }
         });
 
-        assertThat(failure).isInstanceOf(IOException.class)
+        assertThat(failure)
+                .isInstanceOf(IOException.class)
                 .hasMessageContaining(file.toString())
                 .hasMessageContaining("HTTP 400");
-        assertThat(s3.listObjectsV2(b -> b.bucket(bucket).prefix(prefix)).contents()).isEmpty();
-        assertThat(s3.listMultipartUploads(b -> b.bucket(bucket).prefix(prefix)).uploads()).isEmpty();
+        assertThat(s3.listObjectsV2(b -> b.bucket(bucket).prefix(prefix)).contents())
+                .isEmpty();
+        assertThat(s3.listMultipartUploads(b -> b.bucket(bucket).prefix(prefix)).uploads())
+                .isEmpty();
     }
 }

@@ -46,8 +46,10 @@ class CloseTimeoutTest extends AbstractS3ProxyFileSystemTest {
             assertThat(closing.took).as("closing with a 1 s close timeout").isLessThan(BETWEEN);
             assertThatThrownBy(closing.stream::close).isInstanceOf(IOException.class);
         }
-        assertThat(s3.listObjectsV2(b -> b.bucket(target.bucket()).prefix(key(dir) + "/")).contents())
-                .as("objects under %s", dir).isEmpty();
+        assertThat(s3.listObjectsV2(b -> b.bucket(target.bucket()).prefix(key(dir) + "/"))
+                        .contents())
+                .as("objects under %s", dir)
+                .isEmpty();
     }
 
     @Test
@@ -57,7 +59,9 @@ class CloseTimeoutTest extends AbstractS3ProxyFileSystemTest {
         try (FaultInjectingProxy proxy = new FaultInjectingProxy(target.endpoint())) {
             Closing closing = closeWhileAPartUploads(proxy, file, Map.of());
 
-            assertThat(closing.took).as("closing with the default close timeout").isGreaterThan(BETWEEN);
+            assertThat(closing.took)
+                    .as("closing with the default close timeout")
+                    .isGreaterThan(BETWEEN);
             // The part has its answer, but the clients are closed: the upload cannot complete.
             assertThatThrownBy(closing.stream::close).isInstanceOf(IOException.class);
         }
@@ -72,7 +76,8 @@ class CloseTimeoutTest extends AbstractS3ProxyFileSystemTest {
         proxy.failAlways(RequestKind.UPLOAD_PART, Fault.delayFirstByte(Duration.ofSeconds(PART_HELD_BACK_SECONDS)));
         Map<String, String> withParts = new HashMap<>(options);
         withParts.put("s3.upload.min.part.size", "5 mb");
-        FileSystemFactory factory = FlinkS3FileSystems.factory("s3", target.via(proxy.endpoint()).flinkConfiguration(withParts));
+        FileSystemFactory factory =
+                FlinkS3FileSystems.factory("s3", target.via(proxy.endpoint()).flinkConfiguration(withParts));
         FSDataOutputStream stream = factory.create(file.toUri()).create(file, WriteMode.NO_OVERWRITE);
         stream.write(randomBytes(5 * MIB + 1, 7));
         await().atMost(Duration.ofSeconds(20)).until(() -> proxy.count(RequestKind.UPLOAD_PART) == 1);

@@ -43,17 +43,24 @@ class CompatibilityKeysTest {
                 CapturedLogs unknown = CapturedLogs.capture("dev.flinks3.fs.UnknownKeys")) {
             FileSystem.initialize(configuration, null);
             FileSystem fs = FileSystem.get(URI.create("s3://" + SharedS3ProxyTarget.bucket() + "/"));
-            assertThat(fs.exists(new Path("s3://" + SharedS3ProxyTarget.bucket() + "/no-such-key"))).isFalse();
-            warnings = settings.events().stream().filter(e -> e.level() == Level.WARN).toList();
+            assertThat(fs.exists(new Path("s3://" + SharedS3ProxyTarget.bucket() + "/no-such-key")))
+                    .isFalse();
+            warnings = settings.events().stream()
+                    .filter(e -> e.level() == Level.WARN)
+                    .toList();
             assertThat(unknown.events()).as("warnings about unknown keys").noneMatch(e -> e.level() == Level.WARN);
         } finally {
             FileSystem.initialize(new Configuration(), null);
         }
 
-        assertThat(warnings).as("one warning per key, for the s3 and s3a factories together")
+        assertThat(warnings)
+                .as("one warning per key, for the s3 and s3a factories together")
                 .hasSize(COMPATIBILITY_ONLY.size());
         for (String key : COMPATIBILITY_ONLY.keySet()) {
-            assertThat(warnings).as(key).filteredOn(w -> w.text().contains("'" + key + "'")).hasSize(1);
+            assertThat(warnings)
+                    .as(key)
+                    .filteredOn(w -> w.text().contains("'" + key + "'"))
+                    .hasSize(1);
         }
         for (String key : READ_SPELLINGS.keySet()) {
             assertThat(warnings).noneMatch(w -> w.text().contains(key));

@@ -28,20 +28,36 @@ class ConfigurationSpellingsTest {
 
     static Stream<Arguments> spellings() {
         return Stream.of(
-                Arguments.of("flink native", "s3", "s3.endpoint", "s3.access-key", "s3.secret-key",
-                        "s3.path-style-access"),
-                Arguments.of("flink dotted", "s3", "s3.endpoint", "s3.access.key", "s3.secret.key",
-                        "s3.path.style.access"),
-                Arguments.of("presto", "s3", "presto.s3.endpoint", "presto.s3.access-key", "presto.s3.secret-key",
+                Arguments.of(
+                        "flink native", "s3", "s3.endpoint", "s3.access-key", "s3.secret-key", "s3.path-style-access"),
+                Arguments.of(
+                        "flink dotted", "s3", "s3.endpoint", "s3.access.key", "s3.secret.key", "s3.path.style.access"),
+                Arguments.of(
+                        "presto",
+                        "s3",
+                        "presto.s3.endpoint",
+                        "presto.s3.access-key",
+                        "presto.s3.secret-key",
                         "presto.s3.path-style-access"),
-                Arguments.of("hadoop s3a", "s3a", "fs.s3a.endpoint", "fs.s3a.access.key", "fs.s3a.secret.key",
+                Arguments.of(
+                        "hadoop s3a",
+                        "s3a",
+                        "fs.s3a.endpoint",
+                        "fs.s3a.access.key",
+                        "fs.s3a.secret.key",
                         "fs.s3a.path.style.access"));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("spellings")
-    void spellingReachesTheServerWithoutARegion(String plugin, String scheme, String endpointKey, String accessKeyKey,
-            String secretKeyKey, String pathStyleKey) throws Exception {
+    void spellingReachesTheServerWithoutARegion(
+            String plugin,
+            String scheme,
+            String endpointKey,
+            String accessKeyKey,
+            String secretKeyKey,
+            String pathStyleKey)
+            throws Exception {
         EmbeddedS3Server server = SharedS3Proxy.server();
         Configuration configuration = Configuration.fromMap(Map.of(
                 endpointKey, server.endpoint().toString(),

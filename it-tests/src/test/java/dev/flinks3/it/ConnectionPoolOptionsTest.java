@@ -44,9 +44,11 @@ class ConnectionPoolOptionsTest extends AbstractS3ProxyFileSystemTest {
         String range = "1 mb";
 
         assertThat(peakGetsInFlight(objects, Map.of("s3.connection.max", "2", "s3.bulk-copy.range-size", range), "two"))
-                .as("GETs in flight at once with two connections").isBetween(1, 2);
+                .as("GETs in flight at once with two connections")
+                .isBetween(1, 2);
         assertThat(peakGetsInFlight(objects, Map.of("s3.bulk-copy.range-size", range), "default"))
-                .as("GETs in flight at once with the default pool").isGreaterThan(2);
+                .as("GETs in flight at once with the default pool")
+                .isGreaterThan(2);
     }
 
     @ParameterizedTest(name = "s3.http-client: {0}")
@@ -66,7 +68,9 @@ class ConnectionPoolOptionsTest extends AbstractS3ProxyFileSystemTest {
 
                 await().atMost(Duration.ofSeconds(30)).until(() -> shortIdle.openConnections() == 0);
 
-                assertThat(longIdle.openConnections()).as("the connection of the 10 min pool").isEqualTo(1);
+                assertThat(longIdle.openConnections())
+                        .as("the connection of the 10 min pool")
+                        .isEqualTo(1);
             } finally {
                 FlinkS3FileSystems.close(closesSoon);
                 FlinkS3FileSystems.close(keepsIt);
@@ -75,8 +79,12 @@ class ConnectionPoolOptionsTest extends AbstractS3ProxyFileSystemTest {
     }
 
     private FileSystem fileSystemVia(ResettingTcpProxy proxy, String httpClient, String maxIdleTime) throws Exception {
-        return FlinkS3FileSystems.create("s3", target.bucket(), target.via(proxy.endpoint()).flinkConfiguration(
-                Map.of("s3.http-client", httpClient, "s3.connection.max-idle-time", maxIdleTime)));
+        return FlinkS3FileSystems.create(
+                "s3",
+                target.bucket(),
+                target.via(proxy.endpoint())
+                        .flinkConfiguration(
+                                Map.of("s3.http-client", httpClient, "s3.connection.max-idle-time", maxIdleTime)));
     }
 
     /** Copies every object to local files with a filesystem of {@code options}; the most GETs the server served at once. */
@@ -85,8 +93,10 @@ class ConnectionPoolOptionsTest extends AbstractS3ProxyFileSystemTest {
         try {
             List<PathsCopyingFileSystem.CopyRequest> copies = new ArrayList<>();
             for (Path object : objects) {
-                copies.add(PathsCopyingFileSystem.CopyRequest.of(object,
-                        new Path(local.resolve(subdir).resolve(object.getName()).toUri()), FILE_BYTES));
+                copies.add(PathsCopyingFileSystem.CopyRequest.of(
+                        object,
+                        new Path(local.resolve(subdir).resolve(object.getName()).toUri()),
+                        FILE_BYTES));
             }
             server.requestLog().clear();
             ((PathsCopyingFileSystem) copying).copyFiles(copies, ICloseableRegistry.NO_OP);

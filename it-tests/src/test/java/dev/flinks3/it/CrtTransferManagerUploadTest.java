@@ -62,7 +62,8 @@ class CrtTransferManagerUploadTest extends AbstractS3ProxyFileSystemTest {
         added.removeAll(before);
         assertThat(added).hasSize(1);
         fileSystemBean = added.iterator().next();
-        write(new Path("s3://" + target.bucket() + "/" + getClass().getSimpleName() + "/first-small-file"),
+        write(
+                new Path("s3://" + target.bucket() + "/" + getClass().getSimpleName() + "/first-small-file"),
                 "checked".getBytes(StandardCharsets.UTF_8));
     }
 
@@ -81,18 +82,31 @@ class CrtTransferManagerUploadTest extends AbstractS3ProxyFileSystemTest {
         writeInSmallWrites(path, data, WriteMode.OVERWRITE);
 
         List<RequestRecord> requests = requestsFor(path);
-        assertThat(requests).extracting(RequestRecord::kind).as("requests %s", requests)
+        assertThat(requests)
+                .extracting(RequestRecord::kind)
+                .as("requests %s", requests)
                 .doesNotContain(RequestKind.PUT_OBJECT);
-        assertThat(requests).filteredOn(r -> r.kind() == RequestKind.CREATE_MULTIPART_UPLOAD).hasSize(1);
-        assertThat(requests).filteredOn(r -> r.kind() == RequestKind.COMPLETE_MULTIPART_UPLOAD).hasSize(1);
-        List<RequestRecord> parts = requests.stream().filter(r -> r.kind() == RequestKind.UPLOAD_PART).toList();
-        assertThat(parts).as("parts of the client's part size, the last one the rest: %s", parts)
+        assertThat(requests)
+                .filteredOn(r -> r.kind() == RequestKind.CREATE_MULTIPART_UPLOAD)
+                .hasSize(1);
+        assertThat(requests)
+                .filteredOn(r -> r.kind() == RequestKind.COMPLETE_MULTIPART_UPLOAD)
+                .hasSize(1);
+        List<RequestRecord> parts = requests.stream()
+                .filter(r -> r.kind() == RequestKind.UPLOAD_PART)
+                .toList();
+        assertThat(parts)
+                .as("parts of the client's part size, the last one the rest: %s", parts)
                 .extracting(CrtTransferManagerUploadTest::bodyBytes)
                 .containsExactlyInAnyOrder(PART, PART, 2L * MIB + 123);
-        assertThat(parts).as("each part with the CRC32C the client computed, which the server checks")
-                .allSatisfy(part -> assertThat(carriesCrc32c(part)).as("%s", part).isTrue());
-        assertThat(parts).as("parts cut by the CRT client from the Transfer Manager's PutObject")
-                .allSatisfy(part -> assertThat(cutByCrtClient(part)).as("%s", part).isTrue());
+        assertThat(parts)
+                .as("each part with the CRC32C the client computed, which the server checks")
+                .allSatisfy(
+                        part -> assertThat(carriesCrc32c(part)).as("%s", part).isTrue());
+        assertThat(parts)
+                .as("parts cut by the CRT client from the Transfer Manager's PutObject")
+                .allSatisfy(
+                        part -> assertThat(cutByCrtClient(part)).as("%s", part).isTrue());
         assertThat(objectBytes(path)).isEqualTo(data);
         assertThat(metric("BytesUploaded") - bytesBefore).isEqualTo(data.length);
         assertThat(metric("MultipartUploadsCompleted") - completedBefore).isEqualTo(1);
@@ -129,7 +143,9 @@ class CrtTransferManagerUploadTest extends AbstractS3ProxyFileSystemTest {
         assertThat(failure).isInstanceOf(IOException.class).hasMessageContaining("AccessDenied");
         catchThrowable(out::close);
 
-        assertThat(requestsFor(path)).extracting(RequestRecord::kind).contains(RequestKind.ABORT_MULTIPART_UPLOAD)
+        assertThat(requestsFor(path))
+                .extracting(RequestRecord::kind)
+                .contains(RequestKind.ABORT_MULTIPART_UPLOAD)
                 .doesNotContain(RequestKind.COMPLETE_MULTIPART_UPLOAD);
         assertNothingLeftAt(path);
         assertThat(metric("MultipartUploadsAborted") - abortedBefore).isEqualTo(1);
@@ -142,24 +158,39 @@ class CrtTransferManagerUploadTest extends AbstractS3ProxyFileSystemTest {
         byte[] original = "original".getBytes(StandardCharsets.UTF_8);
         s3.putObject(b -> b.bucket(target.bucket()).key(key(path)), RequestBody.fromBytes(original));
 
-        Throwable failure = catchThrowable(() -> writeInSmallWrites(path, randomBytes(11 * MIB, 4), WriteMode.NO_OVERWRITE));
+        Throwable failure =
+                catchThrowable(() -> writeInSmallWrites(path, randomBytes(11 * MIB, 4), WriteMode.NO_OVERWRITE));
 
         assertThat(failure).isInstanceOf(FileAlreadyExistsException.class);
         assertThat(objectBytes(path)).isEqualTo(original);
-        assertThat(s3.listMultipartUploads(b -> b.bucket(target.bucket()).prefix(key(dir))).uploads()).isEmpty();
+        assertThat(s3.listMultipartUploads(b -> b.bucket(target.bucket()).prefix(key(dir)))
+                        .uploads())
+                .isEmpty();
         List<RequestRecord> requests = requestsFor(path);
-        assertThat(requests).filteredOn(r -> r.kind() == RequestKind.COMPLETE_MULTIPART_UPLOAD)
+        assertThat(requests)
+                .filteredOn(r -> r.kind() == RequestKind.COMPLETE_MULTIPART_UPLOAD)
                 .isNotEmpty()
-                .allSatisfy(complete -> assertThat(complete.header("If-None-Match")).hasValue("*"));
-        assertThat(requests).filteredOn(r -> r.kind() == RequestKind.UPLOAD_PART).isNotEmpty()
+                .allSatisfy(
+                        complete -> assertThat(complete.header("If-None-Match")).hasValue("*"));
+        assertThat(requests)
+                .filteredOn(r -> r.kind() == RequestKind.UPLOAD_PART)
+                .isNotEmpty()
                 .as("parts cut by the CRT client from the Transfer Manager's PutObject")
                 .allSatisfy(part -> assertThat(cutByCrtClient(part)).isTrue());
     }
 
     @Test
     void withoutConditionalWritesOurEngineUploadsNoOverwriteStreamsAndOneWarningSaysSo() throws Exception {
-        FileSystem engineFs = FlinkS3FileSystems.create("s3", target.bucket(), target.flinkConfiguration(Map.of(
-                "s3.client", "crt", "s3.upload.min.part.size", "5mb", "s3.conditional-writes.enabled", "false")));
+        FileSystem engineFs = FlinkS3FileSystems.create(
+                "s3",
+                target.bucket(),
+                target.flinkConfiguration(Map.of(
+                        "s3.client",
+                        "crt",
+                        "s3.upload.min.part.size",
+                        "5mb",
+                        "s3.conditional-writes.enabled",
+                        "false")));
         try (CapturedLogs logs = CapturedLogs.capture("dev.flinks3.multipart.crt")) {
             write(engineFs, new Path(dir, "small"), "checked".getBytes(StandardCharsets.UTF_8));
             Path first = new Path(dir, "first");
@@ -171,16 +202,21 @@ class CrtTransferManagerUploadTest extends AbstractS3ProxyFileSystemTest {
 
             for (Path path : List.of(first, second)) {
                 List<RequestRecord> requests = requestsFor(path);
-                assertThat(requests).filteredOn(r -> r.kind() == RequestKind.UPLOAD_PART)
+                assertThat(requests)
+                        .filteredOn(r -> r.kind() == RequestKind.UPLOAD_PART)
                         .as("our engine's parts, each with the CRC32C it computed")
                         .hasSize(3)
-                        .allSatisfy(part -> assertThat(part.header("x-amz-checksum-crc32c")).isPresent());
-                assertThat(requests).filteredOn(r -> r.kind() == RequestKind.UPLOAD_PART)
+                        .allSatisfy(part ->
+                                assertThat(part.header("x-amz-checksum-crc32c")).isPresent());
+                assertThat(requests)
+                        .filteredOn(r -> r.kind() == RequestKind.UPLOAD_PART)
                         .as("our engine's own UploadPart calls")
                         .noneSatisfy(part -> assertThat(cutByCrtClient(part)).isTrue());
                 assertThat(objectBytes(path)).isEqualTo(data);
             }
-            assertThat(logs.events()).filteredOn(e -> e.text().contains("If-None-Match")).hasSize(1);
+            assertThat(logs.events())
+                    .filteredOn(e -> e.text().contains("If-None-Match"))
+                    .hasSize(1);
         } finally {
             FlinkS3FileSystems.close(engineFs);
         }
@@ -194,7 +230,8 @@ class CrtTransferManagerUploadTest extends AbstractS3ProxyFileSystemTest {
 
     private static boolean carriesCrc32c(RequestRecord part) {
         return part.header("x-amz-checksum-crc32c").isPresent()
-                || "x-amz-checksum-crc32c".equalsIgnoreCase(part.header("x-amz-trailer").orElse(""));
+                || "x-amz-checksum-crc32c"
+                        .equalsIgnoreCase(part.header("x-amz-trailer").orElse(""));
     }
 
     /**
@@ -203,7 +240,8 @@ class CrtTransferManagerUploadTest extends AbstractS3ProxyFileSystemTest {
      * every UploadPart call of our engine.
      */
     private static boolean cutByCrtClient(RequestRecord part) {
-        return part.kind() == RequestKind.UPLOAD_PART && part.header("content-type").isEmpty();
+        return part.kind() == RequestKind.UPLOAD_PART
+                && part.header("content-type").isEmpty();
     }
 
     private void writeInSmallWrites(Path path, byte[] data, WriteMode mode) throws IOException {
@@ -221,16 +259,21 @@ class CrtTransferManagerUploadTest extends AbstractS3ProxyFileSystemTest {
     }
 
     private void assertNothingLeftAt(Path path) throws IOException {
-        assertThat(s3.listMultipartUploads(b -> b.bucket(target.bucket()).prefix(key(dir))).uploads())
+        assertThat(s3.listMultipartUploads(b -> b.bucket(target.bucket()).prefix(key(dir)))
+                        .uploads())
                 .as("multipart uploads left under %s", dir)
                 .isEmpty();
         assertThat(fs.exists(path)).isFalse();
-        assertThat(s3.listObjectsV2(b -> b.bucket(target.bucket()).prefix(key(dir))).contents()).isEmpty();
+        assertThat(s3.listObjectsV2(b -> b.bucket(target.bucket()).prefix(key(dir)))
+                        .contents())
+                .isEmpty();
     }
 
     private List<RequestRecord> requestsFor(Path path) {
         String key = key(path);
-        return server.requestLog().entries().stream().filter(r -> r.key().equals(key)).collect(Collectors.toList());
+        return server.requestLog().entries().stream()
+                .filter(r -> r.key().equals(key))
+                .collect(Collectors.toList());
     }
 
     private long metric(String attribute) throws Exception {

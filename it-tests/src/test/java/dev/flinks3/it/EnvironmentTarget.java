@@ -35,8 +35,8 @@ final class EnvironmentTarget {
             return Optional.empty();
         }
         String region = isBlank(environment.get(REGION)) ? "us-east-1" : environment.get(REGION);
-        return Optional.of(new S3TestTarget("endpoint from " + ENDPOINT, URI.create(endpoint), accessKey, secretKey,
-                region, bucket));
+        return Optional.of(new S3TestTarget(
+                "endpoint from " + ENDPOINT, URI.create(endpoint), accessKey, secretKey, region, bucket));
     }
 
     static String skipReason() {

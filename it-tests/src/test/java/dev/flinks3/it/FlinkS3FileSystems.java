@@ -36,8 +36,10 @@ public final class FlinkS3FileSystems {
                 return factory;
             }
         }
-        return fail("No FileSystemFactory for scheme '%s' on the test classpath: module flink-s3-fs-native must "
-                + "register one in META-INF/services/%s", scheme, FileSystemFactory.class.getName());
+        return fail(
+                "No FileSystemFactory for scheme '%s' on the test classpath: module flink-s3-fs-native must "
+                        + "register one in META-INF/services/%s",
+                scheme, FileSystemFactory.class.getName());
     }
 
     /**

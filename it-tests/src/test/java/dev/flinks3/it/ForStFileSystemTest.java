@@ -82,7 +82,9 @@ class ForStFileSystemTest extends AbstractS3ProxyFileSystemTest {
             });
 
             assertThat(wrong).isEmpty();
-            assertThat(in.getPos()).as("positional reads leave the stream's position").isZero();
+            assertThat(in.getPos())
+                    .as("positional reads leave the stream's position")
+                    .isZero();
         }
     }
 
@@ -106,7 +108,8 @@ class ForStFileSystemTest extends AbstractS3ProxyFileSystemTest {
             assertThat(wrong).isEmpty();
         }
         List<RequestRecord> gets = requestsUnder(RequestKind.GET_OBJECT);
-        assertThat(gets).as("every block read is one ranged GET, never the whole object")
+        assertThat(gets)
+                .as("every block read is one ranged GET, never the whole object")
                 .hasSizeGreaterThanOrEqualTo(8 * READS_PER_THREAD)
                 .allSatisfy(get -> assertThat(get.header("Range")).isPresent());
     }
@@ -135,7 +138,9 @@ class ForStFileSystemTest extends AbstractS3ProxyFileSystemTest {
                 byte[] read = new byte[890];
                 buffer.duplicate().position(10).get(read);
                 assertThat(read).isEqualTo(Arrays.copyOfRange(data, (int) at, (int) at + 890));
-                assertThat(buffer.duplicate().position(0).get()).as("byte before the position untouched").isZero();
+                assertThat(buffer.duplicate().position(0).get())
+                        .as("byte before the position untouched")
+                        .isZero();
             }
             assertThat(heap.array()[99]).as("byte before the slice untouched").isZero();
         }
@@ -193,13 +198,17 @@ class ForStFileSystemTest extends AbstractS3ProxyFileSystemTest {
         try (ByteBufferWritableFSDataOutputStream out = forSt.create(current)) {
             out.write("MANIFEST-000005\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
         }
-        assertThat(objectsUnder()).as("ForSt keeps files other than SSTs on local disk").isEmpty();
+        assertThat(objectsUnder())
+                .as("ForSt keeps files other than SSTs on local disk")
+                .isEmpty();
 
         try (ByteBufferWritableFSDataOutputStream out = forSt.create(sst)) {
             out.write(data);
         }
         List<S3Object> written = objectsUnder();
-        assertThat(written).as("one object, under a name of ForSt's own").hasSize(1)
+        assertThat(written)
+                .as("one object, under a name of ForSt's own")
+                .hasSize(1)
                 .noneSatisfy(o -> assertThat(o.key()).endsWith("000009.sst"));
 
         assertThat(forSt.rename(sst, ingested)).isTrue();
@@ -217,7 +226,9 @@ class ForStFileSystemTest extends AbstractS3ProxyFileSystemTest {
         assertThat(forSt.delete(ingested, false)).isTrue();
 
         assertThat(forSt.exists(ingested)).isFalse();
-        assertThat(objectsUnder()).as("the object goes with ForSt's last reference").isEmpty();
+        assertThat(objectsUnder())
+                .as("the object goes with ForSt's last reference")
+                .isEmpty();
     }
 
     @Test
@@ -250,12 +261,15 @@ class ForStFileSystemTest extends AbstractS3ProxyFileSystemTest {
         write(source, "new".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
         write(target, "old".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
 
-        assertThat(fs.rename(source, target)).as("no rename over an existing file").isFalse();
+        assertThat(fs.rename(source, target))
+                .as("no rename over an existing file")
+                .isFalse();
         assertThat(fs.delete(target, false)).isTrue();
         assertThat(fs.rename(source, target)).isTrue();
 
         assertThat(fs.exists(source)).isFalse();
-        assertThat(new String(readFully(target), java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo("new");
+        assertThat(new String(readFully(target), java.nio.charset.StandardCharsets.US_ASCII))
+                .isEqualTo("new");
     }
 
     /** ForSt's filesystem over ours, with this test's directory as the remote base and no file cache. */
@@ -265,13 +279,15 @@ class ForStFileSystemTest extends AbstractS3ProxyFileSystemTest {
     }
 
     private List<S3Object> objectsUnder() {
-        return s3.listObjectsV2Paginator(b -> b.bucket(target.bucket()).prefix(key(dir) + "/")).contents()
-                .stream().toList();
+        return s3.listObjectsV2Paginator(b -> b.bucket(target.bucket()).prefix(key(dir) + "/")).contents().stream()
+                .toList();
     }
 
     private List<RequestRecord> requestsUnder(RequestKind kind) {
         String prefix = key(dir) + "/";
-        return server.requestLog().entries(kind).stream().filter(r -> r.key().startsWith(prefix)).toList();
+        return server.requestLog().entries(kind).stream()
+                .filter(r -> r.key().startsWith(prefix))
+                .toList();
     }
 
     /** One read of a thread; returns a description of what was wrong, or null. */
@@ -331,7 +347,8 @@ class ForStFileSystemTest extends AbstractS3ProxyFileSystemTest {
         byte[] read = new byte[n];
         buffer.duplicate().flip().get(read);
         int from = (int) position;
-        return Arrays.equals(read, Arrays.copyOfRange(data, from, from + n)) ? null
+        return Arrays.equals(read, Arrays.copyOfRange(data, from, from + n))
+                ? null
                 : "wrong bytes at " + position + " (" + n + " bytes)";
     }
 }

@@ -8,7 +8,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.apache.flink.core.fs.FileStatus;
-import org.apache.flink.core.fs.Path;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.sync.RequestBody;
 
@@ -29,9 +28,13 @@ class LargeDirectoryTest extends AbstractS3ProxyFileSystemTest {
 
         FileStatus[] listing = fs.listStatus(dir);
 
-        assertThat(Arrays.stream(listing).filter(s -> !s.isDir()).map(s -> s.getPath().getName()))
+        assertThat(Arrays.stream(listing)
+                        .filter(s -> !s.isDir())
+                        .map(s -> s.getPath().getName()))
                 .containsExactlyInAnyOrderElementsOf(names);
-        assertThat(Arrays.stream(listing).filter(FileStatus::isDir).map(s -> s.getPath().getName()))
+        assertThat(Arrays.stream(listing)
+                        .filter(FileStatus::isDir)
+                        .map(s -> s.getPath().getName()))
                 .containsExactly("sub");
         assertThat(server.requestLog().count(RequestKind.LIST_OBJECTS_V2) - listsBefore)
                 .as("ListObjectsV2 pages")
@@ -46,7 +49,9 @@ class LargeDirectoryTest extends AbstractS3ProxyFileSystemTest {
 
         assertThat(fs.delete(dir, true)).isTrue();
 
-        assertThat(s3.listObjectsV2(b -> b.bucket(target.bucket()).prefix(key(dir))).contents()).isEmpty();
+        assertThat(s3.listObjectsV2(b -> b.bucket(target.bucket()).prefix(key(dir)))
+                        .contents())
+                .isEmpty();
         assertThat(fs.exists(dir)).isFalse();
         assertThat(server.requestLog().count(RequestKind.DELETE_OBJECTS) - batchDeletesBefore)
                 .as("DeleteObjects requests")
@@ -61,7 +66,9 @@ class LargeDirectoryTest extends AbstractS3ProxyFileSystemTest {
      * backend: preparing them over HTTP would cost more than the calls under test.
      */
     private List<String> createObjects() {
-        List<String> names = IntStream.range(0, FILES).mapToObj(i -> String.format("part-%05d", i)).toList();
+        List<String> names = IntStream.range(0, FILES)
+                .mapToObj(i -> String.format("part-%05d", i))
+                .toList();
         for (String name : names) {
             server.putObjectDirectly(target.bucket(), key(dir) + "/" + name, name.getBytes(StandardCharsets.UTF_8));
         }

@@ -41,7 +41,12 @@ final class LocalStackTarget {
     }
 
     private static S3TestTarget target() {
-        return new S3TestTarget("LocalStack", container.getEndpoint(), container.getAccessKey(),
-                container.getSecretKey(), container.getRegion(), BUCKET);
+        return new S3TestTarget(
+                "LocalStack",
+                container.getEndpoint(),
+                container.getAccessKey(),
+                container.getSecretKey(),
+                container.getRegion(),
+                BUCKET);
     }
 }

@@ -47,7 +47,9 @@ class NoOverwriteTest extends AbstractS3ProxyFileSystemTest {
 
         assertThat(failure).isInstanceOf(IOException.class);
         assertThat(objectBytes(path)).isEqualTo(ORIGINAL);
-        assertThat(s3.listMultipartUploads(b -> b.bucket(target.bucket()).prefix(key(dir))).uploads()).isEmpty();
+        assertThat(s3.listMultipartUploads(b -> b.bucket(target.bucket()).prefix(key(dir)))
+                        .uploads())
+                .isEmpty();
     }
 
     @Test
@@ -74,7 +76,9 @@ class NoOverwriteTest extends AbstractS3ProxyFileSystemTest {
             secondClose = catchThrowable(loser::close);
         }
 
-        assertThat(secondCreate != null || secondClose != null).as("the second writer failed").isTrue();
+        assertThat(secondCreate != null || secondClose != null)
+                .as("the second writer failed")
+                .isTrue();
         assertThat(objectBytes(path)).isEqualTo(first);
     }
 

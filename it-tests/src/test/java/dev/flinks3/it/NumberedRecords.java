@@ -34,6 +34,8 @@ final class NumberedRecords {
         if (text.isEmpty()) {
             return new long[0];
         }
-        return text.lines().mapToLong(line -> Long.parseLong(line.substring(0, 10))).toArray();
+        return text.lines()
+                .mapToLong(line -> Long.parseLong(line.substring(0, 10)))
+                .toArray();
     }
 }

@@ -34,7 +34,8 @@ class ParallelUploadTest extends AbstractS3ProxyFileSystemTest {
         FSDataOutputStream out = fs.create(path, WriteMode.NO_OVERWRITE);
         out.write(data);
         // An upload that only starts at close() never gets here.
-        await().atMost(Duration.ofSeconds(30)).until(() -> !requests(path, RequestKind.UPLOAD_PART).isEmpty());
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> !requests(path, RequestKind.UPLOAD_PART).isEmpty());
         long closeNanos = System.nanoTime();
         out.close();
 
@@ -55,13 +56,17 @@ class ParallelUploadTest extends AbstractS3ProxyFileSystemTest {
 
         write(path, data);
 
-        assertThat(server.requestLog().entries().stream().filter(r -> r.key().equals(key(path))).map(RequestRecord::kind))
+        assertThat(server.requestLog().entries().stream()
+                        .filter(r -> r.key().equals(key(path)))
+                        .map(RequestRecord::kind))
                 .as("requests naming the small file's key")
                 .containsExactly(RequestKind.PUT_OBJECT);
         assertThat(objectBytes(path)).isEqualTo(data);
     }
 
     private List<RequestRecord> requests(Path path, RequestKind kind) {
-        return server.requestLog().entries(kind).stream().filter(r -> r.key().equals(key(path))).toList();
+        return server.requestLog().entries(kind).stream()
+                .filter(r -> r.key().equals(key(path)))
+                .toList();
     }
 }

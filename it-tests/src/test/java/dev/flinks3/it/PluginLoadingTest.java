@@ -56,8 +56,8 @@ class PluginLoadingTest {
         assertThat(SharedS3Proxy.server().requestLog().entries(RequestKind.PUT_OBJECT))
                 .filteredOn(r -> r.key().startsWith(prefix + "/"))
                 .hasSizeGreaterThanOrEqualTo(3)
-                .allSatisfy(r -> assertThat(r.header("User-Agent")).hasValueSatisfying(
-                        agent -> assertThat(agent).contains("CRTS3NativeClient")));
+                .allSatisfy(r -> assertThat(r.header("User-Agent"))
+                        .hasValueSatisfying(agent -> assertThat(agent).contains("CRTS3NativeClient")));
     }
 
     /** Runs {@link PluginProcessMain} in a Flink-like JVM with the plugin jar; fails unless it succeeds. */
@@ -69,17 +69,19 @@ class PluginLoadingTest {
 
         ProcessBuilder child = new ProcessBuilder(
                         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                        "-cp", childClassPath(),
+                        "-cp",
+                        childClassPath(),
                         PluginProcessMain.class.getName())
                 .redirectErrorStream(true)
                 .redirectOutput(work.resolve("child.log").toFile());
-        child.environment().putAll(Map.of(
-                "FLINK_PLUGINS_DIR", pluginDir.getParent().toString(),
-                "IT_S3_ENDPOINT", server.endpoint().toString(),
-                "IT_S3_ACCESS_KEY", server.accessKey(),
-                "IT_S3_SECRET_KEY", server.secretKey(),
-                "IT_S3_BUCKET", SharedS3Proxy.BUCKET,
-                "IT_S3_PREFIX", prefix));
+        child.environment()
+                .putAll(Map.of(
+                        "FLINK_PLUGINS_DIR", pluginDir.getParent().toString(),
+                        "IT_S3_ENDPOINT", server.endpoint().toString(),
+                        "IT_S3_ACCESS_KEY", server.accessKey(),
+                        "IT_S3_SECRET_KEY", server.secretKey(),
+                        "IT_S3_BUCKET", SharedS3Proxy.BUCKET,
+                        "IT_S3_PREFIX", prefix));
         child.environment().putAll(extraEnvironment);
         Process process = child.start();
         boolean exited = process.waitFor(120, TimeUnit.SECONDS);
@@ -89,8 +91,12 @@ class PluginLoadingTest {
         String output = Files.readString(work.resolve("child.log"), StandardCharsets.UTF_8);
         System.out.print(output);
 
-        assertThat(exited).as("child JVM exited within 120 s; output:%n%s", output).isTrue();
-        assertThat(process.exitValue()).as("child JVM exit code; output:%n%s", output).isZero();
+        assertThat(exited)
+                .as("child JVM exited within 120 s; output:%n%s", output)
+                .isTrue();
+        assertThat(process.exitValue())
+                .as("child JVM exit code; output:%n%s", output)
+                .isZero();
         assertThat(output).contains(PluginProcessMain.OK);
     }
 
@@ -110,8 +116,9 @@ class PluginLoadingTest {
                         .max(Comparator.comparingLong(p -> p.toFile().length()));
             }
         }
-        return jar.orElseGet(() -> fail("The plugin jar is not built: no jar registering %s in %s. Build it with "
-                + "'mvn -o -q -B install -pl flink-s3-fs-native -DskipTests' (the reactor does so before it-tests).",
+        return jar.orElseGet(() -> fail(
+                "The plugin jar is not built: no jar registering %s in %s. Build it with "
+                        + "'mvn -o -q -B install -pl flink-s3-fs-native -DskipTests' (the reactor does so before it-tests).",
                 SERVICE_FILE, dir.toAbsolutePath().normalize()));
     }
 
@@ -128,8 +135,13 @@ class PluginLoadingTest {
      * or the AWS SDK, except the test classes that hold {@link PluginProcessMain}.
      */
     private static String childClassPath() throws Exception {
-        Path ownTestClasses = Path.of(PluginProcessMain.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        List<String> entries = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+        Path ownTestClasses = Path.of(PluginProcessMain.class
+                .getProtectionDomain()
+                .getCodeSource()
+                .getLocation()
+                .toURI());
+        List<String> entries = Arrays.stream(
+                        System.getProperty("java.class.path").split(File.pathSeparator))
                 .filter(entry -> Path.of(entry).equals(ownTestClasses) || !holdsPluginClasses(Path.of(entry)))
                 .toList();
         return entries.stream().collect(Collectors.joining(File.pathSeparator));
@@ -140,8 +152,9 @@ class PluginLoadingTest {
             return Files.isDirectory(entry.resolve("dev/flinks3"));
         }
         try (JarFile jar = new JarFile(entry.toFile())) {
-            return jar.stream().anyMatch(e -> e.getName().startsWith("dev/flinks3/")
-                    || e.getName().startsWith("software/amazon/awssdk/"));
+            return jar.stream()
+                    .anyMatch(e -> e.getName().startsWith("dev/flinks3/")
+                            || e.getName().startsWith("software/amazon/awssdk/"));
         } catch (IOException e) {
             return false;
         }

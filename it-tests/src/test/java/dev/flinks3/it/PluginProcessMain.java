@@ -43,20 +43,28 @@ public final class PluginProcessMain {
             }
         }
         Configuration configuration = Configuration.fromMap(Map.of(
-                "s3.endpoint", env.get("IT_S3_ENDPOINT"),
-                "s3.access-key", env.get("IT_S3_ACCESS_KEY"),
-                "s3.secret-key", env.get("IT_S3_SECRET_KEY"),
-                "s3.region", "us-east-1",
-                "s3.path-style-access", "true",
-                "s3.entropy.key", ENTROPY_MARKER,
-                "s3.entropy.length", "4"));
+                "s3.endpoint",
+                env.get("IT_S3_ENDPOINT"),
+                "s3.access-key",
+                env.get("IT_S3_ACCESS_KEY"),
+                "s3.secret-key",
+                env.get("IT_S3_SECRET_KEY"),
+                "s3.region",
+                "us-east-1",
+                "s3.path-style-access",
+                "true",
+                "s3.entropy.key",
+                ENTROPY_MARKER,
+                "s3.entropy.length",
+                "4"));
         if (env.get("IT_S3_CLIENT") != null) {
             configuration.setString("s3.client", env.get("IT_S3_CLIENT"));
         }
         FileSystem.initialize(configuration, PluginUtils.createPluginManagerFromRootFolder(configuration));
 
         for (String scheme : new String[] {"s3", "s3a"}) {
-            Path path = new Path(scheme + "://" + env.get("IT_S3_BUCKET") + "/" + env.get("IT_S3_PREFIX") + "/" + scheme);
+            Path path =
+                    new Path(scheme + "://" + env.get("IT_S3_BUCKET") + "/" + env.get("IT_S3_PREFIX") + "/" + scheme);
             byte[] data = ("written through the plugin as " + scheme).getBytes(StandardCharsets.UTF_8);
             FileSystem fs = path.getFileSystem();
             try (OutputStream out = fs.create(path, WriteMode.NO_OVERWRITE)) {

@@ -39,8 +39,8 @@ class PositionalReadTest extends AbstractS3ProxyFileSystemTest {
         }
         assertThat(server.requestLog().entries(RequestKind.GET_OBJECT))
                 .filteredOn(r -> r.key().equals(key(path)))
-                .anySatisfy(get -> assertThat(get.header("Range")).hasValueSatisfying(
-                        range -> assertThat(range).startsWith("bytes=" + AT + "-")));
+                .anySatisfy(get -> assertThat(get.header("Range"))
+                        .hasValueSatisfying(range -> assertThat(range).startsWith("bytes=" + AT + "-")));
     }
 
     @Test

@@ -87,34 +87,37 @@ final class ResettingTcpProxy implements AutoCloseable {
     }
 
     private void pump(Socket from, Socket to, boolean response) {
-        Thread thread = new Thread(() -> {
-            byte[] buffer = new byte[16 * 1024];
-            long forwarded = 0;
-            try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-                int n;
-                while ((n = in.read(buffer)) >= 0) {
-                    if (!response && forwarded == 0 && n > 0) {
-                        firstRequestBytes.add(buffer[0] & 0xff);
+        Thread thread = new Thread(
+                () -> {
+                    byte[] buffer = new byte[16 * 1024];
+                    long forwarded = 0;
+                    try (InputStream in = from.getInputStream();
+                            OutputStream out = to.getOutputStream()) {
+                        int n;
+                        while ((n = in.read(buffer)) >= 0) {
+                            if (!response && forwarded == 0 && n > 0) {
+                                firstRequestBytes.add(buffer[0] & 0xff);
+                            }
+                            long limit = response ? resetAfterBytes.get() : -1;
+                            if (limit >= 0 && forwarded + n >= limit && resetAfterBytes.compareAndSet(limit, -1)) {
+                                out.write(buffer, 0, (int) Math.max(0, limit - forwarded));
+                                out.flush();
+                                reset(from);
+                                reset(to);
+                                resets.incrementAndGet();
+                                return;
+                            }
+                            out.write(buffer, 0, n);
+                            forwarded += n;
+                        }
+                    } catch (IOException e) {
+                        // The peer closed or reset; close the other side too.
+                    } finally {
+                        closeQuietly(from);
+                        closeQuietly(to);
                     }
-                    long limit = response ? resetAfterBytes.get() : -1;
-                    if (limit >= 0 && forwarded + n >= limit && resetAfterBytes.compareAndSet(limit, -1)) {
-                        out.write(buffer, 0, (int) Math.max(0, limit - forwarded));
-                        out.flush();
-                        reset(from);
-                        reset(to);
-                        resets.incrementAndGet();
-                        return;
-                    }
-                    out.write(buffer, 0, n);
-                    forwarded += n;
-                }
-            } catch (IOException e) {
-                // The peer closed or reset; close the other side too.
-            } finally {
-                closeQuietly(from);
-                closeQuietly(to);
-            }
-        }, "resetting-proxy-pump");
+                },
+                "resetting-proxy-pump");
         thread.setDaemon(true);
         thread.start();
     }

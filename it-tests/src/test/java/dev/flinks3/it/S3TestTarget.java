@@ -20,7 +20,8 @@ import software.amazon.awssdk.services.s3.S3Client;
  * @param region signing region
  * @param bucket an existing bucket the tests may write to
  */
-public record S3TestTarget(String name, URI endpoint, String accessKey, String secretKey, String region, String bucket) {
+public record S3TestTarget(
+        String name, URI endpoint, String accessKey, String secretKey, String region, String bucket) {
 
     /** The Flink configuration that points our filesystem at this target, with Flink's native key spellings. */
     public Configuration flinkConfiguration() {

@@ -17,14 +17,20 @@ final class SharedS3Proxy {
     /** The running server. */
     static synchronized EmbeddedS3Server server() {
         if (server == null) {
-            EmbeddedS3Server started = EmbeddedS3Server.builder().verifyTrailingChecksums(true).bucket(BUCKET).start();
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                try {
-                    started.close();
-                } catch (Exception e) {
-                    e.printStackTrace();
-                }
-            }, "shared-s3proxy-stop"));
+            EmbeddedS3Server started = EmbeddedS3Server.builder()
+                    .verifyTrailingChecksums(true)
+                    .bucket(BUCKET)
+                    .start();
+            Runtime.getRuntime()
+                    .addShutdownHook(new Thread(
+                            () -> {
+                                try {
+                                    started.close();
+                                } catch (Exception e) {
+                                    e.printStackTrace();
+                                }
+                            },
+                            "shared-s3proxy-stop"));
             server = started;
         }
         return server;

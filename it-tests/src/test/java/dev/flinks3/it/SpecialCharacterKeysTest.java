@@ -17,10 +17,17 @@ import org.junit.jupiter.params.provider.ValueSource;
 class SpecialCharacterKeysTest extends AbstractS3ProxyFileSystemTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {
-        "with space", "plus+sign", "percent%20literal", "100%", "key=value", "hash#tag", "ümlaut é 日本語",
-        "all of them a+b=c%d#e é"
-    })
+    @ValueSource(
+            strings = {
+                "with space",
+                "plus+sign",
+                "percent%20literal",
+                "100%",
+                "key=value",
+                "hash#tag",
+                "ümlaut é 日本語",
+                "all of them a+b=c%d#e é"
+            })
     void keyRoundTripsThroughEveryCall(String name) throws Exception {
         Path path = new Path(dir, name);
         byte[] data = ("content of " + name).getBytes(StandardCharsets.UTF_8);
@@ -41,7 +48,9 @@ class SpecialCharacterKeysTest extends AbstractS3ProxyFileSystemTest {
 
         assertThat(fs.delete(renamed, false)).isTrue();
         assertThat(fs.exists(renamed)).isFalse();
-        assertThat(s3.listObjectsV2(b -> b.bucket(target.bucket()).prefix(key(dir))).contents()).isEmpty();
+        assertThat(s3.listObjectsV2(b -> b.bucket(target.bucket()).prefix(key(dir)))
+                        .contents())
+                .isEmpty();
     }
 
     private static String[] names(FileStatus[] statuses) {

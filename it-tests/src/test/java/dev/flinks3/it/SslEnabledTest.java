@@ -33,14 +33,18 @@ class SslEnabledTest extends AbstractS3ProxyFileSystemTest {
         try (ResettingTcpProxy tcp = new ResettingTcpProxy(target.endpoint())) {
             FileSystemFactory factory = factoryWithSsl(tcp, "false");
             try {
-                assertThat(factory.create(object.toUri()).getFileStatus(object).getLen()).isEqualTo(100);
+                assertThat(factory.create(object.toUri()).getFileStatus(object).getLen())
+                        .isEqualTo(100);
             } finally {
                 FlinkS3FileSystems.closeClients(factory);
             }
-            assertThat(tcp.firstRequestBytes()).as("first bytes of the connections").isNotEmpty()
+            assertThat(tcp.firstRequestBytes())
+                    .as("first bytes of the connections")
+                    .isNotEmpty()
                     .allSatisfy(first -> assertThat((char) (int) first).isEqualTo('H'));
         }
-        assertThat(server.requestLog().entries(RequestKind.HEAD_OBJECT)).as("HEADs at the server")
+        assertThat(server.requestLog().entries(RequestKind.HEAD_OBJECT))
+                .as("HEADs at the server")
                 .anySatisfy(head -> assertThat(head.key()).isEqualTo(key(object)));
     }
 
@@ -60,17 +64,26 @@ class SslEnabledTest extends AbstractS3ProxyFileSystemTest {
             } finally {
                 FlinkS3FileSystems.closeClients(factory);
             }
-            assertThat(tcp.firstRequestBytes()).as("first bytes of the connections").isNotEmpty()
+            assertThat(tcp.firstRequestBytes())
+                    .as("first bytes of the connections")
+                    .isNotEmpty()
                     .containsOnly(TLS_HANDSHAKE_RECORD);
         }
-        assertThat(server.requestLog().entries(RequestKind.HEAD_OBJECT)).as("HEADs at the server").isEmpty();
+        assertThat(server.requestLog().entries(RequestKind.HEAD_OBJECT))
+                .as("HEADs at the server")
+                .isEmpty();
     }
 
     /** A factory whose endpoint is the proxy written as host:port, with {@code s3.ssl.enabled: ssl}. */
     private FileSystemFactory factoryWithSsl(ResettingTcpProxy tcp, String ssl) {
-        return FlinkS3FileSystems.factory("s3", target.flinkConfiguration(Map.of(
-                "s3.endpoint", tcp.endpoint().getHost() + ":" + tcp.endpoint().getPort(),
-                "s3.ssl.enabled", ssl,
-                "s3.retry.max-num-retries", "0")));
+        return FlinkS3FileSystems.factory(
+                "s3",
+                target.flinkConfiguration(Map.of(
+                        "s3.endpoint",
+                        tcp.endpoint().getHost() + ":" + tcp.endpoint().getPort(),
+                        "s3.ssl.enabled",
+                        ssl,
+                        "s3.retry.max-num-retries",
+                        "0")));
     }
 }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinks3.it.faults.Fault;
 import dev.flinks3.it.faults.FaultInjectingProxy;
-import dev.flinks3.it.faults.ProxiedRequest;
 import dev.flinks3.testserver.RequestKind;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -50,10 +49,19 @@ class TimeoutOptionsTest extends AbstractS3ProxyFileSystemTest {
         Path object = new Path(dir, "never-reached");
         try (FullBacklogListener hanging = new FullBacklogListener()) {
             S3TestTarget unreachable = target.via(hanging.endpoint());
-            FileSystemFactory byDefault = FlinkS3FileSystems.factory("s3", unreachable.flinkConfiguration(Map.of(
-                    "s3.http-client", httpClient, "s3.retry.max-num-retries", "0")));
-            FileSystemFactory shortTimeout = FlinkS3FileSystems.factory("s3", unreachable.flinkConfiguration(Map.of(
-                    "s3.http-client", httpClient, "s3.retry.max-num-retries", "1", "s3.connection.timeout", "1 s")));
+            FileSystemFactory byDefault = FlinkS3FileSystems.factory(
+                    "s3",
+                    unreachable.flinkConfiguration(
+                            Map.of("s3.http-client", httpClient, "s3.retry.max-num-retries", "0")));
+            FileSystemFactory shortTimeout = FlinkS3FileSystems.factory(
+                    "s3",
+                    unreachable.flinkConfiguration(Map.of(
+                            "s3.http-client",
+                            httpClient,
+                            "s3.retry.max-num-retries",
+                            "1",
+                            "s3.connection.timeout",
+                            "1 s")));
             try {
                 CompletableFuture<Long> defaultCall = CompletableFuture.supplyAsync(() -> lengthOf(byDefault, object));
                 long start = System.nanoTime();
@@ -61,10 +69,14 @@ class TimeoutOptionsTest extends AbstractS3ProxyFileSystemTest {
                 assertThatThrownBy(() -> shortTimeout.create(object.toUri()).getFileStatus(object))
                         .isInstanceOf(IOException.class)
                         .hasMessageContaining("HeadObject failed")
-                        .satisfies(e -> assertThat(saysConnectTimedOut(e)).as("a connect timeout in %s", e).isTrue());
+                        .satisfies(e -> assertThat(saysConnectTimedOut(e))
+                                .as("a connect timeout in %s", e)
+                                .isTrue());
 
                 assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(SHORT_CONNECT_TIMEOUT_FAILS_WITHIN);
-                assertThat(defaultCall).as("the call with the default connect timeout").isNotDone();
+                assertThat(defaultCall)
+                        .as("the call with the default connect timeout")
+                        .isNotDone();
             } finally {
                 hanging.close();
                 FlinkS3FileSystems.closeClients(shortTimeout);
@@ -80,7 +92,9 @@ class TimeoutOptionsTest extends AbstractS3ProxyFileSystemTest {
         Path object = new Path(dir, "object");
         write(object, randomBytes(42, 1));
         Fault silence = Fault.delayFirstByte(Duration.ofSeconds(STALL_SECONDS));
-        assertHeadsOfAHeldBackAnswer(object, silence,
+        assertHeadsOfAHeldBackAnswer(
+                object,
+                silence,
                 Map.of("s3.http-client", httpClient, "s3.socket.timeout", "1 s"),
                 Map.of("s3.http-client", httpClient));
     }
@@ -92,16 +106,20 @@ class TimeoutOptionsTest extends AbstractS3ProxyFileSystemTest {
         write(object, randomBytes(42, 2));
         try (FaultInjectingProxy proxy = new FaultInjectingProxy(target.endpoint())) {
             proxy.failAlways(RequestKind.HEAD_OBJECT, Fault.delayFirstByte(HELD_BACK));
-            FileSystemFactory factory = FlinkS3FileSystems.factory("s3",
-                    target.via(proxy.endpoint()).flinkConfiguration(Map.of("s3.request.timeout", "2 s")));
+            FileSystemFactory factory = FlinkS3FileSystems.factory(
+                    "s3", target.via(proxy.endpoint()).flinkConfiguration(Map.of("s3.request.timeout", "2 s")));
             try {
                 long start = System.nanoTime();
                 assertThatThrownBy(() -> factory.create(object.toUri()).getFileStatus(object))
                         .isInstanceOf(IOException.class)
                         .hasMessageContaining("HeadObject failed")
                         .hasStackTraceContaining("ApiCallTimeoutException");
-                assertThat(Duration.ofNanos(System.nanoTime() - start)).as("time to the failure").isLessThan(HELD_BACK);
-                assertThat(proxy.count(RequestKind.HEAD_OBJECT)).as("HEADs sent").isEqualTo(1);
+                assertThat(Duration.ofNanos(System.nanoTime() - start))
+                        .as("time to the failure")
+                        .isLessThan(HELD_BACK);
+                assertThat(proxy.count(RequestKind.HEAD_OBJECT))
+                        .as("HEADs sent")
+                        .isEqualTo(1);
             } finally {
                 FlinkS3FileSystems.closeClients(factory);
             }
@@ -114,8 +132,11 @@ class TimeoutOptionsTest extends AbstractS3ProxyFileSystemTest {
         Path object = new Path(dir, "object");
         write(object, randomBytes(42, 3));
         // 5 s is the shortest attempt timeout the configuration takes with 5 MiB parts (1 s per MiB).
-        assertHeadsOfAHeldBackAnswer(object, Fault.delayFirstByte(HELD_BACK),
-                Map.of("s3.request.attempt-timeout", "5 s", "s3.upload.min.part.size", "5 mb"), Map.of());
+        assertHeadsOfAHeldBackAnswer(
+                object,
+                Fault.delayFirstByte(HELD_BACK),
+                Map.of("s3.request.attempt-timeout", "5 s", "s3.upload.min.part.size", "5 mb"),
+                Map.of());
     }
 
     /**
@@ -123,25 +144,30 @@ class TimeoutOptionsTest extends AbstractS3ProxyFileSystemTest {
      * and one with {@code defaultOptions}, run at the same time: the first must drop its silent attempt and
      * retry (two HEADs), the second must wait for the answer (one HEAD); both find the object.
      */
-    private void assertHeadsOfAHeldBackAnswer(Path object, Fault holdBack, Map<String, String> shortOptions,
-            Map<String, String> defaultOptions) throws Exception {
+    private void assertHeadsOfAHeldBackAnswer(
+            Path object, Fault holdBack, Map<String, String> shortOptions, Map<String, String> defaultOptions)
+            throws Exception {
         long length = fs.getFileStatus(object).getLen();
         try (FaultInjectingProxy shortProxy = new FaultInjectingProxy(target.endpoint());
                 FaultInjectingProxy defaultProxy = new FaultInjectingProxy(target.endpoint())) {
             shortProxy.failNext(RequestKind.HEAD_OBJECT, 1, holdBack);
             defaultProxy.failNext(RequestKind.HEAD_OBJECT, 1, holdBack);
-            FileSystemFactory shortTimeout =
-                    FlinkS3FileSystems.factory("s3", target.via(shortProxy.endpoint()).flinkConfiguration(shortOptions));
-            FileSystemFactory byDefault =
-                    FlinkS3FileSystems.factory("s3", target.via(defaultProxy.endpoint()).flinkConfiguration(defaultOptions));
+            FileSystemFactory shortTimeout = FlinkS3FileSystems.factory(
+                    "s3", target.via(shortProxy.endpoint()).flinkConfiguration(shortOptions));
+            FileSystemFactory byDefault = FlinkS3FileSystems.factory(
+                    "s3", target.via(defaultProxy.endpoint()).flinkConfiguration(defaultOptions));
             try {
                 CompletableFuture<Long> defaultCall = CompletableFuture.supplyAsync(() -> lengthOf(byDefault, object));
 
                 assertThat(lengthOf(shortTimeout, object)).isEqualTo(length);
-                assertThat(shortProxy.count(RequestKind.HEAD_OBJECT)).as("HEADs with %s", shortOptions).isEqualTo(2);
+                assertThat(shortProxy.count(RequestKind.HEAD_OBJECT))
+                        .as("HEADs with %s", shortOptions)
+                        .isEqualTo(2);
 
                 assertThat(defaultCall.get()).isEqualTo(length);
-                assertThat(defaultProxy.count(RequestKind.HEAD_OBJECT)).as("HEADs with %s", defaultOptions).isEqualTo(1);
+                assertThat(defaultProxy.count(RequestKind.HEAD_OBJECT))
+                        .as("HEADs with %s", defaultOptions)
+                        .isEqualTo(1);
             } finally {
                 FlinkS3FileSystems.closeClients(shortTimeout);
                 FlinkS3FileSystems.closeClients(byDefault);

@@ -41,12 +41,15 @@ class UnknownKeysWarningTest {
         List<CapturedLogs.Event> warnings;
         try (CapturedLogs logs = CapturedLogs.capture("dev.flinks3.fs.UnknownKeys")) {
             FileSystem.initialize(configuration, null);
-            warnings = logs.events().stream().filter(e -> e.level() == Level.WARN).toList();
+            warnings =
+                    logs.events().stream().filter(e -> e.level() == Level.WARN).toList();
         } finally {
             FileSystem.initialize(new Configuration(), null);
         }
 
-        assertThat(warnings).as("warnings for the s3 and s3a factories together").hasSize(1);
+        assertThat(warnings)
+                .as("warnings for the s3 and s3a factories together")
+                .hasSize(1);
         String warning = warnings.get(0).text();
         assertThat(warning).contains(UNKNOWN);
         for (String known : KNOWN.keySet()) {

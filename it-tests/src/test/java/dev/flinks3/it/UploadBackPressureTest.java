@@ -36,12 +36,14 @@ class UploadBackPressureTest {
 
     @BeforeAll
     void start() throws Exception {
-        server = EmbeddedS3Server.builder().profile(NetworkProfile.WAN).bucket(BUCKET).start();
-        S3TestTarget target = new S3TestTarget("S3Proxy (wan)", server.endpoint(), server.accessKey(),
-                server.secretKey(), server.region(), BUCKET);
+        server = EmbeddedS3Server.builder()
+                .profile(NetworkProfile.WAN)
+                .bucket(BUCKET)
+                .start();
+        S3TestTarget target = new S3TestTarget(
+                "S3Proxy (wan)", server.endpoint(), server.accessKey(), server.secretKey(), server.region(), BUCKET);
         Configuration configuration = target.flinkConfiguration(Map.of(
-                "s3.upload.min.part.size", "5mb",
-                "s3.upload.max.concurrent.uploads", String.valueOf(MAX_IN_FLIGHT)));
+                "s3.upload.min.part.size", "5mb", "s3.upload.max.concurrent.uploads", String.valueOf(MAX_IN_FLIGHT)));
         fs = FlinkS3FileSystems.create("s3", BUCKET, configuration);
     }
 
@@ -69,8 +71,9 @@ class UploadBackPressureTest {
         assertThat(server.requestLog().peakInFlight(RequestKind.UPLOAD_PART))
                 .as("UploadPart requests in flight at once")
                 .isEqualTo(MAX_IN_FLIGHT);
-        try (S3Client s3 = new S3TestTarget("S3Proxy", server.endpoint(), server.accessKey(), server.secretKey(),
-                server.region(), BUCKET).sdkClient()) {
+        try (S3Client s3 = new S3TestTarget(
+                        "S3Proxy", server.endpoint(), server.accessKey(), server.secretKey(), server.region(), BUCKET)
+                .sdkClient()) {
             assertThat(s3.headObject(b -> b.bucket(BUCKET).key("large-state")).contentLength())
                     .isEqualTo((long) PARTS * PART_SIZE);
         }

@@ -47,9 +47,12 @@ class UploadBufferLimitTest {
 
     @BeforeAll
     void startServer() {
-        server = EmbeddedS3Server.builder().profile(NetworkProfile.WAN).bucket(BUCKET).start();
-        target = new S3TestTarget("S3Proxy (wan)", server.endpoint(), server.accessKey(), server.secretKey(),
-                server.region(), BUCKET);
+        server = EmbeddedS3Server.builder()
+                .profile(NetworkProfile.WAN)
+                .bucket(BUCKET)
+                .start();
+        target = new S3TestTarget(
+                "S3Proxy (wan)", server.endpoint(), server.accessKey(), server.secretKey(), server.region(), BUCKET);
     }
 
     @AfterAll
@@ -60,14 +63,18 @@ class UploadBufferLimitTest {
     @Test
     @Timeout(120)
     void aLimitOfThreePartsKeepsAtMostThreeInFlightAcrossStreams() throws Exception {
-        assertThat(peakPartsInFlight(Map.of("s3.upload.max-buffered-size", String.valueOf(LIMIT_PARTS * PART_SIZE)),
-                "limited")).as("UploadParts in flight at once").isBetween(1, LIMIT_PARTS);
+        assertThat(peakPartsInFlight(
+                        Map.of("s3.upload.max-buffered-size", String.valueOf(LIMIT_PARTS * PART_SIZE)), "limited"))
+                .as("UploadParts in flight at once")
+                .isBetween(1, LIMIT_PARTS);
     }
 
     @Test
     @Timeout(120)
     void theDefaultLimitLetsTheStreamsHaveMoreInFlight() throws Exception {
-        assertThat(peakPartsInFlight(Map.of(), "default")).as("UploadParts in flight at once").isGreaterThan(LIMIT_PARTS);
+        assertThat(peakPartsInFlight(Map.of(), "default"))
+                .as("UploadParts in flight at once")
+                .isGreaterThan(LIMIT_PARTS);
     }
 
     /** Writes {@value #WRITERS} files at once with a filesystem of {@code options}; the most parts the server had in flight. */
@@ -90,7 +97,8 @@ class UploadBufferLimitTest {
                 for (int w = 0; w < WRITERS; w++) {
                     String key = prefix + "/file-" + w;
                     assertThat(s3.headObject(b -> b.bucket(BUCKET).key(key)).contentLength())
-                            .as("length of %s", key).isEqualTo((long) PARTS * PART_SIZE);
+                            .as("length of %s", key)
+                            .isEqualTo((long) PARTS * PART_SIZE);
                 }
             }
             return server.requestLog().peakInFlight(RequestKind.UPLOAD_PART);

@@ -66,14 +66,22 @@ class UploadFailureTest extends AbstractS3ProxyFileSystemTest {
         long requestsAfterFailure = server.requestLog().entries().size();
         catchThrowable(out::close);
 
-        assertThat(server.requestLog().entries().stream().skip(requestsAfterFailure).map(r -> r.kind()))
+        assertThat(server.requestLog().entries().stream()
+                        .skip(requestsAfterFailure)
+                        .map(r -> r.kind()))
                 .as("requests made by a second close()")
-                .doesNotContain(RequestKind.PUT_OBJECT, RequestKind.CREATE_MULTIPART_UPLOAD,
-                        RequestKind.UPLOAD_PART, RequestKind.COMPLETE_MULTIPART_UPLOAD);
-        assertThat(s3.listMultipartUploads(b -> b.bucket(target.bucket()).prefix(key(dir))).uploads())
+                .doesNotContain(
+                        RequestKind.PUT_OBJECT,
+                        RequestKind.CREATE_MULTIPART_UPLOAD,
+                        RequestKind.UPLOAD_PART,
+                        RequestKind.COMPLETE_MULTIPART_UPLOAD);
+        assertThat(s3.listMultipartUploads(b -> b.bucket(target.bucket()).prefix(key(dir)))
+                        .uploads())
                 .as("multipart uploads left under %s", dir)
                 .isEmpty();
         assertThat(fs.exists(path)).isFalse();
-        assertThat(s3.listObjectsV2(b -> b.bucket(target.bucket()).prefix(key(dir))).contents()).isEmpty();
+        assertThat(s3.listObjectsV2(b -> b.bucket(target.bucket()).prefix(key(dir)))
+                        .contents())
+                .isEmpty();
     }
 }

@@ -29,6 +29,7 @@ class ZeroByteFileTest extends AbstractS3ProxyFileSystemTest {
         assertThat(listing[0].getPath().getName()).isEqualTo("_SUCCESS");
         assertThat(listing[0].getLen()).isZero();
         assertThat(listing[0].isDir()).isFalse();
-        assertThat(s3.headObject(b -> b.bucket(target.bucket()).key(key(path))).contentLength()).isZero();
+        assertThat(s3.headObject(b -> b.bucket(target.bucket()).key(key(path))).contentLength())
+                .isZero();
     }
 }

@@ -19,7 +19,8 @@ class AwsFilesTest {
 
     @Test
     void everyS3CallOfThePluginHasItsIamActions() {
-        assertThat(S3Calls.called()).isNotEmpty()
+        assertThat(S3Calls.called())
+                .isNotEmpty()
                 .allSatisfy(call -> assertThat(S3Calls.IAM_ACTIONS)
                         .as("IAM actions of %s (add it to S3Calls and aws/iam-policy.json)", call)
                         .containsKey(call));
@@ -30,9 +31,16 @@ class AwsFilesTest {
         Set<String> needed = new TreeSet<>();
         S3Calls.called().forEach(call -> needed.addAll(S3Calls.IAM_ACTIONS.getOrDefault(call, Set.of())));
 
-        assertThat(grantedActions()).isEqualTo(needed).containsExactlyInAnyOrder(
-                "s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:ListBucket", "s3:AbortMultipartUpload",
-                "s3:ListMultipartUploadParts", "s3:ListBucketMultipartUploads");
+        assertThat(grantedActions())
+                .isEqualTo(needed)
+                .containsExactlyInAnyOrder(
+                        "s3:GetObject",
+                        "s3:PutObject",
+                        "s3:DeleteObject",
+                        "s3:ListBucket",
+                        "s3:AbortMultipartUpload",
+                        "s3:ListMultipartUploadParts",
+                        "s3:ListBucketMultipartUploads");
     }
 
     @Test
@@ -54,14 +62,20 @@ class AwsFilesTest {
 
     @Test
     void lifecycleAbortsIncompleteMultipartUploadsAfterOneDayInTheWholeBucket() {
-        JsonNode rules = Yaml.json(ModuleFiles.read(ModuleFiles.BUCKET_LIFECYCLE), "bucket-lifecycle.json").path("Rules");
+        JsonNode rules = Yaml.json(ModuleFiles.read(ModuleFiles.BUCKET_LIFECYCLE), "bucket-lifecycle.json")
+                .path("Rules");
 
         assertThat(rules).hasSize(1);
         JsonNode rule = rules.get(0);
         assertThat(rule.path("Status").asText()).isEqualTo("Enabled");
         assertThat(rule.path("Filter").path("Prefix").asText("missing")).isEmpty();
-        assertThat(rule.path("AbortIncompleteMultipartUpload").path("DaysAfterInitiation").asInt()).isEqualTo(1);
-        assertThat(rule.has("Expiration")).as("checkpoints are never expired by the rule").isFalse();
+        assertThat(rule.path("AbortIncompleteMultipartUpload")
+                        .path("DaysAfterInitiation")
+                        .asInt())
+                .isEqualTo(1);
+        assertThat(rule.has("Expiration"))
+                .as("checkpoints are never expired by the rule")
+                .isFalse();
     }
 
     private static Set<String> grantedActions() {

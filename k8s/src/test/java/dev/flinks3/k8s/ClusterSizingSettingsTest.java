@@ -27,11 +27,17 @@ class ClusterSizingSettingsTest {
     @ParameterizedTest
     @EnumSource(Variant.class)
     void jobManagerHas2GibAndOneCpu(Variant variant) {
-        JsonNode resource = Variant.spec(variant.flinkDeployment()).path("jobManager").path("resource");
+        JsonNode resource =
+                Variant.spec(variant.flinkDeployment()).path("jobManager").path("resource");
 
-        assertThat(MemorySize.parse(resource.path("memory").asText()).getBytes()).isEqualTo(2 * GIB);
+        assertThat(MemorySize.parse(resource.path("memory").asText()).getBytes())
+                .isEqualTo(2 * GIB);
         assertThat(resource.path("cpu").asDouble()).isEqualTo(1.0);
-        assertThat(Variant.spec(variant.flinkDeployment()).path("jobManager").path("replicas").asInt()).isEqualTo(1);
+        assertThat(Variant.spec(variant.flinkDeployment())
+                        .path("jobManager")
+                        .path("replicas")
+                        .asInt())
+                .isEqualTo(1);
     }
 
     @ParameterizedTest
@@ -40,7 +46,9 @@ class ClusterSizingSettingsTest {
         JsonNode taskManager = Variant.spec(variant.flinkDeployment()).path("taskManager");
 
         assertThat(taskManager.path("replicas").asInt()).isEqualTo(2);
-        assertThat(MemorySize.parse(taskManager.path("resource").path("memory").asText()).getBytes()).isEqualTo(6 * GIB);
+        assertThat(MemorySize.parse(taskManager.path("resource").path("memory").asText())
+                        .getBytes())
+                .isEqualTo(6 * GIB);
         assertThat(taskManager.path("resource").path("cpu").asDouble()).isEqualTo(1.5);
         assertThat(variant.flinkConfiguration()).containsEntry("taskmanager.numberOfTaskSlots", "4");
     }
@@ -52,7 +60,8 @@ class ClusterSizingSettingsTest {
         int slots = Integer.parseInt(variant.flinkConfiguration().get("taskmanager.numberOfTaskSlots"));
         JobParameters parameters = JobArguments.parse(JobArguments.of(variant));
 
-        assertThat(spec.path("job").path("parallelism").asInt()).isEqualTo(8)
+        assertThat(spec.path("job").path("parallelism").asInt())
+                .isEqualTo(8)
                 .isEqualTo(spec.path("taskManager").path("replicas").asInt() * slots)
                 .isEqualTo(parameters.parallelism());
     }
@@ -65,7 +74,8 @@ class ClusterSizingSettingsTest {
         assertThat(duration(configuration, "execution.checkpointing.interval")).isEqualTo(Duration.ofSeconds(60));
         assertThat(duration(configuration, "execution.checkpointing.min-pause")).isEqualTo(Duration.ofSeconds(30));
         assertThat(duration(configuration, "execution.checkpointing.timeout")).isEqualTo(Duration.ofMinutes(10));
-        assertThat(configuration).containsEntry("execution.checkpointing.mode", "EXACTLY_ONCE")
+        assertThat(configuration)
+                .containsEntry("execution.checkpointing.mode", "EXACTLY_ONCE")
                 .containsEntry("execution.checkpointing.max-concurrent-checkpoints", "1");
     }
 
@@ -74,7 +84,8 @@ class ClusterSizingSettingsTest {
     void rocksDbWithManagedMemoryAndFullCheckpointsToS3(Variant variant) {
         Map<String, String> configuration = variant.flinkConfiguration();
 
-        assertThat(configuration).containsEntry("state.backend.type", "rocksdb")
+        assertThat(configuration)
+                .containsEntry("state.backend.type", "rocksdb")
                 .containsEntry("state.backend.rocksdb.memory.managed", "true")
                 .containsEntry("execution.checkpointing.incremental", "false")
                 .containsEntry("execution.checkpointing.storage", "filesystem");
@@ -90,10 +101,13 @@ class ClusterSizingSettingsTest {
         JobParameters parameters = JobArguments.parse(JobArguments.of(variant));
 
         assertThat(parameters.numKeys()).isEqualTo(20_000_000);
-        assertThat(parameters.keyCount()).as("--targetStateGb must not cap the keys").isEqualTo(20_000_000);
+        assertThat(parameters.keyCount())
+                .as("--targetStateGb must not cap the keys")
+                .isEqualTo(20_000_000);
         assertThat(parameters.valueSizeKb()).isEqualTo(1);
         assertThat(parameters.recordsPerSecond()).isEqualTo(50_000.0);
-        assertThat(parameters.totalRecords()).as("every key is written at least once")
+        assertThat(parameters.totalRecords())
+                .as("every key is written at least once")
                 .isGreaterThanOrEqualTo(parameters.numKeys());
     }
 
@@ -103,9 +117,11 @@ class ClusterSizingSettingsTest {
         JobParameters parameters = JobArguments.parse(JobArguments.of(variant));
         Map<String, String> configuration = variant.flinkConfiguration();
 
-        assertThat(parameters.checkpointInterval()).isEqualTo(duration(configuration, "execution.checkpointing.interval"));
+        assertThat(parameters.checkpointInterval())
+                .isEqualTo(duration(configuration, "execution.checkpointing.interval"));
         assertThat(parameters.minPause()).isEqualTo(duration(configuration, "execution.checkpointing.min-pause"));
-        assertThat(parameters.checkpointTimeout()).isEqualTo(duration(configuration, "execution.checkpointing.timeout"));
+        assertThat(parameters.checkpointTimeout())
+                .isEqualTo(duration(configuration, "execution.checkpointing.timeout"));
         assertThat(parameters.incremental())
                 .isEqualTo(Boolean.parseBoolean(configuration.get("execution.checkpointing.incremental")));
     }

@@ -35,8 +35,8 @@ final class Command {
             CompletableFuture<String> stderr = CompletableFuture.supplyAsync(() -> read(process.getErrorStream()));
             if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
-                throw new IllegalStateException(String.join(" ", command) + " did not finish within "
-                        + timeoutSeconds + " s");
+                throw new IllegalStateException(
+                        String.join(" ", command) + " did not finish within " + timeoutSeconds + " s");
             }
             return new Result(process.exitValue(), stdout.join(), stderr.join());
         } catch (IOException e) {

@@ -54,7 +54,8 @@ final class CrdSchema {
                 root.putObject("kind").put("type", "string");
                 root.putObject("metadata").put("type", "object");
                 closeObjects(strict);
-                Schema schema = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_4).getSchema(strict);
+                Schema schema = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_4)
+                        .getSchema(strict);
                 return new CrdSchema(crd.path("spec").path("group").asText() + "/" + SERVED_VERSION, openApi, schema);
             }
         }
@@ -76,7 +77,12 @@ final class CrdSchema {
     /** The values the schema allows for {@code spec.flinkVersion}: the Flink versions this operator runs. */
     List<String> flinkVersions() {
         List<String> versions = new ArrayList<>();
-        openApiSchema.path("properties").path("spec").path("properties").path("flinkVersion").path("enum")
+        openApiSchema
+                .path("properties")
+                .path("spec")
+                .path("properties")
+                .path("flinkVersion")
+                .path("enum")
                 .forEach(value -> versions.add(value.asText()));
         return versions;
     }
@@ -90,7 +96,8 @@ final class CrdSchema {
             return;
         }
         ObjectNode object = (ObjectNode) schema;
-        if (object.has("properties") && !object.has("additionalProperties")
+        if (object.has("properties")
+                && !object.has("additionalProperties")
                 && !object.path("x-kubernetes-preserve-unknown-fields").asBoolean(false)) {
             object.put("additionalProperties", false);
         }

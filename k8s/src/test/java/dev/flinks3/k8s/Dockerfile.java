@@ -120,7 +120,8 @@ final class Dockerfile {
 
     /** Sources and destination of COPY or cp, flags dropped; a destination ending in / is a folder. */
     private static List<PlacedFile> copies(List<String> words) {
-        List<String> paths = words.stream().filter(word -> !word.startsWith("-")).toList();
+        List<String> paths =
+                words.stream().filter(word -> !word.startsWith("-")).toList();
         String destination = paths.get(paths.size() - 1);
         List<PlacedFile> files = new ArrayList<>();
         for (String source : paths.subList(0, paths.size() - 1)) {
@@ -157,7 +158,8 @@ final class Dockerfile {
             }
             current.append(stripped);
             String[] keywordAndArguments = current.toString().strip().split("\\s+", 2);
-            instructions.add(new Instruction(keywordAndArguments[0].toUpperCase(java.util.Locale.ROOT),
+            instructions.add(new Instruction(
+                    keywordAndArguments[0].toUpperCase(java.util.Locale.ROOT),
                     keywordAndArguments.length > 1 ? keywordAndArguments[1] : ""));
             current.setLength(0);
         }

@@ -56,7 +56,10 @@ class DockerfileTest {
     @ParameterizedTest
     @EnumSource(Variant.class)
     void putsTheBenchmarkJobJarWhereTheDeploymentLooksForIt(Variant variant) {
-        String jarUri = Variant.spec(variant.flinkDeployment()).path("job").path("jarURI").asText();
+        String jarUri = Variant.spec(variant.flinkDeployment())
+                .path("job")
+                .path("jarURI")
+                .asText();
         String jobJar = "benchmark-job/target/" + Poms.value("benchmark-job", "/project/build/finalName") + ".jar";
 
         assertThat(filesUnder(variant, USRLIB)).containsExactly(new PlacedFile(jobJar, jarUri.replace("local://", "")));
@@ -71,9 +74,11 @@ class DockerfileTest {
                 .collect(Collectors.toSet());
 
         assertThat(folders).containsExactly(variant.pluginFolder);
-        assertThat(plugins).hasSize(1).allSatisfy(plugin -> assertThat(artifactName(plugin.fileName()))
-                .as("Flink's convention: plugins/s3-fs-presto holds flink-s3-fs-presto-<version>.jar")
-                .endsWith("-" + variant.pluginFolder));
+        assertThat(plugins)
+                .hasSize(1)
+                .allSatisfy(plugin -> assertThat(artifactName(plugin.fileName()))
+                        .as("Flink's convention: plugins/s3-fs-presto holds flink-s3-fs-presto-<version>.jar")
+                        .endsWith("-" + variant.pluginFolder));
     }
 
     @Test
@@ -82,19 +87,22 @@ class DockerfileTest {
         String classifier = Poms.value("flink-s3-fs-native", "//shadedClassifierName");
         String jar = artifactId + "-" + ModuleFiles.projectVersion() + "-" + classifier + ".jar";
 
-        assertThat(filesUnder(Variant.NATIVE, PLUGINS)).extracting(PlacedFile::source)
+        assertThat(filesUnder(Variant.NATIVE, PLUGINS))
+                .extracting(PlacedFile::source)
                 .containsExactly("flink-s3-fs-native/target/" + jar);
     }
 
     @Test
     void prestoVariantEnablesThePluginFlinkShipsInOpt() {
-        assertThat(filesUnder(Variant.PRESTO, PLUGINS)).extracting(PlacedFile::source)
+        assertThat(filesUnder(Variant.PRESTO, PLUGINS))
+                .extracting(PlacedFile::source)
                 .containsExactly("/opt/flink/opt/flink-s3-fs-presto-*.jar");
     }
 
     @Test
     void dockerIgnoreLetsInEveryCopiedFileAndNothingElse() {
-        List<String> lines = ModuleFiles.read(ModuleFiles.MODULE.resolve("Dockerfile.dockerignore")).lines()
+        List<String> lines = ModuleFiles.read(ModuleFiles.MODULE.resolve("Dockerfile.dockerignore"))
+                .lines()
                 .map(String::strip)
                 .filter(line -> !line.isEmpty() && !line.startsWith("#"))
                 .collect(Collectors.toList());
@@ -110,12 +118,14 @@ class DockerfileTest {
                 .collect(Collectors.toList());
 
         assertThat(lines.get(0)).isEqualTo("*");
-        assertThat(copiedFromContext).hasSize(3).allSatisfy(source ->
-                assertThat(admitted).anyMatch(matcher -> matcher.matches(Path.of(source))));
+        assertThat(copiedFromContext)
+                .hasSize(3)
+                .allSatisfy(source -> assertThat(admitted).anyMatch(matcher -> matcher.matches(Path.of(source))));
     }
 
     private Stage stage(Variant variant) {
-        return dockerfile.stage(variant.imageTarget)
+        return dockerfile
+                .stage(variant.imageTarget)
                 .orElseThrow(() -> new AssertionError("no stage " + variant.imageTarget));
     }
 

@@ -20,14 +20,15 @@ class EksClusterConfigTest {
 
     private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{(\\w+)}");
     /** vCPUs and GiB of memory of the instance types that fit the node: 2 vCPU / 8 GiB. */
-    private static final Map<String, double[]> TWO_VCPU_8_GIB = Map.of(
-            "m6i.large", new double[] {2, 8}, "m7i.large", new double[] {2, 8}, "t3.large", new double[] {2, 8});
+    private static final Map<String, double[]> TWO_VCPU_8_GIB =
+            Map.of("m6i.large", new double[] {2, 8}, "m7i.large", new double[] {2, 8}, "t3.large", new double[] {2, 8});
     /**
      * What a node keeps from pods: the EKS AMI reserves about 0.6 GiB and 0.07 vCPU on this size
      * (kube-reserved and eviction threshold), and every node runs the aws-node and kube-proxy
      * daemon sets. Rounded up.
      */
     private static final double RESERVED_GIB = 1.0;
+
     private static final double RESERVED_VCPU = 0.25;
 
     @Test
@@ -47,7 +48,8 @@ class EksClusterConfigTest {
 
         assertThat(cluster.path("apiVersion").asText()).isEqualTo("eksctl.io/v1alpha5");
         assertThat(cluster.path("kind").asText()).isEqualTo("ClusterConfig");
-        assertThat(cluster.path("metadata").path("region").asText()).isEqualTo(Settings.load().region());
+        assertThat(cluster.path("metadata").path("region").asText())
+                .isEqualTo(Settings.load().region());
         assertThat(cluster.path("iam").path("withOIDC").asBoolean()).isTrue();
     }
 

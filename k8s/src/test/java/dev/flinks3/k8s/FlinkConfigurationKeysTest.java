@@ -17,7 +17,9 @@ import software.amazon.awssdk.auth.credentials.WebIdentityTokenFileCredentialsPr
 class FlinkConfigurationKeysTest {
 
     @ParameterizedTest
-    @EnumSource(value = Variant.class, names = {"NATIVE", "NATIVE_DEFAULTS"})
+    @EnumSource(
+            value = Variant.class,
+            names = {"NATIVE", "NATIVE_DEFAULTS"})
     void everyS3KeyOfOurPluginsVariantsIsOneOurPluginKnows(Variant variant) {
         Set<String> s3Keys = variant.flinkConfiguration().keySet().stream()
                 .filter(KnownKeys::isS3Key)
@@ -38,12 +40,16 @@ class FlinkConfigurationKeysTest {
 
     @Test
     void theKeySetsCatchAMisspelling() {
-        assertThat(KnownKeys.ourPluginKeys()).contains("s3.region", "fs.s3.aws.credentials.provider")
+        assertThat(KnownKeys.ourPluginKeys())
+                .contains("s3.region", "fs.s3.aws.credentials.provider")
                 .doesNotContain("s3.regoin");
-        assertThat(KnownKeys.flinkKeys()).contains("execution.checkpointing.interval")
+        assertThat(KnownKeys.flinkKeys())
+                .contains("execution.checkpointing.interval")
                 .doesNotContain("execution.checkpointing.intervall");
-        assertThat(KnownKeys.isReporterKey("metrics.reporter.prom.factory.class")).isTrue();
-        assertThat(KnownKeys.isReporterKey("metrics.reporter.prom.factory.klass")).isFalse();
+        assertThat(KnownKeys.isReporterKey("metrics.reporter.prom.factory.class"))
+                .isTrue();
+        assertThat(KnownKeys.isReporterKey("metrics.reporter.prom.factory.klass"))
+                .isFalse();
         assertThat(KnownKeys.isReporterKey("metrics.reporter.factory.class")).isFalse();
     }
 
@@ -60,13 +66,16 @@ class FlinkConfigurationKeysTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Variant.class, names = {"PRESTO", "PRESTO_DEFAULTS"})
+    @EnumSource(
+            value = Variant.class,
+            names = {"PRESTO", "PRESTO_DEFAULTS"})
     void everyS3KeyOfThePrestoVariantsIsOnePrestoReadsInItsOwnSpelling(Variant variant) {
         PrestoKeys presto = PrestoKeys.load();
         Set<String> s3Keys = variant.flinkConfiguration().keySet().stream()
                 .filter(KnownKeys::isS3Key)
                 .collect(Collectors.toSet());
 
-        assertThat(s3Keys).allSatisfy(key -> assertThat(presto.reads(key)).as(key).isTrue());
+        assertThat(s3Keys)
+                .allSatisfy(key -> assertThat(presto.reads(key)).as(key).isTrue());
     }
 }

@@ -21,6 +21,7 @@ class FlinkDeploymentManifestTest {
     private static final Pattern FLINK_2_VERSION = Pattern.compile("v2_(\\d+)");
     /** The minor version of the image's Flink (flink:2.3-java17). */
     private static final int IMAGE_FLINK_MINOR = 3;
+
     private static final CrdSchema SCHEMA = CrdSchema.flinkDeployment();
 
     static List<String> overlays() {
@@ -38,8 +39,8 @@ class FlinkDeploymentManifestTest {
 
     @Test
     void theOverlaysAreTheVariantsAndForSt() {
-        assertThat(overlays()).containsExactlyInAnyOrder(
-                "native", "presto", "native-defaults", "presto-defaults", "native-forst");
+        assertThat(overlays())
+                .containsExactlyInAnyOrder("native", "presto", "native-defaults", "presto-defaults", "native-forst");
     }
 
     @ParameterizedTest
@@ -57,7 +58,9 @@ class FlinkDeploymentManifestTest {
         JsonNode spec = Variant.spec(variant.flinkDeployment());
 
         assertThat(spec.path("mode").asText()).isEqualTo("native");
-        assertThat(spec.path("job").isObject()).as("a job makes it an application deployment").isTrue();
+        assertThat(spec.path("job").isObject())
+                .as("a job makes it an application deployment")
+                .isTrue();
         assertThat(spec.path("job").path("jarURI").asText()).startsWith("local:///opt/flink/usrlib/");
         assertThat(spec.path("job").path("upgradeMode").asText()).isEqualTo("stateless");
         assertThat(spec.path("job").path("state").asText()).isEqualTo("running");
@@ -67,9 +70,16 @@ class FlinkDeploymentManifestTest {
     @ParameterizedTest
     @EnumSource(Variant.class)
     void entryClassIsInTheBenchmarkJobJar(Variant variant) throws ClassNotFoundException {
-        String entryClass = Variant.spec(variant.flinkDeployment()).path("job").path("entryClass").asText();
+        String entryClass = Variant.spec(variant.flinkDeployment())
+                .path("job")
+                .path("entryClass")
+                .asText();
 
-        assertThat(Class.forName(entryClass).getProtectionDomain().getCodeSource().getLocation().getPath())
+        assertThat(Class.forName(entryClass)
+                        .getProtectionDomain()
+                        .getCodeSource()
+                        .getLocation()
+                        .getPath())
                 .contains("benchmark-job");
     }
 
@@ -80,8 +90,10 @@ class FlinkDeploymentManifestTest {
         ((ObjectNode) manifest.path("spec").path("taskManager")).put("replicas", "two");
         ((ObjectNode) manifest.path("spec")).put("flinkVersion", "v2_9");
 
-        assertThat(SCHEMA.violations(manifest)).hasSize(3)
-                .anySatisfy(violation -> assertThat(violation).startsWith("/spec/job:").contains("'paralelism'"))
+        assertThat(SCHEMA.violations(manifest))
+                .hasSize(3)
+                .anySatisfy(violation ->
+                        assertThat(violation).startsWith("/spec/job:").contains("'paralelism'"))
                 .anySatisfy(violation -> assertThat(violation).startsWith("/spec/taskManager/replicas:"))
                 .anySatisfy(violation -> assertThat(violation).startsWith("/spec/flinkVersion:"));
     }
@@ -89,7 +101,8 @@ class FlinkDeploymentManifestTest {
     @ParameterizedTest
     @EnumSource(Variant.class)
     void flinkVersionIsAFlink2VersionTheOperatorRunsAndNoNewerThanTheImage(Variant variant) {
-        String flinkVersion = Variant.spec(variant.flinkDeployment()).path("flinkVersion").asText();
+        String flinkVersion =
+                Variant.spec(variant.flinkDeployment()).path("flinkVersion").asText();
         Matcher version = FLINK_2_VERSION.matcher(flinkVersion);
 
         assertThat(SCHEMA.flinkVersions()).contains(flinkVersion);

@@ -11,9 +11,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * Credentials come only from IRSA: the pods run as a service account annotated with an IAM role,
@@ -24,22 +24,30 @@ class IrsaTest {
     private static final String ROLE_ANNOTATION = "eks.amazonaws.com/role-arn";
     private static final Pattern ROLE_ARN = Pattern.compile("arn:aws:iam::\\d{12}:role/[\\w+=,.@-]+");
     /** An AWS access key id, or a line naming a secret key or session token with a value. */
-    private static final Pattern STATIC_CREDENTIAL = Pattern.compile(
-            "(A3T[A-Z0-9]|AKIA|ASIA)[A-Z0-9]{16}"
-                    + "|(?i)(secret[-_.]?(access[-_.]?)?key|session[-_.]?token)\\s*[:=]\\s*\\S");
+    private static final Pattern STATIC_CREDENTIAL = Pattern.compile("(A3T[A-Z0-9]|AKIA|ASIA)[A-Z0-9]{16}"
+            + "|(?i)(secret[-_.]?(access[-_.]?)?key|session[-_.]?token)\\s*[:=]\\s*\\S");
 
     @ParameterizedTest
     @EnumSource(Variant.class)
     void podsRunAsTheServiceAccountAnnotatedWithTheSettingsRole(Variant variant) {
         List<ObjectNode> objects = variant.render();
         ObjectNode serviceAccount = Variant.only(objects, "ServiceAccount");
-        String roleArn = serviceAccount.path("metadata").path("annotations").path(ROLE_ANNOTATION).asText();
+        String roleArn = serviceAccount
+                .path("metadata")
+                .path("annotations")
+                .path(ROLE_ANNOTATION)
+                .asText();
 
         assertThat(roleArn).matches(ROLE_ARN).isEqualTo(Settings.load().roleArn());
-        assertThat(Variant.spec(Variant.only(objects, "FlinkDeployment")).path("serviceAccount").asText())
+        assertThat(Variant.spec(Variant.only(objects, "FlinkDeployment"))
+                        .path("serviceAccount")
+                        .asText())
                 .isEqualTo(serviceAccount.path("metadata").path("name").asText());
         assertThat(serviceAccount.path("metadata").path("namespace").asText())
-                .isEqualTo(Variant.only(objects, "FlinkDeployment").path("metadata").path("namespace").asText());
+                .isEqualTo(Variant.only(objects, "FlinkDeployment")
+                        .path("metadata")
+                        .path("namespace")
+                        .asText());
     }
 
     @ParameterizedTest
@@ -50,7 +58,8 @@ class IrsaTest {
         ObjectNode role = Variant.only(objects, "Role");
         ObjectNode serviceAccount = Variant.only(objects, "ServiceAccount");
 
-        assertThat(binding.path("roleRef").path("name").asText()).isEqualTo(role.path("metadata").path("name").asText());
+        assertThat(binding.path("roleRef").path("name").asText())
+                .isEqualTo(role.path("metadata").path("name").asText());
         assertThat(binding.path("subjects").get(0).path("name").asText())
                 .isEqualTo(serviceAccount.path("metadata").path("name").asText());
         assertThat(grantedVerbs(role, "", "pods")).contains("create", "delete", "watch", "list");
@@ -62,11 +71,16 @@ class IrsaTest {
     @EnumSource(Variant.class)
     void noContainerGetsAwsKeysFromTheEnvironment(Variant variant) {
         List<String> names = new ArrayList<>();
-        Variant.spec(variant.flinkDeployment()).findValues("env")
-                .forEach(env -> env.forEach(entry -> names.add(entry.path("name").asText())));
+        Variant.spec(variant.flinkDeployment())
+                .findValues("env")
+                .forEach(
+                        env -> env.forEach(entry -> names.add(entry.path("name").asText())));
 
-        assertThat(names).isNotEmpty().noneMatch(name -> name.startsWith("AWS_ACCESS_KEY")
-                || name.startsWith("AWS_SECRET") || name.startsWith("AWS_SESSION_TOKEN"));
+        assertThat(names)
+                .isNotEmpty()
+                .noneMatch(name -> name.startsWith("AWS_ACCESS_KEY")
+                        || name.startsWith("AWS_SECRET")
+                        || name.startsWith("AWS_SESSION_TOKEN"));
     }
 
     @Test
@@ -76,7 +90,8 @@ class IrsaTest {
             List<String> lines = Files.readAllLines(file);
             for (int i = 0; i < lines.size(); i++) {
                 if (STATIC_CREDENTIAL.matcher(lines.get(i)).find()) {
-                    findings.add(ModuleFiles.MODULE.relativize(file) + ":" + (i + 1) + ": " + lines.get(i).strip());
+                    findings.add(ModuleFiles.MODULE.relativize(file) + ":" + (i + 1) + ": "
+                            + lines.get(i).strip());
                 }
             }
         }
@@ -89,8 +104,10 @@ class IrsaTest {
         assertThat(STATIC_CREDENTIAL.matcher("AKIAIOSFODNN7EXAMPLE").find()).isTrue();
         assertThat(STATIC_CREDENTIAL.matcher("s3.secret-key: abc").find()).isTrue();
         assertThat(STATIC_CREDENTIAL.matcher("aws_session_token=xyz").find()).isTrue();
-        assertThat(STATIC_CREDENTIAL.matcher("fs.s3.aws.credentials.provider: WebIdentityTokenFileCredentialsProvider")
-                .find()).isFalse();
+        assertThat(STATIC_CREDENTIAL
+                        .matcher("fs.s3.aws.credentials.provider: WebIdentityTokenFileCredentialsProvider")
+                        .find())
+                .isFalse();
     }
 
     private static List<String> grantedVerbs(ObjectNode role, String apiGroup, String resource) {

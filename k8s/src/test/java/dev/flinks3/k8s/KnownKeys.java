@@ -23,8 +23,12 @@ final class KnownKeys {
 
     /** Flink's option classes for what the manifests configure: slots, state backend, checkpoints, web UI. */
     private static final List<Class<?>> FLINK_OPTION_CLASSES = List.of(
-            CoreOptions.class, TaskManagerOptions.class, StateBackendOptions.class, CheckpointingOptions.class,
-            RocksDBOptions.class, WebOptions.class);
+            CoreOptions.class,
+            TaskManagerOptions.class,
+            StateBackendOptions.class,
+            CheckpointingOptions.class,
+            RocksDBOptions.class,
+            WebOptions.class);
 
     /** Where Flink reads a metric reporter's options: {@code metrics.reporter.<name>.<option>}. */
     static final String REPORTER_PREFIX = "metrics.reporter.";
@@ -34,8 +38,11 @@ final class KnownKeys {
      * in the image's plugins/, not on this module's classpath).
      */
     private static final List<ConfigOption<?>> REPORTER_OPTIONS = List.of(
-            MetricOptions.REPORTER_FACTORY_CLASS, MetricOptions.REPORTER_INTERVAL, MetricOptions.REPORTER_INCLUDES,
+            MetricOptions.REPORTER_FACTORY_CLASS,
+            MetricOptions.REPORTER_INTERVAL,
+            MetricOptions.REPORTER_INCLUDES,
             MetricOptions.REPORTER_EXCLUDES);
+
     private static final String PROMETHEUS_REPORTER_PORT = "port";
 
     private KnownKeys() {}

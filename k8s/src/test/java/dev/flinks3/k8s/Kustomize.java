@@ -88,11 +88,14 @@ final class Kustomize {
         Optional<Path> kubectl = onPath("kubectl");
         if (kubectl.isPresent()) {
             Command.Result version = run(List.of(kubectl.get().toString(), "version", "--client", "-o", "json"));
-            JsonNode versions = version.exitCode() == 0 ? Yaml.jsonOrMissing(version.stdout()) : MissingNode.getInstance();
-            String kubectlVersion = versions.path("clientVersion").path("gitVersion").asText("of unknown version");
+            JsonNode versions =
+                    version.exitCode() == 0 ? Yaml.jsonOrMissing(version.stdout()) : MissingNode.getInstance();
+            String kubectlVersion =
+                    versions.path("clientVersion").path("gitVersion").asText("of unknown version");
             String kustomizeVersion = versions.path("kustomizeVersion").asText("");
             if (isRecentEnough(kustomizeVersion)) {
-                return Tool.of(List.of(kubectl.get().toString(), "kustomize"),
+                return Tool.of(
+                        List.of(kubectl.get().toString(), "kustomize"),
                         "kubectl " + kubectlVersion + " (kustomize " + kustomizeVersion + ")");
             }
             seen.add(kubectl.get() + " " + kubectlVersion + " carries "

@@ -54,7 +54,8 @@ class KustomizeLayoutTest {
             expected.add(ModuleFiles.MANIFESTS.resolve("components/like-for-like"));
         }
 
-        assertThat(referencedPaths(ModuleFiles.OVERLAYS.resolve(variant.overlay))).isEqualTo(expected);
+        assertThat(referencedPaths(ModuleFiles.OVERLAYS.resolve(variant.overlay)))
+                .isEqualTo(expected);
     }
 
     @ParameterizedTest
@@ -62,7 +63,8 @@ class KustomizeLayoutTest {
     void renderedObjectsLeaveNoPlaceholderBehind(String overlay) {
         String rendered = Kustomize.build(ModuleFiles.OVERLAYS.resolve(overlay)).toString();
 
-        assertThat(rendered).doesNotContain("set-by-settings", "BUCKET", "DEPLOYMENT", "REPOSITORY", "BenchmarkSettings");
+        assertThat(rendered)
+                .doesNotContain("set-by-settings", "BUCKET", "DEPLOYMENT", "REPOSITORY", "BenchmarkSettings");
     }
 
     @ParameterizedTest
@@ -81,9 +83,14 @@ class KustomizeLayoutTest {
         ObjectNode kustomization = Yaml.document(dir.resolve("kustomization.yaml"));
         List<Path> paths = new ArrayList<>();
         for (String field : List.of("resources", "components")) {
-            kustomization.path(field).forEach(entry -> paths.add(dir.resolve(entry.asText()).normalize()));
+            kustomization
+                    .path(field)
+                    .forEach(entry -> paths.add(dir.resolve(entry.asText()).normalize()));
         }
-        kustomization.path("patches").forEach(patch -> paths.add(dir.resolve(patch.path("path").asText()).normalize()));
+        kustomization
+                .path("patches")
+                .forEach(patch ->
+                        paths.add(dir.resolve(patch.path("path").asText()).normalize()));
         return paths;
     }
 

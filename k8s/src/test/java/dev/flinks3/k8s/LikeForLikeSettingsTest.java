@@ -42,26 +42,33 @@ class LikeForLikeSettingsTest {
 
         // PrestoS3FileSystem reads the sizes with Hadoop's Configuration.getLong and the connections with
         // getInt: plain numbers, no units.
-        assertThat(Long.parseLong(configuration.get("presto.s3.multipart.min-part-size"))).isEqualTo(16 * MIB);
-        assertThat(Long.parseLong(configuration.get("presto.s3.multipart.min-file-size"))).isEqualTo(16 * MIB);
-        assertThat(Integer.parseInt(configuration.get("presto.s3.max-connections"))).isEqualTo(100);
+        assertThat(Long.parseLong(configuration.get("presto.s3.multipart.min-part-size")))
+                .isEqualTo(16 * MIB);
+        assertThat(Long.parseLong(configuration.get("presto.s3.multipart.min-file-size")))
+                .isEqualTo(16 * MIB);
+        assertThat(Integer.parseInt(configuration.get("presto.s3.max-connections")))
+                .isEqualTo(100);
     }
 
     @Test
     void prestoReadsEachOfThoseKeys() {
         PrestoKeys presto = PrestoKeys.load();
 
-        assertThat(PRESTO_KEYS).allSatisfy(key -> assertThat(presto.reads(key)).as(key).isTrue());
+        assertThat(PRESTO_KEYS)
+                .allSatisfy(key -> assertThat(presto.reads(key)).as(key).isTrue());
         assertThat(presto.reads("presto.s3.multipart.min-part-sizes")).isFalse();
         assertThat(presto.reads("presto.s3.multipart.min-part")).isFalse();
     }
 
     @ParameterizedTest
-    @EnumSource(value = Variant.class, names = {"NATIVE", "PRESTO"})
+    @EnumSource(
+            value = Variant.class,
+            names = {"NATIVE", "PRESTO"})
     void rocksDbTransfersStateFilesWithTwoThreads(Variant variant) {
         Configuration configuration = Configuration.fromMap(variant.flinkConfiguration());
 
-        assertThat(configuration.get(RocksDBOptions.CHECKPOINT_TRANSFER_THREAD_NUM)).isEqualTo(2);
+        assertThat(configuration.get(RocksDBOptions.CHECKPOINT_TRANSFER_THREAD_NUM))
+                .isEqualTo(2);
     }
 
     @Test
@@ -69,25 +76,29 @@ class LikeForLikeSettingsTest {
         Map<String, String> configuration = Variant.NATIVE_DEFAULTS.flinkConfiguration();
         S3Settings settings = S3SettingsFactory.create(Configuration.fromMap(configuration));
 
-        assertThat(settings.upload().partSizeBytes()).isEqualTo(S3ConfigOptions.PART_SIZE.defaultValue().getBytes());
+        assertThat(settings.upload().partSizeBytes())
+                .isEqualTo(S3ConfigOptions.PART_SIZE.defaultValue().getBytes());
         assertThat(settings.client().maxConnections()).isEqualTo(S3ConfigOptions.MAX_CONNECTIONS.defaultValue());
         assertThat(configuration).doesNotContainKeys(TRANSFER_THREADS);
     }
 
     @Test
     void prestoOnItsDefaults() {
-        assertThat(Variant.PRESTO_DEFAULTS.flinkConfiguration()).doesNotContainKeys(TRANSFER_THREADS)
+        assertThat(Variant.PRESTO_DEFAULTS.flinkConfiguration())
+                .doesNotContainKeys(TRANSFER_THREADS)
                 .doesNotContainKeys(PRESTO_KEYS.toArray(new String[0]));
     }
 
     @ParameterizedTest
-    @EnumSource(value = Variant.class, names = {"NATIVE_DEFAULTS", "PRESTO_DEFAULTS"})
+    @EnumSource(
+            value = Variant.class,
+            names = {"NATIVE_DEFAULTS", "PRESTO_DEFAULTS"})
     void aDefaultsVariantIsItsLikeForLikeVariantWithoutTheLikeForLikeKeys(Variant defaults) {
         Variant likeForLike = defaults == Variant.NATIVE_DEFAULTS ? Variant.NATIVE : Variant.PRESTO;
         ObjectNode withoutKeys = likeForLike.flinkDeployment();
         ObjectNode flinkConfiguration = (ObjectNode) withoutKeys.path("spec").path("flinkConfiguration");
-        flinkConfiguration.remove(List.of(TRANSFER_THREADS, S3ConfigOptions.PART_SIZE.key(),
-                S3ConfigOptions.MAX_CONNECTIONS.key()));
+        flinkConfiguration.remove(
+                List.of(TRANSFER_THREADS, S3ConfigOptions.PART_SIZE.key(), S3ConfigOptions.MAX_CONNECTIONS.key()));
         flinkConfiguration.remove(PRESTO_KEYS);
 
         assertThat(defaults.flinkDeployment()).isEqualTo(withoutKeys);

@@ -31,7 +31,9 @@ final class ModuleFiles {
     /** The name of every folder under manifests/overlays/, each a kustomization to apply. */
     static List<String> overlays() {
         try (Stream<Path> dirs = Files.list(OVERLAYS)) {
-            return dirs.filter(Files::isDirectory).map(dir -> dir.getFileName().toString()).sorted()
+            return dirs.filter(Files::isDirectory)
+                    .map(dir -> dir.getFileName().toString())
+                    .sorted()
                     .collect(Collectors.toList());
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);

@@ -57,11 +57,16 @@ class MonitoringTest {
         Matcher agent = JAVA_AGENT.matcher(variant.flinkConfiguration().getOrDefault("env.java.opts.all", ""));
         assertThat(agent.find()).as("a -javaagent in env.java.opts.all").isTrue();
         Dockerfile dockerfile = Dockerfile.parse(ModuleFiles.DOCKERFILE);
-        List<Dockerfile.PlacedFile> placed = dockerfile.placedFiles(dockerfile.stage(variant.imageTarget).orElseThrow());
+        List<Dockerfile.PlacedFile> placed =
+                dockerfile.placedFiles(dockerfile.stage(variant.imageTarget).orElseThrow());
 
         assertThat(placed).extracting(Dockerfile.PlacedFile::target).contains(agent.group(1), agent.group(3));
-        assertThat(placed).contains(new Dockerfile.PlacedFile(
-                ModuleFiles.REPOSITORY.relativize(ModuleFiles.JMX_EXPORTER_CONFIG).toString(), agent.group(3)));
+        assertThat(placed)
+                .contains(new Dockerfile.PlacedFile(
+                        ModuleFiles.REPOSITORY
+                                .relativize(ModuleFiles.JMX_EXPORTER_CONFIG)
+                                .toString(),
+                        agent.group(3)));
         assertThat(Integer.parseInt(agent.group(2))).isEqualTo(containerPort(variant, "jmx-metrics"));
         assertThat(podMonitorPorts()).contains("jmx-metrics");
     }
@@ -69,14 +74,27 @@ class MonitoringTest {
     @Test
     void thePodMonitorSelectsTheFlinkPodsOfTheBenchmarksNamespace() {
         ObjectNode podMonitor = Yaml.document(ModuleFiles.POD_MONITOR);
-        String namespace = Variant.only(Variant.NATIVE.render(), "Namespace").path("metadata").path("name").asText();
+        String namespace = Variant.only(Variant.NATIVE.render(), "Namespace")
+                .path("metadata")
+                .path("name")
+                .asText();
 
         assertThat(podMonitor.path("kind").asText()).isEqualTo("PodMonitor");
         assertThat(podMonitor.path("metadata").path("namespace").asText()).isEqualTo(namespace);
-        assertThat(podMonitor.path("spec").path("namespaceSelector").path("matchNames").get(0).asText())
+        assertThat(podMonitor
+                        .path("spec")
+                        .path("namespaceSelector")
+                        .path("matchNames")
+                        .get(0)
+                        .asText())
                 .isEqualTo(namespace);
         // The label Flink's native Kubernetes mode puts on every JobManager and TaskManager pod.
-        assertThat(podMonitor.path("spec").path("selector").path("matchLabels").path("type").asText())
+        assertThat(podMonitor
+                        .path("spec")
+                        .path("selector")
+                        .path("matchLabels")
+                        .path("type")
+                        .asText())
                 .isEqualTo("flink-native-kubernetes");
         assertThat(podMonitorPorts()).containsExactlyInAnyOrder("flink-metrics", "jmx-metrics");
     }
@@ -89,8 +107,9 @@ class MonitoringTest {
         factory.create(URI.create("s3://bucket/"));
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
         Set<ObjectName> names = server.queryNames(
-                new ObjectName(MetricsBeans.DOMAIN + ":endpoint=" + MetricsBeans.endpointKey(URI.create(OFFLINE_ENDPOINT),
-                        null) + ",*"), null);
+                new ObjectName(MetricsBeans.DOMAIN + ":endpoint="
+                        + MetricsBeans.endpointKey(URI.create(OFFLINE_ENDPOINT), null) + ",*"),
+                null);
         assertThat(names).hasSizeGreaterThan(1);
 
         Set<String> exported = new TreeSet<>();
@@ -103,15 +122,21 @@ class MonitoringTest {
                     unmatched.add(bean);
                 } else {
                     exported.add(metric.name());
-                    assertThat(metric.labels()).containsEntry("scheme", "s3").containsEntry("s3_endpoint", "127.0.0.1_9");
+                    assertThat(metric.labels())
+                            .containsEntry("scheme", "s3")
+                            .containsEntry("s3_endpoint", "127.0.0.1_9");
                 }
             }
         }
         factory.configure(Configuration.fromMap(OFFLINE));
 
         assertThat(unmatched).as("attributes no rule exports").isEmpty();
-        assertThat(exported).contains("flinks3_filesystem_throttled_attempts", "flinks3_filesystem_bytes_uploaded",
-                "flinks3_filesystem_peak_buffered_bytes", "flinks3_s3_operation_latency_p99_millis");
+        assertThat(exported)
+                .contains(
+                        "flinks3_filesystem_throttled_attempts",
+                        "flinks3_filesystem_bytes_uploaded",
+                        "flinks3_filesystem_peak_buffered_bytes",
+                        "flinks3_s3_operation_latency_p99_millis");
         Matcher used = README_METRIC.matcher(ModuleFiles.read(ModuleFiles.README));
         List<String> inReadme = new ArrayList<>();
         while (used.find()) {
@@ -119,7 +144,9 @@ class MonitoringTest {
                 inReadme.add(used.group());
             }
         }
-        assertThat(inReadme).isNotEmpty().allSatisfy(metric -> assertThat(exported).contains(metric));
+        assertThat(inReadme)
+                .isNotEmpty()
+                .allSatisfy(metric -> assertThat(exported).contains(metric));
     }
 
     private static final String OFFLINE_ENDPOINT = "http://127.0.0.1:9";
@@ -153,9 +180,12 @@ class MonitoringTest {
             Matcher matcher = Pattern.compile(rule.path("pattern").asText()).matcher(bean);
             if (matcher.find()) {
                 Map<String, String> labels = new HashMap<>();
-                rule.path("labels").fields().forEachRemaining(label ->
-                        labels.put(label.getKey(), substitute(label.getValue().asText(), matcher)));
-                return new Exported(substitute(rule.path("name").asText(), matcher).toLowerCase(), labels);
+                rule.path("labels")
+                        .fields()
+                        .forEachRemaining(label -> labels.put(
+                                label.getKey(), substitute(label.getValue().asText(), matcher)));
+                return new Exported(
+                        substitute(rule.path("name").asText(), matcher).toLowerCase(), labels);
             }
         }
         return null;
@@ -198,7 +228,10 @@ class MonitoringTest {
     }
 
     private static int containerPort(Variant variant, String portName) {
-        JsonNode containers = Variant.spec(variant.flinkDeployment()).path("podTemplate").path("spec").path("containers");
+        JsonNode containers = Variant.spec(variant.flinkDeployment())
+                .path("podTemplate")
+                .path("spec")
+                .path("containers");
         for (JsonNode container : containers) {
             for (JsonNode port : container.path("ports")) {
                 if (portName.equals(port.path("name").asText())) {
@@ -211,7 +244,9 @@ class MonitoringTest {
 
     private static List<String> podMonitorPorts() {
         List<String> ports = new ArrayList<>();
-        Yaml.document(ModuleFiles.POD_MONITOR).path("spec").path("podMetricsEndpoints")
+        Yaml.document(ModuleFiles.POD_MONITOR)
+                .path("spec")
+                .path("podMetricsEndpoints")
                 .forEach(endpoint -> ports.add(endpoint.path("port").asText()));
         return ports.stream().collect(Collectors.toList());
     }

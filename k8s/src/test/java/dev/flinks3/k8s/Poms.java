@@ -18,8 +18,12 @@ final class Poms {
     static String value(String module, String xpath) {
         Path pom = ModuleFiles.REPOSITORY.resolve(module).resolve("pom.xml");
         try {
-            Document document = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(pom.toFile());
-            return XPathFactory.newInstance().newXPath().evaluate(xpath, document).trim();
+            Document document =
+                    DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(pom.toFile());
+            return XPathFactory.newInstance()
+                    .newXPath()
+                    .evaluate(xpath, document)
+                    .trim();
         } catch (Exception e) {
             throw new IllegalStateException("cannot read " + xpath + " from " + pom, e);
         }

@@ -31,7 +31,8 @@ final class PrestoKeys {
     static PrestoKeys load() {
         String jar = System.getProperty("flinks3.presto-plugin.jar");
         if (jar == null) {
-            throw new IllegalStateException("system property flinks3.presto-plugin.jar is not set (run the tests with Maven)");
+            throw new IllegalStateException(
+                    "system property flinks3.presto-plugin.jar is not set (run the tests with Maven)");
         }
         try (ZipFile zip = new ZipFile(Path.of(jar).toFile())) {
             ZipEntry entry = zip.getEntry(FILE_SYSTEM_CLASS);

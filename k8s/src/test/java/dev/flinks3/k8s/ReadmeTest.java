@@ -21,35 +21,40 @@ class ReadmeTest {
             paths.add(path.group());
         }
 
-        assertThat(paths).isNotEmpty().allSatisfy(named ->
-                assertThat(ModuleFiles.REPOSITORY.resolve(named)).exists());
+        assertThat(paths)
+                .isNotEmpty()
+                .allSatisfy(named ->
+                        assertThat(ModuleFiles.REPOSITORY.resolve(named)).exists());
     }
 
     @Test
     void commandsUseEveryFileOfARun() {
-        assertThat(ModuleFiles.read(ModuleFiles.README)).contains(
-                "envsubst '${CLUSTER_NAME} ${AWS_REGION}' < k8s/eks/cluster.yaml | eksctl create cluster -f -",
-                "file://k8s/aws/bucket-lifecycle.json",
-                "< k8s/aws/iam-policy.json",
-                "eksctl create iamserviceaccount",
-                "-f k8s/Dockerfile --target \"$target\"",
-                "for target in native-s3 presto-s3",
-                "k8s/scripts/configure.sh",
-                "kubectl apply -k k8s/manifests/overlays/native",
-                "kubectl apply -k k8s/manifests/overlays/presto",
-                "kubectl apply -k k8s/manifests/overlays/native-defaults",
-                "kubectl apply -k k8s/manifests/overlays/presto-defaults",
-                "k8s/scripts/collect-results.sh native-s3-benchmark",
-                "k8s/scripts/collect-results.sh presto-s3-benchmark",
-                "eksctl delete cluster");
+        assertThat(ModuleFiles.read(ModuleFiles.README))
+                .contains(
+                        "envsubst '${CLUSTER_NAME} ${AWS_REGION}' < k8s/eks/cluster.yaml | eksctl create cluster -f -",
+                        "file://k8s/aws/bucket-lifecycle.json",
+                        "< k8s/aws/iam-policy.json",
+                        "eksctl create iamserviceaccount",
+                        "-f k8s/Dockerfile --target \"$target\"",
+                        "for target in native-s3 presto-s3",
+                        "k8s/scripts/configure.sh",
+                        "kubectl apply -k k8s/manifests/overlays/native",
+                        "kubectl apply -k k8s/manifests/overlays/presto",
+                        "kubectl apply -k k8s/manifests/overlays/native-defaults",
+                        "kubectl apply -k k8s/manifests/overlays/presto-defaults",
+                        "k8s/scripts/collect-results.sh native-s3-benchmark",
+                        "k8s/scripts/collect-results.sh presto-s3-benchmark",
+                        "eksctl delete cluster");
     }
 
     @Test
     void irsaNamesMatchTheManifests() {
         String readme = ModuleFiles.read(ModuleFiles.README);
-        var serviceAccount = Variant.only(Variant.NATIVE.render(), "ServiceAccount").path("metadata");
+        var serviceAccount =
+                Variant.only(Variant.NATIVE.render(), "ServiceAccount").path("metadata");
 
-        assertThat(readme).contains("--namespace " + serviceAccount.path("namespace").asText()
-                + " --name " + serviceAccount.path("name").asText());
+        assertThat(readme)
+                .contains("--namespace " + serviceAccount.path("namespace").asText() + " --name "
+                        + serviceAccount.path("name").asText());
     }
 }

@@ -38,7 +38,8 @@ class ScriptsTest {
     void collectResultsNamesTheJobJarTheBuildProduces() {
         String jobJar = "benchmark-job/target/" + Poms.value("benchmark-job", "/project/build/finalName") + ".jar";
 
-        assertThat(ModuleFiles.read(ModuleFiles.SCRIPTS.resolve("collect-results.sh"))).contains(jobJar);
+        assertThat(ModuleFiles.read(ModuleFiles.SCRIPTS.resolve("collect-results.sh")))
+                .contains(jobJar);
     }
 
     @Test
@@ -51,7 +52,9 @@ class ScriptsTest {
 
     private static List<Path> scripts() throws IOException {
         try (Stream<Path> files = Files.list(ModuleFiles.SCRIPTS)) {
-            return files.filter(file -> file.toString().endsWith(".sh")).sorted().collect(Collectors.toList());
+            return files.filter(file -> file.toString().endsWith(".sh"))
+                    .sorted()
+                    .collect(Collectors.toList());
         }
     }
 }

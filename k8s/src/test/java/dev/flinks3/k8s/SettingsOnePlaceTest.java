@@ -33,7 +33,8 @@ class SettingsOnePlaceTest {
     void copyManifests() throws IOException {
         try (Stream<Path> files = Files.walk(ModuleFiles.MANIFESTS)) {
             for (Path file : (Iterable<Path>) files::iterator) {
-                Path target = copy.resolve(ModuleFiles.MANIFESTS.relativize(file).toString());
+                Path target =
+                        copy.resolve(ModuleFiles.MANIFESTS.relativize(file).toString());
                 if (Files.isDirectory(file)) {
                     Files.createDirectories(target);
                 } else {
@@ -78,33 +79,45 @@ class SettingsOnePlaceTest {
 
     @Test
     void bothOverlaysFollowTheAccountValues() {
-        Bash.run(ACCOUNT, ModuleFiles.SCRIPTS.resolve("configure.sh"), copy.resolve("settings/settings.yaml").toString());
+        Bash.run(
+                ACCOUNT,
+                ModuleFiles.SCRIPTS.resolve("configure.sh"),
+                copy.resolve("settings/settings.yaml").toString());
 
         for (Variant variant : Variant.values()) {
             List<ObjectNode> objects = variant.render(copy);
             JsonNode spec = Variant.spec(Variant.only(objects, "FlinkDeployment"));
             String rendered = objects.toString();
 
-            assertThat(spec.path("flinkConfiguration").path("execution.checkpointing.dir").asText())
+            assertThat(spec.path("flinkConfiguration")
+                            .path("execution.checkpointing.dir")
+                            .asText())
                     .isEqualTo("s3://another-bucket/" + variant.deploymentName + "/checkpoints");
             assertThat(spec.path("image").asText()).isEqualTo(ACCOUNT.get("REPOSITORY") + ":" + variant.imageTarget);
-            assertThat(spec.findValues("env").get(0).get(0).path("value").asText()).isEqualTo("us-west-2");
-            assertThat(Variant.only(objects, "ServiceAccount").path("metadata").path("annotations")
-                    .path("eks.amazonaws.com/role-arn").asText()).isEqualTo(ACCOUNT.get("ROLE_ARN"));
-            assertThat(rendered).doesNotContain(
-                    "flinks3-benchmark-example", "eu-west-1", "123456789012");
+            assertThat(spec.findValues("env").get(0).get(0).path("value").asText())
+                    .isEqualTo("us-west-2");
+            assertThat(Variant.only(objects, "ServiceAccount")
+                            .path("metadata")
+                            .path("annotations")
+                            .path("eks.amazonaws.com/role-arn")
+                            .asText())
+                    .isEqualTo(ACCOUNT.get("ROLE_ARN"));
+            assertThat(rendered).doesNotContain("flinks3-benchmark-example", "eu-west-1", "123456789012");
         }
     }
 
     @Test
     void bothOverlaysFollowTheSizes() throws IOException {
         Path settings = copy.resolve("settings/settings.yaml");
-        Files.writeString(settings, Files.readString(settings)
-                .replace("memory: 6144m", "memory: 4096m")
-                .replace("replicas: 2", "replicas: 3"));
+        Files.writeString(
+                settings,
+                Files.readString(settings)
+                        .replace("memory: 6144m", "memory: 4096m")
+                        .replace("replicas: 2", "replicas: 3"));
 
         for (Variant variant : Variant.values()) {
-            JsonNode taskManager = Variant.spec(Variant.only(variant.render(copy), "FlinkDeployment")).path("taskManager");
+            JsonNode taskManager = Variant.spec(Variant.only(variant.render(copy), "FlinkDeployment"))
+                    .path("taskManager");
 
             assertThat(taskManager.path("resource").path("memory").asText()).isEqualTo("4096m");
             assertThat(taskManager.path("replicas").asInt()).isEqualTo(3);

@@ -25,6 +25,7 @@ enum Variant {
 
         /** The component under manifests/variants/ that names the deployment and image. */
         final String variantFolder;
+
         final String deploymentName;
         /** The Dockerfile stage that builds the image, also the image tag. */
         final String imageTarget;
@@ -43,6 +44,7 @@ enum Variant {
     final Plugin plugin;
     /** Whether the overlay applies {@code components/like-for-like}. */
     final boolean likeForLike;
+
     final String deploymentName;
     final String imageTarget;
     final String pluginFolder;
@@ -84,8 +86,12 @@ enum Variant {
     /** The rendered FlinkDeployment's flinkConfiguration as strings. */
     Map<String, String> flinkConfiguration() {
         Map<String, String> configuration = new LinkedHashMap<>();
-        flinkDeployment().path("spec").path("flinkConfiguration").fields()
-                .forEachRemaining(entry -> configuration.put(entry.getKey(), entry.getValue().asText()));
+        flinkDeployment()
+                .path("spec")
+                .path("flinkConfiguration")
+                .fields()
+                .forEachRemaining(entry ->
+                        configuration.put(entry.getKey(), entry.getValue().asText()));
         return configuration;
     }
 

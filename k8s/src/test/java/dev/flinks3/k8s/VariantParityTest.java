@@ -22,19 +22,30 @@ class VariantParityTest {
             List.of("execution.checkpointing.dir", "execution.checkpointing.savepoint-dir");
 
     @ParameterizedTest
-    @EnumSource(value = Variant.class, names = {"NATIVE", "NATIVE_DEFAULTS"})
+    @EnumSource(
+            value = Variant.class,
+            names = {"NATIVE", "NATIVE_DEFAULTS"})
     void resourcesPodTemplatesAndJobAreTheSame(Variant ours) {
         ObjectNode nativeSpec = (ObjectNode) Variant.spec(ours.flinkDeployment());
         ObjectNode prestoSpec = (ObjectNode) Variant.spec(ours.counterpart().flinkDeployment());
 
-        for (String field : List.of("jobManager", "taskManager", "podTemplate", "job", "flinkVersion",
-                "serviceAccount", "mode", "imagePullPolicy")) {
+        for (String field : List.of(
+                "jobManager",
+                "taskManager",
+                "podTemplate",
+                "job",
+                "flinkVersion",
+                "serviceAccount",
+                "mode",
+                "imagePullPolicy")) {
             assertThat(nativeSpec.get(field)).as(field).isNotNull().isEqualTo(prestoSpec.get(field));
         }
     }
 
     @ParameterizedTest
-    @EnumSource(value = Variant.class, names = {"NATIVE", "NATIVE_DEFAULTS"})
+    @EnumSource(
+            value = Variant.class,
+            names = {"NATIVE", "NATIVE_DEFAULTS"})
     void flinkConfigurationIsTheSameApartFromPluginKeysAndPaths(Variant ours) {
         Predicate<String> shared = key -> !KnownKeys.isS3Key(key) && !PATH_KEYS.contains(key);
 
@@ -43,7 +54,9 @@ class VariantParityTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Variant.class, names = {"NATIVE", "NATIVE_DEFAULTS"})
+    @EnumSource(
+            value = Variant.class,
+            names = {"NATIVE", "NATIVE_DEFAULTS"})
     void checkpointPathsDifferOnlyByDeploymentName(Variant ours) {
         for (String key : PATH_KEYS) {
             String nativePath = ours.flinkConfiguration().get(key);

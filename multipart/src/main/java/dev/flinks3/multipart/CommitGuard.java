@@ -55,7 +55,9 @@ final class CommitGuard {
      * @throws IOException if the probe of the server fails
      */
     WriteCondition prepareCompletion(S3Location target, WriteCondition requested) throws IOException {
-        if (requested == WriteCondition.IF_NONE_MATCH && conditionalWrites && !client.checksFlexibleChecksums()
+        if (requested == WriteCondition.IF_NONE_MATCH
+                && conditionalWrites
+                && !client.checksFlexibleChecksums()
                 && !completionHonoursCondition(target)) {
             return headCheck(target);
         }
@@ -75,10 +77,12 @@ final class CommitGuard {
         if (completionHonoursCondition == null) {
             completionHonoursCondition = probeConditionalCompletion(near);
             if (!completionHonoursCondition) {
-                LOG.warn("This S3 server ignores If-None-Match: * on CompleteMultipartUpload (a probe at {} was"
-                        + " overwritten): files written with WriteMode.NO_OVERWRITE that span several parts are"
-                        + " checked with a HEAD just before the commit instead, which a concurrent writer can race."
-                        + " Files of one part use the conditional PutObject, which this server honours.", near);
+                LOG.warn(
+                        "This S3 server ignores If-None-Match: * on CompleteMultipartUpload (a probe at {} was"
+                                + " overwritten): files written with WriteMode.NO_OVERWRITE that span several parts are"
+                                + " checked with a HEAD just before the commit instead, which a concurrent writer can race."
+                                + " Files of one part use the conditional PutObject, which this server honours.",
+                        near);
             }
         }
         return completionHonoursCondition;
@@ -93,7 +97,8 @@ final class CommitGuard {
             uploadId = Await.result(client.createMultipartUpload(probe));
             CompletedPart part = Await.result(client.uploadPart(probe, uploadId, 1, ByteBuffer.allocate(2)));
             try {
-                Await.result(client.completeMultipartUpload(probe, uploadId, List.of(part), WriteCondition.IF_NONE_MATCH));
+                Await.result(
+                        client.completeMultipartUpload(probe, uploadId, List.of(part), WriteCondition.IF_NONE_MATCH));
                 uploadId = null;
                 return false;
             } catch (FileAlreadyExistsException refused) {

@@ -207,8 +207,11 @@ public final class MultipartUploadStream extends OutputStream {
         releaseCurrent();
         session.abort().whenComplete((ignored, error) -> {
             if (error != null) {
-                LOG.warn("Could not abort the multipart upload to {}; a bucket lifecycle rule for incomplete"
-                        + " multipart uploads removes it", session.target(), FirstFailure.unwrap(error));
+                LOG.warn(
+                        "Could not abort the multipart upload to {}; a bucket lifecycle rule for incomplete"
+                                + " multipart uploads removes it",
+                        session.target(),
+                        FirstFailure.unwrap(error));
             }
         });
     }
@@ -233,9 +236,10 @@ public final class MultipartUploadStream extends OutputStream {
         if (current == null) {
             int partNumber = session.nextPartNumber();
             if (partNumber > CompletedPart.MAX_PART_NUMBER) {
-                throw new IOException("Object " + session.target() + " would exceed the " + CompletedPart.MAX_PART_NUMBER
-                        + " parts S3 allows in one upload: at most " + sizing.maxObjectBytes()
-                        + " bytes with a base part size of " + sizing.basePartBytes() + " bytes");
+                throw new IOException(
+                        "Object " + session.target() + " would exceed the " + CompletedPart.MAX_PART_NUMBER
+                                + " parts S3 allows in one upload: at most " + sizing.maxObjectBytes()
+                                + " bytes with a base part size of " + sizing.basePartBytes() + " bytes");
             }
             int partBytes = sizing.partBytes(partNumber);
             current = partSent ? PartBuffer.full(pool, partBytes) : PartBuffer.growing(pool, partBytes);

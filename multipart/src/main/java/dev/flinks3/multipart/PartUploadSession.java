@@ -142,8 +142,7 @@ public final class PartUploadSession {
         }
         long size = body.remaining();
         metrics.partStarted();
-        CompletableFuture<Void> settled = id
-                .thenCompose(upload -> client.uploadPart(target, upload, partNumber, body))
+        CompletableFuture<Void> settled = id.thenCompose(upload -> client.uploadPart(target, upload, partNumber, body))
                 .handle((part, error) -> {
                     metrics.partFinished(size, error == null);
                     if (error != null) {
@@ -241,8 +240,7 @@ public final class PartUploadSession {
             id = uploadId;
             all = allSettledLocked();
         }
-        return all
-                .thenCompose(ignored -> id)
+        return all.thenCompose(ignored -> id)
                 .handle((upload, createFailed) -> createFailed != null
                         ? CompletableFuture.<Void>completedFuture(null)
                         : client.abortMultipartUpload(target, upload).thenRun(metrics::uploadAborted))

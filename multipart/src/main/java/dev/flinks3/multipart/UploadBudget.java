@@ -192,10 +192,14 @@ public final class UploadBudget {
 
     private void overcommitted(long bytes) {
         if (overcommittedGrants++ == 0) {
-            LOG.warn("Upload buffers exceed their process-wide limit of {} bytes ({} held, {} more requested): every held"
-                    + " byte is in a part still being written and none is in flight to wait for. More files are open"
-                    + " for writing at once than the limit holds parts for; raise the limit (s3.upload.max-buffered-size)"
-                    + " or lower the part size. Logged once; later grants are only counted.", limitBytes, heldBytes, bytes);
+            LOG.warn(
+                    "Upload buffers exceed their process-wide limit of {} bytes ({} held, {} more requested): every held"
+                            + " byte is in a part still being written and none is in flight to wait for. More files are open"
+                            + " for writing at once than the limit holds parts for; raise the limit (s3.upload.max-buffered-size)"
+                            + " or lower the part size. Logged once; later grants are only counted.",
+                    limitBytes,
+                    heldBytes,
+                    bytes);
         }
     }
 

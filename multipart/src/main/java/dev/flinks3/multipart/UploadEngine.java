@@ -77,7 +77,8 @@ public final class UploadEngine {
      * @throws IOException the request's failure, e.g. {@link dev.flinks3.transfer.S3RequestException}
      *     NoSuchUpload if the upload is gone and no matching object exists
      */
-    public String completeUpload(S3Location target, String uploadId, List<CompletedPart> parts, WriteCondition condition)
+    public String completeUpload(
+            S3Location target, String uploadId, List<CompletedPart> parts, WriteCondition condition)
             throws IOException {
         Objects.requireNonNull(uploadId, "uploadId");
         return session(target, uploadId, parts).complete(condition);

@@ -7,8 +7,8 @@ import static dev.flinks3.multipart.TestData.random;
 import static dev.flinks3.multipart.TestData.writeInSlices;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.WriteCondition;
@@ -39,7 +39,8 @@ class BackPressureTest {
 
     @Test
     void writerBlocksWhenItsPartsInFlightReachTheLimit() throws Throwable {
-        UploadEngine engine = new UploadEngine(client, TestData.settings(2, 256L * MIB).build());
+        UploadEngine engine =
+                new UploadEngine(client, TestData.settings(2, 256L * MIB).build());
         S3Location target = S3Location.of("s3", "bucket", "big");
         byte[] data = random(6 * PART + 1, 21);
         parts.close();
@@ -64,7 +65,8 @@ class BackPressureTest {
     @Test
     void processBudgetBoundsBufferedBytesAcrossStreams() throws Throwable {
         long limit = 3L * PART;
-        UploadEngine engine = new UploadEngine(client, TestData.settings(4, limit).build());
+        UploadEngine engine =
+                new UploadEngine(client, TestData.settings(4, limit).build());
         byte[] first = random(4 * PART + 3, 22);
         byte[] second = random(4 * PART + 5, 23);
         parts.close();
@@ -82,8 +84,11 @@ class BackPressureTest {
         parts.open();
         a.join();
         b.join();
-        assertThat(engine.budget().blockedNanos()).as("writers waited for buffer bytes").isPositive();
-        assertThat(engine.metrics().backPressureNanos()).isGreaterThanOrEqualTo(engine.budget().blockedNanos());
+        assertThat(engine.budget().blockedNanos())
+                .as("writers waited for buffer bytes")
+                .isPositive();
+        assertThat(engine.metrics().backPressureNanos())
+                .isGreaterThanOrEqualTo(engine.budget().blockedNanos());
         assertThat(engine.metrics().peakBytesBuffered()).isPositive().isLessThanOrEqualTo(limit);
         assertThat(engine.metrics().bufferLimitBytes()).isEqualTo(limit);
         assertThat(engine.budget().peakHeldBytes()).isLessThanOrEqualTo(limit);
@@ -98,7 +103,8 @@ class BackPressureTest {
         // Room for every stream's first part being filled, and 8 more parts: far below what 32 streams
         // with 4 parts in flight each would buffer (3 parts of each stream at once here).
         long limit = (streams + 8L) * PART;
-        UploadEngine engine = new UploadEngine(client, TestData.settings(4, limit).build());
+        UploadEngine engine =
+                new UploadEngine(client, TestData.settings(4, limit).build());
         byte[] data = random(2 * PART + 7, 25);
         parts.close();
 
@@ -119,7 +125,8 @@ class BackPressureTest {
         }
         assertThat(engine.budget().peakHeldBytes()).isLessThanOrEqualTo(limit);
         for (int i = 0; i < streams; i++) {
-            assertThat(crc(client.bytesOf(S3Location.of("s3", "bucket", "stream-" + i)))).isEqualTo(crc(data));
+            assertThat(crc(client.bytesOf(S3Location.of("s3", "bucket", "stream-" + i))))
+                    .isEqualTo(crc(data));
         }
         assertThat(client.calls(Operation.UPLOAD_PART)).isEqualTo(3 * streams);
         assertThat(engine.budget().overcommittedGrants()).isZero();
@@ -134,7 +141,8 @@ class BackPressureTest {
     @Test
     void oneThreadWritingManyStreamsInTurnNeverWaitsForItself() throws Exception {
         int streams = 8;
-        UploadEngine engine = new UploadEngine(client, TestData.settings(4, 2L * PART).build());
+        UploadEngine engine =
+                new UploadEngine(client, TestData.settings(4, 2L * PART).build());
         byte[] data = random(2 * PART + 7, 26);
         List<MultipartUploadStream> outs = new ArrayList<>();
         for (int i = 0; i < streams; i++) {
@@ -154,7 +162,8 @@ class BackPressureTest {
         });
 
         for (int i = 0; i < streams; i++) {
-            assertThat(crc(client.bytesOf(S3Location.of("s3", "bucket", "bucket-" + i)))).isEqualTo(crc(data));
+            assertThat(crc(client.bytesOf(S3Location.of("s3", "bucket", "bucket-" + i))))
+                    .isEqualTo(crc(data));
         }
         assertThat(engine.budget().overcommittedGrants()).isPositive();
         assertThat(engine.budget().heldBytes()).isZero();
@@ -162,7 +171,8 @@ class BackPressureTest {
 
     @Test
     void interruptReleasesABlockedWriterAndCloseAbortsTheUpload() throws Exception {
-        UploadEngine engine = new UploadEngine(client, TestData.settings(1, 256L * MIB).build());
+        UploadEngine engine =
+                new UploadEngine(client, TestData.settings(1, 256L * MIB).build());
         S3Location target = S3Location.of("s3", "bucket", "interrupted");
         MultipartUploadStream out = engine.openStream(target, WriteCondition.NONE);
         parts.close();

@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
 class MultipartUploadStreamTest {
 
     private final InMemoryObjectClient client = new InMemoryObjectClient();
-    private final UploadEngine engine = new UploadEngine(client, TestData.settings(4, 64L * TestData.MIB).build());
+    private final UploadEngine engine =
+            new UploadEngine(client, TestData.settings(4, 64L * TestData.MIB).build());
     private final S3Location target = S3Location.of("s3", "bucket", "chk/state-1");
 
     @Test
@@ -106,7 +107,9 @@ class MultipartUploadStreamTest {
     @Test
     void failedPartFailsTheStreamAndAbortsTheUpload() throws IOException {
         IOException cause = new IOException("part 2 lost");
-        client.inject(Fault.on(Operation.UPLOAD_PART).when(call -> call.partNumber() == 2).failingWith(cause));
+        client.inject(Fault.on(Operation.UPLOAD_PART)
+                .when(call -> call.partNumber() == 2)
+                .failingWith(cause));
         MultipartUploadStream out = engine.openStream(target, WriteCondition.NONE);
 
         assertThatThrownBy(() -> writeInSlices(out, random(4 * PART, 5)))
@@ -128,7 +131,9 @@ class MultipartUploadStreamTest {
     @Test
     void failedLastPartSurfacesAtClose() throws IOException {
         IOException cause = new IOException("last part lost");
-        client.inject(Fault.on(Operation.UPLOAD_PART).when(call -> call.partNumber() == 3).failingWith(cause));
+        client.inject(Fault.on(Operation.UPLOAD_PART)
+                .when(call -> call.partNumber() == 3)
+                .failingWith(cause));
         MultipartUploadStream out = engine.openStream(target, WriteCondition.NONE);
         writeInSlices(out, random(2 * PART + 7, 6));
 
@@ -152,14 +157,16 @@ class MultipartUploadStreamTest {
         assertThat(gate.held()).isEqualTo(2);
         gate.open();
 
-        assertThatThrownBy(out::close).isSameAs(causes.get(0)).satisfies(e ->
-                assertThat(e.getSuppressed()).containsExactly(causes.get(1)));
+        assertThatThrownBy(out::close)
+                .isSameAs(causes.get(0))
+                .satisfies(e -> assertThat(e.getSuppressed()).containsExactly(causes.get(1)));
         assertNothingLeft();
     }
 
     @Test
     void failedCompleteAbortsTheUpload() throws IOException {
-        S3RequestException cause = new S3RequestException("CompleteMultipartUpload", target.toString(), 500, "InternalError", null);
+        S3RequestException cause =
+                new S3RequestException("CompleteMultipartUpload", target.toString(), 500, "InternalError", null);
         client.inject(Fault.on(Operation.COMPLETE_MULTIPART_UPLOAD).failingWith(cause));
         MultipartUploadStream out = engine.openStream(target, WriteCondition.NONE);
         writeInSlices(out, random(PART + 1, 8));
@@ -177,8 +184,10 @@ class MultipartUploadStreamTest {
      */
     @Test
     void lostCompleteResponseIsRecognisedByTheObjectsETag() throws IOException {
-        client.inject(Fault.on(Operation.COMPLETE_MULTIPART_UPLOAD).afterEffect()
-                .failingWith(new S3RequestException("CompleteMultipartUpload", target.toString(), 404, "NoSuchUpload", null)));
+        client.inject(Fault.on(Operation.COMPLETE_MULTIPART_UPLOAD)
+                .afterEffect()
+                .failingWith(new S3RequestException(
+                        "CompleteMultipartUpload", target.toString(), 404, "NoSuchUpload", null)));
         byte[] data = random(2 * PART + 3, 9);
         try (MultipartUploadStream out = engine.openStream(target, WriteCondition.NONE)) {
             writeInSlices(out, data);
@@ -207,9 +216,10 @@ class MultipartUploadStreamTest {
         MultipartUploadStream out = engine.openStream(target, WriteCondition.NONE);
 
         assertThatThrownBy(() -> {
-            out.write(1);
-            out.close();
-        }).isSameAs(cause);
+                    out.write(1);
+                    out.close();
+                })
+                .isSameAs(cause);
         assertThat(client.exists(target)).isFalse();
     }
 
@@ -220,9 +230,11 @@ class MultipartUploadStreamTest {
         MultipartUploadStream out = engine.openStream(target, WriteCondition.IF_NONE_MATCH);
 
         assertThatThrownBy(() -> {
-            out.write(random(100, 12));
-            out.close();
-        }).isInstanceOf(FileAlreadyExistsException.class).hasMessageContaining(target.toString());
+                    out.write(random(100, 12));
+                    out.close();
+                })
+                .isInstanceOf(FileAlreadyExistsException.class)
+                .hasMessageContaining(target.toString());
         assertThat(client.bytesOf(target)).isEqualTo(old);
     }
 
@@ -237,13 +249,13 @@ class MultipartUploadStreamTest {
         assertThat(client.bytesOf(target)).isEqualTo(old);
         assertThat(client.calls(Operation.ABORT_MULTIPART_UPLOAD)).isEqualTo(1);
         assertThat(client.pendingUploads()).isEmpty();
-        assertThat(client.calls(Operation.COMPLETE_MULTIPART_UPLOAD)).as("S3 is trusted with If-None-Match: no probe")
+        assertThat(client.calls(Operation.COMPLETE_MULTIPART_UPLOAD))
+                .as("S3 is trusted with If-None-Match: no probe")
                 .isEqualTo(1);
     }
 
     @Test
-    void noOverwriteOfAMultipartObjectOnAServerIgnoringTheConditionProbesOnceThenChecksWithAHead()
-            throws IOException {
+    void noOverwriteOfAMultipartObjectOnAServerIgnoringTheConditionProbesOnceThenChecksWithAHead() throws IOException {
         client.actAsServerIgnoringConditionalCompletion();
         byte[] old = random(10, 13);
         client.store(target, old);
@@ -257,7 +269,9 @@ class MultipartUploadStreamTest {
         assertThat(client.bytesOf(target)).isEqualTo(old);
         assertThat(client.pendingUploads()).isEmpty();
         assertThat(client.keys(target.bucket())).as("the probe leaves nothing").containsExactly(target.key());
-        assertThat(client.calls(Operation.COMPLETE_MULTIPART_UPLOAD)).as("the probe's only").isEqualTo(1);
+        assertThat(client.calls(Operation.COMPLETE_MULTIPART_UPLOAD))
+                .as("the probe's only")
+                .isEqualTo(1);
         assertThat(client.calls(Operation.HEAD)).as("one check per write").isEqualTo(2);
 
         S3Location fresh = target.withKey(target.key() + "-fresh");
@@ -271,14 +285,18 @@ class MultipartUploadStreamTest {
     @Test
     void noOverwriteFallsBackToHeadWithoutConditionalWrites() {
         UploadEngine checking = new UploadEngine(
-                client, TestData.settings(4, 64L * TestData.MIB).conditionalWritesEnabled(false).build());
+                client,
+                TestData.settings(4, 64L * TestData.MIB)
+                        .conditionalWritesEnabled(false)
+                        .build());
         client.store(target, new byte[] {1});
         MultipartUploadStream out = checking.openStream(target, WriteCondition.IF_NONE_MATCH);
 
         assertThatThrownBy(() -> {
-            out.write(2);
-            out.close();
-        }).isInstanceOf(FileAlreadyExistsException.class);
+                    out.write(2);
+                    out.close();
+                })
+                .isInstanceOf(FileAlreadyExistsException.class);
         assertThat(client.calls(Operation.HEAD)).isEqualTo(1);
         assertThat(client.calls(Operation.PUT)).isZero();
         assertThat(client.bytesOf(target)).containsExactly(1);
@@ -303,8 +321,10 @@ class MultipartUploadStreamTest {
         client.resetCounters();
 
         out.close();
-        assertThat(client.calls(Operation.PUT) + client.calls(Operation.UPLOAD_PART)
-                + client.calls(Operation.COMPLETE_MULTIPART_UPLOAD)).isZero();
+        assertThat(client.calls(Operation.PUT)
+                        + client.calls(Operation.UPLOAD_PART)
+                        + client.calls(Operation.COMPLETE_MULTIPART_UPLOAD))
+                .isZero();
         assertThatThrownBy(() -> out.write(1)).isInstanceOf(IOException.class).hasMessageContaining("closed");
     }
 
@@ -323,7 +343,8 @@ class MultipartUploadStreamTest {
                 .hasMessageContaining("10000 parts")
                 .hasMessageContaining(Long.toString(engine.partSizing().maxObjectBytes()));
         assertThatThrownBy(out::close).isInstanceOf(IOException.class).hasMessageContaining("10000 parts");
-        assertThat(client.calls(Operation.PUT) + client.calls(Operation.COMPLETE_MULTIPART_UPLOAD)).isZero();
+        assertThat(client.calls(Operation.PUT) + client.calls(Operation.COMPLETE_MULTIPART_UPLOAD))
+                .isZero();
     }
 
     private void assertNoMultipartCalls() {

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
 class RecoverableOperationsTest {
 
     private final InMemoryObjectClient client = new InMemoryObjectClient();
-    private final UploadEngine engine = new UploadEngine(client, TestData.settings(4, 64L * MIB).build());
+    private final UploadEngine engine =
+            new UploadEngine(client, TestData.settings(4, 64L * MIB).build());
     private final S3Location target = S3Location.of("s3", "bucket", "part-0-0");
 
     @Test
@@ -57,7 +58,8 @@ class RecoverableOperationsTest {
 
     @Test
     void persistSendsABufferOfAtLeastFiveMebibytesAsAPart() throws IOException {
-        UploadEngine largeParts = new UploadEngine(client, TestData.settings(4, 64L * MIB).partSizeBytes(8L * MIB).build());
+        UploadEngine largeParts = new UploadEngine(
+                client, TestData.settings(4, 64L * MIB).partSizeBytes(8L * MIB).build());
         MultipartUploadStream out = largeParts.openStream(target, WriteCondition.NONE);
         writeInSlices(out, random(6 * MIB, 33));
 
@@ -93,12 +95,14 @@ class RecoverableOperationsTest {
 
     @Test
     void closeForCommitOfNothingReturnsNoUpload() throws IOException {
-        UploadSnapshot committable = engine.openStream(target, WriteCondition.NONE).closeForCommit();
+        UploadSnapshot committable =
+                engine.openStream(target, WriteCondition.NONE).closeForCommit();
 
         assertThat(committable.uploadId()).isNull();
         assertThat(committable.parts()).isEmpty();
         assertThat(committable.position()).isZero();
-        assertThat(client.calls(Operation.CREATE_MULTIPART_UPLOAD) + client.calls(Operation.PUT)).isZero();
+        assertThat(client.calls(Operation.CREATE_MULTIPART_UPLOAD) + client.calls(Operation.PUT))
+                .isZero();
     }
 
     @Test
@@ -119,7 +123,8 @@ class RecoverableOperationsTest {
         writeInSlices(out, random(PART + 1, 37));
         out.cancel();
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> client.pendingUploads().isEmpty());
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> client.pendingUploads().isEmpty());
         assertThat(client.calls(Operation.ABORT_MULTIPART_UPLOAD)).isEqualTo(1);
         assertThat(engine.budget().heldBytes()).isZero();
     }
@@ -230,8 +235,8 @@ class RecoverableOperationsTest {
         client.abortMultipartUpload(target, committable.uploadId()).join();
         client.store(target, new byte[] {1, 2, 3});
 
-        assertThatThrownBy(() -> engine.completeUpload(
-                        target, committable.uploadId(), committable.parts(), WriteCondition.NONE))
+        assertThatThrownBy(() ->
+                        engine.completeUpload(target, committable.uploadId(), committable.parts(), WriteCondition.NONE))
                 .isInstanceOf(S3RequestException.class)
                 .satisfies(e -> assertThat(((S3RequestException) e).errorCode()).isEqualTo("NoSuchUpload"));
     }

@@ -33,7 +33,9 @@ class UploadBudgetTest {
         assertThat(budget.awaitNothingInFlight(0)).isTrue();
         budget.acquire(50);
         budget.markInFlight(50);
-        assertThat(budget.awaitNothingInFlight(20)).as("nothing came back within 20 ms").isFalse();
+        assertThat(budget.awaitNothingInFlight(20))
+                .as("nothing came back within 20 ms")
+                .isFalse();
 
         boolean[] drained = new boolean[1];
         WriterThread closing = WriterThread.start("closer", () -> drained[0] = budget.awaitNothingInFlight(60_000));

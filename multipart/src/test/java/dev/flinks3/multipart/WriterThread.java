@@ -14,14 +14,16 @@ final class WriterThread {
     private final CompletableFuture<Void> done = new CompletableFuture<>();
 
     private WriterThread(String name, Task task) {
-        this.thread = new Thread(() -> {
-            try {
-                task.run();
-                done.complete(null);
-            } catch (Throwable t) {
-                done.completeExceptionally(t);
-            }
-        }, name);
+        this.thread = new Thread(
+                () -> {
+                    try {
+                        task.run();
+                        done.complete(null);
+                    } catch (Throwable t) {
+                        done.completeExceptionally(t);
+                    }
+                },
+                name);
         thread.setDaemon(true);
     }
 

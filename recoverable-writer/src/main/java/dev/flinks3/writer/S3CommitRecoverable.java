@@ -52,8 +52,11 @@ public final class S3CommitRecoverable implements RecoverableWriter.CommitRecove
             return false;
         }
         S3CommitRecoverable that = (S3CommitRecoverable) o;
-        return length == that.length && target.equals(that.target) && target.scheme().equals(that.target.scheme())
-                && Objects.equals(uploadId, that.uploadId) && parts.equals(that.parts);
+        return length == that.length
+                && target.equals(that.target)
+                && target.scheme().equals(that.target.scheme())
+                && Objects.equals(uploadId, that.uploadId)
+                && parts.equals(that.parts);
     }
 
     @Override

@@ -51,8 +51,11 @@ public final class S3CommitRecoverableSerializer
         }
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(serialized))) {
             try {
-                return new S3CommitRecoverable(RecoverableFields.readLocation(in), RecoverableFields.readOptional(in),
-                        RecoverableFields.readParts(in, version), in.readLong());
+                return new S3CommitRecoverable(
+                        RecoverableFields.readLocation(in),
+                        RecoverableFields.readOptional(in),
+                        RecoverableFields.readParts(in, version),
+                        in.readLong());
             } catch (IllegalArgumentException e) {
                 throw new IOException("corrupt S3 commit recoverable: " + e.getMessage(), e);
             }

@@ -105,7 +105,8 @@ final class S3Committer implements RecoverableFsDataOutputStream.Committer {
             throw mismatch;
         }
         String expected = ETags.ofParts(recoverable.parts());
-        if (expected != null && isMultipartETagOf(existing.eTag(), recoverable.parts().size())
+        if (expected != null
+                && isMultipartETagOf(existing.eTag(), recoverable.parts().size())
                 && !ETags.same(expected, existing.eTag())) {
             IOException mismatch = new IOException("Cannot commit " + recoverable.target() + ": the object at the key"
                     + " has the recorded length of " + existing.length() + " bytes but ETag " + existing.eTag()
@@ -113,7 +114,9 @@ final class S3Committer implements RecoverableFsDataOutputStream.Committer {
             mismatch.addSuppressed(failure);
             throw mismatch;
         }
-        LOG.debug("{} was already committed ({} bytes); accepting it after recovery", recoverable.target(),
+        LOG.debug(
+                "{} was already committed ({} bytes); accepting it after recovery",
+                recoverable.target(),
                 existing.length());
     }
 

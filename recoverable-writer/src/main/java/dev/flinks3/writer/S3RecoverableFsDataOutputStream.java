@@ -66,7 +66,8 @@ final class S3RecoverableFsDataOutputStream extends RecoverableFsDataOutputStrea
         S3Location target = out.target();
         String tailKey = null;
         if (state.tailBytes() > 0) {
-            tailKey = tails.write(target, streamId, state.position(), state.tail()).key();
+            tailKey = tails.write(target, streamId, state.position(), state.tail())
+                    .key();
         }
         return new S3ResumeRecoverable(
                 target, streamId, state.uploadId(), state.parts(), tailKey, state.tailBytes(), state.position());
@@ -76,7 +77,10 @@ final class S3RecoverableFsDataOutputStream extends RecoverableFsDataOutputStrea
     @Override
     public Committer closeForCommit() throws IOException {
         UploadSnapshot state = out.closeForCommit();
-        return new S3Committer(client, engine, tails,
+        return new S3Committer(
+                client,
+                engine,
+                tails,
                 new S3CommitRecoverable(out.target(), state.uploadId(), state.parts(), state.position()));
     }
 

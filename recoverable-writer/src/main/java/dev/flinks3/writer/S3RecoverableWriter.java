@@ -126,7 +126,8 @@ public final class S3RecoverableWriter implements RecoverableWriter {
     static <T> T cast(Object recoverable, Class<T> type) {
         if (!type.isInstance(recoverable)) {
             throw new IllegalArgumentException("Expected a " + type.getSimpleName() + " of the S3 recoverable writer,"
-                    + " got " + (recoverable == null ? "null" : recoverable.getClass().getName()));
+                    + " got "
+                    + (recoverable == null ? "null" : recoverable.getClass().getName()));
         }
         return type.cast(recoverable);
     }
@@ -146,8 +147,10 @@ public final class S3RecoverableWriter implements RecoverableWriter {
         try {
             uploaded = client.listParts(target, uploadId);
         } catch (FileNotFoundException gone) {
-            throw new IOException("Cannot resume writing " + target + ": multipart upload " + uploadId
-                    + " no longer exists (completed, aborted or expired)", gone);
+            throw new IOException(
+                    "Cannot resume writing " + target + ": multipart upload " + uploadId
+                            + " no longer exists (completed, aborted or expired)",
+                    gone);
         }
         Map<Integer, String> eTags = new HashMap<>();
         for (CompletedPart part : uploaded) {

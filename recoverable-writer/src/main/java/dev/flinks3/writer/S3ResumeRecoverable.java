@@ -90,9 +90,13 @@ public final class S3ResumeRecoverable implements RecoverableWriter.ResumeRecove
             return false;
         }
         S3ResumeRecoverable that = (S3ResumeRecoverable) o;
-        return tailBytes == that.tailBytes && length == that.length && target.equals(that.target)
-                && target.scheme().equals(that.target.scheme()) && streamId.equals(that.streamId)
-                && Objects.equals(uploadId, that.uploadId) && parts.equals(that.parts)
+        return tailBytes == that.tailBytes
+                && length == that.length
+                && target.equals(that.target)
+                && target.scheme().equals(that.target.scheme())
+                && streamId.equals(that.streamId)
+                && Objects.equals(uploadId, that.uploadId)
+                && parts.equals(that.parts)
                 && Objects.equals(tailKey, that.tailKey);
     }
 

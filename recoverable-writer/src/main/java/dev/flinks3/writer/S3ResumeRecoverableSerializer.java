@@ -55,9 +55,14 @@ public final class S3ResumeRecoverableSerializer
         }
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(serialized))) {
             try {
-                return new S3ResumeRecoverable(RecoverableFields.readLocation(in), in.readUTF(),
-                        RecoverableFields.readOptional(in), RecoverableFields.readParts(in, version),
-                        RecoverableFields.readOptional(in), in.readLong(), in.readLong());
+                return new S3ResumeRecoverable(
+                        RecoverableFields.readLocation(in),
+                        in.readUTF(),
+                        RecoverableFields.readOptional(in),
+                        RecoverableFields.readParts(in, version),
+                        RecoverableFields.readOptional(in),
+                        in.readLong(),
+                        in.readLong());
             } catch (IllegalArgumentException e) {
                 throw new IOException("corrupt S3 resume recoverable: " + e.getMessage(), e);
             }

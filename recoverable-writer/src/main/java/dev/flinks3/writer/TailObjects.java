@@ -62,7 +62,8 @@ public final class TailObjects {
      */
     static boolean isTailOf(String key, S3Location target) {
         String prefix = targetPrefix(target);
-        return key.startsWith(prefix) && SUFFIX.matcher(key).region(prefix.length(), key.length()).matches();
+        return key.startsWith(prefix)
+                && SUFFIX.matcher(key).region(prefix.length(), key.length()).matches();
     }
 
     /**

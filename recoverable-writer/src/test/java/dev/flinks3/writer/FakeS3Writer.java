@@ -21,11 +21,13 @@ final class FakeS3Writer {
     static final int PART = (int) UploadSettings.MIN_PART_SIZE;
 
     final InMemoryObjectClient client = new InMemoryObjectClient();
-    final UploadEngine engine = new UploadEngine(client, UploadSettings.builder()
-            .partSizeBytes(PART)
-            .maxPartsInFlightPerStream(4)
-            .maxBufferedBytesPerProcess(64L * 1024 * 1024)
-            .build());
+    final UploadEngine engine = new UploadEngine(
+            client,
+            UploadSettings.builder()
+                    .partSizeBytes(PART)
+                    .maxPartsInFlightPerStream(4)
+                    .maxBufferedBytesPerProcess(64L * 1024 * 1024)
+                    .build());
     final S3RecoverableWriter writer = new S3RecoverableWriter(client, engine);
     final Path path = new Path("s3://bucket/out/part-0-0");
     final S3Location target = S3Location.of("s3", "bucket", "out/part-0-0");

@@ -21,11 +21,17 @@ class RecoverableSerializerGoldenBytesTest {
 
     private static final S3Location TARGET = S3Location.of("s3", "bucket", "dir/part-0-0 ä+%");
     private static final String STREAM = "0123456789abcdef0123456789abcdef";
-    private static final List<CompletedPart> PARTS = List.of(
-            new CompletedPart(1, "\"etag-1\"", 5_242_880), new CompletedPart(2, "\"etag-2\"", 5_242_880));
+    private static final List<CompletedPart> PARTS =
+            List.of(new CompletedPart(1, "\"etag-1\"", 5_242_880), new CompletedPart(2, "\"etag-2\"", 5_242_880));
 
-    private static final S3ResumeRecoverable RESUME = new S3ResumeRecoverable(TARGET, STREAM, "upload-1", PARTS,
-            "dir/.part-0-0 ä+%.s3-tail." + STREAM + ".10485860.1a2b3c4d", 100, 10_485_860);
+    private static final S3ResumeRecoverable RESUME = new S3ResumeRecoverable(
+            TARGET,
+            STREAM,
+            "upload-1",
+            PARTS,
+            "dir/.part-0-0 ä+%.s3-tail." + STREAM + ".10485860.1a2b3c4d",
+            100,
+            10_485_860);
     private static final S3ResumeRecoverable RESUME_TAIL_ONLY =
             new S3ResumeRecoverable(TARGET, STREAM, null, List.of(), "dir/.tail", 7, 7);
     private static final S3CommitRecoverable COMMIT = new S3CommitRecoverable(TARGET, "upload-1", PARTS, 10_485_860);
@@ -33,9 +39,17 @@ class RecoverableSerializerGoldenBytesTest {
 
     /** Version 2 adds each part's CRC32C; a part may lack one (uploaded with checksums off). */
     private static final List<CompletedPart> PARTS_WITH_CHECKSUMS = List.of(
-            new CompletedPart(1, "\"etag-1\"", 5_242_880, "AAAAAA=="), new CompletedPart(2, "\"etag-2\"", 5_242_880, null));
-    private static final S3ResumeRecoverable RESUME_V2 = new S3ResumeRecoverable(TARGET, STREAM, "upload-1",
-            PARTS_WITH_CHECKSUMS, "dir/.part-0-0 ä+%.s3-tail." + STREAM + ".10485860.1a2b3c4d", 100, 10_485_860);
+            new CompletedPart(1, "\"etag-1\"", 5_242_880, "AAAAAA=="),
+            new CompletedPart(2, "\"etag-2\"", 5_242_880, null));
+
+    private static final S3ResumeRecoverable RESUME_V2 = new S3ResumeRecoverable(
+            TARGET,
+            STREAM,
+            "upload-1",
+            PARTS_WITH_CHECKSUMS,
+            "dir/.part-0-0 ä+%.s3-tail." + STREAM + ".10485860.1a2b3c4d",
+            100,
+            10_485_860);
     private static final S3CommitRecoverable COMMIT_V2 =
             new S3CommitRecoverable(TARGET, "upload-1", PARTS_WITH_CHECKSUMS, 10_485_860);
 
@@ -43,14 +57,16 @@ class RecoverableSerializerGoldenBytesTest {
     void resumeRecoverablesOfVersion1StayReadable() throws IOException {
         S3ResumeRecoverableSerializer serializer = S3ResumeRecoverableSerializer.INSTANCE;
         assertThat(serializer.deserialize(1, bytes(golden("resume-v1.hex")))).isEqualTo(RESUME);
-        assertThat(serializer.deserialize(1, bytes(golden("resume-tail-only-v1.hex")))).isEqualTo(RESUME_TAIL_ONLY);
+        assertThat(serializer.deserialize(1, bytes(golden("resume-tail-only-v1.hex"))))
+                .isEqualTo(RESUME_TAIL_ONLY);
     }
 
     @Test
     void commitRecoverablesOfVersion1StayReadable() throws IOException {
         S3CommitRecoverableSerializer serializer = S3CommitRecoverableSerializer.INSTANCE;
         assertThat(serializer.deserialize(1, bytes(golden("commit-v1.hex")))).isEqualTo(COMMIT);
-        assertThat(serializer.deserialize(1, bytes(golden("commit-empty-v1.hex")))).isEqualTo(COMMIT_EMPTY);
+        assertThat(serializer.deserialize(1, bytes(golden("commit-empty-v1.hex"))))
+                .isEqualTo(COMMIT_EMPTY);
     }
 
     @Test
@@ -61,7 +77,8 @@ class RecoverableSerializerGoldenBytesTest {
         assertThat(hex(serializer.serialize(RESUME_V2))).isEqualTo(golden("resume-v2.hex"));
         assertThat(serializer.deserialize(2, bytes(golden("resume-v2.hex")))).isEqualTo(RESUME_V2);
         assertThat(hex(serializer.serialize(RESUME_TAIL_ONLY))).isEqualTo(golden("resume-tail-only-v2.hex"));
-        assertThat(serializer.deserialize(2, bytes(golden("resume-tail-only-v2.hex")))).isEqualTo(RESUME_TAIL_ONLY);
+        assertThat(serializer.deserialize(2, bytes(golden("resume-tail-only-v2.hex"))))
+                .isEqualTo(RESUME_TAIL_ONLY);
     }
 
     @Test
@@ -72,7 +89,8 @@ class RecoverableSerializerGoldenBytesTest {
         assertThat(hex(serializer.serialize(COMMIT_V2))).isEqualTo(golden("commit-v2.hex"));
         assertThat(serializer.deserialize(2, bytes(golden("commit-v2.hex")))).isEqualTo(COMMIT_V2);
         assertThat(hex(serializer.serialize(COMMIT_EMPTY))).isEqualTo(golden("commit-empty-v2.hex"));
-        assertThat(serializer.deserialize(2, bytes(golden("commit-empty-v2.hex")))).isEqualTo(COMMIT_EMPTY);
+        assertThat(serializer.deserialize(2, bytes(golden("commit-empty-v2.hex"))))
+                .isEqualTo(COMMIT_EMPTY);
     }
 
     @Test

@@ -57,7 +57,9 @@ class S3RecoverableWriterFailureTest {
             out.close();
 
             assertThat(failure).isInstanceOf(IOException.class);
-            assertThat(fake.client.pendingUploads()).as("handed out by the persist: kept").hasSize(1);
+            assertThat(fake.client.pendingUploads())
+                    .as("handed out by the persist: kept")
+                    .hasSize(1);
             byte[] after = random(100, 3);
             RecoverableFsDataOutputStream recovered = fake.writer.recover(persisted);
             recovered.write(after);
@@ -73,7 +75,8 @@ class S3RecoverableWriterFailureTest {
 
         @Test
         void afterTheServerCompletedTheCommitSucceeds() throws IOException {
-            fake.client.inject(Fault.on(Operation.COMPLETE_MULTIPART_UPLOAD).afterEffect()
+            fake.client.inject(Fault.on(Operation.COMPLETE_MULTIPART_UPLOAD)
+                    .afterEffect()
                     .failingWith(new IOException("connection reset")));
             byte[] data = random(PART + 1, 8);
             RecoverableFsDataOutputStream out = fake.writer.open(fake.path);
@@ -85,12 +88,14 @@ class S3RecoverableWriterFailureTest {
 
         @Test
         void afterTheServerCompletedTheCommitAfterRecoverySucceeds() throws IOException {
-            fake.client.inject(Fault.on(Operation.COMPLETE_MULTIPART_UPLOAD).afterEffect()
+            fake.client.inject(Fault.on(Operation.COMPLETE_MULTIPART_UPLOAD)
+                    .afterEffect()
                     .failingWith(new IOException("connection reset")));
             byte[] data = random(2 * PART + 1, 9);
             RecoverableFsDataOutputStream out = fake.writer.open(fake.path);
             out.write(data);
-            S3CommitRecoverable recoverable = fake.roundTrip(out.closeForCommit().getRecoverable());
+            S3CommitRecoverable recoverable =
+                    fake.roundTrip(out.closeForCommit().getRecoverable());
 
             fake.writer.recoverForCommit(recoverable).commitAfterRecovery();
             assertThat(fake.client.bytesOf(fake.target)).isEqualTo(data);
@@ -99,19 +104,23 @@ class S3RecoverableWriterFailureTest {
 
         @Test
         void beforeTheServerActedTheCommitFailsAndKeepsTheUploadForARetry() throws IOException {
-            fake.client.inject(Fault.on(Operation.COMPLETE_MULTIPART_UPLOAD).failingWith(
-                    new S3RequestException("CompleteMultipartUpload", fake.target.toString(), 500, "InternalError", null)));
+            fake.client.inject(Fault.on(Operation.COMPLETE_MULTIPART_UPLOAD)
+                    .failingWith(new S3RequestException(
+                            "CompleteMultipartUpload", fake.target.toString(), 500, "InternalError", null)));
             byte[] data = random(PART + 1, 10);
             RecoverableFsDataOutputStream out = fake.writer.open(fake.path);
             out.write(data);
             RecoverableFsDataOutputStream.Committer committer = out.closeForCommit();
 
-            assertThatThrownBy(committer::commit).isInstanceOf(S3RequestException.class)
+            assertThatThrownBy(committer::commit)
+                    .isInstanceOf(S3RequestException.class)
                     .hasMessageContaining("InternalError");
             assertThat(fake.client.exists(fake.target)).isFalse();
             assertThat(fake.client.pendingUploads()).hasSize(1);
 
-            fake.writer.recoverForCommit(fake.roundTrip(committer.getRecoverable())).commitAfterRecovery();
+            fake.writer
+                    .recoverForCommit(fake.roundTrip(committer.getRecoverable()))
+                    .commitAfterRecovery();
             assertThat(fake.client.bytesOf(fake.target)).isEqualTo(data);
         }
     }
@@ -155,8 +164,11 @@ class S3RecoverableWriterFailureTest {
         void commitAfterRecoveryFailsWhenNothingIsAtTheKey() throws IOException {
             RecoverableFsDataOutputStream out = fake.writer.open(fake.path);
             out.write(random(PART + 1, 14));
-            S3CommitRecoverable recoverable = (S3CommitRecoverable) out.closeForCommit().getRecoverable();
-            fake.client.abortMultipartUpload(fake.target, recoverable.uploadId()).join();
+            S3CommitRecoverable recoverable =
+                    (S3CommitRecoverable) out.closeForCommit().getRecoverable();
+            fake.client
+                    .abortMultipartUpload(fake.target, recoverable.uploadId())
+                    .join();
 
             assertThatThrownBy(() -> fake.writer.recoverForCommit(recoverable).commitAfterRecovery())
                     .isInstanceOf(S3RequestException.class)
@@ -222,7 +234,8 @@ class S3RecoverableWriterFailureTest {
     private S3CommitRecoverable closedAndAborted(byte[] data) throws IOException {
         RecoverableFsDataOutputStream out = fake.writer.open(fake.path);
         out.write(data);
-        S3CommitRecoverable recoverable = (S3CommitRecoverable) out.closeForCommit().getRecoverable();
+        S3CommitRecoverable recoverable =
+                (S3CommitRecoverable) out.closeForCommit().getRecoverable();
         fake.client.abortMultipartUpload(fake.target, recoverable.uploadId()).join();
         return recoverable;
     }
@@ -243,9 +256,10 @@ class S3RecoverableWriterFailureTest {
             out.write("lost.".getBytes());
             out.persist(); // a later checkpoint that never completed
             out.close();
-            fake.client.inject(Fault.on(Operation.DELETE_BATCH).always()
-                    .failingWith(() -> new S3RequestException("DeleteObjects", "s3://bucket/tails", 403,
-                            "AccessDenied", null)));
+            fake.client.inject(Fault.on(Operation.DELETE_BATCH)
+                    .always()
+                    .failingWith(() ->
+                            new S3RequestException("DeleteObjects", "s3://bucket/tails", 403, "AccessDenied", null)));
 
             RecoverableFsDataOutputStream recovered = fake.writer.recover(restored);
             recovered.write("more.".getBytes());

@@ -14,7 +14,8 @@ class TailObjectsTest {
         S3Location tail = TailObjects.newTail(target, TailObjects.newStreamId(), 1234);
 
         assertThat(tail.key()).startsWith("out/.part-0" + TailObjects.MARKER).doesNotContain("out/part-0/");
-        assertThat(TailObjects.isTailObjectName(tail.key().substring("out/".length()))).isTrue();
+        assertThat(TailObjects.isTailObjectName(tail.key().substring("out/".length())))
+                .isTrue();
         assertThat(TailObjects.isTailOf(tail.key(), target)).isTrue();
     }
 
@@ -23,7 +24,8 @@ class TailObjectsTest {
         String streamId = TailObjects.newStreamId();
         S3Location tail = TailObjects.newTail(target, streamId, 5_242_881);
 
-        assertThat(TailObjects.positionOf(tail.key(), TailObjects.streamPrefix(target, streamId))).isEqualTo(5_242_881);
+        assertThat(TailObjects.positionOf(tail.key(), TailObjects.streamPrefix(target, streamId)))
+                .isEqualTo(5_242_881);
         assertThat(TailObjects.positionOf(tail.key(), TailObjects.streamPrefix(target, TailObjects.newStreamId())))
                 .isEqualTo(-1);
     }

@@ -60,7 +60,9 @@ final class AwsChunkedBody {
         for (String trailer = line(in); !trailer.isEmpty(); trailer = line(in)) {
             int colon = trailer.indexOf(':');
             if (colon > 0) {
-                trailers.put(trailer.substring(0, colon).trim().toLowerCase(Locale.ROOT), trailer.substring(colon + 1).trim());
+                trailers.put(
+                        trailer.substring(0, colon).trim().toLowerCase(Locale.ROOT),
+                        trailer.substring(colon + 1).trim());
             }
         }
         return new AwsChunkedBody(decoded, trailers);

@@ -71,7 +71,8 @@ public final class EmbeddedS3Server implements AutoCloseable {
 
     private EmbeddedS3Server(Builder builder) throws IOException {
         this.ownsBaseDir = builder.baseDir == null;
-        this.baseDir = ownsBaseDir ? Files.createTempDirectory("s3-test-server") : Files.createDirectories(builder.baseDir);
+        this.baseDir =
+                ownsBaseDir ? Files.createTempDirectory("s3-test-server") : Files.createDirectories(builder.baseDir);
         this.profile = builder.profile;
         this.initialBuckets = List.copyOf(builder.buckets);
         this.requestLog = new RequestLog(builder.keepRequestEntries);
@@ -81,8 +82,10 @@ public final class EmbeddedS3Server implements AutoCloseable {
         this.tls = builder.tlsKeyStore != null;
         S3Proxy.Builder s3Proxy = S3Proxy.builder()
                 .blobStore(blobStore)
-                .awsAuthentication(builder.authenticate ? AuthenticationType.AWS_V2_OR_V4 : AuthenticationType.NONE,
-                        ACCESS_KEY, SECRET_KEY)
+                .awsAuthentication(
+                        builder.authenticate ? AuthenticationType.AWS_V2_OR_V4 : AuthenticationType.NONE,
+                        ACCESS_KEY,
+                        SECRET_KEY)
                 .stopTimeout(STOP_TIMEOUT_MS);
         if (tls) {
             s3Proxy.secureEndpoint(URI.create("https://127.0.0.1:" + builder.port))
@@ -223,7 +226,12 @@ public final class EmbeddedS3Server implements AutoCloseable {
      * prepare thousands of keys for a listing or delete test.
      */
     public void putObjectDirectly(String bucket, String key, byte[] content) {
-        blobStore.putBlob(PutObjectRequest.builder().bucket(bucket).key(key).contentLength((long) content.length).build(),
+        blobStore.putBlob(
+                PutObjectRequest.builder()
+                        .bucket(bucket)
+                        .key(key)
+                        .contentLength((long) content.length)
+                        .build(),
                 new ByteArrayInputStream(content));
     }
 
@@ -287,7 +295,8 @@ public final class EmbeddedS3Server implements AutoCloseable {
             return;
         }
         try (Stream<Path> paths = Files.walk(root)) {
-            List<Path> deepestFirst = new ArrayList<>(paths.sorted(Comparator.reverseOrder()).toList());
+            List<Path> deepestFirst =
+                    new ArrayList<>(paths.sorted(Comparator.reverseOrder()).toList());
             for (Path path : deepestFirst) {
                 Files.deleteIfExists(path);
             }

@@ -46,7 +46,8 @@ final class FaultInjectionFilter implements Filter {
 
     private record Fault(AtomicInteger remaining, int httpStatus, String errorCode) {
         void answer(HttpServletResponse response, RequestRecord record) throws IOException {
-            S3ErrorAnswer.send(response, httpStatus, errorCode, "Fault injected by the test server for " + record.kind());
+            S3ErrorAnswer.send(
+                    response, httpStatus, errorCode, "Fault injected by the test server for " + record.kind());
         }
     }
 }

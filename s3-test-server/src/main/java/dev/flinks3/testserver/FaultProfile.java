@@ -25,7 +25,8 @@ public record FaultProfile(double errorRate, double resetRate, long seed) {
         requireFraction("errorRate", errorRate);
         requireFraction("resetRate", resetRate);
         if (errorRate + resetRate > 1) {
-            throw new IllegalArgumentException("errorRate + resetRate must be at most 1, was " + (errorRate + resetRate));
+            throw new IllegalArgumentException(
+                    "errorRate + resetRate must be at most 1, was " + (errorRate + resetRate));
         }
     }
 
@@ -41,7 +42,8 @@ public record FaultProfile(double errorRate, double resetRate, long seed) {
 
     @Override
     public String toString() {
-        return String.format(Locale.ROOT, "errors %.2f%%, resets %.2f%%, seed %d", errorRate * 100, resetRate * 100, seed);
+        return String.format(
+                Locale.ROOT, "errors %.2f%%, resets %.2f%%, seed %d", errorRate * 100, resetRate * 100, seed);
     }
 
     private static void requireFraction(String name, double value) {

@@ -105,8 +105,9 @@ public final class ForwardProxy implements Closeable {
             boolean tunnel = parts[0].equals("CONNECT");
             URI target = URI.create(tunnel ? "//" + parts[1] : parts[1]);
             if (!InetAddress.getByName(target.getHost()).isLoopbackAddress()) {
-                client.getOutputStream().write("HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n"
-                        .getBytes(StandardCharsets.ISO_8859_1));
+                client.getOutputStream()
+                        .write("HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n"
+                                .getBytes(StandardCharsets.ISO_8859_1));
                 return;
             }
             connections.incrementAndGet();
@@ -114,8 +115,8 @@ public final class ForwardProxy implements Closeable {
             try (Socket upstream = new Socket(target.getHost(), target.getPort())) {
                 open.add(upstream);
                 if (tunnel) {
-                    client.getOutputStream().write("HTTP/1.1 200 Connection established\r\n\r\n"
-                            .getBytes(StandardCharsets.ISO_8859_1));
+                    client.getOutputStream()
+                            .write("HTTP/1.1 200 Connection established\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
                 } else {
                     upstream.getOutputStream().write(head);
                 }

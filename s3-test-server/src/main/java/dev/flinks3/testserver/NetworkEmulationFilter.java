@@ -40,7 +40,9 @@ final class NetworkEmulationFilter implements Filter {
             Deadlines.sleepUntil(arrivalNanos + latencyNanos);
         }
         if (bytesPerSecond > 0) {
-            chain.doFilter(new PacedRequest(http, bytesPerSecond), new PacedResponse((HttpServletResponse) response, bytesPerSecond));
+            chain.doFilter(
+                    new PacedRequest(http, bytesPerSecond),
+                    new PacedResponse((HttpServletResponse) response, bytesPerSecond));
         } else {
             chain.doFilter(request, response);
         }
@@ -48,7 +50,8 @@ final class NetworkEmulationFilter implements Filter {
 
     private static boolean isSigned(HttpServletRequest http) {
         return http.getHeader("Authorization") != null
-                || RequestTarget.parse(http.getRequestURI(), http.getQueryString()).hasQuerySignature();
+                || RequestTarget.parse(http.getRequestURI(), http.getQueryString())
+                        .hasQuerySignature();
     }
 
     private static final class PacedRequest extends HttpServletRequestWrapper {

@@ -45,7 +45,8 @@ public final class NetworkProfile {
         if (bytesPerSecond <= 0) {
             throw new IllegalArgumentException("bytesPerSecond must be positive, was " + bytesPerSecond);
         }
-        return new NetworkProfile("wan(" + latency.toMillis() + "ms," + bytesPerSecond + "B/s)", latency, bytesPerSecond);
+        return new NetworkProfile(
+                "wan(" + latency.toMillis() + "ms," + bytesPerSecond + "B/s)", latency, bytesPerSecond);
     }
 
     /**

@@ -38,12 +38,21 @@ final class RandomFaultFilter implements Filter {
         // Read the body first, as FaultInjectionFilter does: the client then sees exactly the chosen fault.
         request.getInputStream().transferTo(OutputStream.nullOutputStream());
         switch (fault) {
-            case INTERNAL_ERROR -> S3ErrorAnswer.send((HttpServletResponse) response, 500, "InternalError",
-                    "Random fault injected by the test server");
-            case SLOW_DOWN -> S3ErrorAnswer.send((HttpServletResponse) response, 503, "SlowDown",
-                    "Random fault injected by the test server");
-            default -> ServletContextRequest.getServletContextRequest(request).getConnectionMetaData().getConnection()
-                    .getEndPoint().close();
+            case INTERNAL_ERROR ->
+                S3ErrorAnswer.send(
+                        (HttpServletResponse) response,
+                        500,
+                        "InternalError",
+                        "Random fault injected by the test server");
+            case SLOW_DOWN ->
+                S3ErrorAnswer.send(
+                        (HttpServletResponse) response, 503, "SlowDown", "Random fault injected by the test server");
+            default ->
+                ServletContextRequest.getServletContextRequest(request)
+                        .getConnectionMetaData()
+                        .getConnection()
+                        .getEndPoint()
+                        .close();
         }
     }
 

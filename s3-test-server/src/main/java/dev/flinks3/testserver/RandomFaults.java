@@ -12,7 +12,10 @@ final class RandomFaults {
 
     /** What to do with one request. */
     enum Fault {
-        NONE, INTERNAL_ERROR, SLOW_DOWN, RESET
+        NONE,
+        INTERNAL_ERROR,
+        SLOW_DOWN,
+        RESET
     }
 
     private final FaultProfile profile;
@@ -37,7 +40,7 @@ final class RandomFaults {
             case INTERNAL_ERROR -> internalErrors.incrementAndGet();
             case SLOW_DOWN -> slowDowns.incrementAndGet();
             case RESET -> resets.incrementAndGet();
-            default -> { }
+            default -> {}
         }
         return fault;
     }

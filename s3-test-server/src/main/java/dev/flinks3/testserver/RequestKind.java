@@ -69,8 +69,8 @@ public enum RequestKind {
         RequestTarget target = question < 0
                 ? RequestTarget.parse(rawUrl, null)
                 : RequestTarget.parse(rawUrl.substring(0, question), rawUrl.substring(question + 1));
-        return classify(method.toUpperCase(Locale.ROOT), target.bucket(), target.key(), target.queryNames(),
-                copySource);
+        return classify(
+                method.toUpperCase(Locale.ROOT), target.bucket(), target.key(), target.queryNames(), copySource);
     }
 
     /**
@@ -99,8 +99,13 @@ public enum RequestKind {
                 if (queryNames.contains("list-type")) {
                     return LIST_OBJECTS_V2;
                 }
-                return plain || queryNames.contains("prefix") || queryNames.contains("delimiter")
-                        || queryNames.contains("marker") || queryNames.contains("max-keys") ? LIST_OBJECTS : OTHER;
+                return plain
+                                || queryNames.contains("prefix")
+                                || queryNames.contains("delimiter")
+                                || queryNames.contains("marker")
+                                || queryNames.contains("max-keys")
+                        ? LIST_OBJECTS
+                        : OTHER;
             case "PUT":
                 return plain ? CREATE_BUCKET : OTHER;
             case "DELETE":

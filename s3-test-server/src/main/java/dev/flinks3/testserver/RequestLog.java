@@ -23,6 +23,7 @@ public final class RequestLog {
     private final Map<RequestKind, Integer> peakInFlight = new EnumMap<>(RequestKind.class);
     /** Per kind, the objects ({@code bucket/key}) with requests being served now, and how many each. */
     private final Map<RequestKind, Map<String, Integer>> objectsInFlight = new EnumMap<>(RequestKind.class);
+
     private final Map<RequestKind, Integer> peakObjectsInFlight = new EnumMap<>(RequestKind.class);
 
     RequestLog(boolean keepEntries) {
@@ -49,7 +50,9 @@ public final class RequestLog {
     synchronized void finished(RequestRecord record, long bytesSent) {
         inFlight.merge(record.kind(), -1, Integer::sum);
         objectsInFlight.get(record.kind()).computeIfPresent(objectOf(record), (object, n) -> n == 1 ? null : n - 1);
-        totals.merge(record.kind(), new RequestTotals(0, System.nanoTime() - record.startNanos(), bytesSent),
+        totals.merge(
+                record.kind(),
+                new RequestTotals(0, System.nanoTime() - record.startNanos(), bytesSent),
                 RequestTotals::plus);
     }
 

@@ -45,8 +45,13 @@ final class RequestLogFilter implements Filter {
         RequestTarget target = RequestTarget.parse(http.getRequestURI(), http.getQueryString());
         String method = http.getMethod();
         RequestKind kind = RequestKind.classify(
-                method, target.bucket(), target.key(), target.queryNames(), http.getHeader("x-amz-copy-source") != null);
-        RequestRecord record = new RequestRecord(kind, method, target.bucket(), target.key(), startNanos, headers(http));
+                method,
+                target.bucket(),
+                target.key(),
+                target.queryNames(),
+                http.getHeader("x-amz-copy-source") != null);
+        RequestRecord record =
+                new RequestRecord(kind, method, target.bucket(), target.key(), startNanos, headers(http));
         log.started(record);
         request.setAttribute(RECORD_ATTRIBUTE, record);
         CountingResponse counting = new CountingResponse((HttpServletResponse) response);

@@ -16,7 +16,12 @@ import java.util.Optional;
  * @param headers request headers by lower-case name, unmodifiable
  */
 public record RequestRecord(
-        RequestKind kind, String method, String bucket, String key, long startNanos, Map<String, List<String>> headers) {
+        RequestKind kind,
+        String method,
+        String bucket,
+        String key,
+        long startNanos,
+        Map<String, List<String>> headers) {
 
     public RequestRecord {
         headers = Map.copyOf(headers);

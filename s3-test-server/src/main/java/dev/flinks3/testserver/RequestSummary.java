@@ -54,8 +54,14 @@ public record RequestSummary(Map<RequestKind, RequestTotals> byKind) {
         StringBuilder text = new StringBuilder();
         Map<String, RequestTotals> byName = new TreeMap<>();
         byKind.forEach((kind, totals) -> byName.put(kind.operationName(), totals));
-        byName.forEach((name, totals) -> text.append(name).append(' ').append(totals.requests()).append(' ')
-                .append(totals.serveNanos()).append(' ').append(totals.bytesSent()).append('\n'));
+        byName.forEach((name, totals) -> text.append(name)
+                .append(' ')
+                .append(totals.requests())
+                .append(' ')
+                .append(totals.serveNanos())
+                .append(' ')
+                .append(totals.bytesSent())
+                .append('\n'));
         text.append(TOTAL).append(' ').append(total().requests()).append('\n');
         return text.toString();
     }
@@ -77,8 +83,10 @@ public record RequestSummary(Map<RequestKind, RequestTotals> byKind) {
                         "not a '<Operation> <requests> <serveNanos> <bytesSent>' line: '" + line + "'");
             }
             try {
-                byKind.put(RequestKind.forOperationName(words[0]),
-                        new RequestTotals(Long.parseLong(words[1]), Long.parseLong(words[2]), Long.parseLong(words[3])));
+                byKind.put(
+                        RequestKind.forOperationName(words[0]),
+                        new RequestTotals(
+                                Long.parseLong(words[1]), Long.parseLong(words[2]), Long.parseLong(words[3])));
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException("not a number in '" + line + "'", e);
             }

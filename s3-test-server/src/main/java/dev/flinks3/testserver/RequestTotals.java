@@ -22,8 +22,8 @@ public record RequestTotals(long requests, long serveNanos, long bytesSent) {
 
     /** What was added between {@code earlier} and these totals. */
     public RequestTotals minus(RequestTotals earlier) {
-        return new RequestTotals(requests - earlier.requests, serveNanos - earlier.serveNanos,
-                bytesSent - earlier.bytesSent);
+        return new RequestTotals(
+                requests - earlier.requests, serveNanos - earlier.serveNanos, bytesSent - earlier.bytesSent);
     }
 
     /** Whether nothing at all is counted. */

@@ -15,7 +15,8 @@ public final class S3ErrorAnswer {
                 + "</Message><RequestId>" + requestId + "</RequestId></Error>";
     }
 
-    static void send(HttpServletResponse response, int httpStatus, String errorCode, String message) throws IOException {
+    static void send(HttpServletResponse response, int httpStatus, String errorCode, String message)
+            throws IOException {
         byte[] body = document(errorCode, message, "test-server").getBytes(StandardCharsets.UTF_8);
         response.setStatus(httpStatus);
         response.setContentType("application/xml");

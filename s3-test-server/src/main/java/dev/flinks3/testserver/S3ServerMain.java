@@ -46,23 +46,27 @@ public final class S3ServerMain {
         builder.bucket(buckets.toArray(String[]::new));
         EmbeddedS3Server server = builder.start();
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                System.out.print(server.requestLog().summary().render());
-                server.close();
-            } catch (Exception e) {
-                e.printStackTrace();
-            } finally {
-                stopped.countDown();
-            }
-        }, "s3-server-shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            try {
+                                System.out.print(server.requestLog().summary().render());
+                                server.close();
+                            } catch (Exception e) {
+                                e.printStackTrace();
+                            } finally {
+                                stopped.countDown();
+                            }
+                        },
+                        "s3-server-shutdown"));
         System.out.println(READY + " " + server.endpoint() + " profile=" + server.profile());
         System.out.flush();
         stopped.await();
     }
 
     private static IllegalArgumentException usage(String problem) {
-        return new IllegalArgumentException(problem
-                + "; usage: S3ServerMain [--port N] [--dir PATH] [--profile lan|wan] [--bucket NAME]... [--faults RATE]");
+        return new IllegalArgumentException(
+                problem
+                        + "; usage: S3ServerMain [--port N] [--dir PATH] [--profile lan|wan] [--bucket NAME]... [--faults RATE]");
     }
 }

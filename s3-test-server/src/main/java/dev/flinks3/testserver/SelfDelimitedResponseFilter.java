@@ -7,7 +7,6 @@ import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
 import jakarta.servlet.WriteListener;
-import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpServletResponseWrapper;
 import java.io.ByteArrayOutputStream;
@@ -34,8 +33,9 @@ final class SelfDelimitedResponseFilter implements Filter {
     public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
             throws IOException, ServletException {
         RequestRecord record = (RequestRecord) request.getAttribute(RequestLogFilter.RECORD_ATTRIBUTE);
-        if (record == null || (record.kind() != RequestKind.CREATE_MULTIPART_UPLOAD
-                && record.kind() != RequestKind.COMPLETE_MULTIPART_UPLOAD)) {
+        if (record == null
+                || (record.kind() != RequestKind.CREATE_MULTIPART_UPLOAD
+                        && record.kind() != RequestKind.COMPLETE_MULTIPART_UPLOAD)) {
             chain.doFilter(request, response);
             return;
         }
@@ -105,7 +105,8 @@ final class SelfDelimitedResponseFilter implements Filter {
 
         @Override
         public void flushBuffer() {
-            // Nothing reaches the connection before S3Proxy is done: committing now would fix the headers without a length.
+            // Nothing reaches the connection before S3Proxy is done: committing now would fix the headers without a
+            // length.
         }
 
         @Override

@@ -36,17 +36,58 @@ public final class TestCertificates {
     public static TestCertificates create(Path dir) throws IOException {
         TestCertificates c = new TestCertificates(Files.createDirectories(dir));
         Path ca = dir.resolve("ca.p12");
-        c.keytool("-genkeypair", "-keystore", ca, "-alias", "ca", "-dname", "CN=flinks3 test CA",
-                "-keyalg", "RSA", "-keysize", "2048", "-validity", "2", "-ext", "bc:c");
+        c.keytool(
+                "-genkeypair",
+                "-keystore",
+                ca,
+                "-alias",
+                "ca",
+                "-dname",
+                "CN=flinks3 test CA",
+                "-keyalg",
+                "RSA",
+                "-keysize",
+                "2048",
+                "-validity",
+                "2",
+                "-ext",
+                "bc:c");
         c.keytool("-exportcert", "-keystore", ca, "-alias", "ca", "-rfc", "-file", c.caPem());
         Path server = c.serverKeyStore();
         Path csr = dir.resolve("server.csr");
         Path signed = dir.resolve("server.pem");
-        c.keytool("-genkeypair", "-keystore", server, "-alias", "server", "-dname", "CN=127.0.0.1",
-                "-keyalg", "RSA", "-keysize", "2048", "-validity", "2");
+        c.keytool(
+                "-genkeypair",
+                "-keystore",
+                server,
+                "-alias",
+                "server",
+                "-dname",
+                "CN=127.0.0.1",
+                "-keyalg",
+                "RSA",
+                "-keysize",
+                "2048",
+                "-validity",
+                "2");
         c.keytool("-certreq", "-keystore", server, "-alias", "server", "-file", csr);
-        c.keytool("-gencert", "-keystore", ca, "-alias", "ca", "-infile", csr, "-outfile", signed, "-rfc",
-                "-validity", "2", "-ext", "san=ip:127.0.0.1,dns:localhost", "-ext", "eku=serverAuth");
+        c.keytool(
+                "-gencert",
+                "-keystore",
+                ca,
+                "-alias",
+                "ca",
+                "-infile",
+                csr,
+                "-outfile",
+                signed,
+                "-rfc",
+                "-validity",
+                "2",
+                "-ext",
+                "san=ip:127.0.0.1,dns:localhost",
+                "-ext",
+                "eku=serverAuth");
         c.keytool("-importcert", "-keystore", server, "-alias", "ca", "-file", c.caPem(), "-noprompt");
         c.keytool("-importcert", "-keystore", server, "-alias", "server", "-file", signed);
         c.keytool("-importcert", "-keystore", c.trustStore(), "-alias", "ca", "-file", c.caPem(), "-noprompt");

@@ -49,9 +49,14 @@ final class TrailingChecksumFilter implements Filter {
             return;
         }
         String expected = body.trailer(CRC32C_TRAILER);
-        String actual = Base64.getEncoder().encodeToString(ByteBuffer.allocate(4).putInt((int) crc.getValue()).array());
+        String actual = Base64.getEncoder()
+                .encodeToString(
+                        ByteBuffer.allocate(4).putInt((int) crc.getValue()).array());
         if (!actual.equals(expected)) {
-            S3ErrorAnswer.send((HttpServletResponse) response, 400, "BadDigest",
+            S3ErrorAnswer.send(
+                    (HttpServletResponse) response,
+                    400,
+                    "BadDigest",
                     "The CRC32C you specified did not match the calculated checksum.");
             return;
         }

@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.core.util.VersionInfo;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
@@ -35,7 +36,6 @@ import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
-import software.amazon.awssdk.core.util.VersionInfo;
 
 /** The embedded server accepts SigV4 requests from the project's AWS SDK version and logs them. */
 class EmbeddedS3ServerTest {
@@ -76,7 +76,8 @@ class EmbeddedS3ServerTest {
         byte[] data = "hello, s3".getBytes(StandardCharsets.UTF_8);
         s3.putObject(b -> b.bucket(BUCKET).key("dir/a b+c%d=é#.txt"), RequestBody.fromBytes(data));
 
-        byte[] read = s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("dir/a b+c%d=é#.txt")).asByteArray();
+        byte[] read = s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("dir/a b+c%d=é#.txt"))
+                .asByteArray();
 
         assertThat(read).isEqualTo(data);
         RequestLog log = server.requestLog();
@@ -86,8 +87,10 @@ class EmbeddedS3ServerTest {
         assertThat(put.bucket()).isEqualTo(BUCKET);
         assertThat(put.key()).isEqualTo("dir/a b+c%d=é#.txt");
         assertThat(put.method()).isEqualTo("PUT");
-        assertThat(put.header("Authorization")).hasValueSatisfying(v -> assertThat(v).startsWith("AWS4-HMAC-SHA256"));
-        assertThat(put.startNanos()).isLessThan(log.entries(RequestKind.GET_OBJECT).get(0).startNanos());
+        assertThat(put.header("Authorization"))
+                .hasValueSatisfying(v -> assertThat(v).startsWith("AWS4-HMAC-SHA256"));
+        assertThat(put.startNanos())
+                .isLessThan(log.entries(RequestKind.GET_OBJECT).get(0).startNanos());
     }
 
     @Test
@@ -101,11 +104,15 @@ class EmbeddedS3ServerTest {
 
     @Test
     void withoutAuthenticationAnySignatureIsAccepted() throws Exception {
-        try (EmbeddedS3Server open = EmbeddedS3Server.builder().authenticate(false).bucket(BUCKET).start();
+        try (EmbeddedS3Server open = EmbeddedS3Server.builder()
+                        .authenticate(false)
+                        .bucket(BUCKET)
+                        .start();
                 S3Client anyKeys = TestClients.s3(open.endpoint(), "any-key", "any-secret")) {
             anyKeys.putObject(b -> b.bucket(BUCKET).key("k"), RequestBody.fromString("v"));
 
-            assertThat(anyKeys.getObjectAsBytes(b -> b.bucket(BUCKET).key("k")).asUtf8String()).isEqualTo("v");
+            assertThat(anyKeys.getObjectAsBytes(b -> b.bucket(BUCKET).key("k")).asUtf8String())
+                    .isEqualTo("v");
         }
     }
 
@@ -114,19 +121,23 @@ class EmbeddedS3ServerTest {
         String key = "multipart/object";
         byte[] part1 = randomBytes(5 * 1024 * 1024, 1);
         byte[] part2 = randomBytes(1024, 2);
-        String uploadId = s3.createMultipartUpload(b -> b.bucket(BUCKET).key(key)).uploadId();
+        String uploadId =
+                s3.createMultipartUpload(b -> b.bucket(BUCKET).key(key)).uploadId();
         List<CompletedPart> parts = new ArrayList<>();
         byte[][] bodies = {part1, part2};
         for (int i = 0; i < bodies.length; i++) {
             int partNumber = i + 1;
-            String etag = s3.uploadPart(b -> b.bucket(BUCKET).key(key).uploadId(uploadId).partNumber(partNumber),
+            String etag = s3.uploadPart(
+                            b -> b.bucket(BUCKET).key(key).uploadId(uploadId).partNumber(partNumber),
                             RequestBody.fromBytes(bodies[partNumber - 1]))
                     .eTag();
             parts.add(CompletedPart.builder().partNumber(partNumber).eTag(etag).build());
         }
         assertThat(s3.listMultipartUploads(b -> b.bucket(BUCKET)).uploads()).hasSize(1);
 
-        s3.completeMultipartUpload(b -> b.bucket(BUCKET).key(key).uploadId(uploadId)
+        s3.completeMultipartUpload(b -> b.bucket(BUCKET)
+                .key(key)
+                .uploadId(uploadId)
                 .multipartUpload(CompletedMultipartUpload.builder().parts(parts).build()));
 
         byte[] read = s3.getObjectAsBytes(b -> b.bucket(BUCKET).key(key)).asByteArray();
@@ -142,11 +153,13 @@ class EmbeddedS3ServerTest {
 
     @Test
     void abortedUploadLeavesNothing() {
-        String uploadId = s3.createMultipartUpload(b -> b.bucket(BUCKET).key("aborted")).uploadId();
+        String uploadId =
+                s3.createMultipartUpload(b -> b.bucket(BUCKET).key("aborted")).uploadId();
         s3.abortMultipartUpload(b -> b.bucket(BUCKET).key("aborted").uploadId(uploadId));
 
         assertThat(s3.listMultipartUploads(b -> b.bucket(BUCKET)).uploads()).isEmpty();
-        assertThat(server.requestLog().count(RequestKind.ABORT_MULTIPART_UPLOAD)).isEqualTo(1);
+        assertThat(server.requestLog().count(RequestKind.ABORT_MULTIPART_UPLOAD))
+                .isEqualTo(1);
     }
 
     @Test
@@ -155,21 +168,28 @@ class EmbeddedS3ServerTest {
             int n = i;
             s3.putObject(b -> b.bucket(BUCKET).key("list/k" + n), RequestBody.fromString("x" + n));
         }
-        s3.copyObject(b -> b.sourceBucket(BUCKET).sourceKey("list/k0").destinationBucket(BUCKET).destinationKey("list/k9"));
+        s3.copyObject(b -> b.sourceBucket(BUCKET)
+                .sourceKey("list/k0")
+                .destinationBucket(BUCKET)
+                .destinationKey("list/k9"));
 
-        ListObjectsV2Response page = s3.listObjectsV2(b -> b.bucket(BUCKET).prefix("list/").maxKeys(4));
-        ListObjectsV2Response rest = s3.listObjectsV2(
-                b -> b.bucket(BUCKET).prefix("list/").continuationToken(page.nextContinuationToken()));
+        ListObjectsV2Response page =
+                s3.listObjectsV2(b -> b.bucket(BUCKET).prefix("list/").maxKeys(4));
+        ListObjectsV2Response rest =
+                s3.listObjectsV2(b -> b.bucket(BUCKET).prefix("list/").continuationToken(page.nextContinuationToken()));
 
         assertThat(page.isTruncated()).isTrue();
-        List<String> keys = new ArrayList<>(page.contents().stream().map(S3Object::key).toList());
+        List<String> keys =
+                new ArrayList<>(page.contents().stream().map(S3Object::key).toList());
         keys.addAll(rest.contents().stream().map(S3Object::key).toList());
         assertThat(keys).containsExactly("list/k0", "list/k1", "list/k2", "list/k3", "list/k4", "list/k9");
 
-        s3.deleteObjects(b -> b.bucket(BUCKET).delete(d -> d.objects(
-                keys.stream().map(k -> ObjectIdentifier.builder().key(k).build())
+        s3.deleteObjects(b -> b.bucket(BUCKET)
+                .delete(d -> d.objects(keys.stream()
+                        .map(k -> ObjectIdentifier.builder().key(k).build())
                         .toList())));
-        assertThat(s3.listObjectsV2(b -> b.bucket(BUCKET).prefix("list/")).contents()).isEmpty();
+        assertThat(s3.listObjectsV2(b -> b.bucket(BUCKET).prefix("list/")).contents())
+                .isEmpty();
         RequestLog log = server.requestLog();
         assertThat(log.count(RequestKind.COPY_OBJECT)).isEqualTo(1);
         assertThat(log.count(RequestKind.LIST_OBJECTS_V2)).isEqualTo(3);
@@ -196,19 +216,24 @@ class EmbeddedS3ServerTest {
                         b -> b.bucket(BUCKET).key("conditional").ifNoneMatch("*"), RequestBody.fromString("second")))
                 .isInstanceOf(S3Exception.class)
                 .satisfies(e -> assertThat(((S3Exception) e).statusCode()).isEqualTo(412));
-        assertThat(s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("conditional")).asUtf8String()).isEqualTo("first");
+        assertThat(s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("conditional")).asUtf8String())
+                .isEqualTo("first");
     }
 
     @Test
     void injectedFaultAnswersTheChosenRequestsOnlyAndIsNotRetriedWhenFatal() {
-        String uploadId = s3.createMultipartUpload(b -> b.bucket(BUCKET).key("faulty")).uploadId();
+        String uploadId =
+                s3.createMultipartUpload(b -> b.bucket(BUCKET).key("faulty")).uploadId();
         server.failNext(RequestKind.UPLOAD_PART, 1, 403, "AccessDenied");
 
-        assertThatThrownBy(() -> s3.uploadPart(b -> b.bucket(BUCKET).key("faulty").uploadId(uploadId).partNumber(1),
+        assertThatThrownBy(() -> s3.uploadPart(
+                        b -> b.bucket(BUCKET).key("faulty").uploadId(uploadId).partNumber(1),
                         RequestBody.fromBytes(new byte[1024])))
                 .isInstanceOf(S3Exception.class)
-                .satisfies(e -> assertThat(((S3Exception) e).awsErrorDetails().errorCode()).isEqualTo("AccessDenied"));
-        s3.uploadPart(b -> b.bucket(BUCKET).key("faulty").uploadId(uploadId).partNumber(1),
+                .satisfies(e -> assertThat(((S3Exception) e).awsErrorDetails().errorCode())
+                        .isEqualTo("AccessDenied"));
+        s3.uploadPart(
+                b -> b.bucket(BUCKET).key("faulty").uploadId(uploadId).partNumber(1),
                 RequestBody.fromBytes(new byte[1024]));
         s3.abortMultipartUpload(b -> b.bucket(BUCKET).key("faulty").uploadId(uploadId));
 
@@ -261,12 +286,15 @@ class EmbeddedS3ServerTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> server.requestLog().inFlight() == 0);
         RequestSummary summary = server.requestLog().summary();
         assertThat(summary.of(RequestKind.GET_OBJECT).requests()).isEqualTo(1);
-        assertThat(summary.total().bytesSent()).isEqualTo(summary.of(RequestKind.GET_OBJECT).bytesSent());
+        assertThat(summary.total().bytesSent())
+                .isEqualTo(summary.of(RequestKind.GET_OBJECT).bytesSent());
         return summary.of(RequestKind.GET_OBJECT).bytesSent();
     }
 
     private static long receivedFor(String range) {
-        return s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("sized").range(range)).asByteArray().length;
+        return s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("sized").range(range))
+                .asByteArray()
+                .length;
     }
 
     @Test
@@ -278,7 +306,9 @@ class EmbeddedS3ServerTest {
         HttpClient http = HttpClient.newHttpClient();
 
         HttpResponse<String> answer = http.send(
-                HttpRequest.newBuilder(server.endpoint().resolve("/__flinks3/requests")).build(), BodyHandlers.ofString());
+                HttpRequest.newBuilder(server.endpoint().resolve("/__flinks3/requests"))
+                        .build(),
+                BodyHandlers.ofString());
 
         RequestSummary overHttp = RequestSummary.parse(answer.body());
         assertThat(overHttp).isEqualTo(server.requestLog().summary());
@@ -288,7 +318,10 @@ class EmbeddedS3ServerTest {
 
     @Test
     void countsOnlyServerKeepsNoEntries() throws Exception {
-        try (EmbeddedS3Server counting = EmbeddedS3Server.builder().keepRequestEntries(false).bucket(BUCKET).start();
+        try (EmbeddedS3Server counting = EmbeddedS3Server.builder()
+                        .keepRequestEntries(false)
+                        .bucket(BUCKET)
+                        .start();
                 S3Client client = TestClients.s3(counting)) {
             client.putObject(b -> b.bucket(BUCKET).key("k"), RequestBody.fromString("v"));
 
@@ -302,14 +335,18 @@ class EmbeddedS3ServerTest {
         server.putObjectDirectly(BUCKET, "direct/key", "direct".getBytes(StandardCharsets.UTF_8));
 
         assertThat(server.requestLog().entries()).isEmpty();
-        assertThat(s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("direct/key")).asUtf8String()).isEqualTo("direct");
-        assertThat(s3.headObject(b -> b.bucket(BUCKET).key("direct/key")).contentLength()).isEqualTo(6);
+        assertThat(s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("direct/key")).asUtf8String())
+                .isEqualTo("direct");
+        assertThat(s3.headObject(b -> b.bucket(BUCKET).key("direct/key")).contentLength())
+                .isEqualTo(6);
     }
 
     @Test
     void peakInFlightCountsRequestsServedAtTheSameTime() throws Exception {
         try (EmbeddedS3Server slow = EmbeddedS3Server.builder()
-                        .profile(NetworkProfile.wan(Duration.ofMillis(300), 100_000_000L)).bucket(BUCKET).start();
+                        .profile(NetworkProfile.wan(Duration.ofMillis(300), 100_000_000L))
+                        .bucket(BUCKET)
+                        .start();
                 S3Client client = TestClients.s3(slow)) {
             client.headBucket(b -> b.bucket(BUCKET));
             assertThat(slow.requestLog().peakInFlight(RequestKind.HEAD_BUCKET)).isEqualTo(1);
@@ -337,7 +374,9 @@ class EmbeddedS3ServerTest {
     @Timeout(value = 1, unit = TimeUnit.MINUTES)
     void peakObjectsInFlightCountsDistinctObjectsServedAtTheSameTime() throws Exception {
         try (EmbeddedS3Server slow = EmbeddedS3Server.builder()
-                        .profile(NetworkProfile.wan(Duration.ofMillis(300), 100_000_000L)).bucket(BUCKET).start();
+                        .profile(NetworkProfile.wan(Duration.ofMillis(300), 100_000_000L))
+                        .bucket(BUCKET)
+                        .start();
                 S3Client client = TestClients.s3(slow)) {
             slow.putObjectDirectly(BUCKET, "one", new byte[10]);
             slow.putObjectDirectly(BUCKET, "two", new byte[10]);
@@ -345,7 +384,8 @@ class EmbeddedS3ServerTest {
             try {
                 List<Future<?>> gets = new ArrayList<>();
                 for (String key : List.of("one", "one", "two")) {
-                    gets.add(pool.submit(() -> client.getObjectAsBytes(b -> b.bucket(BUCKET).key(key))));
+                    gets.add(pool.submit(
+                            () -> client.getObjectAsBytes(b -> b.bucket(BUCKET).key(key))));
                 }
                 for (Future<?> get : gets) {
                     get.get();
@@ -355,16 +395,19 @@ class EmbeddedS3ServerTest {
             }
 
             assertThat(slow.requestLog().peakInFlight(RequestKind.GET_OBJECT)).isEqualTo(3);
-            assertThat(slow.requestLog().peakObjectsInFlight(RequestKind.GET_OBJECT)).isEqualTo(2);
+            assertThat(slow.requestLog().peakObjectsInFlight(RequestKind.GET_OBJECT))
+                    .isEqualTo(2);
             slow.requestLog().clear();
-            assertThat(slow.requestLog().peakObjectsInFlight(RequestKind.GET_OBJECT)).isZero();
+            assertThat(slow.requestLog().peakObjectsInFlight(RequestKind.GET_OBJECT))
+                    .isZero();
         }
     }
 
     @Test
     void keepsAGivenBaseDirOnClose(@TempDir Path dir) throws Exception {
         Path base = dir.resolve("s3");
-        try (EmbeddedS3Server own = EmbeddedS3Server.builder().baseDir(base).bucket("kept").start()) {
+        try (EmbeddedS3Server own =
+                EmbeddedS3Server.builder().baseDir(base).bucket("kept").start()) {
             assertThat(own.baseDir()).isEqualTo(base);
         }
         assertThat(base.resolve("kept")).isDirectory();

@@ -30,15 +30,16 @@ final class FastestOf {
         List<Duration> measured = new ArrayList<>();
         while (measured.size() < attempts) {
             Duration took = measurement.get();
-            System.out.println("measured " + took.toMillis() + " ms (expected " + low.toMillis() + ".." + high.toMillis()
-                    + " ms)");
+            System.out.println("measured " + took.toMillis() + " ms (expected " + low.toMillis() + ".."
+                    + high.toMillis() + " ms)");
             measured.add(took);
             assertThat(took).as("attempt %d of %s", measured.size(), measured).isGreaterThanOrEqualTo(low);
             if (took.compareTo(high) <= 0) {
                 return measured;
             }
         }
-        assertThat(measured).as("the fastest of %d attempts", attempts)
+        assertThat(measured)
+                .as("the fastest of %d attempts", attempts)
                 .anySatisfy(d -> assertThat(d).isLessThanOrEqualTo(high));
         return measured;
     }

@@ -19,7 +19,8 @@ class FastestOfTest {
     @Test
     void aPacerAtSevenMegabytesPerSecondFails() {
         // 50 MB at 7 MB/s, as S3Proxy's own throttled stream delivers, on an idle machine.
-        assertThatThrownBy(() -> check.assertWithin(FIFTY_MB_AT_50_MB_S, THREE_TIMES, timings(7_150, 7_140, 7_160, 7_150, 7_145)))
+        assertThatThrownBy(() -> check.assertWithin(
+                        FIFTY_MB_AT_50_MB_S, THREE_TIMES, timings(7_150, 7_140, 7_160, 7_150, 7_145)))
                 .isInstanceOf(AssertionError.class)
                 .hasMessageContaining("fastest of");
     }
@@ -41,7 +42,8 @@ class FastestOfTest {
 
     @Test
     void anIdleMachineMeasuresOnce() {
-        assertThat(check.assertWithin(FIFTY_MB_AT_50_MB_S, THREE_TIMES, timings(1_050))).hasSize(1);
+        assertThat(check.assertWithin(FIFTY_MB_AT_50_MB_S, THREE_TIMES, timings(1_050)))
+                .hasSize(1);
     }
 
     private static java.util.function.Supplier<Duration> timings(long... millis) {

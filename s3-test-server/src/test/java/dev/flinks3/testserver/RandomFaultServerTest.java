@@ -23,13 +23,16 @@ class RandomFaultServerTest {
 
     @Test
     void theSdkRetriesThroughInjectedFaultsAndTheServerCountsThem() throws Exception {
-        try (EmbeddedS3Server server = EmbeddedS3Server.builder().bucket(BUCKET)
-                        .faultProfile(PROFILE).start();
+        try (EmbeddedS3Server server = EmbeddedS3Server.builder()
+                        .bucket(BUCKET)
+                        .faultProfile(PROFILE)
+                        .start();
                 S3Client s3 = patientClient(server)) {
             for (int i = 0; i < 60; i++) {
                 String key = "object-" + i;
                 s3.putObject(b -> b.bucket(BUCKET).key(key), RequestBody.fromString(key));
-                assertThat(s3.getObjectAsBytes(b -> b.bucket(BUCKET).key(key)).asUtf8String()).isEqualTo(key);
+                assertThat(s3.getObjectAsBytes(b -> b.bucket(BUCKET).key(key)).asUtf8String())
+                        .isEqualTo(key);
             }
 
             InjectedFaults injected = server.injectedFaults();
@@ -48,14 +51,17 @@ class RandomFaultServerTest {
                 .forcePathStyle(true)
                 .credentialsProvider(StaticCredentialsProvider.create(
                         AwsBasicCredentials.create(server.accessKey(), server.secretKey())))
-                .overrideConfiguration(c -> c.retryStrategy(
-                        AwsRetryStrategy.standardRetryStrategy().toBuilder().maxAttempts(10).build()))
+                .overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.standardRetryStrategy().toBuilder()
+                        .maxAttempts(10)
+                        .build()))
                 .build();
     }
 
     @Test
     void unsignedRequestsAreNeverFailed() throws Exception {
-        try (EmbeddedS3Server server = EmbeddedS3Server.builder().faultProfile(new FaultProfile(0.5, 0.5, 3)).start()) {
+        try (EmbeddedS3Server server = EmbeddedS3Server.builder()
+                .faultProfile(new FaultProfile(0.5, 0.5, 3))
+                .start()) {
             URL counts = server.endpoint().resolve("/__flinks3/requests").toURL();
             for (int i = 0; i < 20; i++) {
                 // A connection per request: a kept-alive one would hold up the server's stop.

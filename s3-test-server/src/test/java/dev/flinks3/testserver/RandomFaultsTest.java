@@ -35,8 +35,11 @@ class RandomFaultsTest {
         assertThat(seen.get(RandomFaults.Fault.SLOW_DOWN)).isBetween(1_350, 1_650);
         assertThat(seen.get(RandomFaults.Fault.RESET)).isBetween(400, 600);
         InjectedFaults counts = faults.counts();
-        assertThat(counts).isEqualTo(new InjectedFaults(seen.get(RandomFaults.Fault.INTERNAL_ERROR),
-                seen.get(RandomFaults.Fault.SLOW_DOWN), seen.get(RandomFaults.Fault.RESET)));
+        assertThat(counts)
+                .isEqualTo(new InjectedFaults(
+                        seen.get(RandomFaults.Fault.INTERNAL_ERROR),
+                        seen.get(RandomFaults.Fault.SLOW_DOWN),
+                        seen.get(RandomFaults.Fault.RESET)));
         assertThat(counts.total()).isEqualTo(DRAWS - seen.get(RandomFaults.Fault.NONE));
     }
 

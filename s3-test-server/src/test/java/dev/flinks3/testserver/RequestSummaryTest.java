@@ -48,10 +48,13 @@ class RequestSummaryTest {
     @Test
     void otherTextIsRejectedNamingTheLine() {
         assertThatThrownBy(() -> RequestSummary.parse("GetObject 1 25\n"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'GetObject 1 25'");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'GetObject 1 25'");
         assertThatThrownBy(() -> RequestSummary.parse("Fetch 1 2 3\n"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'Fetch'");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'Fetch'");
         assertThatThrownBy(() -> RequestSummary.parse("GetObject 1 two 3\n"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'GetObject 1 two 3'");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'GetObject 1 two 3'");
     }
 }

@@ -34,15 +34,21 @@ class SelfDelimitedResponseTest {
         ExecutionInterceptor closeAndRecord = new ExecutionInterceptor() {
             @Override
             public SdkHttpRequest modifyHttpRequest(Context.ModifyHttpRequest context, ExecutionAttributes attributes) {
-                return context.httpRequest().toBuilder().putHeader("Connection", "close").build();
+                return context.httpRequest().toBuilder()
+                        .putHeader("Connection", "close")
+                        .build();
             }
 
             @Override
             public void afterTransmission(Context.AfterTransmission context, ExecutionAttributes attributes) {
                 if (context.httpRequest().method().name().equals("POST")
                         && !context.httpRequest().rawQueryParameters().containsKey("delete")) {
-                    seen.add(context.httpResponse().firstMatchingHeader("Content-Length").orElse("none")
-                            + " " + context.httpResponse().firstMatchingHeader("Transfer-Encoding").orElse("-"));
+                    seen.add(context.httpResponse()
+                                    .firstMatchingHeader("Content-Length")
+                                    .orElse("none") + " "
+                            + context.httpResponse()
+                                    .firstMatchingHeader("Transfer-Encoding")
+                                    .orElse("-"));
                 }
             }
         };
@@ -55,11 +61,17 @@ class SelfDelimitedResponseTest {
                                 AwsBasicCredentials.create(server.accessKey(), server.secretKey())))
                         .overrideConfiguration(c -> c.addExecutionInterceptor(closeAndRecord))
                         .build()) {
-            String uploadId = s3.createMultipartUpload(b -> b.bucket(BUCKET).key("k")).uploadId();
-            String etag = s3.uploadPart(b -> b.bucket(BUCKET).key("k").uploadId(uploadId).partNumber(1),
-                    RequestBody.fromBytes(new byte[] {1, 2, 3})).eTag();
-            s3.completeMultipartUpload(b -> b.bucket(BUCKET).key("k").uploadId(uploadId)
-                    .multipartUpload(m -> m.parts(CompletedPart.builder().partNumber(1).eTag(etag).build())));
+            String uploadId =
+                    s3.createMultipartUpload(b -> b.bucket(BUCKET).key("k")).uploadId();
+            String etag = s3.uploadPart(
+                            b -> b.bucket(BUCKET).key("k").uploadId(uploadId).partNumber(1),
+                            RequestBody.fromBytes(new byte[] {1, 2, 3}))
+                    .eTag();
+            s3.completeMultipartUpload(b -> b.bucket(BUCKET)
+                    .key("k")
+                    .uploadId(uploadId)
+                    .multipartUpload(m -> m.parts(
+                            CompletedPart.builder().partNumber(1).eTag(etag).build())));
             s3.listObjectsV2(b -> b.bucket(BUCKET));
             s3.deleteObjects(b -> b.bucket(BUCKET).delete(d -> d.objects(o -> o.key("k"))));
 

@@ -46,29 +46,42 @@ class ServerCostTest {
                 long before = serverCpuNanos();
                 s3.putObject(r -> r.bucket(BUCKET).key(putKey), RequestBody.fromBytes(data));
                 long afterPut = serverCpuNanos();
-                String uploadId = s3.createMultipartUpload(r -> r.bucket(BUCKET).key(multipartKey)).uploadId();
+                String uploadId = s3.createMultipartUpload(r -> r.bucket(BUCKET).key(multipartKey))
+                        .uploadId();
                 List<CompletedPart> completed = new ArrayList<>();
                 for (int part = 1; part <= OBJECT_BYTES / PART_BYTES; part++) {
                     int number = part;
                     byte[] body = Arrays.copyOfRange(data, (part - 1) * PART_BYTES, part * PART_BYTES);
-                    String eTag = s3.uploadPart(r -> r.bucket(BUCKET).key(multipartKey).uploadId(uploadId)
-                            .partNumber(number), RequestBody.fromBytes(body)).eTag();
-                    completed.add(CompletedPart.builder().partNumber(number).eTag(eTag).build());
+                    String eTag = s3.uploadPart(
+                                    r -> r.bucket(BUCKET)
+                                            .key(multipartKey)
+                                            .uploadId(uploadId)
+                                            .partNumber(number),
+                                    RequestBody.fromBytes(body))
+                            .eTag();
+                    completed.add(CompletedPart.builder()
+                            .partNumber(number)
+                            .eTag(eTag)
+                            .build());
                 }
                 long afterParts = serverCpuNanos();
-                s3.completeMultipartUpload(r -> r.bucket(BUCKET).key(multipartKey).uploadId(uploadId)
-                        .multipartUpload(m -> m.parts(completed)));
+                s3.completeMultipartUpload(r ->
+                        r.bucket(BUCKET).key(multipartKey).uploadId(uploadId).multipartUpload(m -> m.parts(completed)));
                 long afterComplete = serverCpuNanos();
                 put = Math.min(put, afterPut - before);
                 parts = Math.min(parts, afterParts - afterPut);
                 complete = Math.min(complete, afterComplete - afterParts);
-                assertThat(s3.getObjectAsBytes(r -> r.bucket(BUCKET).key(multipartKey)).asByteArray()).isEqualTo(data);
+                assertThat(s3.getObjectAsBytes(r -> r.bucket(BUCKET).key(multipartKey))
+                                .asByteArray())
+                        .isEqualTo(data);
             }
         }
         assertThat(put).as("server CPU of one PutObject").isPositive();
-        assertThat((double) parts + complete).as("server CPU ns of the multipart upload vs the PUT's %d ns", put)
+        assertThat((double) parts + complete)
+                .as("server CPU ns of the multipart upload vs the PUT's %d ns", put)
                 .isBetween(0.7 * put, 1.4 * put);
-        assertThat((double) complete).as("server CPU ns of CompleteMultipartUpload vs the PUT's %d ns", put)
+        assertThat((double) complete)
+                .as("server CPU ns of CompleteMultipartUpload vs the PUT's %d ns", put)
                 .isLessThan(0.1 * put);
     }
 

@@ -28,7 +28,10 @@ class TrailingChecksumTest {
 
     @BeforeAll
     static void start() {
-        server = EmbeddedS3Server.builder().verifyTrailingChecksums(true).bucket(BUCKET).start();
+        server = EmbeddedS3Server.builder()
+                .verifyTrailingChecksums(true)
+                .bucket(BUCKET)
+                .start();
         s3 = TestClients.s3(server);
     }
 
@@ -40,7 +43,8 @@ class TrailingChecksumTest {
 
     @Test
     void withoutVerificationACorruptedBodyIsStoredAsS3Proxy41DoesIt() throws Exception {
-        try (EmbeddedS3Server plain = EmbeddedS3Server.builder().authenticate(false).bucket(BUCKET).start()) {
+        try (EmbeddedS3Server plain =
+                EmbeddedS3Server.builder().authenticate(false).bucket(BUCKET).start()) {
             byte[] data = "the bytes the client meant".getBytes(StandardCharsets.UTF_8);
             byte[] corrupted = data.clone();
             corrupted[3] ^= 1;
@@ -74,10 +78,12 @@ class TrailingChecksumTest {
 
     @Test
     void theSdksChunkedUploadsWithCrc32cPass() {
-        s3.putObject(b -> b.bucket(BUCKET).key("sdk").checksumAlgorithm(ChecksumAlgorithm.CRC32_C),
+        s3.putObject(
+                b -> b.bucket(BUCKET).key("sdk").checksumAlgorithm(ChecksumAlgorithm.CRC32_C),
                 RequestBody.fromBytes(new byte[300_000]));
 
-        assertThat(s3.headObject(b -> b.bucket(BUCKET).key("sdk")).contentLength()).isEqualTo(300_000);
+        assertThat(s3.headObject(b -> b.bucket(BUCKET).key("sdk")).contentLength())
+                .isEqualTo(300_000);
     }
 
     @Test
@@ -90,7 +96,8 @@ class TrailingChecksumTest {
 
         assertThat(answer.statusCode()).isEqualTo(400);
         assertThat(answer.body()).contains("<Code>BadDigest</Code>");
-        assertThat(s3.listObjectsV2(b -> b.bucket(BUCKET).prefix("corrupted")).contents()).isEmpty();
+        assertThat(s3.listObjectsV2(b -> b.bucket(BUCKET).prefix("corrupted")).contents())
+                .isEmpty();
     }
 
     @Test
@@ -130,6 +137,8 @@ class TrailingChecksumTest {
     private static String crc32c(byte[] data) {
         CRC32C crc = new CRC32C();
         crc.update(data);
-        return Base64.getEncoder().encodeToString(ByteBuffer.allocate(4).putInt((int) crc.getValue()).array());
+        return Base64.getEncoder()
+                .encodeToString(
+                        ByteBuffer.allocate(4).putInt((int) crc.getValue()).array());
     }
 }

@@ -33,7 +33,10 @@ class WanProfileTest {
 
     @BeforeAll
     static void start() {
-        server = EmbeddedS3Server.builder().profile(NetworkProfile.WAN).bucket(BUCKET).start();
+        server = EmbeddedS3Server.builder()
+                .profile(NetworkProfile.WAN)
+                .bucket(BUCKET)
+                .start();
         s3 = TestClients.s3(server);
         body = new byte[FIFTY_MB];
         // Warm the connection, the SDK and the server's JIT so the timings measure the profile.
@@ -49,7 +52,9 @@ class WanProfileTest {
 
     @Test
     void putOf50MbTakesAboutOneSecond() {
-        assertFastestWithin(Duration.ofMillis(1010), Duration.ofMillis(3000),
+        assertFastestWithin(
+                Duration.ofMillis(1010),
+                Duration.ofMillis(3000),
                 () -> timed(() -> s3.putObject(b -> b.bucket(BUCKET).key("fifty"), RequestBody.fromBytes(body))));
     }
 
@@ -57,9 +62,13 @@ class WanProfileTest {
     void getOf50MbTakesAboutOneSecond() {
         s3.putObject(b -> b.bucket(BUCKET).key("fifty-get"), RequestBody.fromBytes(body));
 
-        assertFastestWithin(Duration.ofMillis(1010), Duration.ofMillis(3000), () -> timed(() -> assertThat(
-                        s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("fifty-get")).asByteArray())
-                .hasSize(FIFTY_MB)));
+        assertFastestWithin(
+                Duration.ofMillis(1010),
+                Duration.ofMillis(3000),
+                () -> timed(() -> assertThat(
+                                s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("fifty-get"))
+                                        .asByteArray())
+                        .hasSize(FIFTY_MB)));
     }
 
     /**
@@ -89,22 +98,29 @@ class WanProfileTest {
 
             assertThat(server.requestLog().count(RequestKind.HEAD_OBJECT)).isEqualTo(100L * rounds[0]);
             // Every HEAD waited its 20 ms on the server: the serve time per kind includes the latency.
-            await().atMost(Duration.ofSeconds(10)).until(() -> server.requestLog().serveNanos()
-                    .getOrDefault(RequestKind.HEAD_OBJECT, 0L) >= rounds[0] * Duration.ofSeconds(2).toNanos());
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> server.requestLog().serveNanos().getOrDefault(RequestKind.HEAD_OBJECT, 0L)
+                            >= rounds[0] * Duration.ofSeconds(2).toNanos());
         }
     }
 
     @Test
     void customProfileAppliesItsOwnFigures() throws Exception {
         NetworkProfile slow = NetworkProfile.wan(Duration.ofMillis(100), 10_000_000L);
-        try (EmbeddedS3Server custom = EmbeddedS3Server.builder().profile(slow).bucket(BUCKET).start();
+        try (EmbeddedS3Server custom =
+                        EmbeddedS3Server.builder().profile(slow).bucket(BUCKET).start();
                 S3Client client = TestClients.s3(custom)) {
             client.headBucket(b -> b.bucket(BUCKET));
 
-            assertFastestWithin(Duration.ofMillis(100), Duration.ofMillis(300),
+            assertFastestWithin(
+                    Duration.ofMillis(100),
+                    Duration.ofMillis(300),
                     () -> timed(() -> client.headBucket(b -> b.bucket(BUCKET))));
-            assertFastestWithin(Duration.ofMillis(590), Duration.ofMillis(1800), () -> timed(() ->
-                    client.putObject(b -> b.bucket(BUCKET).key("five"), RequestBody.fromBytes(new byte[5_000_000]))));
+            assertFastestWithin(
+                    Duration.ofMillis(590),
+                    Duration.ofMillis(1800),
+                    () -> timed(() -> client.putObject(
+                            b -> b.bucket(BUCKET).key("five"), RequestBody.fromBytes(new byte[5_000_000]))));
         }
     }
 

@@ -27,6 +27,7 @@ public final class ClientSettings {
 
     /** Region used for signing when a custom endpoint is given without a region. */
     public static final String DEFAULT_SIGNING_REGION = "us-east-1";
+
     public static final int DEFAULT_MAX_CONNECTIONS = 96;
     public static final Duration DEFAULT_CONNECTION_TIMEOUT = Duration.ofSeconds(10);
     public static final Duration DEFAULT_SOCKET_TIMEOUT = Duration.ofSeconds(60);
@@ -36,6 +37,7 @@ public final class ClientSettings {
     public static final int DEFAULT_MAX_RETRIES = 10;
     /** Most retries of one request that may be configured. */
     public static final int MAX_MAX_RETRIES = 100;
+
     public static final ClientType DEFAULT_CLIENT = ClientType.SDK;
     public static final HttpClientType DEFAULT_HTTP_CLIENT = HttpClientType.CRT;
     public static final boolean DEFAULT_CHECKSUMS_ENABLED = true;
@@ -348,9 +350,11 @@ public final class ClientSettings {
         public Builder endpoint(URI value) {
             if (value != null
                     && (value.getScheme() == null
-                            || !(value.getScheme().equals("http") || value.getScheme().equals("https"))
+                            || !(value.getScheme().equals("http")
+                                    || value.getScheme().equals("https"))
                             || value.getHost() == null)) {
-                throw new IllegalArgumentException("endpoint '" + value + "' is not an http:// or https:// URL with a host");
+                throw new IllegalArgumentException(
+                        "endpoint '" + value + "' is not an http:// or https:// URL with a host");
             }
             this.endpoint = value;
             return this;

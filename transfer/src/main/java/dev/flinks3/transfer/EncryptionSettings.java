@@ -112,7 +112,8 @@ public final class EncryptionSettings {
          */
         public EncryptionSettings build() {
             if ((sseKmsKeyId != null || sseKmsEncryptionContext != null) && sseType != SseType.SSE_KMS) {
-                throw new IllegalArgumentException("an SSE-KMS key id or context needs SSE type SSE_KMS, not " + sseType);
+                throw new IllegalArgumentException(
+                        "an SSE-KMS key id or context needs SSE type SSE_KMS, not " + sseType);
             }
             if ((sseCustomerKey != null) != (sseType == SseType.SSE_C)) {
                 throw new IllegalArgumentException("SSE-C needs SSE type SSE_C and a customer key together");

@@ -71,7 +71,9 @@ public final class HttpProxy {
             return false;
         }
         HttpProxy that = (HttpProxy) o;
-        return host.equals(that.host) && port == that.port && Objects.equals(username, that.username)
+        return host.equals(that.host)
+                && port == that.port
+                && Objects.equals(username, that.username)
                 && Objects.equals(password, that.password);
     }
 

@@ -23,8 +23,8 @@ public final class NonProxyHosts {
     static String check(String pattern) {
         String host = pattern.startsWith("*.") ? pattern.substring(2) : pattern;
         if (!pattern.equals("*") && !HOST.matcher(host).matches()) {
-            throw new IllegalArgumentException("non-proxy host '" + pattern
-                    + "' is not a host name, an IP address, '*.domain' or '*'");
+            throw new IllegalArgumentException(
+                    "non-proxy host '" + pattern + "' is not a host name, an IP address, '*.domain' or '*'");
         }
         return pattern;
     }

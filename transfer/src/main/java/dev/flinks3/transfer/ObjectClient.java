@@ -141,8 +141,7 @@ public interface ObjectClient {
      * @param partNumber 1..10,000
      * @param body the part's bytes from position to limit; at least 5 MiB unless it is the last part
      */
-    CompletableFuture<CompletedPart> uploadPart(
-            S3Location location, String uploadId, int partNumber, ByteBuffer body);
+    CompletableFuture<CompletedPart> uploadPart(S3Location location, String uploadId, int partNumber, ByteBuffer body);
 
     /**
      * CompleteMultipartUpload.

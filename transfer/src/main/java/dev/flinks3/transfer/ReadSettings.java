@@ -12,6 +12,7 @@ public final class ReadSettings {
 
     /** Below 64 KiB a GET costs more than it carries. */
     public static final long MIN_RANGE_BYTES = 64L * 1024;
+
     public static final long MAX_RANGE_BYTES = 1L << 30;
     public static final long DEFAULT_READ_AHEAD_BYTES = 8L * 1024 * 1024;
     public static final int DEFAULT_READ_AHEAD_PARALLELISM = 8;

@@ -45,11 +45,12 @@ public final class S3Errors {
             + " (x-amz-checksum-*), set s3.checksum-validation.enabled: false";
     static final String CHUNKED_HINT = "If this S3-compatible server does not support aws-chunked uploads"
             + " (Content-Encoding: aws-chunked with a trailing checksum), set s3.chunked-encoding.enabled: false";
-    static final String ENCRYPTION_HINT = "If this S3-compatible server does not support server-side encryption,"
-            + " set s3.sse.type: none";
+    static final String ENCRYPTION_HINT =
+            "If this S3-compatible server does not support server-side encryption," + " set s3.sse.type: none";
     /** The two switches that make most S3-compatible servers take an upload they reject. */
     private static final String FEATURE_SWITCHES = "aws-chunked uploads (set s3.chunked-encoding.enabled: false)"
             + " or flexible checksums (set s3.checksum-validation.enabled: false)";
+
     private static final String CONDITIONAL_SWITCH =
             ", or conditional writes (If-None-Match: *, set s3.conditional-writes.enabled: false)";
     static final String UNNAMED_FEATURE_HINT = "The server does not implement a header of this request;"
@@ -67,8 +68,8 @@ public final class S3Errors {
             + " static credentials of s3.session-token (with s3.access-key and s3.secret-key) must be replaced by"
             + " fresh ones, or configured as a credentials provider that renews them"
             + " (fs.s3.aws.credentials.provider, s3.assume-role.arn)";
-    static final String CONFLICT_HINT = "Another operation on the key raced this conditional write on every"
-            + " attempt";
+    static final String CONFLICT_HINT =
+            "Another operation on the key raced this conditional write on every" + " attempt";
     static final String MULTIPART_CONFLICT_HINT = "Another operation on the key raced this conditional write;"
             + " S3 asks for the multipart upload to be started again with every part, so the file must be"
             + " written again";
@@ -104,7 +105,8 @@ public final class S3Errors {
             return (IOException) cause;
         }
         if (cause instanceof CancellationException) {
-            InterruptedIOException cancelled = new InterruptedIOException(operation + " of " + location + " was cancelled");
+            InterruptedIOException cancelled =
+                    new InterruptedIOException(operation + " of " + location + " was cancelled");
             cancelled.initCause(cause);
             return cancelled;
         }
@@ -112,8 +114,8 @@ public final class S3Errors {
             return fromServiceAnswer(operation, location, (AwsServiceException) cause);
         }
         String hint = tlsHint(cause);
-        return new S3RequestException(operation, String.valueOf(location), 0, null,
-                hint != null ? hint : crtErrorAnswerHint(cause), cause);
+        return new S3RequestException(
+                operation, String.valueOf(location), 0, null, hint != null ? hint : crtErrorAnswerHint(cause), cause);
     }
 
     /**
@@ -149,8 +151,7 @@ public final class S3Errors {
      * A future that completes like {@code future}, but exceptionally with {@link #translate}'s
      * exception. Cancelling the returned future cancels {@code future}, which aborts the request.
      */
-    public static <T> CompletableFuture<T> translating(
-            CompletableFuture<T> future, String operation, Object location) {
+    public static <T> CompletableFuture<T> translating(CompletableFuture<T> future, String operation, Object location) {
         return translating(future, response -> response, operation, location);
     }
 
@@ -227,22 +228,35 @@ public final class S3Errors {
         String answer = "HTTP " + status + (code == null ? "" : " " + code);
         switch (status) {
             case 404:
-                return withCause(new FileNotFoundException(notFoundMessage(location, code) + " ("
-                        + operation + ": " + answer + ")"), e);
+                return withCause(
+                        new FileNotFoundException(
+                                notFoundMessage(location, code) + " (" + operation + ": " + answer + ")"),
+                        e);
             case 416:
-                return withCause(new EOFException(operation + " of " + location
-                        + ": the requested range starts at or past the end of the object (" + answer + ")"), e);
+                return withCause(
+                        new EOFException(operation + " of " + location
+                                + ": the requested range starts at or past the end of the object (" + answer + ")"),
+                        e);
             case 412:
                 if (operation.endsWith(IF_NONE_MATCH_SUFFIX)) {
-                    return withCause(new FileAlreadyExistsException(String.valueOf(location), null,
-                            "an object already exists at the key (" + operation + " answered " + answer + ")"), e);
+                    return withCause(
+                            new FileAlreadyExistsException(
+                                    String.valueOf(location),
+                                    null,
+                                    "an object already exists at the key (" + operation + " answered " + answer + ")"),
+                            e);
                 }
-                return new S3RequestException(operation, String.valueOf(location), status, code,
-                        "The object changed while it was read", e);
+                return new S3RequestException(
+                        operation, String.valueOf(location), status, code, "The object changed while it was read", e);
             default:
                 String hint = hint(operation, e, code);
-                return new S3RequestException(operation, String.valueOf(location), status, code,
-                        hint == null && code == null ? NO_ERROR_CODE : hint, e);
+                return new S3RequestException(
+                        operation,
+                        String.valueOf(location),
+                        status,
+                        code,
+                        hint == null && code == null ? NO_ERROR_CODE : hint,
+                        e);
         }
     }
 
@@ -280,8 +294,11 @@ public final class S3Errors {
             return null;
         }
         String text = (code + " " + e.getMessage()).toLowerCase(Locale.ROOT);
-        if (text.contains("chunked") || text.contains("transfer-encoding") || text.contains("decoded-content-length")
-                || text.contains("streaming-") || text.contains("trailer")) {
+        if (text.contains("chunked")
+                || text.contains("transfer-encoding")
+                || text.contains("decoded-content-length")
+                || text.contains("streaming-")
+                || text.contains("trailer")) {
             return CHUNKED_HINT;
         }
         if (text.contains("checksum") || text.contains("crc32")) {
@@ -303,8 +320,10 @@ public final class S3Errors {
     }
 
     private static boolean isUpload(String operation) {
-        return operation.startsWith("PutObject") || operation.startsWith("UploadPart")
-                || operation.startsWith("CreateMultipartUpload") || operation.startsWith("CompleteMultipartUpload");
+        return operation.startsWith("PutObject")
+                || operation.startsWith("UploadPart")
+                || operation.startsWith("CreateMultipartUpload")
+                || operation.startsWith("CompleteMultipartUpload");
     }
 
     private static String errorCode(AwsServiceException e) {

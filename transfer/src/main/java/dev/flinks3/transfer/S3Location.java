@@ -45,9 +45,8 @@ public final class S3Location {
     public static S3Location of(String scheme, String bucket, String key) {
         Objects.requireNonNull(scheme, "scheme");
         if (bucket == null || bucket.isEmpty()) {
-            throw new IllegalArgumentException(
-                    "S3 path has no bucket: '" + scheme + "://" + nullToEmpty(bucket) + "/" + nullToEmpty(key)
-                            + "'; expected " + scheme + "://<bucket>/<key>");
+            throw new IllegalArgumentException("S3 path has no bucket: '" + scheme + "://" + nullToEmpty(bucket) + "/"
+                    + nullToEmpty(key) + "'; expected " + scheme + "://<bucket>/<key>");
         }
         if (!BUCKET.matcher(bucket).matches() || bucket.contains("..")) {
             throw new IllegalArgumentException(
@@ -61,8 +60,8 @@ public final class S3Location {
         int bytes = k.getBytes(StandardCharsets.UTF_8).length;
         if (bytes > MAX_KEY_BYTES) {
             throw new IllegalArgumentException(
-                    "S3 key of " + bytes + " bytes is longer than the " + MAX_KEY_BYTES + " bytes S3 allows: "
-                            + scheme + "://" + bucket + "/" + k.substring(0, Math.min(k.length(), 64)) + "...");
+                    "S3 key of " + bytes + " bytes is longer than the " + MAX_KEY_BYTES + " bytes S3 allows: " + scheme
+                            + "://" + bucket + "/" + k.substring(0, Math.min(k.length(), 64)) + "...");
         }
         return new S3Location(scheme, bucket, k);
     }

@@ -20,8 +20,7 @@ public class S3RequestException extends IOException {
      * @param errorCode S3 error code such as {@code SlowDown}, or {@code null}
      * @param cause the SDK's exception
      */
-    public S3RequestException(
-            String operation, String location, int statusCode, String errorCode, Throwable cause) {
+    public S3RequestException(String operation, String location, int statusCode, String errorCode, Throwable cause) {
         this(operation, location, statusCode, errorCode, null, cause);
     }
 
@@ -31,11 +30,14 @@ public class S3RequestException extends IOException {
      */
     public S3RequestException(
             String operation, String location, int statusCode, String errorCode, String hint, Throwable cause) {
-        super(operation + " failed for " + location + ": "
-                + (statusCode == 0 ? "no response" : "HTTP " + statusCode)
-                + (errorCode == null ? "" : " " + errorCode)
-                + (cause == null || cause.getMessage() == null ? "" : " (" + firstLine(cause.getMessage()) + ")")
-                + (hint == null ? "" : ". " + hint),
+        super(
+                operation + " failed for " + location + ": "
+                        + (statusCode == 0 ? "no response" : "HTTP " + statusCode)
+                        + (errorCode == null ? "" : " " + errorCode)
+                        + (cause == null || cause.getMessage() == null
+                                ? ""
+                                : " (" + firstLine(cause.getMessage()) + ")")
+                        + (hint == null ? "" : ". " + hint),
                 cause);
         this.statusCode = statusCode;
         this.errorCode = errorCode;

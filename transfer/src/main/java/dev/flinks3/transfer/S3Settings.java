@@ -28,9 +28,14 @@ public final class S3Settings {
     }
 
     /** The settings made of these parts. */
-    public static S3Settings of(ClientSettings client, UploadSettings upload, ReadSettings read,
-            EncryptionSettings encryption) {
-        return new Builder().client(client).upload(upload).read(read).encryption(encryption).build();
+    public static S3Settings of(
+            ClientSettings client, UploadSettings upload, ReadSettings read, EncryptionSettings encryption) {
+        return new Builder()
+                .client(client)
+                .upload(upload)
+                .read(read)
+                .encryption(encryption)
+                .build();
     }
 
     /** A builder starting from every part's defaults. */

@@ -21,11 +21,13 @@ public final class UploadSettings {
     public static final long MIN_PART_SIZE = 5L * 1024 * 1024;
     /** S3's largest part size: 5 GiB. */
     public static final long MAX_PART_SIZE = 5L * 1024 * 1024 * 1024;
+
     public static final long DEFAULT_PART_SIZE = 8L * 1024 * 1024;
     public static final int DEFAULT_MAX_PARTS_IN_FLIGHT = 8;
     public static final int MAX_MAX_PARTS_IN_FLIGHT = 10_000;
     /** The process-wide part-buffer limit's upper default: 1 GiB (a smaller heap lowers it). */
     public static final long DEFAULT_MAX_BUFFERED_BYTES = DefaultMemoryLimit.CAP_BYTES;
+
     public static final boolean DEFAULT_CONDITIONAL_WRITES_ENABLED = true;
 
     private final long partSizeBytes;
@@ -121,8 +123,8 @@ public final class UploadSettings {
 
         /** @throws IllegalArgumentException below one part of the smallest size */
         public Builder maxBufferedBytesPerProcess(long value) {
-            this.maxBufferedBytesPerProcess = inRange("process buffer limit in bytes", value, MIN_PART_SIZE,
-                    Long.MAX_VALUE);
+            this.maxBufferedBytesPerProcess =
+                    inRange("process buffer limit in bytes", value, MIN_PART_SIZE, Long.MAX_VALUE);
             return this;
         }
 
@@ -139,8 +141,8 @@ public final class UploadSettings {
         public Builder storageClass(String value) {
             String v = blankToNull(value);
             if (v != null && StorageClass.fromValue(v) == StorageClass.UNKNOWN_TO_SDK_VERSION) {
-                throw new IllegalArgumentException("unknown storage class '" + v + "', allowed: "
-                        + StorageClass.knownValues());
+                throw new IllegalArgumentException(
+                        "unknown storage class '" + v + "', allowed: " + StorageClass.knownValues());
             }
             this.storageClass = v;
             return this;

@@ -3,8 +3,6 @@ package dev.flinks3.transfer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.flinks3.transfer.S3Settings;
-import dev.flinks3.transfer.Secret;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -42,7 +40,8 @@ class NonProxyHostsTest {
         HttpProxy proxy = new HttpProxy("proxy.corp", 3128, "flink", Secret.ofNullable("hunter2"));
 
         assertThat(proxy.toString()).isEqualTo("flink:******@proxy.corp:3128");
-        assertThat(S3Settings.builder().client(c -> c.proxy(proxy)).build().toString()).contains("proxy=flink:******@proxy.corp:3128")
+        assertThat(S3Settings.builder().client(c -> c.proxy(proxy)).build().toString())
+                .contains("proxy=flink:******@proxy.corp:3128")
                 .doesNotContain("hunter2");
         assertThatThrownBy(() -> new HttpProxy("proxy.corp", 0, null, null)).hasMessageContaining("1..65535");
         assertThatThrownBy(() -> new HttpProxy("proxy.corp", 80, null, Secret.ofNullable("p")))

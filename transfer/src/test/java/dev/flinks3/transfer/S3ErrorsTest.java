@@ -23,7 +23,8 @@ class S3ErrorsTest {
     @Test
     void missingObjectIsFileNotFoundNamingTheLocation() {
         IOException e = S3Errors.translate("HeadObject", LOCATION, s3Error(404, "NoSuchKey"));
-        assertThat(e).isInstanceOf(FileNotFoundException.class)
+        assertThat(e)
+                .isInstanceOf(FileNotFoundException.class)
                 .hasMessageContaining("s3://bucket/dir/file")
                 .hasMessageContaining("HeadObject")
                 .hasMessageContaining("404");
@@ -64,7 +65,8 @@ class S3ErrorsTest {
     @Test
     void otherAnswersCarryOperationStatusAndCode() {
         IOException e = S3Errors.translate("UploadPart", LOCATION, s3Error(403, "AccessDenied"));
-        assertThat(e).isInstanceOf(S3RequestException.class)
+        assertThat(e)
+                .isInstanceOf(S3RequestException.class)
                 .hasMessageStartingWith("UploadPart failed for s3://bucket/dir/file: HTTP 403 AccessDenied");
         assertThat(((S3RequestException) e).statusCode()).isEqualTo(403);
         assertThat(((S3RequestException) e).errorCode()).isEqualTo("AccessDenied");
@@ -72,8 +74,8 @@ class S3ErrorsTest {
 
     @Test
     void noAnswerHasStatusZero() {
-        IOException e = S3Errors.translate("GetObject", LOCATION,
-                SdkClientException.create("Unable to execute HTTP request: Connection refused"));
+        IOException e = S3Errors.translate(
+                "GetObject", LOCATION, SdkClientException.create("Unable to execute HTTP request: Connection refused"));
         assertThat(e).isInstanceOf(S3RequestException.class).hasMessageContaining("no response");
         assertThat(((S3RequestException) e).statusCode()).isZero();
     }
@@ -87,30 +89,39 @@ class S3ErrorsTest {
     @Test
     void ioExceptionsPassThrough() {
         IOException original = new IOException("reset");
-        assertThat(S3Errors.translate("GetObject", LOCATION, new CompletionException(original))).isSameAs(original);
+        assertThat(S3Errors.translate("GetObject", LOCATION, new CompletionException(original)))
+                .isSameAs(original);
     }
 
     @Test
     void rejectedChecksumsPointToTheSwitch() {
-        assertThat(S3Errors.translate("PutObject", LOCATION,
+        assertThat(S3Errors.translate(
+                        "PutObject",
+                        LOCATION,
                         s3Error(400, "InvalidArgument", "x-amz-checksum-crc32c header is not supported")))
                 .hasMessageContaining(S3Errors.CHECKSUM_HINT);
-        assertThat(S3Errors.translate("PutObject", LOCATION,
+        assertThat(S3Errors.translate(
+                        "PutObject",
+                        LOCATION,
                         s3Error(501, "NotImplemented", "Transfer-Encoding: aws-chunked is not implemented")))
                 .hasMessageContaining(S3Errors.CHUNKED_HINT);
-        assertThat(S3Errors.translate("UploadPart", LOCATION,
-                        s3Error(400, "InvalidRequest", "x-amz-trailer is not supported")))
+        assertThat(S3Errors.translate(
+                        "UploadPart", LOCATION, s3Error(400, "InvalidRequest", "x-amz-trailer is not supported")))
                 .hasMessageContaining("s3.chunked-encoding.enabled: false");
         assertThat(S3Errors.translate("PutObject", LOCATION, s3Error(400, "InvalidArgument", "Unsupported checksum")))
                 .hasMessageContaining("s3.checksum-validation.enabled: false");
         String notImplemented = "A header you provided implies functionality that is not implemented";
         assertThat(S3Errors.translate("UploadPart", LOCATION, s3Error(501, "NotImplemented", notImplemented)))
                 .hasMessageContaining(S3Errors.UNNAMED_FEATURE_HINT);
-        assertThat(S3Errors.translate(S3Errors.conditionalWrite("PutObject"), LOCATION,
+        assertThat(S3Errors.translate(
+                        S3Errors.conditionalWrite("PutObject"),
+                        LOCATION,
                         s3Error(501, "NotImplemented", notImplemented)))
                 .hasMessageContaining("s3.conditional-writes.enabled: false")
                 .hasMessageContaining("s3.chunked-encoding.enabled: false");
-        assertThat(S3Errors.translate("CreateMultipartUpload", LOCATION,
+        assertThat(S3Errors.translate(
+                        "CreateMultipartUpload",
+                        LOCATION,
                         s3Error(501, "NotImplemented", "Server-side encryption is not supported.")))
                 .hasMessageContaining("s3.sse.type: none")
                 .hasMessageNotContaining("s3.chunked-encoding");
@@ -155,8 +166,13 @@ class S3ErrorsTest {
 
     @Test
     void aPayloadHashMismatchAfterTheRetryNamesTheChecksumSwitch() {
-        assertThat(S3Errors.translate("PutObject", LOCATION, s3Error(400, "XAmzContentSHA256Mismatch",
-                        "The provided 'x-amz-content-sha256' header does not match what was computed.")))
+        assertThat(S3Errors.translate(
+                        "PutObject",
+                        LOCATION,
+                        s3Error(
+                                400,
+                                "XAmzContentSHA256Mismatch",
+                                "The provided 'x-amz-content-sha256' header does not match what was computed.")))
                 .hasMessageContaining("HTTP 400 XAmzContentSHA256Mismatch")
                 .hasMessageContaining(S3Errors.PAYLOAD_HASH_HINT)
                 .hasMessageContaining("s3.checksum-validation.enabled: false");
@@ -164,11 +180,15 @@ class S3ErrorsTest {
 
     @Test
     void aConditionalRequestConflictThatOutlivedTheRetriesSaysWhatRaced() {
-        assertThat(S3Errors.translate(S3Errors.conditionalWrite("CompleteMultipartUpload"), LOCATION,
+        assertThat(S3Errors.translate(
+                        S3Errors.conditionalWrite("CompleteMultipartUpload"),
+                        LOCATION,
                         s3Error(409, "ConditionalRequestConflict", "A conflicting operation occurred.")))
                 .hasMessageContaining("HTTP 409 ConditionalRequestConflict")
                 .hasMessageContaining(S3Errors.MULTIPART_CONFLICT_HINT);
-        assertThat(S3Errors.translate(S3Errors.conditionalWrite("PutObject"), LOCATION,
+        assertThat(S3Errors.translate(
+                        S3Errors.conditionalWrite("PutObject"),
+                        LOCATION,
                         s3Error(409, "ConditionalRequestConflict", "A conflicting operation occurred.")))
                 .hasMessageContaining(S3Errors.CONFLICT_HINT)
                 .hasMessageNotContaining("multipart");

@@ -20,7 +20,9 @@ class S3SettingsTest {
 
     @Test
     void aRetryBaseDelayAboveTheLargestDelayIsRejected() {
-        assertThatThrownBy(() -> S3Settings.builder().client(c -> c.throttlingRetryBaseDelay(Duration.ofSeconds(30))).build())
+        assertThatThrownBy(() -> S3Settings.builder()
+                        .client(c -> c.throttlingRetryBaseDelay(Duration.ofSeconds(30)))
+                        .build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("PT30S")
                 .hasMessageContaining("PT20S");
@@ -31,18 +33,41 @@ class S3SettingsTest {
 
     @Test
     void toBuilderKeepsEverySetting() {
-        S3Settings original = S3Settings.builder().client(c -> c.endpoint(URI.create("http://127.0.0.1:9000")).pathStyleAccess(true).maxRetries(3).retryBaseDelay(Duration.ofMillis(50)).throttlingRetryBaseDelay(Duration.ofMillis(300)).retryMaxDelay(Duration.ofSeconds(2)).checksumsEnabled(false).chunkedEncodingEnabled(false).sslCaFile(java.nio.file.Path.of("/etc/flink/ca.pem")).proxy(new HttpProxy("proxy.corp", 3128, "flink", Secret.ofNullable("proxy-secret"))).nonProxyHosts(java.util.List.of("*.internal")).credentials(k -> k.accessKey("AKIAEXAMPLE").secretKey(Secret.ofNullable("secret")).sessionToken(Secret.ofNullable("token")))).upload(u -> u.partSizeBytes(UploadSettings.MIN_PART_SIZE).conditionalWritesEnabled(false)).encryption(e -> e.sseType(EncryptionSettings.SseType.SSE_KMS).sseKmsKeyId("alias/key"))
+        S3Settings original = S3Settings.builder()
+                .client(c -> c.endpoint(URI.create("http://127.0.0.1:9000"))
+                        .pathStyleAccess(true)
+                        .maxRetries(3)
+                        .retryBaseDelay(Duration.ofMillis(50))
+                        .throttlingRetryBaseDelay(Duration.ofMillis(300))
+                        .retryMaxDelay(Duration.ofSeconds(2))
+                        .checksumsEnabled(false)
+                        .chunkedEncodingEnabled(false)
+                        .sslCaFile(java.nio.file.Path.of("/etc/flink/ca.pem"))
+                        .proxy(new HttpProxy("proxy.corp", 3128, "flink", Secret.ofNullable("proxy-secret")))
+                        .nonProxyHosts(java.util.List.of("*.internal"))
+                        .credentials(k -> k.accessKey("AKIAEXAMPLE")
+                                .secretKey(Secret.ofNullable("secret"))
+                                .sessionToken(Secret.ofNullable("token"))))
+                .upload(u -> u.partSizeBytes(UploadSettings.MIN_PART_SIZE).conditionalWritesEnabled(false))
+                .encryption(e -> e.sseType(EncryptionSettings.SseType.SSE_KMS).sseKmsKeyId("alias/key"))
                 .build();
 
         S3Settings copy = original.toBuilder().build();
 
         assertThat(copy.toString()).isEqualTo(original.toString());
-        assertThat(copy.client().credentials().secretKey()).isEqualTo(original.client().credentials().secretKey());
-        assertThat(copy.client().credentials().sessionToken()).isEqualTo(original.client().credentials().sessionToken());
+        assertThat(copy.client().credentials().secretKey())
+                .isEqualTo(original.client().credentials().secretKey());
+        assertThat(copy.client().credentials().sessionToken())
+                .isEqualTo(original.client().credentials().sessionToken());
         assertThat(copy.client().proxy()).isEqualTo(original.client().proxy());
-        assertThat(copy.toString()).contains("sslCaFile=/etc/flink/ca.pem", "nonProxyHosts=[*.internal]")
+        assertThat(copy.toString())
+                .contains("sslCaFile=/etc/flink/ca.pem", "nonProxyHosts=[*.internal]")
                 .doesNotContain("proxy-secret");
-        assertThat(original.toBuilder().client(c -> c.throttlingRetryBaseDelay(Duration.ofMillis(200))).build().client().throttlingRetryBaseDelay())
+        assertThat(original.toBuilder()
+                        .client(c -> c.throttlingRetryBaseDelay(Duration.ofMillis(200)))
+                        .build()
+                        .client()
+                        .throttlingRetryBaseDelay())
                 .isEqualTo(Duration.ofMillis(200));
     }
 }

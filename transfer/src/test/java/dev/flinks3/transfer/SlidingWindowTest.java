@@ -53,10 +53,12 @@ class SlidingWindowTest {
         try {
             List<Integer> results = SlidingWindow.run(items(200), 3, item -> {
                 most.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
-                return CompletableFuture.supplyAsync(() -> {
-                    inFlight.decrementAndGet();
-                    return item;
-                }, workers);
+                return CompletableFuture.supplyAsync(
+                        () -> {
+                            inFlight.decrementAndGet();
+                            return item;
+                        },
+                        workers);
             });
             assertThat(results).isEqualTo(items(200));
             assertThat(most.get()).isBetween(1, 3);
@@ -88,7 +90,9 @@ class SlidingWindowTest {
                 return completeExceptionally(second);
             }
         };
-        assertThatThrownBy(() -> SlidingWindow.run(List.of(0, 1), 2,
+        assertThatThrownBy(() -> SlidingWindow.run(
+                        List.of(0, 1),
+                        2,
                         item -> item == 0 ? failsWhenCancelled : CompletableFuture.<Integer>failedFuture(first)))
                 .isSameAs(first)
                 .satisfies(e -> assertThat(e.getSuppressed()).containsExactly(second));
@@ -96,7 +100,8 @@ class SlidingWindowTest {
 
     @Test
     void emptyInputDoesNothing() throws IOException {
-        assertThat(SlidingWindow.run(List.of(), 4, item -> CompletableFuture.completedFuture(item))).isEmpty();
+        assertThat(SlidingWindow.run(List.of(), 4, item -> CompletableFuture.completedFuture(item)))
+                .isEmpty();
     }
 
     private CompletableFuture<Integer> pending(int item) {
@@ -106,7 +111,9 @@ class SlidingWindowTest {
     }
 
     private void awaitStarted(Integer... items) {
-        Awaitility.await().atMost(10, TimeUnit.SECONDS).until(() -> tasks.keySet().containsAll(List.of(items)));
+        Awaitility.await()
+                .atMost(10, TimeUnit.SECONDS)
+                .until(() -> tasks.keySet().containsAll(List.of(items)));
     }
 
     private static List<Integer> items(int count) {

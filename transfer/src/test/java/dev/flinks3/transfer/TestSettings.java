@@ -9,12 +9,13 @@ public final class TestSettings {
 
     /** Endpoint, path style, the server's keys and region, the given HTTP client, few retries. */
     public static S3Settings.Builder forServer(EmbeddedS3Server server, ClientSettings.HttpClientType httpClient) {
-        return S3Settings.builder().client(c -> c
-                .endpoint(server.endpoint())
-                .region(server.region())
-                .pathStyleAccess(true)
-                .httpClient(httpClient)
-                .maxRetries(3)
-                .credentials(k -> k.accessKey(server.accessKey()).secretKey(Secret.ofNullable(server.secretKey()))));
+        return S3Settings.builder()
+                .client(c -> c.endpoint(server.endpoint())
+                        .region(server.region())
+                        .pathStyleAccess(true)
+                        .httpClient(httpClient)
+                        .maxRetries(3)
+                        .credentials(
+                                k -> k.accessKey(server.accessKey()).secretKey(Secret.ofNullable(server.secretKey()))));
     }
 }

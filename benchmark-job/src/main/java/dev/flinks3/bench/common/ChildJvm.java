@@ -34,7 +34,10 @@ public final class ChildJvm {
             """;
 
     /** What a child JVM is, for the cores it is pinned to. */
-    public enum Role { SERVER, CONTENDER }
+    public enum Role {
+        SERVER,
+        CONTENDER
+    }
 
     private final Path logConfig;
     private final CpuPinning pinning;
@@ -49,8 +52,10 @@ public final class ChildJvm {
         this.pinning = pinning;
         this.logConfig = workDir.resolve("log4j2-child.properties");
         // A benchmark stopped with Ctrl-C or kill must not leave a server or contender JVM behind.
-        Runtime.getRuntime().addShutdownHook(new Thread(
-                () -> started.stream().filter(Process::isAlive).forEach(Process::destroyForcibly), "child-jvm-reaper"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> started.stream().filter(Process::isAlive).forEach(Process::destroyForcibly),
+                        "child-jvm-reaper"));
     }
 
     /**
@@ -62,10 +67,16 @@ public final class ChildJvm {
      * @param log file standard error is appended to
      * @throws IOException if the logging configuration cannot be written or the JVM cannot be started
      */
-    public Process start(Role role, String mainClass, List<String> jvmOptions, List<String> args, Map<String, String> environment,
-            Path log) throws IOException {
-        List<String> command = new ArrayList<>(
-                role == Role.SERVER ? pinning.serverCommandPrefix() : pinning.clientCommandPrefix());
+    public Process start(
+            Role role,
+            String mainClass,
+            List<String> jvmOptions,
+            List<String> args,
+            Map<String, String> environment,
+            Path log)
+            throws IOException {
+        List<String> command =
+                new ArrayList<>(role == Role.SERVER ? pinning.serverCommandPrefix() : pinning.clientCommandPrefix());
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         // Two SLF4J bindings come with the server's dependencies; pin the one configured here.
         command.add("-Dslf4j.provider=org.apache.logging.slf4j.SLF4JServiceProvider");
@@ -91,10 +102,18 @@ public final class ChildJvm {
      * @param pluginsRoot the plugins root folder
      * @see #start(Role, String, List, List, Map, Path)
      */
-    public Process startContender(String mainClass, List<String> jvmOptions, List<String> args, Path pluginsRoot,
-            Path log) throws IOException {
-        return start(Role.CONTENDER, mainClass, jvmOptions, args,
-                Map.of(ConfigConstants.ENV_FLINK_PLUGINS_DIR, pluginsRoot.toAbsolutePath().toString()), log);
+    public Process startContender(
+            String mainClass, List<String> jvmOptions, List<String> args, Path pluginsRoot, Path log)
+            throws IOException {
+        return start(
+                Role.CONTENDER,
+                mainClass,
+                jvmOptions,
+                args,
+                Map.of(
+                        ConfigConstants.ENV_FLINK_PLUGINS_DIR,
+                        pluginsRoot.toAbsolutePath().toString()),
+                log);
     }
 
     private synchronized Path writeLogConfig() throws IOException {

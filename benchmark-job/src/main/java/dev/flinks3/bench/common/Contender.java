@@ -48,9 +48,13 @@ public record Contender(String name, Path jar) {
             return existing(name, explicit);
         }
         if (name.equals(OURS)) {
-            return existing(name, ourJar(repoRoot.resolve("flink-s3-fs-native/target")).orElseThrow(() ->
-                    new IllegalArgumentException("no plugin jar in " + repoRoot.resolve("flink-s3-fs-native/target")
-                            + ": build it with mvn -o -q install -pl flink-s3-fs-native -am -DskipTests")));
+            return existing(
+                    name,
+                    ourJar(repoRoot.resolve("flink-s3-fs-native/target"))
+                            .orElseThrow(
+                                    () -> new IllegalArgumentException(
+                                            "no plugin jar in " + repoRoot.resolve("flink-s3-fs-native/target")
+                                                    + ": build it with mvn -o -q install -pl flink-s3-fs-native -am -DskipTests")));
         }
         if (!RIVALS.contains(name)) {
             throw new IllegalArgumentException("unknown contender '" + name + "': expected " + OURS + ", "
@@ -60,14 +64,24 @@ public record Contender(String name, Path jar) {
         Path copied = repoRoot.resolve("benchmark-job/target/plugins-rivals");
         if (Files.isDirectory(copied)) {
             try (Stream<Path> walk = Files.walk(copied)) {
-                Optional<Path> found = walk.filter(p -> p.getFileName().toString().equals(jarName)).findFirst();
+                Optional<Path> found = walk.filter(
+                                p -> p.getFileName().toString().equals(jarName))
+                        .findFirst();
                 if (found.isPresent()) {
                     return existing(name, found.get());
                 }
             }
         }
-        Path local = Path.of(System.getProperty("user.home"), ".m2", "repository", "org", "apache", "flink",
-                "flink-s3-fs-" + name, FLINK_VERSION, jarName);
+        Path local = Path.of(
+                System.getProperty("user.home"),
+                ".m2",
+                "repository",
+                "org",
+                "apache",
+                "flink",
+                "flink-s3-fs-" + name,
+                FLINK_VERSION,
+                jarName);
         return existing(name, local);
     }
 
@@ -86,8 +100,8 @@ public record Contender(String name, Path jar) {
             in.transferTo(OutputStream.nullOutputStream());
         }
         String digest = HexFormat.of().formatHex(sha256.digest()).substring(0, 12);
-        return jar.getFileName() + " (" + Files.size(jar) + " bytes, " + Files.getLastModifiedTime(jar)
-                + ", sha256 " + digest + ")";
+        return jar.getFileName() + " (" + Files.size(jar) + " bytes, " + Files.getLastModifiedTime(jar) + ", sha256 "
+                + digest + ")";
     }
 
     /**
@@ -112,7 +126,8 @@ public record Contender(String name, Path jar) {
         }
         // The shaded jar carries the classifier "plugin"; the main artifact lacks the SDK and is no plugin.
         List<Path> jars = new ArrayList<>();
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(target, "flinks3-flink-s3-fs-native-*-plugin.jar")) {
+        try (DirectoryStream<Path> files =
+                Files.newDirectoryStream(target, "flinks3-flink-s3-fs-native-*-plugin.jar")) {
             files.forEach(jars::add);
         }
         return jars.stream().findFirst();

@@ -11,8 +11,7 @@ import java.util.Map;
  */
 public final class ContenderConfiguration {
 
-    private ContenderConfiguration() {
-    }
+    private ContenderConfiguration() {}
 
     /**
      * Parses the entries.
@@ -30,7 +29,8 @@ public final class ContenderConfiguration {
                 throw new IllegalArgumentException("--conf '" + entry
                         + "' must look like NAME:KEY=VALUE, e.g. ours:s3.upload.max-buffered-size=256mb");
             }
-            byContender.computeIfAbsent(entry.substring(0, colon), name -> new LinkedHashMap<>())
+            byContender
+                    .computeIfAbsent(entry.substring(0, colon), name -> new LinkedHashMap<>())
                     .put(entry.substring(colon + 1, equals), entry.substring(equals + 1));
         }
         return byContender;

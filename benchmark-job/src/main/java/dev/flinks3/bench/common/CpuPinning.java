@@ -81,7 +81,12 @@ public final class CpuPinning {
         if (!pinned()) {
             return;
         }
-        List<String> command = List.of(TASKSET.toString(), "-a", "-p", "-c", serverCpus,
+        List<String> command = List.of(
+                TASKSET.toString(),
+                "-a",
+                "-p",
+                "-c",
+                serverCpus,
                 Long.toString(ProcessHandle.current().pid()));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         String output = new String(process.getInputStream().readAllBytes());

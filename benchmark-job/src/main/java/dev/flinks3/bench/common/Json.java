@@ -17,7 +17,8 @@ public final class Json {
     public static final JsonMapper COMPACT = JsonMapper.builder().build();
 
     /** Indented: files people read. */
-    public static final JsonMapper PRETTY = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+    public static final JsonMapper PRETTY =
+            JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
 
     private Json() {}
 
@@ -30,7 +31,8 @@ public final class Json {
         try {
             return COMPACT.readValue(file.toFile(), type);
         } catch (JacksonException e) {
-            throw new IOException("Could not read " + file + " as " + type.getSimpleName() + ": " + e.getOriginalMessage(), e);
+            throw new IOException(
+                    "Could not read " + file + " as " + type.getSimpleName() + ": " + e.getOriginalMessage(), e);
         }
     }
 

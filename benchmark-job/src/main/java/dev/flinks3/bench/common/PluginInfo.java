@@ -29,8 +29,8 @@ public record PluginInfo(String name, String jar, String version, String fileSys
      * @throws IOException if the jar cannot be read or no filesystem serves the URI's scheme
      */
     public static PluginInfo loaded(String name, Path jar, URI checkpointDirectory) throws IOException {
-        return new PluginInfo(name, jar.getFileName().toString(), version(jar),
-                fileSystemClass(FileSystem.get(checkpointDirectory)));
+        return new PluginInfo(
+                name, jar.getFileName().toString(), version(jar), fileSystemClass(FileSystem.get(checkpointDirectory)));
     }
 
     /**
@@ -46,7 +46,8 @@ public record PluginInfo(String name, String jar, String version, String fileSys
     /** The plugin's own filesystem class, behind Flink's class-loader-fixing wrappers. */
     public static String fileSystemClass(FileSystem fs) {
         FileSystem inner = fs;
-        while (inner instanceof WrappingProxy<?> proxy && proxy.getWrappedDelegate() instanceof FileSystem wrapped
+        while (inner instanceof WrappingProxy<?> proxy
+                && proxy.getWrappedDelegate() instanceof FileSystem wrapped
                 && wrapped != inner) {
             inner = wrapped;
         }
@@ -57,14 +58,16 @@ public record PluginInfo(String name, String jar, String version, String fileSys
     public static String version(Path jar) throws IOException {
         try (JarFile file = new JarFile(jar.toFile())) {
             Manifest manifest = file.getManifest();
-            String version = manifest == null ? null : manifest.getMainAttributes().getValue("Implementation-Version");
+            String version =
+                    manifest == null ? null : manifest.getMainAttributes().getValue("Implementation-Version");
             if (version != null) {
                 return version;
             }
             Enumeration<JarEntry> entries = file.entries();
             while (entries.hasMoreElements()) {
                 JarEntry entry = entries.nextElement();
-                if (entry.getName().startsWith("META-INF/maven/") && entry.getName().endsWith("/pom.properties")) {
+                if (entry.getName().startsWith("META-INF/maven/")
+                        && entry.getName().endsWith("/pom.properties")) {
                     Properties pom = new Properties();
                     pom.load(file.getInputStream(entry));
                     return pom.getProperty("version", "");
@@ -74,4 +77,3 @@ public record PluginInfo(String name, String jar, String version, String fileSys
         }
     }
 }
-

@@ -51,7 +51,8 @@ public final class ProcessMeter implements AutoCloseable {
         return thread;
     });
     private final AtomicLong peakDirect = new AtomicLong();
-    private final Set<String> heapPoolNames = heapPools.stream().map(MemoryPoolMXBean::getName).collect(Collectors.toSet());
+    private final Set<String> heapPoolNames =
+            heapPools.stream().map(MemoryPoolMXBean::getName).collect(Collectors.toSet());
     private final AtomicLong peakLive = new AtomicLong(-1);
     private final NotificationListener afterCollection = this::collected;
     private volatile boolean measuring;
@@ -72,7 +73,9 @@ public final class ProcessMeter implements AutoCloseable {
         peakDirect.set(direct.getMemoryUsed());
         sampling = sampler.scheduleAtFixedRate(
                 () -> peakDirect.accumulateAndGet(direct.getMemoryUsed(), Math::max),
-                DIRECT_SAMPLE_MS, DIRECT_SAMPLE_MS, TimeUnit.MILLISECONDS);
+                DIRECT_SAMPLE_MS,
+                DIRECT_SAMPLE_MS,
+                TimeUnit.MILLISECONDS);
         cpuAtStart = os.getProcessCpuTime();
     }
 
@@ -81,7 +84,9 @@ public final class ProcessMeter implements AutoCloseable {
         long cpu = os.getProcessCpuTime() - cpuAtStart;
         measuring = false;
         sampling.cancel(false);
-        long heap = heapPools.stream().mapToLong(pool -> pool.getPeakUsage().getUsed()).sum();
+        long heap = heapPools.stream()
+                .mapToLong(pool -> pool.getPeakUsage().getUsed())
+                .sum();
         long live = peakLive.get() < 0 ? heap : Math.min(heap, peakLive.get());
         long directPeak = peakDirect.accumulateAndGet(direct.getMemoryUsed(), Math::max);
         return new Sample(cpu, heap, live, directPeak);
@@ -89,7 +94,8 @@ public final class ProcessMeter implements AutoCloseable {
 
     /** Heap in use right after a collection, summed over the heap pools. */
     private void collected(Notification notification, Object handback) {
-        if (!measuring || !GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(notification.getType())) {
+        if (!measuring
+                || !GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(notification.getType())) {
             return;
         }
         GarbageCollectionNotificationInfo info =

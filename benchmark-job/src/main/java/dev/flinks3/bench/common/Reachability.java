@@ -34,8 +34,10 @@ public final class Reachability {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(url.getHost(), port), (int) CONNECT_TIMEOUT.toMillis());
         } catch (IOException e) {
-            throw new UsageException(option + " " + url + ": nothing answers at " + url.getHost() + ":" + port + " ("
-                    + e.getMessage() + " within " + CONNECT_TIMEOUT.toSeconds() + " s); expected " + expected, e);
+            throw new UsageException(
+                    option + " " + url + ": nothing answers at " + url.getHost() + ":" + port + " (" + e.getMessage()
+                            + " within " + CONNECT_TIMEOUT.toSeconds() + " s); expected " + expected,
+                    e);
         }
     }
 }

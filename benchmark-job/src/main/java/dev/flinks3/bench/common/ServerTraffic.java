@@ -54,8 +54,8 @@ public record ServerTraffic(long cpuNanos, RequestSummary summary) {
     public static ServerTraffic fetch(HttpClient http, URI endpoint, long cpuNanos)
             throws IOException, InterruptedException {
         URI uri = endpoint.resolve(EmbeddedS3Server.REQUEST_SUMMARY_PATH);
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri).GET().timeout(FETCH_TIMEOUT).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = http.send(
+                HttpRequest.newBuilder(uri).GET().timeout(FETCH_TIMEOUT).build(), HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != 200) {
             throw new IOException("GET " + uri + " answered " + response.statusCode());
         }

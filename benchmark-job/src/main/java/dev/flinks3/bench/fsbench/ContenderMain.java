@@ -75,8 +75,12 @@ public final class ContenderMain {
         java.nio.file.Path localDir = Files.createDirectories(java.nio.file.Path.of(task.localDir()));
         PatternData data = new PatternData();
         if (task.jitWarmUp()) {
-            warmUp(new WorkloadContext(fs, new Path("s3://" + task.bucket() + "/jit-warm-up"), data,
-                    task.sizes().warmUp(), localDir));
+            warmUp(new WorkloadContext(
+                    fs,
+                    new Path("s3://" + task.bucket() + "/jit-warm-up"),
+                    data,
+                    task.sizes().warmUp(),
+                    localDir));
         }
         WorkloadContext context = new WorkloadContext(fs, root, data, task.sizes(), localDir);
         try (ProcessMeter meter = new ProcessMeter()) {
@@ -141,8 +145,17 @@ public final class ContenderMain {
             WorkloadTask.Outcome outcome = work.run();
             long wallNanos = System.nanoTime() - start;
             ProcessMeter.Sample sample = meter.stop();
-            return new ClientMeasurement(workload, wallNanos / 1e9, outcome.bytes(), outcome.operations(),
-                    sample.cpuNanos() / 1e9, sample.peakHeapBytes(), sample.peakLiveHeapBytes(), sample.peakDirectBytes(), work.method(), "");
+            return new ClientMeasurement(
+                    workload,
+                    wallNanos / 1e9,
+                    outcome.bytes(),
+                    outcome.operations(),
+                    sample.cpuNanos() / 1e9,
+                    sample.peakHeapBytes(),
+                    sample.peakLiveHeapBytes(),
+                    sample.peakDirectBytes(),
+                    work.method(),
+                    "");
         } catch (Exception | OutOfMemoryError e) {
             meter.stop();
             e.printStackTrace();

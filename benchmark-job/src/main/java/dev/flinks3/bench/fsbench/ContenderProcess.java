@@ -63,8 +63,8 @@ final class ContenderProcess {
         Path taskFile = workDir.resolve(name + ".json");
         Path log = workDir.resolve(name + ".log");
         Json.write(taskFile, task);
-        Process process = jvm.startContender(ContenderMain.class.getName(), jvmOptions, List.of(taskFile.toString()),
-                pluginsDir, log);
+        Process process = jvm.startContender(
+                ContenderMain.class.getName(), jvmOptions, List.of(taskFile.toString()), pluginsDir, log);
         BlockingQueue<String> lines = new LinkedBlockingQueue<>();
         Thread reader = new Thread(() -> pump(process, lines), "contender-stdout-" + name);
         reader.setDaemon(true);
@@ -75,11 +75,13 @@ final class ContenderProcess {
                 String line = lines.poll(eventTimeout.toMillis(), TimeUnit.MILLISECONDS);
                 if (line == null) {
                     process.destroyForcibly();
-                    conversation.abort("no word from the contender for " + eventTimeout.toMinutes() + " min; see " + log);
+                    conversation.abort(
+                            "no word from the contender for " + eventTimeout.toMinutes() + " min; see " + log);
                 } else if (line.equals(EOF)) {
                     process.waitFor(10, TimeUnit.SECONDS);
-                    conversation.abort("the contender JVM exited" + (process.isAlive() ? "" : " with code "
-                            + process.exitValue()) + " before finishing; see " + log);
+                    conversation.abort(
+                            "the contender JVM exited" + (process.isAlive() ? "" : " with code " + process.exitValue())
+                                    + " before finishing; see " + log);
                 } else {
                     ChildEvent event = ChildEvent.decode(line);
                     if (event != null) {
@@ -96,8 +98,8 @@ final class ContenderProcess {
     }
 
     private static void pump(Process process, BlockingQueue<String> lines) {
-        try (BufferedReader reader = new BufferedReader(
-                new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+        try (BufferedReader reader =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = reader.readLine()) != null) {
                 lines.add(line);

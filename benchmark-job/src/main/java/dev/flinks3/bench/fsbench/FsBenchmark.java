@@ -88,8 +88,13 @@ final class FsBenchmark {
         for (Contender contender : settings.contenders()) {
             jars.put(contender.name(), contender.describe());
         }
-        this.description = new RunDescription(settings.command(), settings.profile(), settings.rounds(),
-                settings.sizes(), jars, Instant.now().toString(),
+        this.description = new RunDescription(
+                settings.command(),
+                settings.profile(),
+                settings.rounds(),
+                settings.sizes(),
+                jars,
+                Instant.now().toString(),
                 settings.cpuPinning().describe());
     }
 
@@ -109,8 +114,8 @@ final class FsBenchmark {
                 buckets.add(bucket(contender, round));
             }
         }
-        try (ServerProcess server = ServerProcess.start(jvm, out.resolve("server-data"), settings.profile(), buckets,
-                logs.resolve("s3-server.log"))) {
+        try (ServerProcess server = ServerProcess.start(
+                jvm, out.resolve("server-data"), settings.profile(), buckets, logs.resolve("s3-server.log"))) {
             ContenderProcess contenders = new ContenderProcess(jvm, server, settings.eventTimeout());
             if (settings.warmUp()) {
                 for (Contender contender : settings.contenders()) {
@@ -119,8 +124,15 @@ final class FsBenchmark {
             }
             for (int round = 1; round <= settings.rounds(); round++) {
                 for (Contender contender : RoundOrder.of(settings.contenders(), round)) {
-                    runOne(contenders, server, contender, pluginRoots.get(contender.name()), logs, round,
-                            settings.sizes(), settings.workloads());
+                    runOne(
+                            contenders,
+                            server,
+                            contender,
+                            pluginRoots.get(contender.name()),
+                            logs,
+                            round,
+                            settings.sizes(),
+                            settings.workloads());
                     writeResults(out);
                 }
             }
@@ -128,23 +140,48 @@ final class FsBenchmark {
         return writeResults(out);
     }
 
-    private void warmUp(ContenderProcess contenders, ServerProcess server, Contender contender, Path pluginsRoot,
-            Path logs) throws IOException, InterruptedException {
-        List<WorkloadResult> warm = runOne(contenders, server, contender, pluginsRoot, logs, 0,
-                settings.sizes().warmUp(), settings.workloads());
-        warm.stream().filter(WorkloadResult::failed).findFirst().ifPresent(failed -> warmUpFailures.add(
-                contender.name() + ", " + failed.workload().title() + ": " + failed.failure()));
+    private void warmUp(
+            ContenderProcess contenders, ServerProcess server, Contender contender, Path pluginsRoot, Path logs)
+            throws IOException, InterruptedException {
+        List<WorkloadResult> warm = runOne(
+                contenders,
+                server,
+                contender,
+                pluginsRoot,
+                logs,
+                0,
+                settings.sizes().warmUp(),
+                settings.workloads());
+        warm.stream()
+                .filter(WorkloadResult::failed)
+                .findFirst()
+                .ifPresent(failed -> warmUpFailures.add(
+                        contender.name() + ", " + failed.workload().title() + ": " + failed.failure()));
     }
 
-    private List<WorkloadResult> runOne(ContenderProcess contenders, ServerProcess server, Contender contender,
-            Path pluginsRoot, Path logs, int round, WorkloadSizes sizes, List<FsWorkload> workloads)
+    private List<WorkloadResult> runOne(
+            ContenderProcess contenders,
+            ServerProcess server,
+            Contender contender,
+            Path pluginsRoot,
+            Path logs,
+            int round,
+            WorkloadSizes sizes,
+            List<FsWorkload> workloads)
             throws IOException, InterruptedException {
         String label = round == 0 ? "warm-up" : "round " + round;
         String bucket = bucket(contender, round);
         Path tmp = Files.createDirectories(settings.outDir().resolve("tmp").resolve(contender.name()));
-        progress.println("[" + label + "] " + contender.name() + " (" + contender.jar().getFileName() + ")");
-        ContenderTask task = new ContenderTask(contender.name(), round, bucket,
-                settings.configurationOf(contender.name(), server.endpoint(), tmp), sizes, workloads, tmp.resolve("local").toString(),
+        progress.println(
+                "[" + label + "] " + contender.name() + " (" + contender.jar().getFileName() + ")");
+        ContenderTask task = new ContenderTask(
+                contender.name(),
+                round,
+                bucket,
+                settings.configurationOf(contender.name(), server.endpoint(), tmp),
+                sizes,
+                workloads,
+                tmp.resolve("local").toString(),
                 round > 0 && settings.jitWarmUp());
         ContenderProcess.Outcome outcome;
         try {
@@ -164,7 +201,8 @@ final class FsBenchmark {
 
     /** A fresh bucket for each contender JVM: {@code fsbench-warm-<name>} or {@code fsbench-r<round>-<name>}. */
     private static String bucket(Contender contender, int round) {
-        return "fsbench-" + (round == 0 ? "warm" : "r" + round) + "-" + contender.name().toLowerCase(Locale.ROOT);
+        return "fsbench-" + (round == 0 ? "warm" : "r" + round) + "-"
+                + contender.name().toLowerCase(Locale.ROOT);
     }
 
     private String writeResults(Path out) {
@@ -172,8 +210,10 @@ final class FsBenchmark {
         Comparison comparison = Comparison.of(names, settings.baseline(), results);
         String markdown = MarkdownReport.render(description, comparison, results);
         try {
-            Json.write(out.resolve("results.json"), new ResultsFile(description, fileSystemClasses, warmUpFailures,
-                    results, ResultsFile.ratios(comparison)));
+            Json.write(
+                    out.resolve("results.json"),
+                    new ResultsFile(
+                            description, fileSystemClasses, warmUpFailures, results, ResultsFile.ratios(comparison)));
             Files.writeString(out.resolve("results.md"), markdown);
         } catch (IOException e) {
             throw new UncheckedIOException("could not write the results to " + out, e);
@@ -185,8 +225,17 @@ final class FsBenchmark {
         if (r.failed()) {
             return String.format(Locale.ROOT, "%-26s FAILED: %s", r.workload().title(), r.failure());
         }
-        return String.format(Locale.ROOT, "%-26s %9.1f %-5s %7.2f s wall %6.2f s cpu %6.2f s server %5d req %6.0f MiB heap  [%s]",
-                r.workload().title(), r.throughput(), r.workload().unit().label(), r.wallSeconds(),
-                r.clientCpuSeconds(), r.serverCpuSeconds(), r.requests(), r.peakHeapBytes() / 1048576.0, r.method());
+        return String.format(
+                Locale.ROOT,
+                "%-26s %9.1f %-5s %7.2f s wall %6.2f s cpu %6.2f s server %5d req %6.0f MiB heap  [%s]",
+                r.workload().title(),
+                r.throughput(),
+                r.workload().unit().label(),
+                r.wallSeconds(),
+                r.clientCpuSeconds(),
+                r.serverCpuSeconds(),
+                r.requests(),
+                r.peakHeapBytes() / 1048576.0,
+                r.method());
     }
 }

@@ -28,41 +28,62 @@ import picocli.CommandLine.Spec;
  *
  * <pre>java -cp ... dev.flinks3.bench.fsbench.FsBenchmarkMain --s3-profile wan --contenders ours,native,presto,hadoop --rounds 2 --output target/fsbench</pre>
  */
-@Command(name = "fsbench", mixinStandardHelpOptions = true,
-        description = "Filesystem-level benchmark of S3 plugins for Flink: each plugin in its own JVM against one S3 server, contenders alternating, every byte read back verified.")
+@Command(
+        name = "fsbench",
+        mixinStandardHelpOptions = true,
+        description =
+                "Filesystem-level benchmark of S3 plugins for Flink: each plugin in its own JVM against one S3 server, contenders alternating, every byte read back verified.")
 public final class FsBenchmarkMain implements Callable<Integer> {
 
     private static final long MIB = 1024L * 1024;
     private static final int KIB = 1024;
 
-    @Option(names = {"--s3-profile", "--profile"}, defaultValue = "wan",
+    @Option(
+            names = {"--s3-profile", "--profile"},
+            defaultValue = "wan",
             description = "Network profile of the S3 server: lan or wan (default: ${DEFAULT-VALUE}).")
     String profile;
 
-    @Option(names = {"--contenders", "--plugins"}, split = ",", defaultValue = "ours,native,presto,hadoop",
+    @Option(
+            names = {"--contenders", "--plugins"},
+            split = ",",
+            defaultValue = "ours,native,presto,hadoop",
             description = "Contenders in report order (default: ${DEFAULT-VALUE}).")
     List<String> plugins;
 
-    @Option(names = "--plugin", paramLabel = "NAME=JAR",
+    @Option(
+            names = "--plugin",
+            paramLabel = "NAME=JAR",
             description = "A contender's plugin jar, overriding where it is looked for (repeatable).")
     Map<String, Path> pluginJars = new LinkedHashMap<>();
 
-    @Option(names = "--baseline", defaultValue = Contender.OURS,
+    @Option(
+            names = "--baseline",
+            defaultValue = Contender.OURS,
             description = "The contender ratios are taken of (default: ${DEFAULT-VALUE}).")
     String baseline;
 
-    @Option(names = "--rounds", defaultValue = "2", description = "Rounds, order alternating (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--rounds",
+            defaultValue = "2",
+            description = "Rounds, order alternating (default: ${DEFAULT-VALUE}).")
     int rounds;
 
-    @Option(names = {"--output", "--out"}, defaultValue = "target/fsbench",
+    @Option(
+            names = {"--output", "--out"},
+            defaultValue = "target/fsbench",
             description = "Output folder (default: ${DEFAULT-VALUE}).")
     Path out;
 
-    @Option(names = "--repo-root", defaultValue = ".",
+    @Option(
+            names = "--repo-root",
+            defaultValue = ".",
             description = "Repository root, where plugin jars are looked for (default: ${DEFAULT-VALUE}).")
     Path repoRoot;
 
-    @Option(names = "--workloads", split = ",",
+    @Option(
+            names = "--workloads",
+            split = ",",
             description = "Workloads to run, in order (default: all): ${COMPLETION-CANDIDATES}.")
     List<FsWorkload> workloads = new ArrayList<>(List.of(FsWorkload.values()));
 
@@ -72,65 +93,111 @@ public final class FsBenchmarkMain implements Callable<Integer> {
     @Option(names = "--write-kib", defaultValue = "64", description = "KiB per write call (default: ${DEFAULT-VALUE}).")
     int writeKib;
 
-    @Option(names = "--concurrent-streams", defaultValue = "4", description = "Streams at once (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--concurrent-streams",
+            defaultValue = "4",
+            description = "Streams at once (default: ${DEFAULT-VALUE}).")
     int concurrentStreams;
 
     @Option(names = "--small-files", defaultValue = "300", description = "Small files (default: ${DEFAULT-VALUE}).")
     int smallFiles;
 
-    @Option(names = "--small-file-kib", defaultValue = "64", description = "KiB per small file (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--small-file-kib",
+            defaultValue = "64",
+            description = "KiB per small file (default: ${DEFAULT-VALUE}).")
     int smallFileKib;
 
-    @Option(names = "--positional-reads", defaultValue = "500", description = "Positional reads (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--positional-reads",
+            defaultValue = "500",
+            description = "Positional reads (default: ${DEFAULT-VALUE}).")
     int positionalReads;
 
-    @Option(names = "--positional-read-kib", defaultValue = "16",
+    @Option(
+            names = "--positional-read-kib",
+            defaultValue = "16",
             description = "KiB per positional read (default: ${DEFAULT-VALUE}).")
     int positionalReadKib;
 
-    @Option(names = "--restore-files", defaultValue = "16", description = "Files downloaded (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--restore-files",
+            defaultValue = "16",
+            description = "Files downloaded (default: ${DEFAULT-VALUE}).")
     int restoreFiles;
 
-    @Option(names = "--restore-file-mib", defaultValue = "32", description = "MiB per downloaded file (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--restore-file-mib",
+            defaultValue = "32",
+            description = "MiB per downloaded file (default: ${DEFAULT-VALUE}).")
     long restoreFileMib;
 
-    @Option(names = "--restore-threads", defaultValue = "8",
+    @Option(
+            names = "--restore-threads",
+            defaultValue = "8",
             description = "Download threads without bulk copy (default: ${DEFAULT-VALUE}).")
     int restoreThreads;
 
-    @Option(names = "--delete-objects", defaultValue = "1000",
+    @Option(
+            names = "--delete-objects",
+            defaultValue = "1000",
             description = "Objects deleted recursively (default: ${DEFAULT-VALUE}).")
     int deleteObjects;
 
-    @Option(names = "--persist-mib", defaultValue = "64",
+    @Option(
+            names = "--persist-mib",
+            defaultValue = "64",
             description = "MiB written to the recoverable stream before persist() (default: ${DEFAULT-VALUE}).")
     long persistMib;
 
-    @Option(names = "-D", paramLabel = "KEY=VALUE",
-            description = "A Flink configuration entry for every contender, e.g. -Ds3.upload.max-concurrency=8 (repeatable).")
+    @Option(
+            names = "-D",
+            paramLabel = "KEY=VALUE",
+            description =
+                    "A Flink configuration entry for every contender, e.g. -Ds3.upload.max-concurrency=8 (repeatable).")
     Map<String, String> flinkOptions = new LinkedHashMap<>();
 
-    @Option(names = "--conf", paramLabel = "NAME:KEY=VALUE",
-            description = "Extra Flink configuration for one contender, e.g. ours:s3.upload.max-buffered-size=256mb (repeatable).")
+    @Option(
+            names = "--conf",
+            paramLabel = "NAME:KEY=VALUE",
+            description =
+                    "Extra Flink configuration for one contender, e.g. ours:s3.upload.max-buffered-size=256mb (repeatable).")
     private List<String> contenderConf = new ArrayList<>();
 
-    @Option(names = "--client-heap", defaultValue = "2g", description = "-Xmx of each contender JVM (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--client-heap",
+            defaultValue = "2g",
+            description = "-Xmx of each contender JVM (default: ${DEFAULT-VALUE}).")
     String clientHeap;
 
-    @Option(names = "--warm-up", defaultValue = "true", arity = "0..1", fallbackValue = "true",
+    @Option(
+            names = "--warm-up",
+            defaultValue = "true",
+            arity = "0..1",
+            fallbackValue = "true",
             description = "Warm the server with every contender at small sizes first (default: ${DEFAULT-VALUE}).")
     boolean warmUp;
 
-    @Option(names = "--jit-warm-up", defaultValue = "true", arity = "0..1", fallbackValue = "true",
+    @Option(
+            names = "--jit-warm-up",
+            defaultValue = "true",
+            arity = "0..1",
+            fallbackValue = "true",
             description = "Run the workloads at small sizes in each contender JVM before measuring, so a "
                     + "measurement sees compiled code as a long-running TaskManager does (default: ${DEFAULT-VALUE}).")
     boolean jitWarmUp;
 
-    @Option(names = "--event-timeout-min", defaultValue = "30",
+    @Option(
+            names = "--event-timeout-min",
+            defaultValue = "30",
             description = "Minutes one set-up, timed part or check may take (default: ${DEFAULT-VALUE}).")
     long eventTimeoutMinutes;
 
-    @Option(names = "--pin-cpus", defaultValue = "true", arity = "0..1", fallbackValue = "true",
+    @Option(
+            names = "--pin-cpus",
+            defaultValue = "true",
+            arity = "0..1",
+            fallbackValue = "true",
             description = "Run the S3 server on the last core and the contenders on the others (taskset), so the "
                     + "server's CPU is not taken from the client measured (default: ${DEFAULT-VALUE}).")
     boolean pinCpus;
@@ -160,9 +227,20 @@ public final class FsBenchmarkMain implements Callable<Integer> {
 
     /** The workload sizes the options give. */
     WorkloadSizes sizes() {
-        return new WorkloadSizes(streamMib * MIB, writeKib * KIB, concurrentStreams, smallFiles, smallFileKib * KIB,
-                positionalReads, positionalReadKib * KIB, restoreFiles, restoreFileMib * MIB, restoreThreads,
-                deleteObjects, KIB, persistMib * MIB);
+        return new WorkloadSizes(
+                streamMib * MIB,
+                writeKib * KIB,
+                concurrentStreams,
+                smallFiles,
+                smallFileKib * KIB,
+                positionalReads,
+                positionalReadKib * KIB,
+                restoreFiles,
+                restoreFileMib * MIB,
+                restoreThreads,
+                deleteObjects,
+                KIB,
+                persistMib * MIB);
     }
 
     /**
@@ -202,9 +280,19 @@ public final class FsBenchmarkMain implements Callable<Integer> {
             contenders.add(Contender.resolve(name.trim(), pluginJars, repoRoot));
         }
         FsBenchmark.Settings settings = new FsBenchmark.Settings(
-                commandLine(), profile, contenders,
-                baseline, rounds, sizes, List.copyOf(workloads), out, List.of("-Xmx" + clientHeap, "-XX:+UseG1GC"),
-                warmUp, jitWarmUp, Duration.ofMinutes(eventTimeoutMinutes), contenderConfiguration(),
+                commandLine(),
+                profile,
+                contenders,
+                baseline,
+                rounds,
+                sizes,
+                List.copyOf(workloads),
+                out,
+                List.of("-Xmx" + clientHeap, "-XX:+UseG1GC"),
+                warmUp,
+                jitWarmUp,
+                Duration.ofMinutes(eventTimeoutMinutes),
+                contenderConfiguration(),
                 CpuPinning.forThisMachine(pinCpus));
         String report = new FsBenchmark(settings, System.out).run();
         System.out.println();

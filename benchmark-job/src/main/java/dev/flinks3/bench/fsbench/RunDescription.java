@@ -17,8 +17,14 @@ import java.util.Map;
  * @param startedAt when the run started, ISO-8601
  * @param cpuPinning which cores the S3 server and the contenders ran on, or why they were not pinned
  */
-public record RunDescription(String command, String profile, int rounds, WorkloadSizes sizes,
-        Map<String, String> pluginJars, String startedAt, String cpuPinning) {
+public record RunDescription(
+        String command,
+        String profile,
+        int rounds,
+        WorkloadSizes sizes,
+        Map<String, String> pluginJars,
+        String startedAt,
+        String cpuPinning) {
 
     public RunDescription {
         pluginJars = Collections.unmodifiableMap(new LinkedHashMap<>(pluginJars));

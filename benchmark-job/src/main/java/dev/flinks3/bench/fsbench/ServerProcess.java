@@ -32,7 +32,8 @@ final class ServerProcess implements AutoCloseable {
     private final Process process;
     private final Path dataDir;
     private final URI endpoint;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
     private ServerProcess(Process process, Path dataDir, URI endpoint) {
         this.process = process;
@@ -51,10 +52,18 @@ final class ServerProcess implements AutoCloseable {
      */
     static ServerProcess start(ChildJvm jvm, Path dataDir, String profile, List<String> buckets, Path log)
             throws IOException {
-        List<String> args = new ArrayList<>(List.of("--dir", dataDir.toAbsolutePath().toString(), "--profile", profile));
+        List<String> args =
+                new ArrayList<>(List.of("--dir", dataDir.toAbsolutePath().toString(), "--profile", profile));
         buckets.forEach(bucket -> args.addAll(List.of("--bucket", bucket)));
-        Process process = jvm.start(ChildJvm.Role.SERVER, S3ServerMain.class.getName(), List.of("-Xmx1g", "-XX:+UseG1GC"), args, Map.of(), log);
-        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        Process process = jvm.start(
+                ChildJvm.Role.SERVER,
+                S3ServerMain.class.getName(),
+                List.of("-Xmx1g", "-XX:+UseG1GC"),
+                args,
+                Map.of(),
+                log);
+        BufferedReader out =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         String line;
         while ((line = out.readLine()) != null && !line.startsWith(S3ServerMain.READY + " ")) {
             Files.writeString(log, line + System.lineSeparator(), StandardOpenOption.APPEND);
@@ -87,7 +96,8 @@ final class ServerProcess implements AutoCloseable {
 
     /** The server's CPU time and request figures since it started. */
     ServerTraffic traffic() throws IOException, InterruptedException {
-        Duration cpu = process.info().totalCpuDuration()
+        Duration cpu = process.info()
+                .totalCpuDuration()
                 .orElseThrow(() -> new IOException("the operating system does not report the server's CPU time"));
         return ServerTraffic.fetch(http, endpoint, cpu.toNanos());
     }

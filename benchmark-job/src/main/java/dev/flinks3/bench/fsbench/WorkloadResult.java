@@ -58,14 +58,28 @@ public record WorkloadResult(
      *
      * @param verificationError why the bytes read back or written were wrong, empty if they were right
      */
-    public static WorkloadResult of(String contender, int round, ClientMeasurement client, ServerTraffic server,
-            String verificationError) {
+    public static WorkloadResult of(
+            String contender, int round, ClientMeasurement client, ServerTraffic server, String verificationError) {
         String failure = !client.error().isEmpty() ? client.error() : verificationError;
         double throughput = failure.isEmpty() ? throughput(client) : 0;
-        return new WorkloadResult(contender, round, client.workload(), throughput, client.wallSeconds(),
-                client.clientCpuSeconds(), server.cpuNanos() / NANOS_PER_SECOND, client.peakHeapBytes(),
-                client.peakLiveHeapBytes(), client.peakDirectBytes(), server.requests(), server.requestsByOperation(), server.serveMillisByOperation(), client.bytes(),
-                client.operations(), client.method(), failure);
+        return new WorkloadResult(
+                contender,
+                round,
+                client.workload(),
+                throughput,
+                client.wallSeconds(),
+                client.clientCpuSeconds(),
+                server.cpuNanos() / NANOS_PER_SECOND,
+                client.peakHeapBytes(),
+                client.peakLiveHeapBytes(),
+                client.peakDirectBytes(),
+                server.requests(),
+                server.requestsByOperation(),
+                server.serveMillisByOperation(),
+                client.bytes(),
+                client.operations(),
+                client.method(),
+                failure);
     }
 
     /** Whether the workload failed or returned wrong bytes. */

@@ -14,12 +14,12 @@ class ContenderConfigurationTest {
 
     @Test
     void groupsEntriesByContenderKeepingValuesWithColonsAndEquals() {
-        Map<String, Map<String, String>> conf = ContenderConfiguration.parse(List.of(
-                "ours-crt:s3.client=crt", "ours-crt:s3.endpoint=http://127.0.0.1:9000", "native:a=b=c"));
+        Map<String, Map<String, String>> conf = ContenderConfiguration.parse(
+                List.of("ours-crt:s3.client=crt", "ours-crt:s3.endpoint=http://127.0.0.1:9000", "native:a=b=c"));
 
         assertThat(conf).containsOnlyKeys("ours-crt", "native");
-        assertThat(conf.get("ours-crt")).containsExactly(
-                Map.entry("s3.client", "crt"), Map.entry("s3.endpoint", "http://127.0.0.1:9000"));
+        assertThat(conf.get("ours-crt"))
+                .containsExactly(Map.entry("s3.client", "crt"), Map.entry("s3.endpoint", "http://127.0.0.1:9000"));
         assertThat(conf.get("native")).containsExactly(Map.entry("a", "b=c"));
     }
 

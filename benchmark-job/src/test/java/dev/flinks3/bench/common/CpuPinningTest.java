@@ -19,8 +19,8 @@ class CpuPinningTest {
 
     @Test
     void nothingIsPinnedOnOneCoreWithoutTasksetOrWhenSwitchedOffAndTheReportSaysWhy() {
-        for (CpuPinning none : List.of(CpuPinning.of(true, 1, true), CpuPinning.of(true, 4, false),
-                CpuPinning.of(false, 4, true))) {
+        for (CpuPinning none :
+                List.of(CpuPinning.of(true, 1, true), CpuPinning.of(true, 4, false), CpuPinning.of(false, 4, true))) {
             assertThat(none.pinned()).isFalse();
             assertThat(none.clientCommandPrefix()).isEmpty();
             assertThat(none.serverCommandPrefix()).isEmpty();

@@ -33,7 +33,11 @@ class ServerTrafficTest {
     @BeforeAll
     static void start() {
         // Unsigned requests keep this test free of an S3 client; the server counts them all the same.
-        server = EmbeddedS3Server.builder().authenticate(false).keepRequestEntries(false).bucket(BUCKET).start();
+        server = EmbeddedS3Server.builder()
+                .authenticate(false)
+                .keepRequestEntries(false)
+                .bucket(BUCKET)
+                .start();
         byte[] content = new byte[SIZE];
         new Random(7).nextBytes(content);
         server.putObjectDirectly(BUCKET, "object", content);
@@ -56,7 +60,9 @@ class ServerTrafficTest {
         assertThat(during.bytesSent(RequestKind.GET_OBJECT)).isEqualTo(received);
         assertThat(during.requestsByOperation()).isEqualTo(Map.of("GetObject", 3L));
         assertThat(during.requests()).isEqualTo(3);
-        assertThat(during.cpuNanos()).as("this JVM's CPU time, which hosts the server").isPositive();
+        assertThat(during.cpuNanos())
+                .as("this JVM's CPU time, which hosts the server")
+                .isPositive();
     }
 
     @Test
@@ -73,13 +79,17 @@ class ServerTrafficTest {
 
     @Test
     void differencesLeaveOutIdleOperations() {
-        ServerTraffic before = new ServerTraffic(100, new RequestSummary(Map.of(
-                RequestKind.PUT_OBJECT, new RequestTotals(5, 100_000_000, 0),
-                RequestKind.HEAD_OBJECT, new RequestTotals(2, 40_000_000, 0))));
-        ServerTraffic after = new ServerTraffic(350, new RequestSummary(Map.of(
-                RequestKind.PUT_OBJECT, new RequestTotals(8, 160_000_000, 0),
-                RequestKind.HEAD_OBJECT, new RequestTotals(2, 40_000_000, 0),
-                RequestKind.GET_OBJECT, new RequestTotals(1, 25_000_000, 4096))));
+        ServerTraffic before = new ServerTraffic(
+                100,
+                new RequestSummary(Map.of(
+                        RequestKind.PUT_OBJECT, new RequestTotals(5, 100_000_000, 0),
+                        RequestKind.HEAD_OBJECT, new RequestTotals(2, 40_000_000, 0))));
+        ServerTraffic after = new ServerTraffic(
+                350,
+                new RequestSummary(Map.of(
+                        RequestKind.PUT_OBJECT, new RequestTotals(8, 160_000_000, 0),
+                        RequestKind.HEAD_OBJECT, new RequestTotals(2, 40_000_000, 0),
+                        RequestKind.GET_OBJECT, new RequestTotals(1, 25_000_000, 4096))));
 
         ServerTraffic delta = after.minus(before);
 

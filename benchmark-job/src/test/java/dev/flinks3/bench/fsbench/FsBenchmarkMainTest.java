@@ -38,8 +38,17 @@ class FsBenchmarkMainTest {
 
     @Test
     void sizesAndPluginJarsAreParsed() {
-        FsBenchmarkMain command = parse("--profile", "lan", "--plugins", "ours,native", "--stream-mib", "128",
-                "--plugin", "native=/tmp/native.jar", "--restore-file-mib", "8");
+        FsBenchmarkMain command = parse(
+                "--profile",
+                "lan",
+                "--plugins",
+                "ours,native",
+                "--stream-mib",
+                "128",
+                "--plugin",
+                "native=/tmp/native.jar",
+                "--restore-file-mib",
+                "8");
 
         assertThat(command.plugins).containsExactly("ours", "native");
         assertThat(command.sizes().streamBytes()).isEqualTo(128L << 20);
@@ -49,12 +58,19 @@ class FsBenchmarkMainTest {
 
     @Test
     void dEntriesReachEveryContenderAndItsOwnConfWins() {
-        FsBenchmarkMain command = parse("--contenders", "ours,native", "-Ds3.upload.part.size=16mb",
-                "--conf", "ours:s3.upload.part.size=32mb", "--conf", "ours:s3.client=crt");
+        FsBenchmarkMain command = parse(
+                "--contenders",
+                "ours,native",
+                "-Ds3.upload.part.size=16mb",
+                "--conf",
+                "ours:s3.upload.part.size=32mb",
+                "--conf",
+                "ours:s3.client=crt");
 
-        assertThat(command.contenderConfiguration()).containsExactly(
-                Map.entry("ours", Map.of("s3.upload.part.size", "32mb", "s3.client", "crt")),
-                Map.entry("native", Map.of("s3.upload.part.size", "16mb")));
+        assertThat(command.contenderConfiguration())
+                .containsExactly(
+                        Map.entry("ours", Map.of("s3.upload.part.size", "32mb", "s3.client", "crt")),
+                        Map.entry("native", Map.of("s3.upload.part.size", "16mb")));
     }
 
     @Command(name = "bench")

@@ -18,12 +18,14 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 10, unit = TimeUnit.SECONDS)
 class WorkloadResultTest {
 
-    private static final ServerTraffic SERVER = new ServerTraffic(1_500_000_000L,
+    private static final ServerTraffic SERVER = new ServerTraffic(
+            1_500_000_000L,
             new RequestSummary(Map.of(RequestKind.PUT_OBJECT, new RequestTotals(300, 6_000_000_000L, 0))));
 
     @Test
     void byteWorkloadsCountMegabytesPerSecond() {
-        ClientMeasurement client = new ClientMeasurement(FsWorkload.STREAM_WRITE, 2.0, 100_000_000L, 1, 1.0, 1, 1, 0, "m", "");
+        ClientMeasurement client =
+                new ClientMeasurement(FsWorkload.STREAM_WRITE, 2.0, 100_000_000L, 1, 1.0, 1, 1, 0, "m", "");
 
         WorkloadResult result = WorkloadResult.of("ours", 1, client, SERVER, "");
 
@@ -35,14 +37,17 @@ class WorkloadResultTest {
 
     @Test
     void operationWorkloadsCountOperationsPerSecond() {
-        ClientMeasurement client = new ClientMeasurement(FsWorkload.SMALL_FILES, 20.0, 300L << 16, 300, 1.0, 1, 1, 0, "m", "");
+        ClientMeasurement client =
+                new ClientMeasurement(FsWorkload.SMALL_FILES, 20.0, 300L << 16, 300, 1.0, 1, 1, 0, "m", "");
 
-        assertThat(WorkloadResult.of("ours", 1, client, SERVER, "").throughput()).isCloseTo(15.0, within(1e-9));
+        assertThat(WorkloadResult.of("ours", 1, client, SERVER, "").throughput())
+                .isCloseTo(15.0, within(1e-9));
     }
 
     @Test
     void wrongBytesFailTheWorkloadAndZeroItsThroughput() {
-        ClientMeasurement client = new ClientMeasurement(FsWorkload.SEQUENTIAL_READ, 1.0, 1_000_000L, 1, 1.0, 1, 1, 0, "m", "");
+        ClientMeasurement client =
+                new ClientMeasurement(FsWorkload.SEQUENTIAL_READ, 1.0, 1_000_000L, 1, 1.0, 1, 1, 0, "m", "");
 
         WorkloadResult result = WorkloadResult.of("ours", 1, client, SERVER, "f: wrong byte at position 9");
 
@@ -65,8 +70,8 @@ class WorkloadResultTest {
 
     @Test
     void protocolEventsSurviveTheirLine() {
-        ClientMeasurement client = new ClientMeasurement(FsWorkload.RESTORE_DOWNLOAD, 1.5, 42, 16, 0.5, 1024, 512, 2048,
-                "PathsCopyingFileSystem.copyFiles", "");
+        ClientMeasurement client = new ClientMeasurement(
+                FsWorkload.RESTORE_DOWNLOAD, 1.5, 42, 16, 0.5, 1024, 512, 2048, "PathsCopyingFileSystem.copyFiles", "");
         ChildEvent event = new ChildEvent(ChildEvent.Type.MEASURED, FsWorkload.RESTORE_DOWNLOAD, client, "");
 
         String line = event.encode();

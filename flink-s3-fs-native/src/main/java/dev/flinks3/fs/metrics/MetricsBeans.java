@@ -72,17 +72,22 @@ public final class MetricsBeans implements Closeable {
                     continue;
                 }
                 names.add(name);
-                for (Map.Entry<String, OperationMetrics> operation : metrics.requestMetrics().operations().entrySet()) {
-                    ObjectName operationName = new ObjectName(DOMAIN + ":type=S3Operation," + keys
-                            + ",operation=" + safe(operation.getKey()));
-                    server.registerMBean(new StandardMBean(new OperationBean(operation.getValue()),
-                            S3OperationMBean.class), operationName);
+                for (Map.Entry<String, OperationMetrics> operation :
+                        metrics.requestMetrics().operations().entrySet()) {
+                    ObjectName operationName = new ObjectName(
+                            DOMAIN + ":type=S3Operation," + keys + ",operation=" + safe(operation.getKey()));
+                    server.registerMBean(
+                            new StandardMBean(new OperationBean(operation.getValue()), S3OperationMBean.class),
+                            operationName);
                     names.add(operationName);
                 }
             }
         } catch (JMException | RuntimeException e) {
-            LOG.warn("Could not register the metrics MBeans of {}://{}; the filesystem works on without them",
-                    scheme, endpoint, e);
+            LOG.warn(
+                    "Could not register the metrics MBeans of {}://{}; the filesystem works on without them",
+                    scheme,
+                    endpoint,
+                    e);
             new MetricsBeans(server, names).close();
             return new MetricsBeans(server, List.of());
         }

@@ -39,7 +39,8 @@ public final class MetricsSummaryLog implements Closeable {
             return thread;
         });
         long millis = interval.toMillis();
-        timer.scheduleAtFixedRate(() -> sink.accept(name + ": " + summary.get()), millis, millis, TimeUnit.MILLISECONDS);
+        timer.scheduleAtFixedRate(
+                () -> sink.accept(name + ": " + summary.get()), millis, millis, TimeUnit.MILLISECONDS);
     }
 
     /**

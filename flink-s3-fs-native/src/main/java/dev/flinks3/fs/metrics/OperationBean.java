@@ -1,6 +1,5 @@
 package dev.flinks3.fs.metrics;
 
-import dev.flinks3.transfer.sdk.LatencyWindow;
 import dev.flinks3.transfer.sdk.OperationMetrics;
 
 /** The {@link S3OperationMBean} of one operation's {@link OperationMetrics}. Thread-safe. */

@@ -154,13 +154,23 @@ public final class S3FileSystemMetrics implements S3FileSystemMBean {
      */
     public String summary() {
         S3RequestMetrics.Snapshot s = requests.snapshot();
-        return String.format(Locale.ROOT, "%d requests (%d failed), %d retries, %d throttled, %d timed out;"
+        return String.format(
+                Locale.ROOT,
+                "%d requests (%d failed), %d retries, %d throttled, %d timed out;"
                         + " %.1f MiB uploaded, %.1f MiB downloaded; peak buffered %.1f of %.1f MiB,"
                         + " peak read-ahead %.1f of %.1f MiB; writers blocked %d ms",
-                s.requests(), s.failedRequests(), s.retries(), s.throttledAttempts(), s.timedOutAttempts(),
-                uploads.bytesUploaded() / MIB, requests.bytesDownloaded() / MIB,
-                uploads.peakBytesBuffered() / MIB, uploads.bufferLimitBytes() / MIB,
-                readAhead.peakHeldBytes() / MIB, readAhead.limitBytes() / MIB, getBackPressureBlockedMillis());
+                s.requests(),
+                s.failedRequests(),
+                s.retries(),
+                s.throttledAttempts(),
+                s.timedOutAttempts(),
+                uploads.bytesUploaded() / MIB,
+                requests.bytesDownloaded() / MIB,
+                uploads.peakBytesBuffered() / MIB,
+                uploads.bufferLimitBytes() / MIB,
+                readAhead.peakHeldBytes() / MIB,
+                readAhead.limitBytes() / MIB,
+                getBackPressureBlockedMillis());
     }
 
     @Override

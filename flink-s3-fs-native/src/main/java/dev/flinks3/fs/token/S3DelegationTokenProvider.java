@@ -60,7 +60,11 @@ public class S3DelegationTokenProvider implements DelegationTokenProvider {
     @Override
     public void init(Configuration configuration) {
         prefix = serviceConfigPrefix() + ".";
-        enabled = configuration.toMap().getOrDefault(prefix + "enabled", "false").trim().equalsIgnoreCase("true");
+        enabled = configuration
+                .toMap()
+                .getOrDefault(prefix + "enabled", "false")
+                .trim()
+                .equalsIgnoreCase("true");
         if (!enabled) {
             return;
         }
@@ -72,9 +76,12 @@ public class S3DelegationTokenProvider implements DelegationTokenProvider {
                     + "': the S3 delegation token provider needs both, or neither to use the plugin's credentials.");
         }
         secretKey = Secret.ofNullable(secret);
-        ClientSettings configured = S3FileSystemSettings.fromConfiguration(configuration).s3().client();
+        ClientSettings configured =
+                S3FileSystemSettings.fromConfiguration(configuration).s3().client();
         String region = blankToNull(configuration.toMap().get(prefix + "region"));
-        settings = region == null ? configured : configured.toBuilder().region(region).build();
+        settings = region == null
+                ? configured
+                : configured.toBuilder().region(region).build();
     }
 
     /** Only when {@code security.delegation.token.provider.s3.enabled} is {@code true}. */
@@ -89,13 +96,14 @@ public class S3DelegationTokenProvider implements DelegationTokenProvider {
      */
     @Override
     public ObtainedDelegationTokens obtainDelegationTokens() throws Exception {
-        Region region = Region.of(settings.region() == null ? ClientSettings.DEFAULT_SIGNING_REGION : settings.region());
+        Region region =
+                Region.of(settings.region() == null ? ClientSettings.DEFAULT_SIGNING_REGION : settings.region());
         SessionCredentialsToken token = accessKey != null
                 ? sessionToken(AwsBasicCredentials.create(accessKey, secretKey.reveal()), region)
                 : fromPluginCredentials(region);
         LOG.info("Obtained S3 session credentials for the TaskManagers: {}", token);
-        return new ObtainedDelegationTokens(token.toBytes(),
-                Optional.ofNullable(token.expiration).map(Instant::toEpochMilli));
+        return new ObtainedDelegationTokens(
+                token.toBytes(), Optional.ofNullable(token.expiration).map(Instant::toEpochMilli));
     }
 
     private SessionCredentialsToken fromPluginCredentials(Region region) throws Exception {
@@ -103,8 +111,11 @@ public class S3DelegationTokenProvider implements DelegationTokenProvider {
             AwsCredentials resolved = credentials.provider().resolveCredentials();
             if (resolved instanceof AwsSessionCredentials) {
                 AwsSessionCredentials session = (AwsSessionCredentials) resolved;
-                return new SessionCredentialsToken(session.accessKeyId(), Secret.ofNullable(session.secretAccessKey()),
-                        Secret.ofNullable(session.sessionToken()), session.expirationTime().orElse(null));
+                return new SessionCredentialsToken(
+                        session.accessKeyId(),
+                        Secret.ofNullable(session.secretAccessKey()),
+                        Secret.ofNullable(session.sessionToken()),
+                        session.expirationTime().orElse(null));
             }
             return sessionToken(resolved, region);
         }
@@ -112,11 +123,16 @@ public class S3DelegationTokenProvider implements DelegationTokenProvider {
 
     /** STS GetSessionToken with long-term keys (AWS STS API reference). */
     private static SessionCredentialsToken sessionToken(AwsCredentials longTerm, Region region) {
-        try (StsClient sts = StsClient.builder().region(region)
-                .credentialsProvider(StaticCredentialsProvider.create(longTerm)).build()) {
+        try (StsClient sts = StsClient.builder()
+                .region(region)
+                .credentialsProvider(StaticCredentialsProvider.create(longTerm))
+                .build()) {
             Credentials session = sts.getSessionToken().credentials();
-            return new SessionCredentialsToken(session.accessKeyId(), Secret.ofNullable(session.secretAccessKey()),
-                    Secret.ofNullable(session.sessionToken()), session.expiration());
+            return new SessionCredentialsToken(
+                    session.accessKeyId(),
+                    Secret.ofNullable(session.secretAccessKey()),
+                    Secret.ofNullable(session.sessionToken()),
+                    session.expiration());
         }
     }
 

@@ -63,8 +63,8 @@ final class SessionCredentialsToken {
             Secret secret = Secret.ofNullable(in.readUTF());
             Secret token = Secret.ofNullable(in.readUTF());
             long expiration = in.readLong();
-            return new SessionCredentialsToken(accessKeyId, secret, token,
-                    expiration < 0 ? null : Instant.ofEpochMilli(expiration));
+            return new SessionCredentialsToken(
+                    accessKeyId, secret, token, expiration < 0 ? null : Instant.ofEpochMilli(expiration));
         } catch (EOFException e) {
             throw new IOException("S3 delegation token of " + tokens.length + " bytes is truncated", e);
         }

@@ -47,8 +47,10 @@ class MetricsBeansTest {
     @Test
     void twoOwnersOfOneSchemeAndEndpointAreToldApartAndSchemesNeverCollide() throws Exception {
         try (MetricsBeans first = MetricsBeans.register(server, "s3", "minio_9000", metrics(new ReadAheadBudget(0)));
-                MetricsBeans second = MetricsBeans.register(server, "s3", "minio_9000", metrics(new ReadAheadBudget(0)));
-                MetricsBeans hadoop = MetricsBeans.register(server, "s3a", "minio_9000", metrics(new ReadAheadBudget(0)))) {
+                MetricsBeans second =
+                        MetricsBeans.register(server, "s3", "minio_9000", metrics(new ReadAheadBudget(0)));
+                MetricsBeans hadoop =
+                        MetricsBeans.register(server, "s3a", "minio_9000", metrics(new ReadAheadBudget(0)))) {
             assertThat(first.fileSystemName().getKeyProperty("instance")).isNull();
             assertThat(second.fileSystemName().getKeyProperty("instance")).isEqualTo("2");
             assertThat(hadoop.fileSystemName().getKeyProperty("instance")).isNull();
@@ -69,7 +71,8 @@ class MetricsBeansTest {
                 .isEqualTo("127.0.0.1_9000");
         assertThat(MetricsBeans.endpointKey(URI.create("https://s3.eu-west-1.amazonaws.com"), "eu-west-1"))
                 .isEqualTo("s3.eu-west-1.amazonaws.com");
-        assertThat(MetricsBeans.endpointKey(URI.create("http://[::1]:9000"), "us-east-1")).isEqualTo("___1__9000");
+        assertThat(MetricsBeans.endpointKey(URI.create("http://[::1]:9000"), "us-east-1"))
+                .isEqualTo("___1__9000");
         assertThat(MetricsBeans.endpointKey(null, "eu-central-1")).isEqualTo("aws-eu-central-1");
     }
 

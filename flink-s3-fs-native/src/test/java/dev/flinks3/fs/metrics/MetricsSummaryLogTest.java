@@ -19,8 +19,8 @@ class MetricsSummaryLogTest {
 
     @Test
     void logsEveryIntervalAndOnceMoreAtClose() {
-        MetricsSummaryLog log = MetricsSummaryLog.start("s3:// on minio_9000",
-                () -> "summary " + calls.incrementAndGet(), Duration.ofMillis(20), lines::add);
+        MetricsSummaryLog log = MetricsSummaryLog.start(
+                "s3:// on minio_9000", () -> "summary " + calls.incrementAndGet(), Duration.ofMillis(20), lines::add);
 
         await().atMost(Duration.ofSeconds(10)).until(() -> lines.size() >= 3);
         log.close();
@@ -33,8 +33,8 @@ class MetricsSummaryLogTest {
 
     @Test
     void anIntervalOfZeroLogsNothingNotEvenAtClose() {
-        MetricsSummaryLog log = MetricsSummaryLog.start("s3:// on minio_9000",
-                () -> "summary " + calls.incrementAndGet(), Duration.ZERO, lines::add);
+        MetricsSummaryLog log = MetricsSummaryLog.start(
+                "s3:// on minio_9000", () -> "summary " + calls.incrementAndGet(), Duration.ZERO, lines::add);
 
         log.close();
 

@@ -28,11 +28,15 @@ class S3DelegationTokensTest {
 
     @Test
     void providerAndReceiverAreRegisteredUnderOneServiceName() {
-        assertThat(ServiceLoader.load(DelegationTokenProvider.class)).anySatisfy(p ->
-                assertThat(p).isInstanceOf(S3DelegationTokenProvider.class).extracting(DelegationTokenProvider::serviceName)
+        assertThat(ServiceLoader.load(DelegationTokenProvider.class))
+                .anySatisfy(p -> assertThat(p)
+                        .isInstanceOf(S3DelegationTokenProvider.class)
+                        .extracting(DelegationTokenProvider::serviceName)
                         .isEqualTo("s3"));
-        assertThat(ServiceLoader.load(DelegationTokenReceiver.class)).anySatisfy(r ->
-                assertThat(r).isInstanceOf(S3DelegationTokenReceiver.class).extracting(DelegationTokenReceiver::serviceName)
+        assertThat(ServiceLoader.load(DelegationTokenReceiver.class))
+                .anySatisfy(r -> assertThat(r)
+                        .isInstanceOf(S3DelegationTokenReceiver.class)
+                        .extracting(DelegationTokenReceiver::serviceName)
                         .isEqualTo("s3"));
         assertThat(new S3DelegationTokenProvider().serviceConfigPrefix())
                 .isEqualTo("security.delegation.token.provider.s3");
@@ -91,9 +95,11 @@ class S3DelegationTokensTest {
     void bytesOfAnotherFormatAreRefused() {
         byte[] truncated = Arrays.copyOf(token("ASIAFIRST"), 6);
         assertThatThrownBy(() -> new S3DelegationTokenReceiver().onNewTokensObtained(truncated))
-                .isInstanceOf(IOException.class).hasMessageContaining("truncated");
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("truncated");
         assertThatThrownBy(() -> new S3DelegationTokenReceiver().onNewTokensObtained(new byte[] {0, 0, 0, 9}))
-                .isInstanceOf(IOException.class).hasMessageContaining("version 9");
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("version 9");
         assertThat(DelegatedCredentials.currentAccessKeyId()).isEmpty();
     }
 

@@ -70,27 +70,38 @@ class CephIntegrityTest {
         String key = "CephIntegrityTest/wrong-md5-" + UUID.randomUUID();
         String md5OfOtherBytes = md5(new byte[] {1, 2, 3});
 
-        S3Exception put = catchThrowableOfType(S3Exception.class, () -> s3.putObject(
-                b -> b.bucket(bucket).key(key).contentMD5(md5OfOtherBytes), RequestBody.fromBytes(new byte[100])));
-        String uploadId = s3.createMultipartUpload(b -> b.bucket(bucket).key(key)).uploadId();
-        S3Exception part = catchThrowableOfType(S3Exception.class, () -> s3.uploadPart(
-                b -> b.bucket(bucket).key(key).uploadId(uploadId).partNumber(1).contentMD5(md5OfOtherBytes),
-                RequestBody.fromBytes(new byte[100])));
+        S3Exception put = catchThrowableOfType(
+                S3Exception.class,
+                () -> s3.putObject(
+                        b -> b.bucket(bucket).key(key).contentMD5(md5OfOtherBytes),
+                        RequestBody.fromBytes(new byte[100])));
+        String uploadId =
+                s3.createMultipartUpload(b -> b.bucket(bucket).key(key)).uploadId();
+        S3Exception part = catchThrowableOfType(
+                S3Exception.class,
+                () -> s3.uploadPart(
+                        b -> b.bucket(bucket)
+                                .key(key)
+                                .uploadId(uploadId)
+                                .partNumber(1)
+                                .contentMD5(md5OfOtherBytes),
+                        RequestBody.fromBytes(new byte[100])));
         s3.abortMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(uploadId));
 
         for (S3Exception rejected : List.of(put, part)) {
             assertThat(rejected.statusCode()).isEqualTo(400);
             assertThat(rejected.awsErrorDetails().errorCode()).isEqualTo("BadDigest");
         }
-        assertThat(s3.listObjectsV2(b -> b.bucket(bucket).prefix(key)).contents()).isEmpty();
+        assertThat(s3.listObjectsV2(b -> b.bucket(bucket).prefix(key)).contents())
+                .isEmpty();
     }
 
     @Test
     void rgwAcceptsAWrongCrc32cWithoutCheckingOrEchoingIt() {
         String key = "CephIntegrityTest/wrong-crc32c-" + UUID.randomUUID();
 
-        PutObjectResponse stored = s3.putObject(b -> b.bucket(bucket).key(key).checksumCRC32C("AAAAAA=="),
-                RequestBody.fromBytes(new byte[100]));
+        PutObjectResponse stored = s3.putObject(
+                b -> b.bucket(bucket).key(key).checksumCRC32C("AAAAAA=="), RequestBody.fromBytes(new byte[100]));
 
         assertThat(stored.checksumCRC32C()).as("echoed CRC32C").isNull();
         s3.deleteObject(b -> b.bucket(bucket).key(key));
@@ -117,8 +128,10 @@ class CephIntegrityTest {
                 assertThat(upload.header("x-amz-content-sha256").orElse("")).doesNotContain("TRAILER");
             });
             assertThat(uploads.subList(1, uploads.size()))
-                    .allSatisfy(upload -> assertThat(upload.header("x-amz-checksum-crc32c")).isEmpty());
-            assertThat(logs.events()).filteredOn(event -> event.level() == Level.WARN)
+                    .allSatisfy(upload ->
+                            assertThat(upload.header("x-amz-checksum-crc32c")).isEmpty());
+            assertThat(logs.events())
+                    .filteredOn(event -> event.level() == Level.WARN)
                     .singleElement()
                     .satisfies(warning -> assertThat(warning.text()).contains("s3.checksum-validation.enabled"));
             c.assertObject(new Path(c.dir, "small"), Scenario.Payload.SMALL);
@@ -127,7 +140,9 @@ class CephIntegrityTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Scenario.class, names = {"PUT_OBJECT", "UPLOAD_PART"})
+    @EnumSource(
+            value = Scenario.class,
+            names = {"PUT_OBJECT", "UPLOAD_PART"})
     void aByteCorruptedOnTheWayUpIsRejectedSentAgainAndNeverStored(Scenario scenario) throws Exception {
         try (ProxiedFileSystem fileSystem = fileSystem()) {
             // Uploads first, so that the corrupted one carries Content-MD5 only, as all later ones do, and the
@@ -145,7 +160,8 @@ class CephIntegrityTest {
             // Besides the rejected body: for a multipart file, the HEAD that checks the key before the completion
             // (RGW ignores If-None-Match there) answers 404.
             int headBeforeCompletion = scenario == Scenario.UPLOAD_PART ? 1 : 0;
-            assertThat(since.errorAnswerAttempts()).as("RGW rejected the corrupted body: %s", since)
+            assertThat(since.errorAnswerAttempts())
+                    .as("RGW rejected the corrupted body: %s", since)
                     .isEqualTo(1 + headBeforeCompletion);
             assertThat(since.retries(scenario.operation())).as("%s", since).isEqualTo(1);
             scenario.assertSucceeded(c);
@@ -153,8 +169,8 @@ class CephIntegrityTest {
     }
 
     private ProxiedFileSystem fileSystem() {
-        return ProxiedFileSystem.create(proxy, CephRgw.flinkConfiguration(), bucket,
-                Map.of("s3.upload.min.part.size", "5mb"));
+        return ProxiedFileSystem.create(
+                proxy, CephRgw.flinkConfiguration(), bucket, Map.of("s3.upload.min.part.size", "5mb"));
     }
 
     private Scenario.Context context(ProxiedFileSystem fileSystem) {
@@ -164,7 +180,8 @@ class CephIntegrityTest {
 
     private static String md5(byte[] bytes) {
         try {
-            return Base64.getEncoder().encodeToString(MessageDigest.getInstance("MD5").digest(bytes));
+            return Base64.getEncoder()
+                    .encodeToString(MessageDigest.getInstance("MD5").digest(bytes));
         } catch (java.security.NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

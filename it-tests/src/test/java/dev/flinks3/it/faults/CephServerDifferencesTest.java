@@ -67,8 +67,8 @@ class CephServerDifferencesTest {
         bucket = CephRgw.bucket();
         s3 = CephRgw.sdkClient();
         proxy = new FaultInjectingProxy(CephRgw.target().endpoint());
-        fileSystem = ProxiedFileSystem.create(proxy, CephRgw.flinkConfiguration(), bucket,
-                Map.of("s3.upload.min.part.size", "5mb"));
+        fileSystem = ProxiedFileSystem.create(
+                proxy, CephRgw.flinkConfiguration(), bucket, Map.of("s3.upload.min.part.size", "5mb"));
     }
 
     @AfterAll
@@ -95,16 +95,25 @@ class CephServerDifferencesTest {
     @Test
     void completeMultipartUploadAnswersAnEmptyETagYetMultipartFilesReadBackWhole() throws Exception {
         String key = prefix + "/sdk";
-        String uploadId = s3.createMultipartUpload(b -> b.bucket(bucket).key(key)).uploadId();
-        String first = s3.uploadPart(b -> b.bucket(bucket).key(key).uploadId(uploadId).partNumber(1),
-                RequestBody.fromBytes(new byte[5 * MIB])).eTag();
-        String second = s3.uploadPart(b -> b.bucket(bucket).key(key).uploadId(uploadId).partNumber(2),
-                RequestBody.fromBytes(new byte[10])).eTag();
-        CompleteMultipartUploadResponse completed = s3.completeMultipartUpload(b -> b.bucket(bucket).key(key)
-                .uploadId(uploadId).multipartUpload(m -> m.parts(
+        String uploadId =
+                s3.createMultipartUpload(b -> b.bucket(bucket).key(key)).uploadId();
+        String first = s3.uploadPart(
+                        b -> b.bucket(bucket).key(key).uploadId(uploadId).partNumber(1),
+                        RequestBody.fromBytes(new byte[5 * MIB]))
+                .eTag();
+        String second = s3.uploadPart(
+                        b -> b.bucket(bucket).key(key).uploadId(uploadId).partNumber(2),
+                        RequestBody.fromBytes(new byte[10]))
+                .eTag();
+        CompleteMultipartUploadResponse completed = s3.completeMultipartUpload(b -> b.bucket(bucket)
+                .key(key)
+                .uploadId(uploadId)
+                .multipartUpload(m -> m.parts(
                         CompletedPart.builder().partNumber(1).eTag(first).build(),
                         CompletedPart.builder().partNumber(2).eTag(second).build())));
-        assertThat(completed.eTag()).as("ETag in the CompleteMultipartUpload answer").isNullOrEmpty();
+        assertThat(completed.eTag())
+                .as("ETag in the CompleteMultipartUpload answer")
+                .isNullOrEmpty();
         assertThat(s3.headObject(b -> b.bucket(bucket).key(key)).eTag()).endsWith("-2\"");
 
         Path file = new Path(c.dir, "large");
@@ -121,31 +130,44 @@ class CephServerDifferencesTest {
     void noOverwriteOfAMultipartFileKeepsAnExistingObjectThoughRgwIgnoresTheCondition() throws Exception {
         String key = prefix + "/sdk";
         s3.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromString("old"));
-        String uploadId = s3.createMultipartUpload(b -> b.bucket(bucket).key(key)).uploadId();
-        String part = s3.uploadPart(b -> b.bucket(bucket).key(key).uploadId(uploadId).partNumber(1),
-                RequestBody.fromString("new")).eTag();
-        s3.completeMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(uploadId).ifNoneMatch("*")
-                .multipartUpload(m -> m.parts(CompletedPart.builder().partNumber(1).eTag(part).build())));
+        String uploadId =
+                s3.createMultipartUpload(b -> b.bucket(bucket).key(key)).uploadId();
+        String part = s3.uploadPart(
+                        b -> b.bucket(bucket).key(key).uploadId(uploadId).partNumber(1), RequestBody.fromString("new"))
+                .eTag();
+        s3.completeMultipartUpload(b -> b.bucket(bucket)
+                .key(key)
+                .uploadId(uploadId)
+                .ifNoneMatch("*")
+                .multipartUpload(m ->
+                        m.parts(CompletedPart.builder().partNumber(1).eTag(part).build())));
         assertThat(s3.getObjectAsBytes(b -> b.bucket(bucket).key(key)).asUtf8String())
-                .as("RGW completed over the existing object despite If-None-Match: *").isEqualTo("new");
+                .as("RGW completed over the existing object despite If-None-Match: *")
+                .isEqualTo("new");
 
         Path file = new Path(c.dir, "existing");
         byte[] old = Scenario.Payload.SMALL;
         c.write(file, old);
         try (CapturedLogs logs = CapturedLogs.capture("dev.flinks3.multipart")) {
             assertThatThrownBy(() -> {
-                try (FSDataOutputStream out = fileSystem.fs().create(file, WriteMode.NO_OVERWRITE)) {
-                    out.write(Scenario.Payload.LARGE);
-                }
-            }).isInstanceOf(FileAlreadyExistsException.class).hasMessageContaining(c.uri(file));
-            assertThat(logs.events()).filteredOn(event -> event.level() == Level.WARN).singleElement()
+                        try (FSDataOutputStream out = fileSystem.fs().create(file, WriteMode.NO_OVERWRITE)) {
+                            out.write(Scenario.Payload.LARGE);
+                        }
+                    })
+                    .isInstanceOf(FileAlreadyExistsException.class)
+                    .hasMessageContaining(c.uri(file));
+            assertThat(logs.events())
+                    .filteredOn(event -> event.level() == Level.WARN)
+                    .singleElement()
                     .satisfies(warning -> assertThat(warning.text()).contains("If-None-Match"));
         }
 
         c.assertObject(file, old);
-        assertThat(s3.listMultipartUploads(b -> b.bucket(bucket).prefix(prefix)).uploads()).isEmpty();
+        assertThat(s3.listMultipartUploads(b -> b.bucket(bucket).prefix(prefix)).uploads())
+                .isEmpty();
         assertThat(s3.listObjectsV2(b -> b.bucket(bucket).prefix(c.key(file))).contents())
-                .as("only the existing object, no probe left").hasSize(1);
+                .as("only the existing object, no probe left")
+                .hasSize(1);
         Path fresh = new Path(c.dir, "fresh");
         try (FSDataOutputStream out = fileSystem.fs().create(fresh, WriteMode.NO_OVERWRITE)) {
             out.write(Scenario.Payload.LARGE);
@@ -157,13 +179,20 @@ class CephServerDifferencesTest {
     void ifMatchOnPutTakesOnlyTheUnquotedETagWhileBulkDownloadsIfMatchOnGetsWorks(@TempDir java.nio.file.Path local)
             throws Exception {
         String key = prefix + "/sdk";
-        String quoted = s3.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromString("one")).eTag();
-        S3Exception refused = catchThrowableOfType(S3Exception.class, () -> s3.putObject(
-                b -> b.bucket(bucket).key(key).ifMatch(quoted), RequestBody.fromString("two")));
+        String quoted = s3.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromString("one"))
+                .eTag();
+        S3Exception refused = catchThrowableOfType(
+                S3Exception.class,
+                () -> s3.putObject(b -> b.bucket(bucket).key(key).ifMatch(quoted), RequestBody.fromString("two")));
         assertThat(refused.statusCode()).as("PUT If-Match with the quoted ETag").isEqualTo(412);
-        assertThat(s3.getObject(b -> b.bucket(bucket).key(key).range("bytes=0-0").ifMatch(quoted))
-                .response().contentRange()).as("GET If-Match with the quoted ETag").isNotNull();
-        S3Exception stale = catchThrowableOfType(S3Exception.class,
+        assertThat(s3.getObject(b ->
+                                b.bucket(bucket).key(key).range("bytes=0-0").ifMatch(quoted))
+                        .response()
+                        .contentRange())
+                .as("GET If-Match with the quoted ETag")
+                .isNotNull();
+        S3Exception stale = catchThrowableOfType(
+                S3Exception.class,
                 () -> s3.getObject(b -> b.bucket(bucket).key(key).ifMatch("\"0123456789abcdef0123456789abcdef\"")));
         assertThat(stale.statusCode()).as("GET If-Match with another ETag").isEqualTo(412);
 
@@ -171,15 +200,23 @@ class CephServerDifferencesTest {
         c.write(file, Scenario.Payload.LARGE);
         int before = proxy.recorded().size();
         java.nio.file.Path copy = local.resolve("state");
-        ((PathsCopyingFileSystem) fileSystem.fs()).copyFiles(List.of(PathsCopyingFileSystem.CopyRequest.of(
-                file, new Path(copy.toUri()), Scenario.Payload.LARGE.length)), ICloseableRegistry.NO_OP);
+        ((PathsCopyingFileSystem) fileSystem.fs())
+                .copyFiles(
+                        List.of(PathsCopyingFileSystem.CopyRequest.of(
+                                file, new Path(copy.toUri()), Scenario.Payload.LARGE.length)),
+                        ICloseableRegistry.NO_OP);
 
         assertThat(Files.readAllBytes(copy)).isEqualTo(Scenario.Payload.LARGE);
-        List<ProxiedRequest> gets = proxy.recorded().subList(before, proxy.recorded().size()).stream()
-                .filter(r -> r.kind() == RequestKind.GET_OBJECT).toList();
+        List<ProxiedRequest> gets = proxy
+                .recorded()
+                .subList(before, proxy.recorded().size())
+                .stream()
+                .filter(r -> r.kind() == RequestKind.GET_OBJECT)
+                .toList();
         // The ranges are s3.bulk-copy.range-size (8 MiB) long: the 11.5 MB payload takes two or more.
         assertThat(gets).as("ranged GETs of the bulk download").hasSizeGreaterThan(1);
-        assertThat(gets.subList(1, gets.size())).as("all but the first GET with If-Match")
+        assertThat(gets.subList(1, gets.size()))
+                .as("all but the first GET with If-Match")
                 .allSatisfy(r -> assertThat(r.header("If-Match")).isPresent());
     }
 
@@ -189,7 +226,9 @@ class CephServerDifferencesTest {
         int before = proxy.recorded().size();
         c.write(file, Scenario.Payload.LARGE);
         String key = c.key(file);
-        long whole = s3.getObject(b -> b.bucket(bucket).key(key).partNumber(1)).response().contentLength();
+        long whole = s3.getObject(b -> b.bucket(bucket).key(key).partNumber(1))
+                .response()
+                .contentLength();
         assertThat(whole).as("GET ?partNumber=1 of a three-part object").isEqualTo(Scenario.Payload.LARGE.length);
 
         try (var in = fileSystem.fs().open(file)) {

@@ -26,7 +26,9 @@ final class Corruption {
     static String crc32c(byte[] bytes) {
         CRC32C crc = new CRC32C();
         crc.update(bytes);
-        return Base64.getEncoder().encodeToString(ByteBuffer.allocate(4).putInt((int) crc.getValue()).array());
+        return Base64.getEncoder()
+                .encodeToString(
+                        ByteBuffer.allocate(4).putInt((int) crc.getValue()).array());
     }
 
     /**

@@ -47,7 +47,9 @@ class CrtS3ClientPersistentFaultsTest extends PersistentFaultsTest {
             Throwable failure = catchThrowable(() -> scenario.run(c));
 
             assertThat(rule.applied()).as("requests spoilt by %s", rule).isPositive();
-            assertThat(failure).as("%s under %s", scenario, fault).isInstanceOf(S3RequestException.class)
+            assertThat(failure)
+                    .as("%s under %s", scenario, fault)
+                    .isInstanceOf(S3RequestException.class)
                     .hasMessageContaining(scenario.location(c))
                     .hasMessageContaining("Response code indicates")
                     .hasMessageContaining("s3.client: sdk");
@@ -55,8 +57,11 @@ class CrtS3ClientPersistentFaultsTest extends PersistentFaultsTest {
             if (scenario.writes()) {
                 c.assertNothingLeftBehind();
             }
-            outcomes.record(scenario, fault, "fails" + (scenario.writes() ? ", nothing left behind" : "")
-                    + ": aws-c-s3's own error, without the HTTP status");
+            outcomes.record(
+                    scenario,
+                    fault,
+                    "fails" + (scenario.writes() ? ", nothing left behind" : "")
+                            + ": aws-c-s3's own error, without the HTTP status");
         } else if (fault.type() == Fault.Type.DELAY_FIRST_BYTE) {
             Scenario.Context c = newContext(scenario, fault);
             scenario.prepare(c);

@@ -46,8 +46,10 @@ class CrtS3ClientTransientFaultsTest extends TransientFaultsTest {
         if (notRetried(scenario, fault)) {
             Throwable failure = catchThrowable(() -> scenario.run(c));
             assertThat(failure).as("the operation fails").isNotNull();
-            assertThat(causes(failure)).as("causes of %s", failure)
-                    .anySatisfy(cause -> assertThat(cause).isInstanceOf(S3RequestException.class)
+            assertThat(causes(failure))
+                    .as("causes of %s", failure)
+                    .anySatisfy(cause -> assertThat(cause)
+                            .isInstanceOf(S3RequestException.class)
                             .hasMessageContaining(scenario.operation()));
             outcomes.record(scenario, fault, "fails: aws-c-s3 does not retry it");
         } else {
@@ -57,8 +59,10 @@ class CrtS3ClientTransientFaultsTest extends TransientFaultsTest {
         }
         assertThat(rule.applied()).as("requests spoilt by %s", rule).isEqualTo(1);
         if (scenario.writes()) {
-            assertThat(s3.listMultipartUploads(b -> b.bucket(bucket).prefix(c.key(c.dir) + "/")).uploads())
-                    .as("multipart uploads left").isEmpty();
+            assertThat(s3.listMultipartUploads(b -> b.bucket(bucket).prefix(c.key(c.dir) + "/"))
+                            .uploads())
+                    .as("multipart uploads left")
+                    .isEmpty();
         }
     }
 

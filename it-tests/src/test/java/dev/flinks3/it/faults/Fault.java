@@ -76,8 +76,8 @@ public record Fault(Type type, int status, String errorCode, String message, Dur
 
     /** Any S3 error answer. */
     public static Fault error(int status, String errorCode, String message) {
-        return new Fault(Type.ERROR_ANSWER, status, Objects.requireNonNull(errorCode, "errorCode"), message,
-                Duration.ZERO);
+        return new Fault(
+                Type.ERROR_ANSWER, status, Objects.requireNonNull(errorCode, "errorCode"), message, Duration.ZERO);
     }
 
     /**

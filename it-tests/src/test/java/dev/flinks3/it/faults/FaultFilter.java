@@ -31,7 +31,10 @@ final class FaultFilter implements StubRequestFilterV2 {
      * @param recorded where every request is recorded as received
      * @param strippedHeaderPrefixes headers with these (lower-case) name prefixes are removed before forwarding
      */
-    FaultFilter(List<FaultRule> rules, FaultTransformer transformer, List<ProxiedRequest> recorded,
+    FaultFilter(
+            List<FaultRule> rules,
+            FaultTransformer transformer,
+            List<ProxiedRequest> recorded,
             List<String> strippedHeaderPrefixes) {
         this.rules = rules;
         this.transformer = transformer;
@@ -45,7 +48,9 @@ final class FaultFilter implements StubRequestFilterV2 {
                 request.getMethod().getName(), request.getUrl(), request.containsHeader("x-amz-copy-source"));
         Map<String, List<String>> headers = new HashMap<>();
         for (String name : request.getAllHeaderKeys()) {
-            headers.put(name.toLowerCase(Locale.ROOT), List.copyOf(request.header(name).values()));
+            headers.put(
+                    name.toLowerCase(Locale.ROOT),
+                    List.copyOf(request.header(name).values()));
         }
         recorded.add(new ProxiedRequest(kind, request.getUrl(), headers));
         Request forwarded = withoutStrippedHeaders(request);

@@ -31,6 +31,7 @@ public final class FaultInjectingProxy implements AutoCloseable {
 
     /** Enough Jetty threads for 16 writers with 4 parts in flight each, plus reads and listings. */
     private static final int CONTAINER_THREADS = 160;
+
     private static final int PROXY_TIMEOUT_MS = 120_000;
 
     private final List<FaultRule> rules = new CopyOnWriteArrayList<>();

@@ -73,26 +73,47 @@ class FaultInjectingProxyTest {
     @Test
     void forwardsEveryKindUnchanged() {
         byte[] data = bytes(3 * 1024 * 1024 + 17);
-        s3.putObject(b -> b.bucket(bucket).key(prefix + "single").checksumAlgorithm(ChecksumAlgorithm.CRC32_C),
+        s3.putObject(
+                b -> b.bucket(bucket).key(prefix + "single").checksumAlgorithm(ChecksumAlgorithm.CRC32_C),
                 RequestBody.fromBytes(data));
-        assertThat(s3.headObject(b -> b.bucket(bucket).key(prefix + "single")).contentLength()).isEqualTo(data.length);
-        assertThat(s3.getObjectAsBytes(b -> b.bucket(bucket).key(prefix + "single")).asByteArray()).isEqualTo(data);
-        assertThat(s3.getObjectAsBytes(b -> b.bucket(bucket).key(prefix + "single").range("bytes=10-19")).asByteArray())
+        assertThat(s3.headObject(b -> b.bucket(bucket).key(prefix + "single")).contentLength())
+                .isEqualTo(data.length);
+        assertThat(s3.getObjectAsBytes(b -> b.bucket(bucket).key(prefix + "single"))
+                        .asByteArray())
+                .isEqualTo(data);
+        assertThat(s3.getObjectAsBytes(
+                                b -> b.bucket(bucket).key(prefix + "single").range("bytes=10-19"))
+                        .asByteArray())
                 .containsExactly(java.util.Arrays.copyOfRange(data, 10, 20));
 
-        String uploadId = s3.createMultipartUpload(b -> b.bucket(bucket).key(prefix + "multi")
-                .checksumAlgorithm(ChecksumAlgorithm.CRC32_C)).uploadId();
+        String uploadId = s3.createMultipartUpload(
+                        b -> b.bucket(bucket).key(prefix + "multi").checksumAlgorithm(ChecksumAlgorithm.CRC32_C))
+                .uploadId();
         byte[] part = bytes(5 * 1024 * 1024);
-        var uploaded = s3.uploadPart(b -> b.bucket(bucket).key(prefix + "multi").uploadId(uploadId).partNumber(1)
-                .checksumAlgorithm(ChecksumAlgorithm.CRC32_C), RequestBody.fromBytes(part));
-        s3.completeMultipartUpload(b -> b.bucket(bucket).key(prefix + "multi").uploadId(uploadId)
-                .multipartUpload(m -> m.parts(CompletedPart.builder().partNumber(1).eTag(uploaded.eTag())
-                        .checksumCRC32C(uploaded.checksumCRC32C()).build())));
+        var uploaded = s3.uploadPart(
+                b -> b.bucket(bucket)
+                        .key(prefix + "multi")
+                        .uploadId(uploadId)
+                        .partNumber(1)
+                        .checksumAlgorithm(ChecksumAlgorithm.CRC32_C),
+                RequestBody.fromBytes(part));
+        s3.completeMultipartUpload(b -> b.bucket(bucket)
+                .key(prefix + "multi")
+                .uploadId(uploadId)
+                .multipartUpload(m -> m.parts(CompletedPart.builder()
+                        .partNumber(1)
+                        .eTag(uploaded.eTag())
+                        .checksumCRC32C(uploaded.checksumCRC32C())
+                        .build())));
         assertThat(s3.listObjectsV2(b -> b.bucket(bucket).prefix(prefix)).contents())
-                .extracting(o -> o.key()).containsExactly(prefix + "multi", prefix + "single");
-        assertThat(s3.deleteObjects(b -> b.bucket(bucket).delete(d -> d.objects(
-                o -> o.key(prefix + "single"), o -> o.key(prefix + "multi")))).errors()).isEmpty();
-        assertThat(s3.listObjectsV2(b -> b.bucket(bucket).prefix(prefix)).contents()).isEmpty();
+                .extracting(o -> o.key())
+                .containsExactly(prefix + "multi", prefix + "single");
+        assertThat(s3.deleteObjects(b -> b.bucket(bucket)
+                                .delete(d -> d.objects(o -> o.key(prefix + "single"), o -> o.key(prefix + "multi"))))
+                        .errors())
+                .isEmpty();
+        assertThat(s3.listObjectsV2(b -> b.bucket(bucket).prefix(prefix)).contents())
+                .isEmpty();
     }
 
     @Test
@@ -101,14 +122,16 @@ class FaultInjectingProxyTest {
         FaultRule rule = proxy.failNext(RequestKind.PUT_OBJECT, 1, Fault.slowDown());
         server.requestLog().clear();
 
-        Throwable failure = catchThrowable(() -> s3.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromString("x")));
+        Throwable failure =
+                catchThrowable(() -> s3.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromString("x")));
 
         assertThat(failure).isInstanceOfSatisfying(S3Exception.class, e -> {
             assertThat(e.statusCode()).isEqualTo(503);
             assertThat(e.awsErrorDetails().errorCode()).isEqualTo("SlowDown");
         });
         assertThat(rule.applied()).isEqualTo(1);
-        assertThat(server.requestLog().entries(RequestKind.PUT_OBJECT)).noneMatch(r -> r.key().equals(key));
+        assertThat(server.requestLog().entries(RequestKind.PUT_OBJECT))
+                .noneMatch(r -> r.key().equals(key));
         s3.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromString("x"));
         assertThat(rule.applied()).as("the rule took only the next request").isEqualTo(1);
     }
@@ -119,10 +142,12 @@ class FaultInjectingProxyTest {
         proxy.failNext(RequestKind.PUT_OBJECT, 1, Fault.resetBeforeResponse());
         server.requestLog().clear();
 
-        Throwable failure = catchThrowable(() -> s3.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromString("x")));
+        Throwable failure =
+                catchThrowable(() -> s3.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromString("x")));
 
         assertThat(failure).isInstanceOf(SdkClientException.class);
-        assertThat(server.requestLog().entries(RequestKind.PUT_OBJECT)).noneMatch(r -> r.key().equals(key));
+        assertThat(server.requestLog().entries(RequestKind.PUT_OBJECT))
+                .noneMatch(r -> r.key().equals(key));
     }
 
     @Test
@@ -130,10 +155,12 @@ class FaultInjectingProxyTest {
         String key = prefix + "dropped";
         proxy.failNext(RequestKind.PUT_OBJECT, 1, Fault.dropResponse());
 
-        Throwable failure = catchThrowable(() -> s3.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromString("x")));
+        Throwable failure =
+                catchThrowable(() -> s3.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromString("x")));
 
         assertThat(failure).isInstanceOf(SdkClientException.class);
-        assertThat(s3.headObject(b -> b.bucket(bucket).key(key)).contentLength()).isEqualTo(1);
+        assertThat(s3.headObject(b -> b.bucket(bucket).key(key)).contentLength())
+                .isEqualTo(1);
     }
 
     @Test
@@ -143,10 +170,12 @@ class FaultInjectingProxyTest {
         s3.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromBytes(data));
         proxy.failNext(RequestKind.GET_OBJECT, 1, Fault.resetMidBody());
 
-        Throwable failure = catchThrowable(() -> s3.getObjectAsBytes(b -> b.bucket(bucket).key(key)));
+        Throwable failure =
+                catchThrowable(() -> s3.getObjectAsBytes(b -> b.bucket(bucket).key(key)));
 
         assertThat(failure).isInstanceOf(SdkClientException.class);
-        assertThat(s3.getObjectAsBytes(b -> b.bucket(bucket).key(key)).asByteArray()).isEqualTo(data);
+        assertThat(s3.getObjectAsBytes(b -> b.bucket(bucket).key(key)).asByteArray())
+                .isEqualTo(data);
     }
 
     @Test
@@ -156,10 +185,12 @@ class FaultInjectingProxyTest {
         s3.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromBytes(data));
         proxy.failNext(RequestKind.GET_OBJECT, 1, Fault.closeMidBody());
 
-        Throwable failure = catchThrowable(() -> s3.getObjectAsBytes(b -> b.bucket(bucket).key(key)));
+        Throwable failure =
+                catchThrowable(() -> s3.getObjectAsBytes(b -> b.bucket(bucket).key(key)));
 
         assertThat(failure).isInstanceOf(SdkClientException.class);
-        assertThat(s3.getObjectAsBytes(b -> b.bucket(bucket).key(key)).asByteArray()).isEqualTo(data);
+        assertThat(s3.getObjectAsBytes(b -> b.bucket(bucket).key(key)).asByteArray())
+                .isEqualTo(data);
     }
 
     @Test
@@ -181,7 +212,8 @@ class FaultInjectingProxyTest {
         s3.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromBytes(data));
         proxy.failNext(RequestKind.GET_OBJECT, 1, Fault.corruptResponseBody());
 
-        byte[] read = s3.getObjectAsBytes(b -> b.bucket(bucket).key(key).range("bytes=0-99999")).asByteArray();
+        byte[] read = s3.getObjectAsBytes(b -> b.bucket(bucket).key(key).range("bytes=0-99999"))
+                .asByteArray();
 
         assertThat(read).hasSameSizeAs(data).isNotEqualTo(data);
         read[data.length / 2] ^= (byte) 0xff;

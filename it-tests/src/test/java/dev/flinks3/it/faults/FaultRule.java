@@ -25,8 +25,14 @@ public final class FaultRule {
     private final Random random;
     private final AtomicInteger applied = new AtomicInteger();
 
-    private FaultRule(RequestKind kind, String headerPrefix, boolean headerMissing, Fault fault, int times,
-            double probability, long seed) {
+    private FaultRule(
+            RequestKind kind,
+            String headerPrefix,
+            boolean headerMissing,
+            Fault fault,
+            int times,
+            double probability,
+            long seed) {
         this.kind = kind;
         this.headerPrefix = headerPrefix == null ? null : headerPrefix.toLowerCase(Locale.ROOT);
         this.headerMissing = headerMissing;

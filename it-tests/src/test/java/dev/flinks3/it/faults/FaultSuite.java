@@ -25,6 +25,7 @@ abstract class FaultSuite {
 
     /** The per-attempt timeout of the suites' filesystems; a delayed answer is held back much longer. */
     static final Duration ATTEMPT_TIMEOUT = Duration.ofSeconds(2);
+
     static final Duration HANG = ATTEMPT_TIMEOUT.multipliedBy(3);
 
     /** The SDK's standard strategy waits at most twice its 100 ms base before a first retry. */
@@ -59,13 +60,15 @@ abstract class FaultSuite {
         options.putAll(options());
         // The configuration rejects an attempt timeout below 5 s for 5 MiB parts (1 MiB/s), as a link may be
         // slow; on loopback a part takes milliseconds, and a short timeout keeps the delayed answers short.
-        fileSystem = ProxiedFileSystem.create(proxy, options, s3 -> s3.client(c -> c.apiCallAttemptTimeout(ATTEMPT_TIMEOUT)));
+        fileSystem = ProxiedFileSystem.create(
+                proxy, options, s3 -> s3.client(c -> c.apiCallAttemptTimeout(ATTEMPT_TIMEOUT)));
     }
 
     @AfterAll
     void stop() throws Exception {
         outcomes.write();
-        try (S3Client closing = s3; FaultInjectingProxy stopping = proxy) {
+        try (S3Client closing = s3;
+                FaultInjectingProxy stopping = proxy) {
             fileSystem.close();
         }
     }
@@ -84,8 +87,15 @@ abstract class FaultSuite {
 
     /** The faults every request kind is tried with. */
     static List<Fault> faults() {
-        return List.of(Fault.internalError(), Fault.slowDown(), Fault.tooManyRequests(), Fault.resetBeforeResponse(),
-                Fault.resetMidBody(), Fault.closeMidBody(), Fault.dropResponse(), Fault.delayFirstByte(HANG));
+        return List.of(
+                Fault.internalError(),
+                Fault.slowDown(),
+                Fault.tooManyRequests(),
+                Fault.resetBeforeResponse(),
+                Fault.resetMidBody(),
+                Fault.closeMidBody(),
+                Fault.dropResponse(),
+                Fault.delayFirstByte(HANG));
     }
 
     /** Every scenario with every fault that applies to its request kind. */

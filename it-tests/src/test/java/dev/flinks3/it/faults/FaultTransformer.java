@@ -34,17 +34,22 @@ final class FaultTransformer implements ResponseTransformerV2 {
             case DELAY_FIRST_BYTE:
                 return spoilt.incrementInitialDelay(fault.delay().toMillis()).build();
             case DROP_RESPONSE:
-                return spoilt.fault(com.github.tomakehurst.wiremock.http.Fault.CONNECTION_RESET_BY_PEER).build();
+                return spoilt.fault(com.github.tomakehurst.wiremock.http.Fault.CONNECTION_RESET_BY_PEER)
+                        .build();
             case RESET_MID_BODY:
-                return spoilt.headers(response.getHeaders().plus(new HttpHeader(MidBodyResetRelay.HEADER,
-                        String.valueOf(response.getBody().length / 2)))).build();
+                return spoilt.headers(response.getHeaders()
+                                .plus(new HttpHeader(
+                                        MidBodyResetRelay.HEADER, String.valueOf(response.getBody().length / 2))))
+                        .build();
             case CLOSE_MID_BODY:
-                return spoilt.body(Corruption.breakingHalfway(response.getBody())).build();
+                return spoilt.body(Corruption.breakingHalfway(response.getBody()))
+                        .build();
             case CORRUPT_RESPONSE_BODY:
-                return spoilt.body(Corruption.flipMiddleByte(response.getBody())).build();
+                return spoilt.body(Corruption.flipMiddleByte(response.getBody()))
+                        .build();
             case CORRUPT_CHECKSUMMED_RESPONSE_BODY:
-                return spoilt.headers(response.getHeaders().plus(new HttpHeader("x-amz-checksum-crc32c",
-                                Corruption.crc32c(response.getBody()))))
+                return spoilt.headers(response.getHeaders()
+                                .plus(new HttpHeader("x-amz-checksum-crc32c", Corruption.crc32c(response.getBody()))))
                         .body(Corruption.flipMiddleByte(response.getBody()))
                         .build();
             default:

@@ -65,7 +65,8 @@ class IntegrityTest {
     @ParameterizedTest(name = "chunked encoding {0}")
     @ValueSource(booleans = {true, false})
     void everyPartAndSingleObjectCarriesACrc32c(boolean chunked) throws Exception {
-        try (ProxiedFileSystem fileSystem = fileSystem(Map.of("s3.chunked-encoding.enabled", String.valueOf(chunked)))) {
+        try (ProxiedFileSystem fileSystem =
+                fileSystem(Map.of("s3.chunked-encoding.enabled", String.valueOf(chunked)))) {
             Scenario.Context c = context(fileSystem);
             server.requestLog().clear();
 
@@ -79,15 +80,22 @@ class IntegrityTest {
             assertThat(uploads).hasSize(1 + 3);
             assertThat(uploads).allSatisfy(upload -> {
                 assertThat(upload.header("x-amz-checksum-crc32c")).isPresent();
-                assertThat(upload.header("x-amz-trailer")).as("the SDK adds no trailer of its own").isEmpty();
+                assertThat(upload.header("x-amz-trailer"))
+                        .as("the SDK adds no trailer of its own")
+                        .isEmpty();
             });
-            assertThat(uploads.get(0).header("Content-MD5")).as("the first upload, before S3Proxy echoed").isPresent();
+            assertThat(uploads.get(0).header("Content-MD5"))
+                    .as("the first upload, before S3Proxy echoed")
+                    .isPresent();
             assertThat(uploads.subList(1, uploads.size()))
-                    .as("after S3Proxy echoed the CRC32C").allSatisfy(upload -> assertThat(upload.header("Content-MD5")).isEmpty());
+                    .as("after S3Proxy echoed the CRC32C")
+                    .allSatisfy(
+                            upload -> assertThat(upload.header("Content-MD5")).isEmpty());
             assertThat(server.requestLog().entries(RequestKind.CREATE_MULTIPART_UPLOAD))
                     .filteredOn(r -> r.key().startsWith(c.key(c.dir)))
                     .singleElement()
-                    .satisfies(create -> assertThat(create.header("x-amz-checksum-algorithm")).contains("CRC32C"));
+                    .satisfies(create -> assertThat(create.header("x-amz-checksum-algorithm"))
+                            .contains("CRC32C"));
             c.assertObject(new Path(c.dir, "small"), Scenario.Payload.SMALL);
             c.assertObject(new Path(c.dir, "large"), Scenario.Payload.LARGE);
         }
@@ -95,8 +103,10 @@ class IntegrityTest {
 
     @ParameterizedTest(name = "{0}, chunked encoding {1}")
     @CsvSource({"PUT_OBJECT, true", "PUT_OBJECT, false", "UPLOAD_PART, true", "UPLOAD_PART, false"})
-    void aByteCorruptedOnTheWayUpIsRejectedSentAgainAndNeverStored(Scenario scenario, boolean chunked) throws Exception {
-        try (ProxiedFileSystem fileSystem = fileSystem(Map.of("s3.chunked-encoding.enabled", String.valueOf(chunked)))) {
+    void aByteCorruptedOnTheWayUpIsRejectedSentAgainAndNeverStored(Scenario scenario, boolean chunked)
+            throws Exception {
+        try (ProxiedFileSystem fileSystem =
+                fileSystem(Map.of("s3.chunked-encoding.enabled", String.valueOf(chunked)))) {
             Scenario.Context c = context(fileSystem);
             FaultRule corrupt = proxy.failNext(scenario.kind(), 1, Fault.corruptRequestBody());
             S3RequestMetrics.Snapshot before = fileSystem.metrics();
@@ -105,7 +115,9 @@ class IntegrityTest {
 
             S3RequestMetrics.Snapshot since = fileSystem.metrics().since(before);
             assertThat(corrupt.applied()).isEqualTo(1);
-            assertThat(since.errorAnswerAttempts()).as("the server rejected the corrupted body: %s", since).isEqualTo(1);
+            assertThat(since.errorAnswerAttempts())
+                    .as("the server rejected the corrupted body: %s", since)
+                    .isEqualTo(1);
             assertThat(since.retries(scenario.operation())).as("%s", since).isEqualTo(1);
             scenario.assertSucceeded(c);
         }
@@ -114,14 +126,15 @@ class IntegrityTest {
     @ParameterizedTest(name = "chunked encoding {0}")
     @ValueSource(booleans = {true, false})
     void aPartCorruptedInEveryAttemptFailsTheWriteAndStoresNothing(boolean chunked) throws Exception {
-        try (ProxiedFileSystem fileSystem = fileSystem(Map.of(
-                "s3.chunked-encoding.enabled", String.valueOf(chunked), "s3.retry.max-num-retries", "2"))) {
+        try (ProxiedFileSystem fileSystem = fileSystem(
+                Map.of("s3.chunked-encoding.enabled", String.valueOf(chunked), "s3.retry.max-num-retries", "2"))) {
             Scenario.Context c = context(fileSystem);
             proxy.failAlways(RequestKind.UPLOAD_PART, Fault.corruptRequestBody());
 
             Throwable failure = catchThrowable(() -> Scenario.UPLOAD_PART.run(c));
 
-            assertThat(failure).isInstanceOf(IOException.class)
+            assertThat(failure)
+                    .isInstanceOf(IOException.class)
                     .hasMessageContaining(c.uri(c.file()))
                     .hasMessageContaining("HTTP 400")
                     .hasMessageContaining(chunked ? "BadDigest" : "UploadPart");
@@ -145,7 +158,8 @@ class IntegrityTest {
                     .filteredOn(r -> r.key().equals(c.key(c.file())))
                     .as("GETs: the corrupted one and the one read again")
                     .hasSize(2)
-                    .allSatisfy(get -> assertThat(get.header("x-amz-checksum-mode")).contains("ENABLED"));
+                    .allSatisfy(
+                            get -> assertThat(get.header("x-amz-checksum-mode")).contains("ENABLED"));
         }
     }
 
@@ -165,7 +179,8 @@ class IntegrityTest {
 
     @Test
     void aServerRejectingChecksumHeadersGetsContentMd5InsteadWithOneWarning() throws Exception {
-        Fault rejected = Fault.error(400, "InvalidArgument", "Unsupported header: flexible checksums are not supported");
+        Fault rejected =
+                Fault.error(400, "InvalidArgument", "Unsupported header: flexible checksums are not supported");
         proxy.failRequestsWithHeader("x-amz-checksum", rejected);
         int before = proxy.recorded().size();
 
@@ -176,7 +191,8 @@ class IntegrityTest {
                 scenario.run(own);
                 scenario.assertSucceeded(own);
             }
-            assertThat(logs.events()).filteredOn(e -> e.level() == org.apache.logging.log4j.Level.WARN)
+            assertThat(logs.events())
+                    .filteredOn(e -> e.level() == org.apache.logging.log4j.Level.WARN)
                     .singleElement()
                     .satisfies(warning -> assertThat(warning.text()).contains("s3.checksum-validation.enabled"));
         }
@@ -188,7 +204,8 @@ class IntegrityTest {
 
     @Test
     void aServerRejectingAwsChunkedUploadsWorksWithDefaultsSinceBodiesGoOutPlain() throws Exception {
-        FaultRule rejectChunked = proxy.failRequestsWithHeader("x-amz-decoded-content-length",
+        FaultRule rejectChunked = proxy.failRequestsWithHeader(
+                "x-amz-decoded-content-length",
                 Fault.error(501, "NotImplemented", "Transfer encoding aws-chunked is not implemented"));
 
         try (ProxiedFileSystem defaults = fileSystem(Map.of())) {

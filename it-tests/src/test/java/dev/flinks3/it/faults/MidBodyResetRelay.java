@@ -26,7 +26,8 @@ final class MidBodyResetRelay implements AutoCloseable {
     /** The header that asks for a reset after the given number of body bytes. */
     static final String HEADER = "X-Flinks3-Reset-Body-After";
 
-    private static final byte[] MARKER = ("\r\n" + HEADER.toLowerCase(Locale.ROOT) + ": ").getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] MARKER =
+            ("\r\n" + HEADER.toLowerCase(Locale.ROOT) + ": ").getBytes(StandardCharsets.US_ASCII);
 
     private final URI upstream;
     private final ServerSocket listener;
@@ -53,8 +54,10 @@ final class MidBodyResetRelay implements AutoCloseable {
                 server.setTcpNoDelay(true);
                 sockets.add(client);
                 sockets.add(server);
-                daemon("mid-body-reset-relay-request", () -> pump(client, server, null)).start();
-                daemon("mid-body-reset-relay-answer", () -> pump(server, client, new ResetPoint())).start();
+                daemon("mid-body-reset-relay-request", () -> pump(client, server, null))
+                        .start();
+                daemon("mid-body-reset-relay-answer", () -> pump(server, client, new ResetPoint()))
+                        .start();
             } catch (IOException e) {
                 // closed while accepting, or the upstream refused: the client sees its connection closed
             }
@@ -64,7 +67,8 @@ final class MidBodyResetRelay implements AutoCloseable {
     /** Copies {@code from} to {@code to}; resets both where {@code resetPoint} (if any) says so. */
     private void pump(Socket from, Socket to, ResetPoint resetPoint) {
         byte[] buffer = new byte[64 * 1024];
-        try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+        try (InputStream in = from.getInputStream();
+                OutputStream out = to.getOutputStream()) {
             int n;
             while ((n = in.read(buffer)) >= 0) {
                 int cut = resetPoint == null ? -1 : resetPoint.scan(buffer, n);

@@ -43,7 +43,8 @@ final class OutcomeTable {
         outcomes.forEach((kind, byFault) -> faults.forEach(fault -> {
             String outcome = byFault.get(fault);
             if (outcome != null) {
-                lines.add("| " + kind + " | " + fault + " | " + outcome.replace('|', '/').replace('\n', ' ') + " |");
+                lines.add("| " + kind + " | " + fault + " | "
+                        + outcome.replace('|', '/').replace('\n', ' ') + " |");
             }
         }));
         try {

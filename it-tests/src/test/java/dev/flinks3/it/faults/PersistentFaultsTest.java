@@ -37,10 +37,14 @@ class PersistentFaultsTest extends FaultSuite {
             assertThat(failure).as("a commit whose answers were lost").isNull();
             proxy.clear();
             scenario.assertSucceeded(c);
-            assertThat(s3.listMultipartUploads(b -> b.bucket(bucket).prefix(c.key(c.dir) + "/")).uploads())
-                    .as("multipart uploads left").isEmpty();
-            outcomes.record(scenario, fault, "succeeds: answers lost, HEAD found the object with the expected ETag;"
-                    + " exact bytes, once");
+            assertThat(s3.listMultipartUploads(b -> b.bucket(bucket).prefix(c.key(c.dir) + "/"))
+                            .uploads())
+                    .as("multipart uploads left")
+                    .isEmpty();
+            outcomes.record(
+                    scenario,
+                    fault,
+                    "succeeds: answers lost, HEAD found the object with the expected ETag;" + " exact bytes, once");
             return;
         }
         assertThat(failure).as("%s under %s", scenario, fault).isInstanceOf(IOException.class);
@@ -56,8 +60,11 @@ class PersistentFaultsTest extends FaultSuite {
         if (scenario.writes()) {
             c.assertNothingLeftBehind();
         }
-        outcomes.record(scenario, fault, "fails" + (scenario.writes() ? ", nothing left behind" : "") + ": "
-                + failure.getClass().getSimpleName() + " \"" + abbreviate(failure.getMessage()) + "\"");
+        outcomes.record(
+                scenario,
+                fault,
+                "fails" + (scenario.writes() ? ", nothing left behind" : "") + ": "
+                        + failure.getClass().getSimpleName() + " \"" + abbreviate(failure.getMessage()) + "\"");
     }
 
     private static String abbreviate(String message) {

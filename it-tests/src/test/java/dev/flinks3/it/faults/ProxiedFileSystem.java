@@ -59,19 +59,30 @@ public final class ProxiedFileSystem implements AutoCloseable {
         return create(proxy, server, bucket, options, UnaryOperator.identity());
     }
 
-    private static ProxiedFileSystem create(FaultInjectingProxy proxy, Configuration server, String bucket,
-            Map<String, String> options, UnaryOperator<S3Settings.Builder> tweak) {
+    private static ProxiedFileSystem create(
+            FaultInjectingProxy proxy,
+            Configuration server,
+            String bucket,
+            Map<String, String> options,
+            UnaryOperator<S3Settings.Builder> tweak) {
         Configuration configuration = new Configuration(server);
         configuration.setString("s3.endpoint", proxy.endpoint().toString());
         options.forEach(configuration::setString);
         S3FileSystemSettings configured = S3FileSystemSettings.fromConfiguration(configuration);
         S3FileSystemSettings settings = tweak == UnaryOperator.<S3Settings.Builder>identity()
                 ? configured
-                : S3FileSystemSettings.of(tweak.apply(configured.s3().toBuilder()).build());
+                : S3FileSystemSettings.of(
+                        tweak.apply(configured.s3().toBuilder()).build());
         S3ClientOwner owner = new S3ClientOwner(settings.s3());
-        UploadEngine uploads = new UploadEngine(owner.objectClient(), settings.s3().upload());
-        S3FileSystem fs = new S3FileSystem(URI.create("s3://" + bucket + "/"),
-                owner.objectClient(), uploads, owner.bulkDownloader()::download, null, settings);
+        UploadEngine uploads =
+                new UploadEngine(owner.objectClient(), settings.s3().upload());
+        S3FileSystem fs = new S3FileSystem(
+                URI.create("s3://" + bucket + "/"),
+                owner.objectClient(),
+                uploads,
+                owner.bulkDownloader()::download,
+                null,
+                settings);
         return new ProxiedFileSystem(owner, fs);
     }
 

@@ -29,6 +29,9 @@ public record ProxiedRequest(RequestKind kind, String url, Map<String, List<Stri
     /** The names of the headers that start with {@code prefix} (lower case). */
     public List<String> headersStartingWith(String prefix) {
         String lower = prefix.toLowerCase(Locale.ROOT);
-        return headers.keySet().stream().filter(name -> name.startsWith(lower)).sorted().toList();
+        return headers.keySet().stream()
+                .filter(name -> name.startsWith(lower))
+                .sorted()
+                .toList();
     }
 }

@@ -66,8 +66,11 @@ enum Scenario {
 
         @Override
         void assertSucceeded(Context c) {
-            assertThat(c.listed).extracting(status -> status.getPath().getName()).containsExactlyInAnyOrder(THREE_NAMES);
-            assertThat(c.listed).allSatisfy(status -> assertThat(status.getLen()).isEqualTo(Payload.SMALL.length));
+            assertThat(c.listed)
+                    .extracting(status -> status.getPath().getName())
+                    .containsExactlyInAnyOrder(THREE_NAMES);
+            assertThat(c.listed)
+                    .allSatisfy(status -> assertThat(status.getLen()).isEqualTo(Payload.SMALL.length));
         }
 
         @Override
@@ -92,7 +95,9 @@ enum Scenario {
 
         @Override
         void assertSucceeded(Context c) {
-            assertThat(c.keysUnder(c.file())).as("objects left under %s", c.file()).isEmpty();
+            assertThat(c.keysUnder(c.file()))
+                    .as("objects left under %s", c.file())
+                    .isEmpty();
         }
     },
 
@@ -246,9 +251,12 @@ enum Scenario {
 
         /** The object's bytes equal {@code expected} exactly: nothing lost, nothing duplicated. */
         void assertObject(Path path, byte[] expected) {
-            byte[] actual = s3.getObjectAsBytes(b -> b.bucket(bucket).key(key(path))).asByteArray();
+            byte[] actual =
+                    s3.getObjectAsBytes(b -> b.bucket(bucket).key(key(path))).asByteArray();
             assertThat(actual.length).as("length of %s", uri(path)).isEqualTo(expected.length);
-            assertThat(Arrays.equals(actual, expected)).as("bytes of %s are exactly the bytes written", uri(path)).isTrue();
+            assertThat(Arrays.equals(actual, expected))
+                    .as("bytes of %s are exactly the bytes written", uri(path))
+                    .isTrue();
         }
 
         java.util.List<String> keysUnder(Path path) {
@@ -259,10 +267,14 @@ enum Scenario {
 
         /** No object is visible at the operation's file and no multipart upload is left in the directory. */
         void assertNothingLeftBehind() {
-            assertThat(s3.listObjectsV2(b -> b.bucket(bucket).prefix(key(dir) + "/")).contents())
-                    .as("objects under %s", uri(dir)).isEmpty();
-            assertThat(s3.listMultipartUploads(b -> b.bucket(bucket).prefix(key(dir) + "/")).uploads())
-                    .as("multipart uploads under %s", uri(dir)).isEmpty();
+            assertThat(s3.listObjectsV2(b -> b.bucket(bucket).prefix(key(dir) + "/"))
+                            .contents())
+                    .as("objects under %s", uri(dir))
+                    .isEmpty();
+            assertThat(s3.listMultipartUploads(b -> b.bucket(bucket).prefix(key(dir) + "/"))
+                            .uploads())
+                    .as("multipart uploads under %s", uri(dir))
+                    .isEmpty();
         }
     }
 }

@@ -46,7 +46,9 @@ class ServerAnswersTest {
 
     @Test
     void recursiveDeleteSendsContentMd5ToAServerThatRequiresIt() throws Exception {
-        FaultRule missingMd5 = proxy.failRequestsWithoutHeader(RequestKind.DELETE_OBJECTS, "content-md5",
+        FaultRule missingMd5 = proxy.failRequestsWithoutHeader(
+                RequestKind.DELETE_OBJECTS,
+                "content-md5",
                 Fault.error(400, "MissingContentMD5", "Missing required header for this request: Content-MD5"));
         try (ProxiedFileSystem fileSystem = ProxiedFileSystem.create(proxy, Map.of());
                 S3Client s3 = SharedS3ProxyTarget.sdkClient()) {
@@ -56,19 +58,30 @@ class ServerAnswersTest {
 
             assertThat(fileSystem.fs().delete(dir, true)).isTrue();
 
-            assertThat(missingMd5.applied()).as("DeleteObjects without Content-MD5").isZero();
+            assertThat(missingMd5.applied())
+                    .as("DeleteObjects without Content-MD5")
+                    .isZero();
             List<ProxiedRequest> deletes = proxy.recorded().stream()
-                    .filter(r -> r.kind() == RequestKind.DELETE_OBJECTS).toList();
-            assertThat(deletes).isNotEmpty().allSatisfy(r -> assertThat(r.header("Content-MD5")).isPresent());
-            List<S3Object> left = s3.listObjectsV2(b -> b.bucket(bucket).prefix(key(dir) + "/")).contents();
+                    .filter(r -> r.kind() == RequestKind.DELETE_OBJECTS)
+                    .toList();
+            assertThat(deletes)
+                    .isNotEmpty()
+                    .allSatisfy(r -> assertThat(r.header("Content-MD5")).isPresent());
+            List<S3Object> left = s3.listObjectsV2(b -> b.bucket(bucket).prefix(key(dir) + "/"))
+                    .contents();
             assertThat(left).as("objects left under %s", dir).isEmpty();
         }
     }
 
     @Test
     void conditionalRequestConflictIsRetried() throws Exception {
-        FaultRule conflict = proxy.failNext(RequestKind.PUT_OBJECT, 1, Fault.error(409, "ConditionalRequestConflict",
-                "A conflicting operation occurred. If using PutObject you can retry the request."));
+        FaultRule conflict = proxy.failNext(
+                RequestKind.PUT_OBJECT,
+                1,
+                Fault.error(
+                        409,
+                        "ConditionalRequestConflict",
+                        "A conflicting operation occurred. If using PutObject you can retry the request."));
         Path file = new Path(dir, "conditional");
         try (ProxiedFileSystem fileSystem = ProxiedFileSystem.create(proxy, Map.of());
                 S3Client s3 = SharedS3ProxyTarget.sdkClient()) {
@@ -83,7 +96,9 @@ class ServerAnswersTest {
 
     @Test
     void aConditionalRequestConflictOnCompleteMultipartUploadIsFinalAndLeavesNothing() throws Exception {
-        FaultRule conflict = proxy.failNext(RequestKind.COMPLETE_MULTIPART_UPLOAD, 1,
+        FaultRule conflict = proxy.failNext(
+                RequestKind.COMPLETE_MULTIPART_UPLOAD,
+                1,
                 Fault.error(409, "ConditionalRequestConflict", "A conflicting operation occurred."));
         Path file = new Path(dir, "conditional-multipart");
         try (ProxiedFileSystem fileSystem = ProxiedFileSystem.create(proxy, Map.of("s3.upload.min.part.size", "5mb"));
@@ -95,13 +110,22 @@ class ServerAnswersTest {
             });
 
             assertThat(failure).isInstanceOf(IOException.class);
-            assertThat(failure.getMessage()).contains("CompleteMultipartUpload", file.toString(), "HTTP 409",
-                    "ConditionalRequestConflict", "multipart upload to be started again");
+            assertThat(failure.getMessage())
+                    .contains(
+                            "CompleteMultipartUpload",
+                            file.toString(),
+                            "HTTP 409",
+                            "ConditionalRequestConflict",
+                            "multipart upload to be started again");
             assertThat(conflict.applied()).isEqualTo(1);
             assertThat(proxy.recorded().stream().filter(r -> r.kind() == RequestKind.COMPLETE_MULTIPART_UPLOAD))
-                    .as("CompleteMultipartUpload attempts: S3 asks for the upload again, not for a retry").hasSize(1);
-            assertThat(s3.listObjectsV2(b -> b.bucket(bucket).prefix(key(file))).contents()).isEmpty();
-            assertThat(s3.listMultipartUploads(b -> b.bucket(bucket).prefix(key(file))).uploads()).isEmpty();
+                    .as("CompleteMultipartUpload attempts: S3 asks for the upload again, not for a retry")
+                    .hasSize(1);
+            assertThat(s3.listObjectsV2(b -> b.bucket(bucket).prefix(key(file))).contents())
+                    .isEmpty();
+            assertThat(s3.listMultipartUploads(b -> b.bucket(bucket).prefix(key(file)))
+                            .uploads())
+                    .isEmpty();
         }
     }
 
@@ -110,13 +134,14 @@ class ServerAnswersTest {
         for (String code : new String[] {"ExpiredToken", "InvalidToken"}) {
             proxy.clear();
             proxy.clearRecorded();
-            proxy.failAlways(RequestKind.PUT_OBJECT,
-                    Fault.error(400, code, "The provided token has expired or is malformed."));
+            proxy.failAlways(
+                    RequestKind.PUT_OBJECT, Fault.error(400, code, "The provided token has expired or is malformed."));
             Path file = new Path(dir, "with-" + code);
 
             String message = failedWrite(Map.of("s3.session-token", "a-token-that-expired"), file);
 
-            assertThat(message).as(code)
+            assertThat(message)
+                    .as(code)
                     .contains("PutObject", file.toString(), "HTTP 400", code, "s3.session-token")
                     .doesNotContain("a-token-that-expired");
             assertThat(putAttempts()).as("%s is not retried", code).isEqualTo(1);
@@ -130,23 +155,42 @@ class ServerAnswersTest {
 
         String message = failedWrite(Map.of(), file);
 
-        assertThat(message).contains("PutObject", file.toString(), "HTTP 400", "no S3 error code",
-                "s3.checksum-validation.enabled", "s3.chunked-encoding.enabled");
-        assertThat(rejected.applied()).as("attempts of a 400 that retrying cannot fix").isEqualTo(1);
+        assertThat(message)
+                .contains(
+                        "PutObject",
+                        file.toString(),
+                        "HTTP 400",
+                        "no S3 error code",
+                        "s3.checksum-validation.enabled",
+                        "s3.chunked-encoding.enabled");
+        assertThat(rejected.applied())
+                .as("attempts of a 400 that retrying cannot fix")
+                .isEqualTo(1);
     }
 
     @Test
     void aPayloadHashMismatchOnTheResentBodyTooIsNotRetriedFurther() throws Exception {
         // Ceph RGW answers so to every aws-chunked upload with a trailing checksum.
-        FaultRule rejected = proxy.failAlways(RequestKind.PUT_OBJECT, Fault.error(400, "XAmzContentSHA256Mismatch",
-                "The provided 'x-amz-content-sha256' header does not match what was computed."));
+        FaultRule rejected = proxy.failAlways(
+                RequestKind.PUT_OBJECT,
+                Fault.error(
+                        400,
+                        "XAmzContentSHA256Mismatch",
+                        "The provided 'x-amz-content-sha256' header does not match what was computed."));
         Path file = new Path(dir, "rgw-rejected");
 
         String message = failedWrite(Map.of(), file);
 
-        assertThat(message).contains("PutObject", file.toString(), "HTTP 400", "XAmzContentSHA256Mismatch",
-                "s3.checksum-validation.enabled: false");
-        assertThat(rejected.applied()).as("attempts: one resend, as for a body corrupted in flight").isEqualTo(2);
+        assertThat(message)
+                .contains(
+                        "PutObject",
+                        file.toString(),
+                        "HTTP 400",
+                        "XAmzContentSHA256Mismatch",
+                        "s3.checksum-validation.enabled: false");
+        assertThat(rejected.applied())
+                .as("attempts: one resend, as for a body corrupted in flight")
+                .isEqualTo(2);
     }
 
     /** Writes {@code file} through a filesystem with {@code options}, which must fail; returns the message. */
@@ -159,7 +203,9 @@ class ServerAnswersTest {
     }
 
     private long putAttempts() {
-        return proxy.recorded().stream().filter(r -> r.kind() == RequestKind.PUT_OBJECT).count();
+        return proxy.recorded().stream()
+                .filter(r -> r.kind() == RequestKind.PUT_OBJECT)
+                .count();
     }
 
     /** A small file whose content is its name: one PutObject. */

@@ -34,7 +34,8 @@ class TailCleanupFailureTest {
     void recoverCleanupAndCommitSucceedWhenEveryDeleteIsRefused() throws Exception {
         String bucket = SharedS3ProxyTarget.bucket();
         Path target = new Path("s3://" + bucket + "/TailCleanupFailureTest/" + UUID.randomUUID() + "/part-0");
-        try (FaultInjectingProxy proxy = new FaultInjectingProxy(SharedS3ProxyTarget.server().endpoint());
+        try (FaultInjectingProxy proxy =
+                        new FaultInjectingProxy(SharedS3ProxyTarget.server().endpoint());
                 ProxiedFileSystem fileSystem = ProxiedFileSystem.create(proxy, Map.of());
                 S3Client s3 = SharedS3ProxyTarget.sdkClient();
                 CapturedLogs logs = CapturedLogs.capture(TAIL_STORE_LOGGER)) {
@@ -57,11 +58,14 @@ class TailCleanupFailureTest {
 
             assertThat(batchDeletes.applied()).as("DeleteObjects refused").isPositive();
             assertThat(singleDeletes.applied()).as("DeleteObject refused").isPositive();
-            assertThat(cleanedUp).as("clean-up of a tail the server refused to delete").isFalse();
+            assertThat(cleanedUp)
+                    .as("clean-up of a tail the server refused to delete")
+                    .isFalse();
             String key = target.toUri().getPath().substring(1);
-            assertThat(s3.getObjectAsBytes(b -> b.bucket(bucket).key(key)).asUtf8String()).isEqualTo("restored.more.");
-            List<CapturedLogs.Event> warnings = logs.events().stream()
-                    .filter(e -> e.level() == Level.WARN).toList();
+            assertThat(s3.getObjectAsBytes(b -> b.bucket(bucket).key(key)).asUtf8String())
+                    .isEqualTo("restored.more.");
+            List<CapturedLogs.Event> warnings =
+                    logs.events().stream().filter(e -> e.level() == Level.WARN).toList();
             assertThat(warnings).as("warnings of three failed clean-ups").hasSize(1);
             assertThat(warnings.get(0).text()).contains("the data is safe", "AccessDenied");
         }

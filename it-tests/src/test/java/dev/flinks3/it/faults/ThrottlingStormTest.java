@@ -45,11 +45,14 @@ class ThrottlingStormTest {
     void sixteenWritersOf64MibFinishExactlyUnder30PercentSlowDown() throws Exception {
         String bucket = SharedS3ProxyTarget.bucket();
         Path dir = new Path("s3://" + bucket + "/ThrottlingStormTest/" + UUID.randomUUID());
-        try (FaultInjectingProxy proxy = new FaultInjectingProxy(SharedS3ProxyTarget.server().endpoint());
-                ProxiedFileSystem fileSystem = ProxiedFileSystem.create(proxy, Map.of(
-                        "s3.upload.min.part.size", "5mb",
-                        "s3.upload.max.concurrent.uploads", "3"), s3 -> s3.client(c -> c
-                                .throttlingRetryBaseDelay(Duration.ofMillis(THROTTLING_BASE_MS))
+        try (FaultInjectingProxy proxy =
+                        new FaultInjectingProxy(SharedS3ProxyTarget.server().endpoint());
+                ProxiedFileSystem fileSystem = ProxiedFileSystem.create(
+                        proxy,
+                        Map.of(
+                                "s3.upload.min.part.size", "5mb",
+                                "s3.upload.max.concurrent.uploads", "3"),
+                        s3 -> s3.client(c -> c.throttlingRetryBaseDelay(Duration.ofMillis(THROTTLING_BASE_MS))
                                 .retryMaxDelay(Duration.ofSeconds(2))));
                 S3Client s3 = SharedS3ProxyTarget.sdkClient()) {
             FaultRule storm = proxy.failRandomly(null, THROTTLED_SHARE, 6, Fault.slowDown());
@@ -75,15 +78,20 @@ class ThrottlingStormTest {
             for (int w = 0; w < WRITERS; w++) {
                 assertExactBytes(s3, bucket, key(dir) + "/writer-" + w, w);
             }
-            assertThat(s3.listMultipartUploads(b -> b.bucket(bucket).prefix(key(dir) + "/")).uploads()).isEmpty();
+            assertThat(s3.listMultipartUploads(b -> b.bucket(bucket).prefix(key(dir) + "/"))
+                            .uploads())
+                    .isEmpty();
             assertThat(storm.applied()).as("requests throttled by the proxy").isGreaterThan(50);
-            assertThat(since.throttledAttempts()).as("throttled attempts counted: %s", since).isEqualTo(storm.applied());
+            assertThat(since.throttledAttempts())
+                    .as("throttled attempts counted: %s", since)
+                    .isEqualTo(storm.applied());
             assertThat(since.retries()).as("retries counted: %s", since).isEqualTo(storm.applied());
             assertThat(since.failedRequests()).isZero();
             assertThat(since.backoffAfterThrottling().shortestMillis())
                     .as("half jitter: every throttled retry waits at least half the base")
                     .isGreaterThanOrEqualTo(THROTTLING_BASE_MS / 2);
-            System.out.printf("Throttling storm: %d of %d attempts answered 503 SlowDown; %s%n",
+            System.out.printf(
+                    "Throttling storm: %d of %d attempts answered 503 SlowDown; %s%n",
                     storm.applied(), since.attempts(), since);
         }
     }
@@ -101,7 +109,9 @@ class ThrottlingStormTest {
         try (InputStream in = s3.getObject(b -> b.bucket(bucket).key(key))) {
             for (int chunk = 0; chunk < CHUNKS_PER_FILE; chunk++) {
                 byte[] read = in.readNBytes(CHUNK);
-                assertThat(Arrays.equals(read, chunk(writer, chunk))).as("chunk %d of %s", chunk, key).isTrue();
+                assertThat(Arrays.equals(read, chunk(writer, chunk)))
+                        .as("chunk %d of %s", chunk, key)
+                        .isTrue();
             }
             assertThat(in.read()).as("end of %s", key).isEqualTo(-1);
         }

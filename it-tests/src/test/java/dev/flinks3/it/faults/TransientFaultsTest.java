@@ -36,8 +36,10 @@ class TransientFaultsTest extends FaultSuite {
         scenario.assertSucceeded(c);
         assertThat(rule.applied()).as("requests spoilt by %s", rule).isEqualTo(1);
         if (scenario.writes()) {
-            assertThat(s3.listMultipartUploads(b -> b.bucket(bucket).prefix(c.key(c.dir) + "/")).uploads())
-                    .as("multipart uploads left").isEmpty();
+            assertThat(s3.listMultipartUploads(b -> b.bucket(bucket).prefix(c.key(c.dir) + "/"))
+                            .uploads())
+                    .as("multipart uploads left")
+                    .isEmpty();
         }
         assertRecovered(scenario, fault, c, since);
         outcomes.record(scenario, fault, "succeeds with the exact result; " + recovery(scenario, fault, since));
@@ -48,15 +50,20 @@ class TransientFaultsTest extends FaultSuite {
             return "the read path resumed with a second ranged GET";
         }
         String how = switch (fault.type()) {
-            case ERROR_ANSWER -> isThrottling(fault)
-                    ? "retried after a throttling backoff (every one at least " + THROTTLED_RETRY_BACKOFF_MIN_MS + " ms)"
-                    : "retried after a backoff of at most " + FIRST_RETRY_BACKOFF_LIMIT_MS + " ms";
-            case DELAY_FIRST_BYTE -> "attempt abandoned at the " + ATTEMPT_TIMEOUT.toSeconds() + " s attempt timeout, retried";
+            case ERROR_ANSWER ->
+                isThrottling(fault)
+                        ? "retried after a throttling backoff (every one at least " + THROTTLED_RETRY_BACKOFF_MIN_MS
+                                + " ms)"
+                        : "retried after a backoff of at most " + FIRST_RETRY_BACKOFF_LIMIT_MS + " ms";
+            case DELAY_FIRST_BYTE ->
+                "attempt abandoned at the " + ATTEMPT_TIMEOUT.toSeconds() + " s attempt timeout, retried";
             default -> "retried after the broken connection";
         };
-        boolean commitChecked = since.failedRequests() > 0 && fault.reachesServer()
+        boolean commitChecked = since.failedRequests() > 0
+                && fault.reachesServer()
                 && (scenario == Scenario.PUT_OBJECT || scenario == Scenario.COMPLETE_MULTIPART_UPLOAD);
-        return how + (commitChecked ? "; the retry found the write done (412/NoSuchUpload), HEAD matched the ETag" : "");
+        return how
+                + (commitChecked ? "; the retry found the write done (412/NoSuchUpload), HEAD matched the ETag" : "");
     }
 
     /** How the operation got past the fault, from the filesystem's request metrics and the server's log. */
@@ -70,23 +77,33 @@ class TransientFaultsTest extends FaultSuite {
                     .hasSize(2);
             return;
         }
-        assertThat(since.retries(scenario.operation())).as("retries of %s: %s", scenario, since).isEqualTo(1);
+        assertThat(since.retries(scenario.operation()))
+                .as("retries of %s: %s", scenario, since)
+                .isEqualTo(1);
         switch (fault.type()) {
             case ERROR_ANSWER -> {
                 if (isThrottling(fault)) {
-                    assertThat(since.throttledAttempts()).as("throttled attempts: %s", since).isEqualTo(1);
+                    assertThat(since.throttledAttempts())
+                            .as("throttled attempts: %s", since)
+                            .isEqualTo(1);
                     assertThat(since.backoffAfterThrottling().shortestMillis())
                             .isGreaterThanOrEqualTo(THROTTLED_RETRY_BACKOFF_MIN_MS);
                 } else {
-                    assertThat(since.errorAnswerAttempts()).as("error answers: %s", since).isPositive();
+                    assertThat(since.errorAnswerAttempts())
+                            .as("error answers: %s", since)
+                            .isPositive();
                     assertThat(since.backoffAfterOtherFailures().longestMillis())
                             .isLessThanOrEqualTo(FIRST_RETRY_BACKOFF_LIMIT_MS);
                 }
             }
-            case DELAY_FIRST_BYTE -> assertThat(since.timedOutAttempts())
-                    .as("attempts abandoned at the %s per-attempt timeout: %s", ATTEMPT_TIMEOUT, since).isEqualTo(1);
-            default -> assertThat(since.connectionFailedAttempts()).as("attempts without a usable answer: %s", since)
-                    .isEqualTo(1);
+            case DELAY_FIRST_BYTE ->
+                assertThat(since.timedOutAttempts())
+                        .as("attempts abandoned at the %s per-attempt timeout: %s", ATTEMPT_TIMEOUT, since)
+                        .isEqualTo(1);
+            default ->
+                assertThat(since.connectionFailedAttempts())
+                        .as("attempts without a usable answer: %s", since)
+                        .isEqualTo(1);
         }
     }
 }

@@ -48,9 +48,10 @@ class MetricsMBeansTest {
 
     @Test
     void theMBeansMoveWhileAWorkloadRunsAndGoAwayWhenTheFileSystemIsClosed() throws Exception {
-        try (FaultInjectingProxy proxy = new FaultInjectingProxy(SharedS3ProxyTarget.server().endpoint())) {
-            Configuration config = configuration(proxy, Map.of(
-                    "s3.upload.min.part.size", "5mb", "s3.upload.max.concurrent.uploads", "2"));
+        try (FaultInjectingProxy proxy =
+                new FaultInjectingProxy(SharedS3ProxyTarget.server().endpoint())) {
+            Configuration config = configuration(
+                    proxy, Map.of("s3.upload.min.part.size", "5mb", "s3.upload.max.concurrent.uploads", "2"));
             FileSystemFactory s3 = factory("s3", config);
             FileSystemFactory s3a = factory("s3a", config);
             FileSystem fs = s3.create(URI.create("s3://" + SharedS3ProxyTarget.bucket() + "/"));
@@ -82,11 +83,14 @@ class MetricsMBeansTest {
             assertThat(longOf(name, "MultipartUploadsAborted")).isZero();
             assertThat(longOf(name, "PartsInFlight")).isZero();
             assertThat(longOf(name, "BufferedBytes")).isZero();
-            assertThat(longOf(name, "ThrottledAttempts")).as("the two 503 SlowDown answers").isEqualTo(2);
+            assertThat(longOf(name, "ThrottledAttempts"))
+                    .as("the two 503 SlowDown answers")
+                    .isEqualTo(2);
             assertThat(longOf(name, "Retries")).isGreaterThanOrEqualTo(2);
             assertThat(longOf(uploadPart, "ThrottledAttempts")).isEqualTo(2);
             assertThat(longOf(uploadPart, "Requests")).isEqualTo(8);
-            assertThat((Double) MBEANS.getAttribute(uploadPart, "LatencyP50Millis")).isPositive();
+            assertThat((Double) MBEANS.getAttribute(uploadPart, "LatencyP50Millis"))
+                    .isPositive();
             assertThat((Double) MBEANS.getAttribute(uploadPart, "LatencyP99Millis"))
                     .as("a throttled part waited its backoff")
                     .isGreaterThanOrEqualTo(500.0);
@@ -101,13 +105,19 @@ class MetricsMBeansTest {
             assertThat(Arrays.equals(read, data)).isTrue();
             assertThat(longOf(name, "BytesDownloaded")).isGreaterThanOrEqualTo(data.length);
             assertThat(longOf(getObject, "Requests")).isPositive();
-            assertThat(longOf(name, "PeakReadAheadBytes")).as("the sequential read took read-ahead windows").isPositive();
-            assertThat(longOf(name, "ReadAheadBytes")).as("and gave them back at close").isZero();
+            assertThat(longOf(name, "PeakReadAheadBytes"))
+                    .as("the sequential read took read-ahead windows")
+                    .isPositive();
+            assertThat(longOf(name, "ReadAheadBytes"))
+                    .as("and gave them back at close")
+                    .isZero();
 
             s3a.create(URI.create("s3a://" + SharedS3ProxyTarget.bucket() + "/"));
             ObjectName hadoopName = fileSystemBean("s3a", proxy);
             assertThat(MBEANS.isRegistered(hadoopName)).isTrue();
-            assertThat(longOf(hadoopName, "BytesUploaded")).as("s3a:// has its own clients").isZero();
+            assertThat(longOf(hadoopName, "BytesUploaded"))
+                    .as("s3a:// has its own clients")
+                    .isZero();
 
             s3.configure(config);
             s3a.configure(config);
@@ -120,20 +130,27 @@ class MetricsMBeansTest {
 
     @Test
     void theSummaryLineComesEveryIntervalAndAtCloseAndNeverWithZero() throws Exception {
-        try (FaultInjectingProxy proxy = new FaultInjectingProxy(SharedS3ProxyTarget.server().endpoint());
+        try (FaultInjectingProxy proxy =
+                        new FaultInjectingProxy(SharedS3ProxyTarget.server().endpoint());
                 CapturedLogs logs = CapturedLogs.capture("dev.flinks3.fs.metrics")) {
             Configuration often = configuration(proxy, Map.of("s3.metrics.log-interval", "100 ms"));
             FileSystemFactory s3 = factory("s3", often);
             FileSystem fs = s3.create(URI.create("s3://" + SharedS3ProxyTarget.bucket() + "/"));
-            write(fs, new Path("s3://" + SharedS3ProxyTarget.bucket() + "/MetricsMBeansTest/" + UUID.randomUUID()),
-                    new byte[1000], new CountDownLatch(1), new CountDownLatch(0));
+            write(
+                    fs,
+                    new Path("s3://" + SharedS3ProxyTarget.bucket() + "/MetricsMBeansTest/" + UUID.randomUUID()),
+                    new byte[1000],
+                    new CountDownLatch(1),
+                    new CountDownLatch(0));
             String prefix = "flinks3 metrics of s3:// on " + endpointKey(proxy);
 
             // Lines keep coming, and a line after the PutObject counts it.
-            await().atMost(Duration.ofSeconds(30)).until(() -> summaryLines(logs, prefix + ": ").stream()
-                    .anyMatch(line -> line.contains(": 1 requests (0 failed), 0 retries, 0 throttled")));
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> summaryLines(logs, prefix + ": ").stream()
+                            .anyMatch(line -> line.contains(": 1 requests (0 failed), 0 retries, 0 throttled")));
             int periodic = summaryLines(logs, prefix + ": ").size();
-            await().atMost(Duration.ofSeconds(30)).until(() -> summaryLines(logs, prefix + ": ").size() > periodic);
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> summaryLines(logs, prefix + ": ").size() > periodic);
 
             Configuration off = configuration(proxy, Map.of("s3.metrics.log-interval", "0"));
             s3.configure(off);
@@ -143,7 +160,9 @@ class MetricsMBeansTest {
             int lines = logs.events().size();
             s3.configure(off);
 
-            assertThat(logs.events()).as("nothing logged with an interval of 0, not even at close").hasSize(lines);
+            assertThat(logs.events())
+                    .as("nothing logged with an interval of 0, not even at close")
+                    .hasSize(lines);
         }
     }
 

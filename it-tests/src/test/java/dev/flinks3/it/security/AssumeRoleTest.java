@@ -18,7 +18,6 @@ import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.fs.FileSystemFactory;
@@ -58,7 +57,10 @@ class AssumeRoleTest {
         sts.start();
         sts.stubFor(post(urlEqualTo("/"))
                 .withRequestBody(containing("Action=AssumeRole"))
-                .willReturn(aResponse().withStatus(200).withHeader("Content-Type", "text/xml").withBody(stsAnswer())));
+                .willReturn(aResponse()
+                        .withStatus(200)
+                        .withHeader("Content-Type", "text/xml")
+                        .withBody(stsAnswer())));
         savedStsEndpoint = System.getProperty(STS_ENDPOINT_PROPERTY);
         System.setProperty(STS_ENDPOINT_PROPERTY, "http://127.0.0.1:" + sts.port());
     }
@@ -93,7 +95,8 @@ class AssumeRoleTest {
 
             FileSystemFactory factory = FlinkS3FileSystems.factory("s3", configuration);
             try {
-                FileSystemWorkout.run(factory.create(URI.create("s3://" + bucket + "/")),
+                FileSystemWorkout.run(
+                        factory.create(URI.create("s3://" + bucket + "/")),
                         new Path("s3://" + bucket + "/AssumeRoleTest/" + UUID.randomUUID()));
             } finally {
                 FlinkS3FileSystems.closeClients(factory);
@@ -108,11 +111,15 @@ class AssumeRoleTest {
             List<LoggedRequest> assumeRoleCalls = sts.findAll(postRequestedFor(urlEqualTo("/")));
             assertThat(assumeRoleCalls).as("AssumeRole calls").hasSize(1);
             assertThat(assumeRoleCalls.get(0).getHeader("Authorization"))
-                    .as("AssumeRole signed with the base keys").contains("Credential=" + BASE_ACCESS_KEY + "/");
+                    .as("AssumeRole signed with the base keys")
+                    .contains("Credential=" + BASE_ACCESS_KEY + "/");
             List<ProxiedRequest> sent = unsigned.proxy.recorded();
             assertThat(sent).hasSizeGreaterThan(10).allSatisfy(request -> {
-                assertThat(request.header("x-amz-security-token")).as("%s", request.kind()).contains(ROLE_SESSION_TOKEN);
-                assertThat(request.header("authorization").orElseThrow()).as("%s", request.kind())
+                assertThat(request.header("x-amz-security-token"))
+                        .as("%s", request.kind())
+                        .contains(ROLE_SESSION_TOKEN);
+                assertThat(request.header("authorization").orElseThrow())
+                        .as("%s", request.kind())
                         .contains("Credential=" + ROLE_ACCESS_KEY + "/");
             });
         }

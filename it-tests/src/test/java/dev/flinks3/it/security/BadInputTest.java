@@ -9,8 +9,6 @@ import dev.flinks3.testserver.EmbeddedS3Server;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.net.URI;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
@@ -71,8 +69,15 @@ class BadInputTest {
                 bad(Map.of("s3.session-token", SECRET_VALUE), "s3.session-token", null, "access"),
                 bad("fs.s3.aws.credentials.provider", "com.example.NoSuchProvider", "not found"),
                 bad("s3.assume-role.arn", "flink-role", "IAM role ARN"),
-                bad(Map.of("s3.assume-role.arn", "arn:aws:iam::123456789012:role/flink",
-                        "s3.assume-role.external-id", "x"), "s3.assume-role.external-id", "x", "2 to 1224"),
+                bad(
+                        Map.of(
+                                "s3.assume-role.arn",
+                                "arn:aws:iam::123456789012:role/flink",
+                                "s3.assume-role.external-id",
+                                "x"),
+                        "s3.assume-role.external-id",
+                        "x",
+                        "2 to 1224"),
                 bad("s3.assume-role.session-name", "flink session!", "2 to 64"),
                 bad("s3.assume-role.session-duration", "60", "15 min to 12 h"),
                 bad("s3.client", "transfer-manager", "one of sdk, crt"),
@@ -82,8 +87,11 @@ class BadInputTest {
                 bad("s3.socket.timeout", "-5 s", "positive duration"),
                 bad("s3.connection.max-idle-time", "later", "positive duration"),
                 bad("s3.request.attempt-timeout", "0", "positive duration"),
-                bad(Map.of("s3.upload.min.part.size", "256 mb", "s3.request.attempt-timeout", "2 min"),
-                        "s3.request.attempt-timeout", "2 min", "one part of 's3.upload.min.part.size' (256 MiB)"),
+                bad(
+                        Map.of("s3.upload.min.part.size", "256 mb", "s3.request.attempt-timeout", "2 min"),
+                        "s3.request.attempt-timeout",
+                        "2 min",
+                        "one part of 's3.upload.min.part.size' (256 MiB)"),
                 bad("s3.request.timeout", "1 lightyear", "positive duration"),
                 bad("s3.retry.max-num-retries", "-1", "from 0 to 100"),
                 bad("s3.close.timeout", "0 ms", "positive duration"),
@@ -103,14 +111,24 @@ class BadInputTest {
                 bad("s3.bulk-copy.range-size", "1 kb", "from 64 KiB to 1 GiB"),
                 bad("s3.sse.type", "rot13", "sse-kms"),
                 bad(Map.of("s3.sse.kms.key-id", "alias/flink"), "s3.sse.kms.key-id", null, "not sse-kms"),
-                bad(Map.of("s3.sse.type", "sse-kms", "s3.sse.kms.encryption-context", "no pairs here"),
-                        "s3.sse.kms.encryption-context", "no pairs here", "key=value pairs"),
+                bad(
+                        Map.of("s3.sse.type", "sse-kms", "s3.sse.kms.encryption-context", "no pairs here"),
+                        "s3.sse.kms.encryption-context",
+                        "no pairs here",
+                        "key=value pairs"),
                 bad(Map.of("s3.sse.type", "sse-c", "s3.sse.c.key", SECRET_VALUE), "s3.sse.c.key", null, "256-bit"),
                 bad("s3.ssl.ca-file", "/no/such/ca.pem", "readable file of PEM certificates"),
                 bad("s3.proxy.host", "http://proxy:3128", "host name or IP address without scheme or port"),
-                bad(Map.of("s3.proxy.host", "proxy", "s3.proxy.port", "70000"), "s3.proxy.port", "70000", "from 1 to 65535"),
+                bad(
+                        Map.of("s3.proxy.host", "proxy", "s3.proxy.port", "70000"),
+                        "s3.proxy.port",
+                        "70000",
+                        "from 1 to 65535"),
                 bad(Map.of("s3.proxy.username", "flink"), "s3.proxy.username", null, "no proxy host"),
-                bad(Map.of("s3.proxy.host", "proxy", "s3.proxy.password", SECRET_VALUE), "s3.proxy.password", null,
+                bad(
+                        Map.of("s3.proxy.host", "proxy", "s3.proxy.password", SECRET_VALUE),
+                        "s3.proxy.password",
+                        null,
                         "no proxy user name"),
                 bad("s3.proxy.non-proxy-hosts", "10.*", "'*.domain' or '*'"),
                 bad("s3.entropy.key", "_ent#ropy_", "without any of"),
@@ -118,14 +136,20 @@ class BadInputTest {
                 bad("s3.metrics.log-interval", "-5 min", "0 or a positive duration"),
                 bad("s3.storage-class", "FROZEN", "STANDARD_IA"),
                 bad("s3.requester-pays.enabled", "sometimes", "true or false"),
-                bad(Map.of("s3.accesspoint.arn", "arn:aws:s3:us-east-1:123456789012:accesspoint/flink"),
-                        "s3.accesspoint.arn", null, "s3.bucket.<bucket>.accesspoint.arn"),
+                bad(
+                        Map.of("s3.accesspoint.arn", "arn:aws:s3:us-east-1:123456789012:accesspoint/flink"),
+                        "s3.accesspoint.arn",
+                        null,
+                        "s3.bucket.<bucket>.accesspoint.arn"),
                 // Per-bucket keys are checked for their bucket and named as written.
                 bad("s3.bucket.lake.accesspoint.arn", "arn:aws:iam::123456789012:role/flink", "access point ARN"),
                 bad("s3.bucket.savepoints.upload.min.part.size", "1 mb", "from 5 MiB to 5 GiB"),
                 bad("fs.s3a.bucket.savepoints.create.storage.class", "FROZEN", "STANDARD_IA"),
-                bad(Map.of("fs.s3a.bucket.savepoints.access.key", "AKIAEXAMPLE"), "fs.s3a.bucket.savepoints.access.key",
-                        null, "s3.bucket.savepoints.secret-key"));
+                bad(
+                        Map.of("fs.s3a.bucket.savepoints.access.key", "AKIAEXAMPLE"),
+                        "fs.s3a.bucket.savepoints.access.key",
+                        null,
+                        "s3.bucket.savepoints.secret-key"));
     }
 
     private static Arguments bad(String key, String value, String allowed) {
@@ -147,13 +171,16 @@ class BadInputTest {
         configuration.setString("s3.endpoint", server.endpoint().toString());
         configuration.setString("s3.path-style-access", "true");
         config.forEach(configuration::setString);
-        long requestsBefore = server.requestLog().counts().values().stream().mapToLong(Long::longValue).sum();
+        long requestsBefore = server.requestLog().counts().values().stream()
+                .mapToLong(Long::longValue)
+                .sum();
 
         Throwable failure = catchThrowable(() -> {
             FileSystemFactory factory = s3Factory();
             factory.configure(configuration);
             try {
-                factory.create(URI.create("s3://" + SharedS3ProxyTarget.bucket() + "/")).exists(new Path("/probe"));
+                factory.create(URI.create("s3://" + SharedS3ProxyTarget.bucket() + "/"))
+                        .exists(new Path("/probe"));
             } finally {
                 factory.configure(new Configuration());
             }
@@ -164,8 +191,11 @@ class BadInputTest {
         if (value != null) {
             assertThat(failure.getMessage()).contains(value);
         }
-        assertThat(server.requestLog().counts().values().stream().mapToLong(Long::longValue).sum())
-                .as("requests to the server").isEqualTo(requestsBefore);
+        assertThat(server.requestLog().counts().values().stream()
+                        .mapToLong(Long::longValue)
+                        .sum())
+                .as("requests to the server")
+                .isEqualTo(requestsBefore);
     }
 
     @Test
@@ -189,12 +219,18 @@ class BadInputTest {
                 Arguments.of("s3://ab/key", "s3://ab/", "Illegal S3 bucket name 'ab'"),
                 Arguments.of("s3://-bucket-/key", "s3://-bucket-/", "Illegal S3 bucket name '-bucket-'"),
                 Arguments.of("s3://a..b/key", "s3://a..b/", "Illegal S3 bucket name 'a..b'"),
-                Arguments.of("s3://" + "b".repeat(64) + "/key", "s3://" + SharedS3ProxyTarget.bucket() + "/",
+                Arguments.of(
+                        "s3://" + "b".repeat(64) + "/key",
+                        "s3://" + SharedS3ProxyTarget.bucket() + "/",
                         "Illegal S3 bucket name"),
-                Arguments.of("s3://" + SharedS3ProxyTarget.bucket() + "/" + LONG_KEY,
-                        "s3://" + SharedS3ProxyTarget.bucket() + "/", "1025 bytes is longer than the 1024 bytes"),
-                Arguments.of("s3://" + SharedS3ProxyTarget.bucket() + "/" + LONG_UTF8_KEY,
-                        "s3://" + SharedS3ProxyTarget.bucket() + "/", "1026 bytes is longer than the 1024 bytes"));
+                Arguments.of(
+                        "s3://" + SharedS3ProxyTarget.bucket() + "/" + LONG_KEY,
+                        "s3://" + SharedS3ProxyTarget.bucket() + "/",
+                        "1025 bytes is longer than the 1024 bytes"),
+                Arguments.of(
+                        "s3://" + SharedS3ProxyTarget.bucket() + "/" + LONG_UTF8_KEY,
+                        "s3://" + SharedS3ProxyTarget.bucket() + "/",
+                        "1026 bytes is longer than the 1024 bytes"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -221,7 +257,9 @@ class BadInputTest {
             for (Operation operation : operations) {
                 tried.incrementAndGet();
                 Throwable failure = catchThrowable(operation::run);
-                assertThat(failure).as("%s on %s", operation, path).isInstanceOf(IllegalArgumentException.class)
+                assertThat(failure)
+                        .as("%s on %s", operation, path)
+                        .isInstanceOf(IllegalArgumentException.class)
                         .hasMessageContaining(message);
             }
             assertThat(requests()).as("requests to the server").isEqualTo(requestsBefore);
@@ -231,7 +269,9 @@ class BadInputTest {
     }
 
     private long requests() {
-        return server.requestLog().counts().values().stream().mapToLong(Long::longValue).sum();
+        return server.requestLog().counts().values().stream()
+                .mapToLong(Long::longValue)
+                .sum();
     }
 
     /** One filesystem call with a bad path. */

@@ -66,13 +66,22 @@ public final class CapturedLogs implements AutoCloseable {
 
     private final class Appender extends AbstractAppender {
         Appender() {
-            super(APPENDER, null, PatternLayout.newBuilder().withPattern("%level %logger - %msg%throwable").build(),
-                    true, Property.EMPTY_ARRAY);
+            super(
+                    APPENDER,
+                    null,
+                    PatternLayout.newBuilder()
+                            .withPattern("%level %logger - %msg%throwable")
+                            .build(),
+                    true,
+                    Property.EMPTY_ARRAY);
         }
 
         @Override
         public void append(LogEvent event) {
-            add(new Event(event.getLevel(), event.getLoggerName(), getLayout().toSerializable(event).toString()));
+            add(new Event(
+                    event.getLevel(),
+                    event.getLoggerName(),
+                    getLayout().toSerializable(event).toString()));
         }
     }
 }

@@ -85,10 +85,14 @@ class DelegationTokenTest {
 
         try (UnsignedServer unsigned = new UnsignedServer();
                 MiniCluster miniCluster = new MiniCluster(new MiniClusterConfiguration.Builder()
-                        .setConfiguration(cluster).setNumTaskManagers(1).setNumSlotsPerTaskManager(1).build())) {
+                        .setConfiguration(cluster)
+                        .setNumTaskManagers(1)
+                        .setNumSlotsPerTaskManager(1)
+                        .build())) {
             unsigned.proxy.stripHeaders("x-amz-security-token");
             miniCluster.start();
-            sts.verify(postRequestedFor(urlEqualTo("/")).withRequestBody(containing("Action=GetSessionToken"))
+            sts.verify(postRequestedFor(urlEqualTo("/"))
+                    .withRequestBody(containing("Action=GetSessionToken"))
                     .withHeader("Authorization", containing("Credential=" + LONG_TERM_KEY + "/")));
 
             Configuration fsConfig = new Configuration();
@@ -110,14 +114,18 @@ class DelegationTokenTest {
                 // Flink renews the expiring credentials and sends them; the filesystem takes them.
                 sts.resetMappings();
                 stubSession(RENEWED_KEY, "1 hours");
-                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
-                    List<ProxiedRequest> later = write(unsigned, fs, new Path(dir, "later-" + UUID.randomUUID()));
-                    assertThat(later).isNotEmpty().allSatisfy(request -> {
-                        assertThat(request.header("authorization").orElseThrow())
-                                .contains("Credential=" + RENEWED_KEY + "/");
-                        assertThat(request.header("x-amz-security-token")).contains("session-token-" + RENEWED_KEY);
-                    });
-                });
+                await().atMost(Duration.ofSeconds(60))
+                        .pollInterval(Duration.ofMillis(200))
+                        .untilAsserted(() -> {
+                            List<ProxiedRequest> later =
+                                    write(unsigned, fs, new Path(dir, "later-" + UUID.randomUUID()));
+                            assertThat(later).isNotEmpty().allSatisfy(request -> {
+                                assertThat(request.header("authorization").orElseThrow())
+                                        .contains("Credential=" + RENEWED_KEY + "/");
+                                assertThat(request.header("x-amz-security-token"))
+                                        .contains("session-token-" + RENEWED_KEY);
+                            });
+                        });
             } finally {
                 factory.configure(new Configuration());
             }
@@ -133,8 +141,11 @@ class DelegationTokenTest {
 
     /** STS answers GetSessionToken with {@code key}, expiring {@code validFor} after each answer. */
     private void stubSession(String key, String validFor) {
-        sts.stubFor(post(urlEqualTo("/")).withRequestBody(containing("Action=GetSessionToken"))
-                .willReturn(aResponse().withStatus(200).withHeader("Content-Type", "text/xml")
+        sts.stubFor(post(urlEqualTo("/"))
+                .withRequestBody(containing("Action=GetSessionToken"))
+                .willReturn(aResponse()
+                        .withStatus(200)
+                        .withHeader("Content-Type", "text/xml")
                         .withTransformers("response-template")
                         .withBody("<GetSessionTokenResponse xmlns=\"https://sts.amazonaws.com/doc/2011-06-15/\">"
                                 + "<GetSessionTokenResult><Credentials>"

@@ -35,7 +35,8 @@ import org.junit.jupiter.api.Timeout;
 class PerBucketConfigurationTest {
 
     private static final String CHECKPOINTS = SharedS3ProxyTarget.bucket();
-    private static final String SAVEPOINTS = "savepoints-" + UUID.randomUUID().toString().substring(0, 8);
+    private static final String SAVEPOINTS =
+            "savepoints-" + UUID.randomUUID().toString().substring(0, 8);
     private static final String KMS_KEY = "arn:aws:kms:us-east-1:123456789012:key/flinks3-checkpoints";
 
     /** The request kinds that create an object. */
@@ -92,30 +93,52 @@ class PerBucketConfigurationTest {
         List<ProxiedRequest> toSavepoints = forBucket(SAVEPOINTS);
         assertThat(toCheckpoints).extracting(ProxiedRequest::kind).containsAll(CREATING);
         assertThat(toSavepoints).extracting(ProxiedRequest::kind).containsAll(CREATING);
-        assertThat(toCheckpoints.size() + toSavepoints.size()).isEqualTo(unsigned.proxy.recorded().size());
+        assertThat(toCheckpoints.size() + toSavepoints.size())
+                .isEqualTo(unsigned.proxy.recorded().size());
 
         assertThat(toCheckpoints).allSatisfy(request -> {
-            assertThat(request.header("Authorization").orElseThrow()).as("%s", request.kind())
+            assertThat(request.header("Authorization").orElseThrow())
+                    .as("%s", request.kind())
                     .contains("Credential=CHECKPOINTSKEY/");
-            assertThat(request.header("x-amz-request-payer")).as("%s", request.kind()).isEmpty();
-            assertThat(request.header("x-amz-storage-class")).as("%s", request.kind()).isEmpty();
+            assertThat(request.header("x-amz-request-payer"))
+                    .as("%s", request.kind())
+                    .isEmpty();
+            assertThat(request.header("x-amz-storage-class"))
+                    .as("%s", request.kind())
+                    .isEmpty();
             if (CREATING.contains(request.kind())) {
-                assertThat(request.header("x-amz-server-side-encryption")).as("%s", request.kind()).contains("aws:kms");
-                assertThat(request.header("x-amz-server-side-encryption-aws-kms-key-id")).contains(KMS_KEY);
+                assertThat(request.header("x-amz-server-side-encryption"))
+                        .as("%s", request.kind())
+                        .contains("aws:kms");
+                assertThat(request.header("x-amz-server-side-encryption-aws-kms-key-id"))
+                        .contains(KMS_KEY);
             } else {
-                assertThat(request.headersStartingWith(UnsignedServer.SSE_HEADERS)).as("%s", request.kind()).isEmpty();
+                assertThat(request.headersStartingWith(UnsignedServer.SSE_HEADERS))
+                        .as("%s", request.kind())
+                        .isEmpty();
             }
         });
         assertThat(toSavepoints).allSatisfy(request -> {
-            assertThat(request.header("Authorization").orElseThrow()).as("%s", request.kind())
+            assertThat(request.header("Authorization").orElseThrow())
+                    .as("%s", request.kind())
                     .contains("Credential=SAVEPOINTSKEY/");
-            assertThat(request.header("x-amz-request-payer")).as("%s", request.kind()).contains("requester");
+            assertThat(request.header("x-amz-request-payer"))
+                    .as("%s", request.kind())
+                    .contains("requester");
             if (CREATING.contains(request.kind())) {
-                assertThat(request.header("x-amz-server-side-encryption")).as("%s", request.kind()).contains("AES256");
-                assertThat(request.header("x-amz-storage-class")).as("%s", request.kind()).contains("STANDARD_IA");
+                assertThat(request.header("x-amz-server-side-encryption"))
+                        .as("%s", request.kind())
+                        .contains("AES256");
+                assertThat(request.header("x-amz-storage-class"))
+                        .as("%s", request.kind())
+                        .contains("STANDARD_IA");
             } else {
-                assertThat(request.headersStartingWith(UnsignedServer.SSE_HEADERS)).as("%s", request.kind()).isEmpty();
-                assertThat(request.header("x-amz-storage-class")).as("%s", request.kind()).isEmpty();
+                assertThat(request.headersStartingWith(UnsignedServer.SSE_HEADERS))
+                        .as("%s", request.kind())
+                        .isEmpty();
+                assertThat(request.header("x-amz-storage-class"))
+                        .as("%s", request.kind())
+                        .isEmpty();
             }
         });
     }
@@ -123,7 +146,8 @@ class PerBucketConfigurationTest {
     /** The recorded requests whose path-style URL names {@code bucket}. */
     private List<ProxiedRequest> forBucket(String bucket) {
         return unsigned.proxy.recorded().stream()
-                .filter(r -> r.url().equals("/" + bucket) || r.url().startsWith("/" + bucket + "/")
+                .filter(r -> r.url().equals("/" + bucket)
+                        || r.url().startsWith("/" + bucket + "/")
                         || r.url().startsWith("/" + bucket + "?"))
                 .toList();
     }

@@ -59,31 +59,40 @@ class SecretsNeverLeakTest {
             // S3Proxy answers 501 to a session token it was not configured for.
             unsigned.proxy.stripHeaders("x-amz-security-token");
             try (ProxiedFileSystem fileSystem = ProxiedFileSystem.create(unsigned.proxy, options)) {
-                Path dir = new Path("s3://" + SharedS3ProxyTarget.bucket() + "/SecretsNeverLeakTest/" + UUID.randomUUID());
+                Path dir =
+                        new Path("s3://" + SharedS3ProxyTarget.bucket() + "/SecretsNeverLeakTest/" + UUID.randomUUID());
                 FileSystemWorkout.run(fileSystem.fs(), dir);
                 texts.addAll(faultRun(unsigned, fileSystem, dir));
                 texts.add(fileSystem.toString());
                 texts.add(fileSystem.metrics().toString());
-                texts.add(S3FileSystemSettings.fromConfiguration(Configuration.fromMap(options)).toString());
+                texts.add(S3FileSystemSettings.fromConfiguration(Configuration.fromMap(options))
+                        .toString());
                 try (FSDataOutputStream out = fileSystem.fs().create(new Path(dir, "open"), WriteMode.OVERWRITE)) {
                     texts.add(out.toString());
                 }
             }
             List<CapturedLogs.Event> events = logs.events();
-            assertThat(events).as("the SDK's DEBUG request log was captured")
+            assertThat(events)
+                    .as("the SDK's DEBUG request log was captured")
                     .anySatisfy(event -> assertThat(event.text()).contains("Sending Request"))
                     .hasSizeGreaterThan(50);
-            assertThat(events).filteredOn(event -> event.logger().startsWith("dev.flinks3"))
+            assertThat(events)
+                    .filteredOn(event -> event.logger().startsWith("dev.flinks3"))
                     .allSatisfy(event -> assertNoSecret(event.text()));
-            assertThat(events).filteredOn(event -> !isSignersCanonicalRequest(event))
+            assertThat(events)
+                    .filteredOn(event -> !isSignersCanonicalRequest(event))
                     .allSatisfy(event -> assertNoSecret(event.text()));
-            assertThat(events).filteredOn(SecretsNeverLeakTest::isSignersCanonicalRequest)
+            assertThat(events)
+                    .filteredOn(SecretsNeverLeakTest::isSignersCanonicalRequest)
                     .as("the SDK's canonical requests hold the signed secret headers, never the secret key")
                     .isNotEmpty()
                     .allSatisfy(event -> assertThat(event.text()).doesNotContain(SECRET_KEY));
-            assertThat(events).as("the warning about the signer's DEBUG log")
-                    .anySatisfy(event -> assertThat(event.text()).contains("WARN")
-                            .contains(SIGNER_LOGGER).contains("session token"));
+            assertThat(events)
+                    .as("the warning about the signer's DEBUG log")
+                    .anySatisfy(event -> assertThat(event.text())
+                            .contains("WARN")
+                            .contains(SIGNER_LOGGER)
+                            .contains("session token"));
         }
         texts.forEach(SecretsNeverLeakTest::assertNoSecret);
     }
@@ -93,7 +102,10 @@ class SecretsNeverLeakTest {
     }
 
     private static void assertNoSecret(String text) {
-        assertThat(text).doesNotContain(SECRET_KEY).doesNotContain(SESSION_TOKEN).doesNotContain(CUSTOMER_KEY);
+        assertThat(text)
+                .doesNotContain(SECRET_KEY)
+                .doesNotContain(SESSION_TOKEN)
+                .doesNotContain(CUSTOMER_KEY);
     }
 
     /** Faults retried and faults that fail; returns the failures' messages and stack traces. */
@@ -106,8 +118,8 @@ class SecretsNeverLeakTest {
         unsigned.proxy.failAlways(RequestKind.PUT_OBJECT, Fault.error(403, "AccessDenied", "Access Denied"));
         unsigned.proxy.failAlways(RequestKind.GET_OBJECT, Fault.internalError());
         unsigned.proxy.failAlways(RequestKind.UPLOAD_PART, Fault.resetBeforeResponse());
-        Throwable denied = catchThrowable(
-                () -> FileSystemWorkout.write(fileSystem.fs(), new Path(dir, "denied"), new byte[10]));
+        Throwable denied =
+                catchThrowable(() -> FileSystemWorkout.write(fileSystem.fs(), new Path(dir, "denied"), new byte[10]));
         Throwable broken = catchThrowable(() -> FileSystemWorkout.write(
                 fileSystem.fs(), new Path(dir, "broken"), FileSystemWorkout.bytes(6 * FileSystemWorkout.MIB, 3)));
         unsigned.proxy.clear();

@@ -39,14 +39,27 @@ class ServerSideEncryptionTest {
     private static final Set<RequestKind> CREATING =
             EnumSet.of(RequestKind.PUT_OBJECT, RequestKind.CREATE_MULTIPART_UPLOAD, RequestKind.COPY_OBJECT);
     /** The request kinds that touch object data and so carry the SSE-C key. */
-    private static final Set<RequestKind> TOUCHING_DATA = EnumSet.of(RequestKind.PUT_OBJECT,
-            RequestKind.CREATE_MULTIPART_UPLOAD, RequestKind.UPLOAD_PART, RequestKind.COMPLETE_MULTIPART_UPLOAD,
-            RequestKind.GET_OBJECT, RequestKind.HEAD_OBJECT, RequestKind.COPY_OBJECT, RequestKind.LIST_PARTS);
+    private static final Set<RequestKind> TOUCHING_DATA = EnumSet.of(
+            RequestKind.PUT_OBJECT,
+            RequestKind.CREATE_MULTIPART_UPLOAD,
+            RequestKind.UPLOAD_PART,
+            RequestKind.COMPLETE_MULTIPART_UPLOAD,
+            RequestKind.GET_OBJECT,
+            RequestKind.HEAD_OBJECT,
+            RequestKind.COPY_OBJECT,
+            RequestKind.LIST_PARTS);
     /** Every kind the workout must have sent, so that each was checked. */
-    private static final Set<RequestKind> WORKOUT = EnumSet.of(RequestKind.PUT_OBJECT,
-            RequestKind.CREATE_MULTIPART_UPLOAD, RequestKind.UPLOAD_PART, RequestKind.COMPLETE_MULTIPART_UPLOAD,
-            RequestKind.GET_OBJECT, RequestKind.HEAD_OBJECT, RequestKind.LIST_OBJECTS_V2, RequestKind.COPY_OBJECT,
-            RequestKind.DELETE_OBJECT, RequestKind.DELETE_OBJECTS);
+    private static final Set<RequestKind> WORKOUT = EnumSet.of(
+            RequestKind.PUT_OBJECT,
+            RequestKind.CREATE_MULTIPART_UPLOAD,
+            RequestKind.UPLOAD_PART,
+            RequestKind.COMPLETE_MULTIPART_UPLOAD,
+            RequestKind.GET_OBJECT,
+            RequestKind.HEAD_OBJECT,
+            RequestKind.LIST_OBJECTS_V2,
+            RequestKind.COPY_OBJECT,
+            RequestKind.DELETE_OBJECT,
+            RequestKind.DELETE_OBJECTS);
 
     private UnsignedServer unsigned;
 
@@ -66,11 +79,15 @@ class ServerSideEncryptionTest {
 
         assertThat(sent).allSatisfy(request -> {
             if (CREATING.contains(request.kind())) {
-                assertThat(request.header("x-amz-server-side-encryption")).as("%s", request.kind()).contains("AES256");
+                assertThat(request.header("x-amz-server-side-encryption"))
+                        .as("%s", request.kind())
+                        .contains("AES256");
                 assertThat(request.headersStartingWith(UnsignedServer.SSE_HEADERS))
                         .containsExactly("x-amz-server-side-encryption");
             } else {
-                assertThat(request.headersStartingWith(UnsignedServer.SSE_HEADERS)).as("%s", request.kind()).isEmpty();
+                assertThat(request.headersStartingWith(UnsignedServer.SSE_HEADERS))
+                        .as("%s", request.kind())
+                        .isEmpty();
             }
         });
     }
@@ -83,11 +100,17 @@ class ServerSideEncryptionTest {
 
         assertThat(sent).allSatisfy(request -> {
             if (CREATING.contains(request.kind())) {
-                assertThat(request.header("x-amz-server-side-encryption")).as("%s", request.kind()).contains("aws:kms");
-                assertThat(request.header("x-amz-server-side-encryption-aws-kms-key-id")).contains(KMS_KEY);
-                assertThat(request.header("x-amz-server-side-encryption-context")).contains(context);
+                assertThat(request.header("x-amz-server-side-encryption"))
+                        .as("%s", request.kind())
+                        .contains("aws:kms");
+                assertThat(request.header("x-amz-server-side-encryption-aws-kms-key-id"))
+                        .contains(KMS_KEY);
+                assertThat(request.header("x-amz-server-side-encryption-context"))
+                        .contains(context);
             } else {
-                assertThat(request.headersStartingWith(UnsignedServer.SSE_HEADERS)).as("%s", request.kind()).isEmpty();
+                assertThat(request.headersStartingWith(UnsignedServer.SSE_HEADERS))
+                        .as("%s", request.kind())
+                        .isEmpty();
             }
         });
     }
@@ -95,23 +118,33 @@ class ServerSideEncryptionTest {
     @Test
     void sseCCustomerKeyGoesWithEveryRequestThatTouchesObjectData() throws Exception {
         List<ProxiedRequest> sent = workout(Map.of("s3.sse.type", "sse-c", "s3.sse.c.key", CUSTOMER_KEY));
-        String keyMd5 = Base64.getEncoder().encodeToString(
-                MessageDigest.getInstance("MD5").digest(Base64.getDecoder().decode(CUSTOMER_KEY)));
+        String keyMd5 = Base64.getEncoder()
+                .encodeToString(MessageDigest.getInstance("MD5")
+                        .digest(Base64.getDecoder().decode(CUSTOMER_KEY)));
 
         assertThat(sent).allSatisfy(request -> {
             if (TOUCHING_DATA.contains(request.kind())) {
-                assertThat(request.header("x-amz-server-side-encryption-customer-algorithm")).as("%s", request.kind())
+                assertThat(request.header("x-amz-server-side-encryption-customer-algorithm"))
+                        .as("%s", request.kind())
                         .contains("AES256");
-                assertThat(request.header("x-amz-server-side-encryption-customer-key")).contains(CUSTOMER_KEY);
-                assertThat(request.header("x-amz-server-side-encryption-customer-key-md5")).contains(keyMd5);
-                assertThat(request.header("x-amz-server-side-encryption")).as("SSE-C is not SSE-S3").isEmpty();
+                assertThat(request.header("x-amz-server-side-encryption-customer-key"))
+                        .contains(CUSTOMER_KEY);
+                assertThat(request.header("x-amz-server-side-encryption-customer-key-md5"))
+                        .contains(keyMd5);
+                assertThat(request.header("x-amz-server-side-encryption"))
+                        .as("SSE-C is not SSE-S3")
+                        .isEmpty();
             } else {
-                assertThat(request.headersStartingWith(UnsignedServer.SSE_HEADERS)).as("%s", request.kind()).isEmpty();
+                assertThat(request.headersStartingWith(UnsignedServer.SSE_HEADERS))
+                        .as("%s", request.kind())
+                        .isEmpty();
             }
             if (request.kind() == RequestKind.COPY_OBJECT) {
                 // The source was written with the same key.
-                assertThat(request.header("x-amz-copy-source-server-side-encryption-customer-key")).contains(CUSTOMER_KEY);
-                assertThat(request.header("x-amz-copy-source-server-side-encryption-customer-key-md5")).contains(keyMd5);
+                assertThat(request.header("x-amz-copy-source-server-side-encryption-customer-key"))
+                        .contains(CUSTOMER_KEY);
+                assertThat(request.header("x-amz-copy-source-server-side-encryption-customer-key-md5"))
+                        .contains(keyMd5);
             }
         });
     }

@@ -19,8 +19,11 @@ final class UnsignedServer implements AutoCloseable {
     final FaultInjectingProxy proxy;
 
     UnsignedServer() {
-        server = EmbeddedS3Server.builder().authenticate(false).verifyTrailingChecksums(true)
-                .bucket(SharedS3ProxyTarget.bucket()).start();
+        server = EmbeddedS3Server.builder()
+                .authenticate(false)
+                .verifyTrailingChecksums(true)
+                .bucket(SharedS3ProxyTarget.bucket())
+                .start();
         proxy = new FaultInjectingProxy(server.endpoint());
         proxy.stripHeaders(SSE_HEADERS);
         proxy.stripHeaders(COPY_SOURCE_SSE_HEADERS);

@@ -10,8 +10,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
 import dev.flinks3.it.SharedS3ProxyTarget;
-import dev.flinks3.testserver.EmbeddedS3Server;
 import dev.flinks3.it.faults.ProxiedRequest;
+import dev.flinks3.testserver.EmbeddedS3Server;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -59,7 +59,10 @@ class WebIdentityTest {
         sts.start();
         sts.stubFor(post(urlEqualTo("/"))
                 .withRequestBody(containing("Action=AssumeRoleWithWebIdentity"))
-                .willReturn(aResponse().withStatus(200).withHeader("Content-Type", "text/xml").withBody(stsAnswer())));
+                .willReturn(aResponse()
+                        .withStatus(200)
+                        .withHeader("Content-Type", "text/xml")
+                        .withBody(stsAnswer())));
         Path tokenFile = Files.writeString(dir.resolve("token"), WEB_IDENTITY_TOKEN);
         PROPERTIES.forEach(name -> savedProperties.put(name, System.getProperty(name)));
         System.setProperty("aws.webIdentityTokenFile", tokenFile.toString());
@@ -83,7 +86,8 @@ class WebIdentityTest {
 
     @Test
     void theDefaultChainTakesTheRolesCredentialsFromTheWebIdentityToken() throws Exception {
-        Assumptions.assumeTrue(System.getenv("AWS_ACCESS_KEY_ID") == null && System.getProperty("aws.accessKeyId") == null,
+        Assumptions.assumeTrue(
+                System.getenv("AWS_ACCESS_KEY_ID") == null && System.getProperty("aws.accessKeyId") == null,
                 "static AWS keys in this process's environment come first in the SDK's default chain");
 
         assertRequestsSignedWithTheRolesCredentials(Map.of());
@@ -91,7 +95,8 @@ class WebIdentityTest {
 
     @Test
     void theWebIdentityProviderCanBeNamedExplicitly() throws Exception {
-        assertRequestsSignedWithTheRolesCredentials(Map.of("fs.s3.aws.credentials.provider",
+        assertRequestsSignedWithTheRolesCredentials(Map.of(
+                "fs.s3.aws.credentials.provider",
                 "software.amazon.awssdk.auth.credentials.WebIdentityTokenFileCredentialsProvider"));
     }
 
@@ -105,7 +110,9 @@ class WebIdentityTest {
                     .withRequestBody(containing("WebIdentityToken=" + WEB_IDENTITY_TOKEN))
                     .withRequestBody(containing("RoleArn=" + URLEncoder.encode(ROLE_ARN, StandardCharsets.UTF_8))));
             assertThat(sent).hasSizeGreaterThan(10).allSatisfy(request -> {
-                assertThat(request.header("x-amz-security-token")).as("%s", request.kind()).contains(STS_SESSION_TOKEN);
+                assertThat(request.header("x-amz-security-token"))
+                        .as("%s", request.kind())
+                        .contains(STS_SESSION_TOKEN);
                 assertThat(request.header("authorization").orElseThrow())
                         .contains("Credential=" + STS_ACCESS_KEY_ID + "/");
             });
@@ -113,7 +120,8 @@ class WebIdentityTest {
     }
 
     /** A full workout through a filesystem with no keys configured; returns the S3 requests it sent. */
-    private static List<ProxiedRequest> runWorkout(UnsignedServer unsigned, Map<String, String> extra) throws Exception {
+    private static List<ProxiedRequest> runWorkout(UnsignedServer unsigned, Map<String, String> extra)
+            throws Exception {
         Configuration configuration = new Configuration();
         configuration.setString("s3.endpoint", unsigned.proxy.endpoint().toString());
         configuration.setString("s3.path-style-access", "true");

@@ -13,6 +13,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.reactivestreams.Subscriber;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
 import software.amazon.awssdk.core.async.BlockingOutputStreamAsyncRequestBody;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
@@ -20,7 +21,6 @@ import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 import software.amazon.awssdk.transfer.s3.S3TransferManager;
 import software.amazon.awssdk.transfer.s3.model.CompletedUpload;
 import software.amazon.awssdk.transfer.s3.model.UploadRequest;
-import org.reactivestreams.Subscriber;
 import software.amazon.awssdk.utils.CancellableOutputStream;
 
 /**
@@ -61,8 +61,13 @@ final class StreamedUpload {
     private Thread writer;
     private boolean writerInterrupted;
 
-    private StreamedUpload(S3Location target, String operation, UploadBudget budget, long heldBytes,
-            CompletableFuture<PutObjectResponse> result, CancellableOutputStream body) {
+    private StreamedUpload(
+            S3Location target,
+            String operation,
+            UploadBudget budget,
+            long heldBytes,
+            CompletableFuture<PutObjectResponse> result,
+            CancellableOutputStream body) {
         this.target = target;
         this.operation = operation;
         this.budget = budget;
@@ -81,8 +86,13 @@ final class StreamedUpload {
      * @throws InterruptedIOException if interrupted while waiting
      * @throws IOException if the client neither asks for the body nor fails within {@link #CLIENT_WAIT}
      */
-    static StreamedUpload start(S3TransferManager transferManager, PutObjectRequest request, S3Location target,
-            String operation, UploadBudget budget) throws IOException {
+    static StreamedUpload start(
+            S3TransferManager transferManager,
+            PutObjectRequest request,
+            S3Location target,
+            String operation,
+            UploadBudget budget)
+            throws IOException {
         long held = Math.min(HELD_BYTES, budget.limitBytes());
         budget.acquire(held);
         budget.markInFlight(held);
@@ -93,14 +103,20 @@ final class StreamedUpload {
         CompletableFuture<Void> subscribed = new CompletableFuture<>();
         CompletableFuture<PutObjectResponse> result;
         try {
-            result = S3Errors.translating(transferManager.upload(UploadRequest.builder()
-                            .putObjectRequest(request)
-                            .requestBody(new SubscriptionSignal(body, subscribed))
-                            .build())
-                    .completionFuture(), CompletedUpload::response, operation, target);
+            result = S3Errors.translating(
+                    transferManager
+                            .upload(UploadRequest.builder()
+                                    .putObjectRequest(request)
+                                    .requestBody(new SubscriptionSignal(body, subscribed))
+                                    .build())
+                            .completionFuture(),
+                    CompletedUpload::response,
+                    operation,
+                    target);
         } catch (RuntimeException e) {
             budget.release(held, true);
-            throw new NotTaken(operation + " of " + target + " was not started", S3Errors.translate(operation, target, e));
+            throw new NotTaken(
+                    operation + " of " + target + " was not started", S3Errors.translate(operation, target, e));
         }
         try {
             CompletableFuture.anyOf(subscribed, result).get(CLIENT_WAIT.toMillis(), TimeUnit.MILLISECONDS);
@@ -113,14 +129,18 @@ final class StreamedUpload {
                 Thread.currentThread().interrupt();
                 throw new InterruptedIOException(operation + " of " + target + " interrupted");
             }
-            throw new IOException(operation + " of " + target + ": the S3 client neither asked for the body nor"
-                    + " failed within " + CLIENT_WAIT, e);
+            throw new IOException(
+                    operation + " of " + target + ": the S3 client neither asked for the body nor" + " failed within "
+                            + CLIENT_WAIT,
+                    e);
         }
         if (!subscribed.isDone()) {
             budget.release(held, true);
             Throwable failure = result.handle((response, error) -> error).join();
-            throw new NotTaken(operation + " of " + target + " failed before the body was sent: "
-                    + S3Errors.translate(operation, target, failure).getMessage(), failure);
+            throw new NotTaken(
+                    operation + " of " + target + " failed before the body was sent: "
+                            + S3Errors.translate(operation, target, failure).getMessage(),
+                    failure);
         }
         StreamedUpload upload = new StreamedUpload(target, operation, budget, held, result, body.outputStream());
         result.whenComplete((response, failure) -> upload.finished(failure));

@@ -149,7 +149,8 @@ public final class TransferManagerUploadStream extends OutputStream {
     private void hold(byte[] bytes, int offset, int length) throws IOException {
         int needed = firstPartSize + length;
         if (needed > firstPart.length) {
-            int capacity = (int) Math.min(partBytes, Math.max(needed, Math.max(FIRST_HOLD_BYTES, 2L * firstPart.length)));
+            int capacity =
+                    (int) Math.min(partBytes, Math.max(needed, Math.max(FIRST_HOLD_BYTES, 2L * firstPart.length)));
             budget.acquire(capacity - firstPart.length);
             firstPart = Arrays.copyOf(firstPart, capacity);
         }
@@ -196,14 +197,18 @@ public final class TransferManagerUploadStream extends OutputStream {
                 metrics.uploadCompleted();
                 return;
             } catch (IOException | RuntimeException e) {
-                failure = e instanceof IOException ? (IOException) e : new IOException("Upload to " + target + " failed", e);
+                failure = e instanceof IOException
+                        ? (IOException) e
+                        : new IOException("Upload to " + target + " failed", e);
             }
         } else {
             failure = failedEarlier();
         }
         if (!streamed.abort()) {
-            LOG.warn("The Transfer Manager's upload to {} did not end within {} after it was aborted; a bucket"
-                    + " lifecycle rule for incomplete multipart uploads removes what it left", target,
+            LOG.warn(
+                    "The Transfer Manager's upload to {} did not end within {} after it was aborted; a bucket"
+                            + " lifecycle rule for incomplete multipart uploads removes what it left",
+                    target,
                     StreamedUpload.CLIENT_WAIT);
         }
         metrics.uploadAborted();

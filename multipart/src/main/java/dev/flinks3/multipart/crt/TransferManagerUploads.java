@@ -6,8 +6,8 @@ import dev.flinks3.transfer.PendingUpload;
 import dev.flinks3.transfer.S3Errors;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.S3Settings;
-import dev.flinks3.transfer.sdk.SseDecorator;
 import dev.flinks3.transfer.WriteCondition;
+import dev.flinks3.transfer.sdk.SseDecorator;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -50,7 +50,8 @@ public final class TransferManagerUploads {
      * S3Proxy, does so for an expected body it never read) sends an answer without length that aws-c-http
      * reads as empty ("Upload Id not found in create-multipart-upload response").
      */
-    private static final S3Configuration NO_EXPECT = S3Configuration.builder().expectContinueEnabled(false).build();
+    private static final S3Configuration NO_EXPECT =
+            S3Configuration.builder().expectContinueEnabled(false).build();
 
     private final S3TransferManager transferManager;
     private final UploadEngine engine;
@@ -69,8 +70,8 @@ public final class TransferManagerUploads {
      * @param client the seam of the same client, which knows what the server checks
      * @param settings part size, checksums, encryption
      */
-    public TransferManagerUploads(S3TransferManager transferManager, UploadEngine engine, ObjectClient client,
-            S3Settings settings) {
+    public TransferManagerUploads(
+            S3TransferManager transferManager, UploadEngine engine, ObjectClient client, S3Settings settings) {
         this.transferManager = Objects.requireNonNull(transferManager, "transferManager");
         this.engine = Objects.requireNonNull(engine, "engine");
         this.client = Objects.requireNonNull(client, "client");
@@ -85,8 +86,8 @@ public final class TransferManagerUploads {
      *     java.nio.file.FileAlreadyExistsException} if an object exists (NO_OVERWRITE)
      */
     public TransferManagerUploadStream openStream(S3Location target, WriteCondition condition) {
-        return new TransferManagerUploadStream(this, Objects.requireNonNull(target, "target"),
-                Objects.requireNonNull(condition, "condition"));
+        return new TransferManagerUploadStream(
+                this, Objects.requireNonNull(target, "target"), Objects.requireNonNull(condition, "condition"));
     }
 
     UploadEngine engine() {
@@ -138,9 +139,11 @@ public final class TransferManagerUploads {
         }
         if (!unusable) {
             unusable = true;
-            LOG.warn("The Transfer Manager on the CRT-based S3 client (s3.client: crt) cannot upload to this S3"
-                    + " server ({}): streams from FileSystem.create() are uploaded by the plugin's multipart"
-                    + " engine from now on", refused.getMessage());
+            LOG.warn(
+                    "The Transfer Manager on the CRT-based S3 client (s3.client: crt) cannot upload to this S3"
+                            + " server ({}): streams from FileSystem.create() are uploaded by the plugin's multipart"
+                            + " engine from now on",
+                    refused.getMessage());
         }
         try {
             for (PendingUpload pending : client.listMultipartUploads(target.bucket(), target.key())) {
@@ -149,8 +152,11 @@ public final class TransferManagerUploads {
                 }
             }
         } catch (IOException | RuntimeException e) {
-            LOG.warn("Could not abort the multipart upload the Transfer Manager may have left at {}; a bucket"
-                    + " lifecycle rule for incomplete multipart uploads removes it", target, e);
+            LOG.warn(
+                    "Could not abort the multipart upload the Transfer Manager may have left at {}; a bucket"
+                            + " lifecycle rule for incomplete multipart uploads removes it",
+                    target,
+                    e);
         }
     }
 

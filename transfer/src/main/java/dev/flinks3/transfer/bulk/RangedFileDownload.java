@@ -77,8 +77,13 @@ final class RangedFileDownload {
     private void continueAfter(RangeDownload first) {
         long length = first.objectLength();
         if (length < 0) {
-            result.completeExceptionally(new S3RequestException("GetObject", source.toString(), 206, null,
-                    "The server did not say the object's length in Content-Range", null));
+            result.completeExceptionally(new S3RequestException(
+                    "GetObject",
+                    source.toString(),
+                    206,
+                    null,
+                    "The server did not say the object's length in Content-Range",
+                    null));
             return;
         }
         if (length <= rangeBytes) {
@@ -105,7 +110,8 @@ final class RangedFileDownload {
             return CompletableFuture.completedFuture(null);
         }
         long start = index * rangeBytes;
-        return get(start, Math.min(start + rangeBytes, length), eTag).thenCompose(written -> lane(ranges, length, eTag));
+        return get(start, Math.min(start + rangeBytes, length), eTag)
+                .thenCompose(written -> lane(ranges, length, eTag));
     }
 
     private CompletableFuture<RangeDownload> get(long start, long endExclusive, String eTag) {

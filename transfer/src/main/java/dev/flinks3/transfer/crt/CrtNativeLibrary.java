@@ -35,12 +35,15 @@ public final class CrtNativeLibrary {
     /** Logs, once per JVM, that the Netty client replaces the CRT client and why. */
     public static void warnFallback(Throwable failure) {
         if (WARNED.compareAndSet(false, true)) {
-            LOG.warn("The AWS CRT native library could not be loaded ({}); S3 requests use the Netty HTTP client"
+            LOG.warn(
+                    "The AWS CRT native library could not be loaded ({}); S3 requests use the Netty HTTP client"
                             + " instead of 's3.http-client: crt'. If the temp directory does not allow executables"
                             + " (noexec), point the system property {} at a directory that does, e.g."
                             + " -D{}=/opt/flink/crt; set 's3.http-client: netty' to choose Netty without this"
                             + " warning.",
-                    describe(failure), LIB_DIR_PROPERTY, LIB_DIR_PROPERTY);
+                    describe(failure),
+                    LIB_DIR_PROPERTY,
+                    LIB_DIR_PROPERTY);
         }
     }
 

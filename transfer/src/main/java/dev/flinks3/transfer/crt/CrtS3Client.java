@@ -62,8 +62,8 @@ public final class CrtS3Client {
      * @throws IllegalStateException if the CRT's native library does not load
      * @throws IllegalArgumentException if {@code settings} names a CA file, which this client cannot trust
      */
-    public static S3AsyncClient build(S3Settings settings, S3Credentials credentials, Region region, HttpProxies proxies,
-            Executor completion) {
+    public static S3AsyncClient build(
+            S3Settings settings, S3Credentials credentials, Region region, HttpProxies proxies, Executor completion) {
         Throwable notLoaded = CrtNativeLibrary.loadFailure();
         if (notLoaded != null) {
             throw new IllegalStateException("the CRT-based S3 client needs the AWS CRT native library, which did"
@@ -78,9 +78,10 @@ public final class CrtS3Client {
                 .region(region)
                 .forcePathStyle(settings.client().pathStyleAccess())
                 .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
-                .responseChecksumValidation(settings.client().checksumsEnabled()
-                        ? ResponseChecksumValidation.WHEN_SUPPORTED
-                        : ResponseChecksumValidation.WHEN_REQUIRED)
+                .responseChecksumValidation(
+                        settings.client().checksumsEnabled()
+                                ? ResponseChecksumValidation.WHEN_SUPPORTED
+                                : ResponseChecksumValidation.WHEN_REQUIRED)
                 .maxConcurrency(settings.client().maxConnections())
                 .targetThroughputInGbps(targetThroughputGbps(settings))
                 .minimumPartSizeInBytes(settings.upload().partSizeBytes())
@@ -113,9 +114,9 @@ public final class CrtS3Client {
     private static S3CrtHttpConfiguration http(S3Settings settings, HttpProxies proxies) {
         S3CrtHttpConfiguration.Builder http = S3CrtHttpConfiguration.builder()
                 .connectionTimeout(settings.client().connectionTimeout())
-                .connectionHealthConfiguration(health -> health
-                        .minimumThroughputInBps(MIN_THROUGHPUT_BYTES_PER_SECOND)
-                        .minimumThroughputTimeout(CrtThroughputMonitor.timeout(settings.client().socketTimeout())));
+                .connectionHealthConfiguration(health -> health.minimumThroughputInBps(MIN_THROUGHPUT_BYTES_PER_SECOND)
+                        .minimumThroughputTimeout(
+                                CrtThroughputMonitor.timeout(settings.client().socketTimeout())));
         proxies.proxy().filter(proxy -> !bypassesProxy(settings, proxies)).ifPresent(proxy -> {
             S3CrtProxyConfiguration.Builder p = S3CrtProxyConfiguration.builder()
                     .useSystemPropertyValues(false)
@@ -124,7 +125,11 @@ public final class CrtS3Client {
                     .host(proxy.host())
                     .port(proxy.port());
             if (proxy.username() != null) {
-                p.username(proxy.username()).password(proxy.password() == null ? null : proxy.password().reveal());
+                p.username(proxy.username())
+                        .password(
+                                proxy.password() == null
+                                        ? null
+                                        : proxy.password().reveal());
             }
             http.proxyConfiguration(p.build());
         });

@@ -55,8 +55,10 @@ public final class CrtTrustStore {
     }
 
     private static IllegalStateException unsupported(Throwable cause) {
-        return new IllegalStateException("This AWS SDK's CRT HTTP client cannot be given a CA file"
-                + " ('s3.ssl.ca-file'); use 's3.http-client: netty' with it, or the JVM trust store"
-                + " (-Djavax.net.ssl.trustStore)", cause);
+        return new IllegalStateException(
+                "This AWS SDK's CRT HTTP client cannot be given a CA file"
+                        + " ('s3.ssl.ca-file'); use 's3.http-client: netty' with it, or the JVM trust store"
+                        + " (-Djavax.net.ssl.trustStore)",
+                cause);
     }
 }

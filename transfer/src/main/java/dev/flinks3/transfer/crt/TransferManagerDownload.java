@@ -36,7 +36,8 @@ public final class TransferManagerDownload implements FileDownload {
 
     @Override
     public CompletableFuture<Void> start(S3Location source, Path target) {
-        GetObjectRequest.Builder get = GetObjectRequest.builder().bucket(source.bucket()).key(source.key());
+        GetObjectRequest.Builder get =
+                GetObjectRequest.builder().bucket(source.bucket()).key(source.key());
         sse.decorate(get);
         DownloadFileRequest request = DownloadFileRequest.builder()
                 .getObjectRequest(get.build())
@@ -44,8 +45,9 @@ public final class TransferManagerDownload implements FileDownload {
                 .build();
         return closedGuard.send("GetObject", source, () -> {
             try {
-                return S3Errors.translating(transferManager.downloadFile(request).completionFuture(), "GetObject",
-                        source).thenApply(completed -> null);
+                return S3Errors.translating(
+                                transferManager.downloadFile(request).completionFuture(), "GetObject", source)
+                        .thenApply(completed -> null);
             } catch (RuntimeException e) {
                 return CompletableFuture.failedFuture(S3Errors.translate("GetObject", source, e));
             }

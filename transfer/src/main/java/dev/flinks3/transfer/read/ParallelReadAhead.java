@@ -41,11 +41,11 @@ final class ParallelReadAhead implements Closeable {
      * @param chunkBytes bytes per chunk (one ranged GET each)
      * @param parallelism chunks in the window, so GETs in flight at most and buffers held at most
      */
-    ParallelReadAhead(ObjectClient client, S3Location location, long start, long objectLength, int chunkBytes,
-            int parallelism) {
+    ParallelReadAhead(
+            ObjectClient client, S3Location location, long start, long objectLength, int chunkBytes, int parallelism) {
         if (chunkBytes < 1 || parallelism < 1 || start < 0) {
-            throw new IllegalArgumentException("read-ahead of " + parallelism + " chunks of " + chunkBytes
-                    + " bytes from byte " + start);
+            throw new IllegalArgumentException(
+                    "read-ahead of " + parallelism + " chunks of " + chunkBytes + " bytes from byte " + start);
         }
         this.client = client;
         this.location = location;

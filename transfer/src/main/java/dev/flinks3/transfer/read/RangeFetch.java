@@ -5,8 +5,8 @@ import dev.flinks3.transfer.PartialBodyException;
 import dev.flinks3.transfer.RangeRead;
 import dev.flinks3.transfer.S3Location;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.io.InterruptedIOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
@@ -36,8 +36,8 @@ final class RangeFetch {
     private volatile CompletableFuture<RangeRead> inFlight;
     private volatile boolean cancelled;
 
-    private RangeFetch(ObjectClient client, S3Location location, long start, ByteBuffer dst,
-            long expectedObjectLength) {
+    private RangeFetch(
+            ObjectClient client, S3Location location, long start, ByteBuffer dst, long expectedObjectLength) {
         this.client = client;
         this.location = location;
         this.start = start;
@@ -53,8 +53,8 @@ final class RangeFetch {
      *     not moved
      * @param expectedObjectLength the object's length in bytes if known, else -1
      */
-    static RangeFetch of(ObjectClient client, S3Location location, long start, ByteBuffer dst,
-            long expectedObjectLength) {
+    static RangeFetch of(
+            ObjectClient client, S3Location location, long start, ByteBuffer dst, long expectedObjectLength) {
         return new RangeFetch(client, location, start, dst, expectedObjectLength);
     }
 

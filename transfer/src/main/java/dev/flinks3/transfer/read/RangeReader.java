@@ -246,13 +246,15 @@ final class RangeReader implements Closeable {
         if (broken != null) {
             broken.abort();
         }
-        if (failure instanceof FileNotFoundException || aborted || Thread.currentThread().isInterrupted()) {
+        if (failure instanceof FileNotFoundException
+                || aborted
+                || Thread.currentThread().isInterrupted()) {
             throw failure;
         }
         failures.add(failure);
         if (attempts >= MAX_ATTEMPTS) {
-            throw withEarlierFailures(new IOException("reading " + location + " failed at byte " + position
-                    + " after " + attempts + " ranged GETs"));
+            throw withEarlierFailures(new IOException(
+                    "reading " + location + " failed at byte " + position + " after " + attempts + " ranged GETs"));
         }
     }
 

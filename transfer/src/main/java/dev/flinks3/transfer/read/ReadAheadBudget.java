@@ -48,7 +48,8 @@ public final class ReadAheadBudget {
     public synchronized void release(int windows, int windowBytes) {
         long bytes = (long) windows * windowBytes;
         if (bytes < 0 || bytes > heldBytes) {
-            throw new IllegalStateException("releasing " + bytes + " bytes of read-ahead but " + heldBytes + " are held");
+            throw new IllegalStateException(
+                    "releasing " + bytes + " bytes of read-ahead but " + heldBytes + " are held");
         }
         heldBytes -= bytes;
     }

@@ -88,11 +88,12 @@ final class ReadAheadChunk {
         } catch (InterruptedIOException e) {
             throw e;
         } catch (IOException e) {
-            throw new IOException("reading bytes " + start + " to " + end() + " of " + location + " ahead failed: " + e, e);
+            throw new IOException(
+                    "reading bytes " + start + " to " + end() + " of " + location + " ahead failed: " + e, e);
         }
         if (read.bytes() != length) {
-            throw new IOException(location + " ended at byte " + (start + read.bytes()) + ", before the "
-                    + objectLength + " bytes it had when the read began");
+            throw new IOException(location + " ended at byte " + (start + read.bytes()) + ", before the " + objectLength
+                    + " bytes it had when the read began");
         }
         return length;
     }

@@ -2,9 +2,9 @@ package dev.flinks3.transfer.read;
 
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.RangeRead;
+import dev.flinks3.transfer.ReadSettings;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.S3RequestException;
-import dev.flinks3.transfer.ReadSettings;
 import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -92,9 +92,11 @@ public final class S3SeekableInputStream extends InputStream {
     private long nextRangeBytes;
     /** True once {@link #seek} moved the position away from where sequential reading would go on. */
     private boolean seekedAway;
+
     private ParallelReadAhead readAhead;
     /** Windows {@link #readAhead} took from the budget, given back when it closes. */
     private int readAheadWindows;
+
     private volatile boolean closed;
     private final byte[] single = new byte[1];
 
@@ -119,7 +121,11 @@ public final class S3SeekableInputStream extends InputStream {
      * @param readAhead the process-wide budget of read-ahead windows, shared by streams; {@code null}
      *     reads over one connection at a time
      */
-    public S3SeekableInputStream(ObjectClient client, S3Location location, ReadSettings settings, long knownLength,
+    public S3SeekableInputStream(
+            ObjectClient client,
+            S3Location location,
+            ReadSettings settings,
+            long knownLength,
             ReadAheadBudget readAhead) {
         this.client = Objects.requireNonNull(client, "client");
         this.location = Objects.requireNonNull(location, "location");
@@ -321,7 +327,9 @@ public final class S3SeekableInputStream extends InputStream {
         }
         RangeRead read;
         try {
-            read = RangeFetch.of(client, location, position, dst, length).begin().await();
+            read = RangeFetch.of(client, location, position, dst, length)
+                    .begin()
+                    .await();
         } catch (EOFException pastTheEnd) {
             return -1;
         } catch (S3RequestException e) {
@@ -380,7 +388,8 @@ public final class S3SeekableInputStream extends InputStream {
             if (range != null && !continuesAt(range, position)) {
                 // Sequential: the reader went on where the range ended, having read (not skipped) at
                 // least half of it; random reads that merely cross a range's end do not qualify.
-                boolean sequential = range.position() == range.end() && position == range.end()
+                boolean sequential = range.position() == range.end()
+                        && position == range.end()
                         && rangeBytesRead >= (range.end() - range.start()) / 2;
                 boolean fullSize = range.end() - range.start() >= rangeBytes;
                 closeRange();

@@ -1,6 +1,5 @@
 package dev.flinks3.transfer.sdk;
 
-import dev.flinks3.transfer.S3Settings;
 import java.util.Map;
 import java.util.Set;
 import software.amazon.awssdk.core.SdkField;
@@ -23,7 +22,8 @@ import software.amazon.awssdk.utils.http.SdkHttpUtils;
 final class AccessPointRouting implements ExecutionInterceptor {
 
     private static final String COPY_SOURCE = "CopySource";
-    private static final Set<String> BUCKET_MEMBERS = Set.of("Bucket", "SourceBucket", "DestinationBucket", COPY_SOURCE);
+    private static final Set<String> BUCKET_MEMBERS =
+            Set.of("Bucket", "SourceBucket", "DestinationBucket", COPY_SOURCE);
 
     private final Map<String, String> accessPoints;
 

@@ -1,7 +1,6 @@
 package dev.flinks3.transfer.sdk;
 
 import dev.flinks3.transfer.ClientSettings;
-import dev.flinks3.transfer.S3Settings;
 import dev.flinks3.transfer.crt.CrtNativeLibrary;
 import dev.flinks3.transfer.crt.CrtThroughputMonitor;
 import dev.flinks3.transfer.crt.CrtTrustStore;
@@ -43,7 +42,8 @@ final class AsyncHttpClientFactory {
      * @throws IllegalArgumentException if the configured CA file cannot be read
      */
     static SdkAsyncHttpClient create(ClientSettings settings, HttpProxies proxies, Closer closer) {
-        TrustedCertificates trusted = settings.sslCaFile() == null ? null : TrustedCertificates.load(settings.sslCaFile());
+        TrustedCertificates trusted =
+                settings.sslCaFile() == null ? null : TrustedCertificates.load(settings.sslCaFile());
         switch (settings.httpClient()) {
             case CRT:
                 Throwable notLoaded = CrtNativeLibrary.loadFailure();
@@ -61,7 +61,9 @@ final class AsyncHttpClientFactory {
 
     /** Which kind of client {@link #create} built. */
     static ClientSettings.HttpClientType typeOf(SdkAsyncHttpClient client) {
-        return client instanceof NettyNioAsyncHttpClient ? ClientSettings.HttpClientType.NETTY : ClientSettings.HttpClientType.CRT;
+        return client instanceof NettyNioAsyncHttpClient
+                ? ClientSettings.HttpClientType.NETTY
+                : ClientSettings.HttpClientType.CRT;
     }
 
     private static SdkAsyncHttpClient crt(
@@ -73,9 +75,9 @@ final class AsyncHttpClientFactory {
                 .connectionTimeout(settings.connectionTimeout())
                 .connectionMaxIdleTime(settings.connectionMaxIdleTime())
                 .connectionAcquisitionTimeout(connectionAcquisitionTimeout(settings))
-                .connectionHealthConfiguration(health -> health
-                        .minimumThroughputInBps(CRT_MIN_THROUGHPUT_BYTES_PER_SECOND)
-                        .minimumThroughputTimeout(CrtThroughputMonitor.timeout(settings.socketTimeout())))
+                .connectionHealthConfiguration(
+                        health -> health.minimumThroughputInBps(CRT_MIN_THROUGHPUT_BYTES_PER_SECOND)
+                                .minimumThroughputTimeout(CrtThroughputMonitor.timeout(settings.socketTimeout())))
                 .useTrustStoreSystemProperties(trusted == null && isSet(System.getProperty(TRUST_STORE_PROPERTY)));
         proxies.proxy().ifPresent(proxy -> builder.proxyConfiguration(proxies.crt()));
         SdkAsyncHttpClient client = closer.register(builder.build());
@@ -94,9 +96,13 @@ final class AsyncHttpClientFactory {
     private static SdkAsyncHttpClient netty(
             ClientSettings settings, TrustedCertificates trusted, HttpProxies proxies, Closer closer) {
         SdkEventLoopGroup eventLoops = SdkEventLoopGroup.builder()
-                .threadFactory(new ThreadFactoryBuilder().threadNamePrefix("flinks3-s3-netty").daemonThreads(true).build())
+                .threadFactory(new ThreadFactoryBuilder()
+                        .threadNamePrefix("flinks3-s3-netty")
+                        .daemonThreads(true)
+                        .build())
                 .build();
-        closer.register(() -> eventLoops.eventLoopGroup()
+        closer.register(() -> eventLoops
+                .eventLoopGroup()
                 .shutdownGracefully(0, EVENT_LOOP_SHUTDOWN_TIMEOUT_MS, TimeUnit.MILLISECONDS)
                 .await(EVENT_LOOP_SHUTDOWN_TIMEOUT_MS, TimeUnit.MILLISECONDS));
         NettyNioAsyncHttpClient.Builder builder = NettyNioAsyncHttpClient.builder()

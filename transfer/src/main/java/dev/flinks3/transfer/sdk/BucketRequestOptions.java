@@ -50,14 +50,17 @@ final class BucketRequestOptions implements ExecutionInterceptor {
             return request;
         }
         if (request instanceof PutObjectRequest && ((PutObjectRequest) request).storageClassAsString() == null) {
-            return ((PutObjectRequest) request).toBuilder().storageClass(storageClass).build();
+            return ((PutObjectRequest) request)
+                    .toBuilder().storageClass(storageClass).build();
         }
         if (request instanceof CreateMultipartUploadRequest
                 && ((CreateMultipartUploadRequest) request).storageClassAsString() == null) {
-            return ((CreateMultipartUploadRequest) request).toBuilder().storageClass(storageClass).build();
+            return ((CreateMultipartUploadRequest) request)
+                    .toBuilder().storageClass(storageClass).build();
         }
         if (request instanceof CopyObjectRequest && ((CopyObjectRequest) request).storageClassAsString() == null) {
-            return ((CopyObjectRequest) request).toBuilder().storageClass(storageClass).build();
+            return ((CopyObjectRequest) request)
+                    .toBuilder().storageClass(storageClass).build();
         }
         return request;
     }

@@ -49,13 +49,20 @@ final class BufferBodyTransformer implements AsyncResponseTransformer<GetObjectR
     public void onResponse(GetObjectResponse response) {
         Attempt current = attempt;
         current.objectLength = SdkRangeStream.objectLength(response);
-        current.checksummed = response.checksumCRC32C() != null || response.checksumCRC32() != null
-                || response.checksumCRC64NVME() != null || response.checksumSHA1() != null
+        current.checksummed = response.checksumCRC32C() != null
+                || response.checksumCRC32() != null
+                || response.checksumCRC64NVME() != null
+                || response.checksumSHA1() != null
                 || response.checksumSHA256() != null;
         if (response.contentRange() == null && start > 0) {
             current.refused = true;
-            current.result.completeExceptionally(new S3RequestException("GetObject", location.toString(), 200, null,
-                    "The server ignored the Range header and sent the whole object", null));
+            current.result.completeExceptionally(new S3RequestException(
+                    "GetObject",
+                    location.toString(),
+                    200,
+                    null,
+                    "The server ignored the Range header and sent the whole object",
+                    null));
         }
     }
 
@@ -122,8 +129,13 @@ final class BufferBodyTransformer implements AsyncResponseTransformer<GetObjectR
             if (n > target.remaining()) {
                 refused = true;
                 subscription.cancel();
-                result.completeExceptionally(new S3RequestException("GetObject", location.toString(), 200, null,
-                        "The server sent more than the " + length + " bytes asked for from byte " + start, null));
+                result.completeExceptionally(new S3RequestException(
+                        "GetObject",
+                        location.toString(),
+                        200,
+                        null,
+                        "The server sent more than the " + length + " bytes asked for from byte " + start,
+                        null));
                 return;
             }
             target.put(buffer);

@@ -80,7 +80,7 @@ public final class ClosedGuard {
     }
 
     private static IOException closedError(String operation, Object location, Throwable cause) {
-        return new IOException(operation + " of " + location + (cause == null ? " was not sent: " : " failed: ")
-                + CLOSED, cause);
+        return new IOException(
+                operation + " of " + location + (cause == null ? " was not sent: " : " failed: ") + CLOSED, cause);
     }
 }

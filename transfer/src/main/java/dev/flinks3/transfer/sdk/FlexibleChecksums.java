@@ -96,22 +96,32 @@ final class FlexibleChecksums {
      * @param location the upload's location, for the warning
      * @return the answer; fails as {@code send}'s future does
      */
-    <R> CompletableFuture<R> upload(ByteBuffer body, Function<BodyChecksums, CompletableFuture<R>> send,
-            Function<R, String> echoedCrc32c, String operation, Object location) {
+    <R> CompletableFuture<R> upload(
+            ByteBuffer body,
+            Function<BodyChecksums, CompletableFuture<R>> send,
+            Function<R, String> echoedCrc32c,
+            String operation,
+            Object location) {
         BodyChecksums sent = BodyChecksums.of(body, mode.get());
-        return send.apply(sent).handle((response, failure) -> {
-            if (failure == null) {
-                learnFromAnswer(sent, echoedCrc32c.apply(response), operation, location);
-                return CompletableFuture.completedFuture(response);
-            }
-            if (sent.crc32c() != null && rejectsChecksumHeader(failure) && switchToContentMd5(
-                    operation + " for " + location + " was rejected with the x-amz-checksum-crc32c header ("
-                            + S3Errors.unwrap(failure).getMessage() + "); it is sent again with Content-MD5")) {
-                return send.apply(BodyChecksums.of(body, Mode.CONTENT_MD5));
-            }
-            return CompletableFuture.<R>failedFuture(failure instanceof CompletionException && failure.getCause() != null
-                    ? failure.getCause() : failure);
-        }).thenCompose(Function.identity());
+        return send.apply(sent)
+                .handle((response, failure) -> {
+                    if (failure == null) {
+                        learnFromAnswer(sent, echoedCrc32c.apply(response), operation, location);
+                        return CompletableFuture.completedFuture(response);
+                    }
+                    if (sent.crc32c() != null
+                            && rejectsChecksumHeader(failure)
+                            && switchToContentMd5(operation + " for " + location
+                                    + " was rejected with the x-amz-checksum-crc32c header ("
+                                    + S3Errors.unwrap(failure).getMessage() + "); it is sent again with Content-MD5")) {
+                        return send.apply(BodyChecksums.of(body, Mode.CONTENT_MD5));
+                    }
+                    return CompletableFuture.<R>failedFuture(
+                            failure instanceof CompletionException && failure.getCause() != null
+                                    ? failure.getCause()
+                                    : failure);
+                })
+                .thenCompose(Function.identity());
     }
 
     private void learnFromAnswer(BodyChecksums sent, String echoed, String operation, Object location) {
@@ -132,9 +142,11 @@ final class FlexibleChecksums {
      */
     private boolean switchToContentMd5(String why) {
         if (mode.compareAndSet(Mode.PROBING, Mode.CONTENT_MD5)) {
-            LOG.warn("This S3 server does not check flexible checksums: {}. Uploads carry Content-MD5 from now on,"
-                    + " which the server checks instead. Set s3.checksum-validation.enabled: false to send"
-                    + " neither.", why);
+            LOG.warn(
+                    "This S3 server does not check flexible checksums: {}. Uploads carry Content-MD5 from now on,"
+                            + " which the server checks instead. Set s3.checksum-validation.enabled: false to send"
+                            + " neither.",
+                    why);
         }
         return mode.get() == Mode.CONTENT_MD5;
     }
@@ -142,7 +154,8 @@ final class FlexibleChecksums {
     /** An error answer that names the checksum, as {@link S3Errors} classifies it (not BadDigest). */
     private static boolean rejectsChecksumHeader(Throwable failure) {
         Throwable cause = S3Errors.unwrap(failure);
-        return cause instanceof S3RequestException && cause.getMessage() != null
+        return cause instanceof S3RequestException
+                && cause.getMessage() != null
                 && cause.getMessage().contains(S3Errors.CHECKSUM_HINT);
     }
 
@@ -156,7 +169,9 @@ final class FlexibleChecksums {
 
     CreateMultipartUploadRequest.Builder decorate(CreateMultipartUploadRequest.Builder request) {
         Mode now = mode.get();
-        return now == Mode.PROBING || now == Mode.CRC32C ? request.checksumAlgorithm(ChecksumAlgorithm.CRC32_C) : request;
+        return now == Mode.PROBING || now == Mode.CRC32C
+                ? request.checksumAlgorithm(ChecksumAlgorithm.CRC32_C)
+                : request;
     }
 
     GetObjectRequest.Builder decorate(GetObjectRequest.Builder request) {
@@ -205,7 +220,8 @@ final class FlexibleChecksums {
             CRC32C crc = new CRC32C();
             crc.update(body.duplicate());
             int value = (int) crc.getValue();
-            return Base64.getEncoder().encodeToString(ByteBuffer.allocate(4).putInt(value).array());
+            return Base64.getEncoder()
+                    .encodeToString(ByteBuffer.allocate(4).putInt(value).array());
         }
 
         static String contentMd5(ByteBuffer body) {

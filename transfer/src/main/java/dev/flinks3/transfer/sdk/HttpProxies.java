@@ -3,7 +3,6 @@ package dev.flinks3.transfer.sdk;
 import dev.flinks3.transfer.ClientSettings;
 import dev.flinks3.transfer.HttpProxy;
 import dev.flinks3.transfer.NonProxyHosts;
-import dev.flinks3.transfer.S3Settings;
 import dev.flinks3.transfer.Secret;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,17 +35,23 @@ public final class HttpProxies {
     /** The route for {@code settings}: its proxy and non-proxy hosts, or the system's where unset. */
     public static HttpProxies of(ClientSettings settings) {
         if (settings.proxy() != null) {
-            return new HttpProxies(settings.proxy(),
-                    settings.nonProxyHosts() == null ? List.of() : settings.nonProxyHosts());
+            return new HttpProxies(
+                    settings.proxy(), settings.nonProxyHosts() == null ? List.of() : settings.nonProxyHosts());
         }
-        String scheme = settings.endpoint() == null ? "https" : settings.endpoint().getScheme();
+        String scheme =
+                settings.endpoint() == null ? "https" : settings.endpoint().getScheme();
         ProxyConfigProvider system = ProxyConfigProvider.fromSystemEnvironmentSettings(true, true, scheme);
         if (system == null || system.host() == null || system.host().isEmpty()) {
             return new HttpProxies(null, List.of());
         }
         int port = system.port() > 0 ? system.port() : HttpProxy.defaultPort(scheme);
-        HttpProxy fromSystem = new HttpProxy(system.host(), port, system.userName().orElse(null),
-                system.userName().isPresent() ? Secret.ofNullable(system.password().orElse(null)) : null);
+        HttpProxy fromSystem = new HttpProxy(
+                system.host(),
+                port,
+                system.userName().orElse(null),
+                system.userName().isPresent()
+                        ? Secret.ofNullable(system.password().orElse(null))
+                        : null);
         List<String> bypass = settings.nonProxyHosts() != null
                 ? settings.nonProxyHosts()
                 : new ArrayList<>(system.rawNonProxyHosts());
@@ -74,7 +79,8 @@ public final class HttpProxies {
                         .port(proxy.port())
                         .nonProxyHosts(NonProxyHosts.asRegularExpressions(nonProxyHosts));
         if (proxy.username() != null) {
-            b.username(proxy.username()).password(proxy.password() == null ? null : proxy.password().reveal());
+            b.username(proxy.username())
+                    .password(proxy.password() == null ? null : proxy.password().reveal());
         }
         return b.build();
     }
@@ -90,7 +96,8 @@ public final class HttpProxies {
                         .port(proxy.port())
                         .nonProxyHosts(Set.copyOf(nonProxyHosts));
         if (proxy.username() != null) {
-            b.username(proxy.username()).password(proxy.password() == null ? null : proxy.password().reveal());
+            b.username(proxy.username())
+                    .password(proxy.password() == null ? null : proxy.password().reveal());
         }
         return b.build();
     }

@@ -25,6 +25,7 @@ public final class LatencyWindow {
     private final AtomicLongArray durations = new AtomicLongArray(CAPACITY);
     /** When each slot's request ended, as ns since {@link #origin} plus one; 0 for a slot never written. */
     private final AtomicLongArray endTimes = new AtomicLongArray(CAPACITY);
+
     private final AtomicLong next = new AtomicLong();
     private final LongSupplier nanoClock;
     private final long origin;
@@ -108,8 +109,9 @@ public final class LatencyWindow {
 
         @Override
         public String toString() {
-            return "p50 " + TimeUnit.NANOSECONDS.toMillis(p50Nanos) + " ms, p99 " + TimeUnit.NANOSECONDS.toMillis(p99Nanos)
-                    + " ms, max " + TimeUnit.NANOSECONDS.toMillis(maxNanos) + " ms of " + samples;
+            return "p50 " + TimeUnit.NANOSECONDS.toMillis(p50Nanos) + " ms, p99 "
+                    + TimeUnit.NANOSECONDS.toMillis(p99Nanos) + " ms, max " + TimeUnit.NANOSECONDS.toMillis(maxNanos)
+                    + " ms of " + samples;
         }
     }
 }

@@ -2,7 +2,6 @@ package dev.flinks3.transfer.sdk;
 
 import dev.flinks3.transfer.S3Errors;
 import dev.flinks3.transfer.S3Location;
-import dev.flinks3.transfer.S3Settings;
 import dev.flinks3.transfer.SlidingWindow;
 import dev.flinks3.transfer.UploadSettings;
 import java.io.IOException;
@@ -60,7 +59,8 @@ final class MultipartCopy {
         sse.decorate(create);
         String uploadId = S3Errors.await(
                 s3.createMultipartUpload(create.build()).thenApply(CreateMultipartUploadResponse::uploadId),
-                "CreateMultipartUpload", target);
+                "CreateMultipartUpload",
+                target);
         try {
             List<CompletedPart> parts = SlidingWindow.run(
                     ranges(sourceLength), partsInFlight, range -> copyPart(source, target, uploadId, range));
@@ -68,7 +68,8 @@ final class MultipartCopy {
                     .bucket(target.bucket())
                     .key(target.key())
                     .uploadId(uploadId)
-                    .multipartUpload(CompletedMultipartUpload.builder().parts(parts).build());
+                    .multipartUpload(
+                            CompletedMultipartUpload.builder().parts(parts).build());
             sse.decorate(complete);
             S3Errors.await(s3.completeMultipartUpload(complete.build()), "CompleteMultipartUpload", target);
         } catch (IOException e) {
@@ -104,12 +105,14 @@ final class MultipartCopy {
                 .uploadId(uploadId)
                 .partNumber(partNumber);
         sse.decorate(request);
-        return S3Errors.translating(s3.uploadPartCopy(request.build()),
+        return S3Errors.translating(
+                s3.uploadPartCopy(request.build()),
                 response -> CompletedPart.builder()
                         .partNumber(partNumber)
                         .eTag(response.copyPartResult().eTag())
                         .build(),
-                "UploadPartCopy", source);
+                "UploadPartCopy",
+                source);
     }
 
     private <E extends Exception> E abortAfter(E cause, S3Location target, String uploadId) {

@@ -28,7 +28,8 @@ final class ObjectBodyBytes implements ExecutionInterceptor {
     public Optional<Publisher<ByteBuffer>> modifyAsyncHttpResponseContent(
             Context.ModifyHttpResponse context, ExecutionAttributes executionAttributes) {
         Optional<Publisher<ByteBuffer>> body = context.responsePublisher();
-        if (body.isEmpty() || !(context.request() instanceof GetObjectRequest)
+        if (body.isEmpty()
+                || !(context.request() instanceof GetObjectRequest)
                 || !context.httpResponse().isSuccessful()) {
             return body;
         }

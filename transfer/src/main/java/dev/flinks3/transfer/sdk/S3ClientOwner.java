@@ -102,7 +102,8 @@ public final class S3ClientOwner implements Closeable {
             this.region = resolveRegion(settings);
             ThreadPoolExecutor completion = closer.register(new Shutdown<>(completionExecutor())).executor;
             ScheduledThreadPoolExecutor scheduler = closer.register(new Shutdown<>(scheduler())).executor;
-            this.credentials = closer.register(S3Credentials.create(settings.client().credentials(), region));
+            this.credentials =
+                    closer.register(S3Credentials.create(settings.client().credentials(), region));
             this.proxies = HttpProxies.of(settings.client());
             S3AsyncClient s3;
             S3TransferManager transferManager = null;
@@ -110,24 +111,36 @@ public final class S3ClientOwner implements Closeable {
                 this.httpClientInUse = ClientSettings.HttpClientType.CRT;
                 s3 = closer.register(CrtS3Client.build(settings, credentials, region, proxies, completion));
                 // Closed before the client; it does not close a client it was given.
-                transferManager = closer.register(
-                        S3TransferManager.builder().s3Client(s3).executor(completion).build());
+                transferManager = closer.register(S3TransferManager.builder()
+                        .s3Client(s3)
+                        .executor(completion)
+                        .build());
             } else {
                 SdkAsyncHttpClient http = AsyncHttpClientFactory.create(settings.client(), proxies, closer);
                 this.httpClientInUse = AsyncHttpClientFactory.typeOf(http);
                 RetryStrategy retryStrategy = S3RetryStrategy.create(settings.client(), requestMetrics);
-                s3 = closer.register(clientBuilder(http, completion, scheduler, retryStrategy).build());
+                s3 = closer.register(clientBuilder(http, completion, scheduler, retryStrategy)
+                        .build());
             }
             this.transferManager = transferManager;
 
             SseDecorator sse = new SseDecorator(settings.encryption());
-            this.objectClient = new SdkObjectClient(s3, sse, new FlexibleChecksums(settings.client().checksumsEnabled()),
-                    new MultipartCopy(s3, sse, copyPartBytes, COPY_PARTS_IN_FLIGHT), maxSingleCopyBytes, closedGuard);
+            this.objectClient = new SdkObjectClient(
+                    s3,
+                    sse,
+                    new FlexibleChecksums(settings.client().checksumsEnabled()),
+                    new MultipartCopy(s3, sse, copyPartBytes, COPY_PARTS_IN_FLIGHT),
+                    maxSingleCopyBytes,
+                    closedGuard);
             this.bulkDownloader = transferManager != null
-                    ? new BulkDownloader(new TransferManagerDownload(transferManager, sse, closedGuard),
+                    ? new BulkDownloader(
+                            new TransferManagerDownload(transferManager, sse, closedGuard),
                             settings.read().bulkCopyConcurrency())
-                    : BulkDownloader.ranged(objectClient, settings.read().bulkCopyConcurrency(),
-                            settings.read().bulkCopyRangeBytes(), rangesPerFile(settings));
+                    : BulkDownloader.ranged(
+                            objectClient,
+                            settings.read().bulkCopyConcurrency(),
+                            settings.read().bulkCopyRangeBytes(),
+                            rangesPerFile(settings));
         } catch (RuntimeException e) {
             throw closer.closeAfterFailure(e);
         } catch (Error e) {
@@ -219,11 +232,18 @@ public final class S3ClientOwner implements Closeable {
      * GETs count against the per-attempt timeout.
      */
     static int rangesPerFile(S3Settings settings) {
-        return Math.max(1, Math.min(RANGES_IN_FLIGHT_PER_FILE, settings.client().maxConnections() / settings.read().bulkCopyConcurrency()));
+        return Math.max(
+                1,
+                Math.min(
+                        RANGES_IN_FLIGHT_PER_FILE,
+                        settings.client().maxConnections() / settings.read().bulkCopyConcurrency()));
     }
 
-    private S3AsyncClientBuilder clientBuilder(SdkAsyncHttpClient http, ExecutorService completion,
-            ScheduledThreadPoolExecutor scheduler, RetryStrategy retryStrategy) {
+    private S3AsyncClientBuilder clientBuilder(
+            SdkAsyncHttpClient http,
+            ExecutorService completion,
+            ScheduledThreadPoolExecutor scheduler,
+            RetryStrategy retryStrategy) {
         S3AsyncClientBuilder builder = S3AsyncClient.builder()
                 .httpClient(http)
                 .credentialsProvider(credentials.provider())
@@ -232,16 +252,16 @@ public final class S3ClientOwner implements Closeable {
                 // Upload checksums are computed by FlexibleChecksums and sent as headers; the SDK adds
                 // its own only where an operation requires one (DeleteObjects), so it never sends trailers.
                 .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
-                .responseChecksumValidation(settings.client().checksumsEnabled()
-                        ? ResponseChecksumValidation.WHEN_SUPPORTED
-                        : ResponseChecksumValidation.WHEN_REQUIRED)
+                .responseChecksumValidation(
+                        settings.client().checksumsEnabled()
+                                ? ResponseChecksumValidation.WHEN_SUPPORTED
+                                : ResponseChecksumValidation.WHEN_REQUIRED)
                 .serviceConfiguration(S3Configuration.builder()
                         .chunkedEncodingEnabled(settings.client().chunkedEncodingEnabled())
                         .build())
-                .asyncConfiguration(async -> async.advancedOption(
-                        SdkAdvancedAsyncClientOption.FUTURE_COMPLETION_EXECUTOR, completion))
-                .overrideConfiguration(override -> override
-                        .retryStrategy(retryStrategy)
+                .asyncConfiguration(async ->
+                        async.advancedOption(SdkAdvancedAsyncClientOption.FUTURE_COMPLETION_EXECUTOR, completion))
+                .overrideConfiguration(override -> override.retryStrategy(retryStrategy)
                         .addMetricPublisher(requestMetrics)
                         // One list: executionInterceptors(...) replaces whatever was added before it.
                         .executionInterceptors(interceptors(settings))
@@ -282,17 +302,28 @@ public final class S3ClientOwner implements Closeable {
      */
     private static ThreadPoolExecutor completionExecutor() {
         int threads = Math.max(8, 2 * Runtime.getRuntime().availableProcessors());
-        ThreadPoolExecutor executor = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
+        ThreadPoolExecutor executor = new ThreadPoolExecutor(
+                threads,
+                threads,
+                60,
+                TimeUnit.SECONDS,
                 new LinkedBlockingQueue<>(),
-                new ThreadFactoryBuilder().threadNamePrefix("flinks3-s3-completion").daemonThreads(true).build());
+                new ThreadFactoryBuilder()
+                        .threadNamePrefix("flinks3-s3-completion")
+                        .daemonThreads(true)
+                        .build());
         executor.allowCoreThreadTimeOut(true);
         return executor;
     }
 
     /** Runs the SDK's attempt timeouts and retry delays; every attempt schedules (and mostly cancels) a task. */
     private static ScheduledThreadPoolExecutor scheduler() {
-        ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(SCHEDULER_THREADS,
-                new ThreadFactoryBuilder().threadNamePrefix("flinks3-s3-scheduler").daemonThreads(true).build());
+        ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(
+                SCHEDULER_THREADS,
+                new ThreadFactoryBuilder()
+                        .threadNamePrefix("flinks3-s3-scheduler")
+                        .daemonThreads(true)
+                        .build());
         scheduler.setRemoveOnCancelPolicy(true);
         return scheduler;
     }

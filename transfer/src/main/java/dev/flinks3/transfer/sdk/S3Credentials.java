@@ -1,7 +1,6 @@
 package dev.flinks3.transfer.sdk;
 
 import dev.flinks3.transfer.CredentialSettings;
-import dev.flinks3.transfer.S3Settings;
 import java.io.Closeable;
 import java.io.IOException;
 import java.lang.reflect.Constructor;
@@ -84,14 +83,12 @@ public final class S3Credentials implements Closeable {
                     StsClient.builder().credentialsProvider(base).region(region).build());
             StsAssumeRoleCredentialsProvider assumeRole = owned.register(StsAssumeRoleCredentialsProvider.builder()
                     .stsClient(sts)
-                    .refreshRequest(request -> request
-                            .roleArn(settings.assumeRoleArn())
+                    .refreshRequest(request -> request.roleArn(settings.assumeRoleArn())
                             .roleSessionName(settings.assumeRoleSessionName())
                             .externalId(settings.assumeRoleExternalId())
                             .durationSeconds((int) settings.assumeRoleDuration().getSeconds()))
                     .build());
-            return new S3Credentials(
-                    assumeRole, owned, description + ", then assume role " + settings.assumeRoleArn());
+            return new S3Credentials(assumeRole, owned, description + ", then assume role " + settings.assumeRoleArn());
         } catch (RuntimeException e) {
             throw owned.closeAfterFailure(e);
         } catch (Error e) {
@@ -125,7 +122,9 @@ public final class S3Credentials implements Closeable {
             }
             return providers.size() == 1
                     ? providers.get(0)
-                    : AwsCredentialsProviderChain.builder().credentialsProviders(providers).build();
+                    : AwsCredentialsProviderChain.builder()
+                            .credentialsProviders(providers)
+                            .build();
         }
         if (!withDelegated) {
             return DefaultCredentialsProvider.builder().build();
@@ -134,7 +133,9 @@ public final class S3Credentials implements Closeable {
         // after a request already went to the default chain are still taken.
         return AwsCredentialsProviderChain.builder()
                 .reuseLastProviderEnabled(false)
-                .credentialsProviders(DelegatedCredentials.provider(), DefaultCredentialsProvider.builder().build())
+                .credentialsProviders(
+                        DelegatedCredentials.provider(),
+                        DefaultCredentialsProvider.builder().build())
                 .build();
     }
 
@@ -142,7 +143,8 @@ public final class S3Credentials implements Closeable {
         String secret = settings.secretKey().reveal();
         return settings.sessionToken() == null
                 ? AwsBasicCredentials.create(settings.accessKey(), secret)
-                : AwsSessionCredentials.create(settings.accessKey(), secret, settings.sessionToken().reveal());
+                : AwsSessionCredentials.create(
+                        settings.accessKey(), secret, settings.sessionToken().reveal());
     }
 
     /**
@@ -152,8 +154,8 @@ public final class S3Credentials implements Closeable {
     static AwsCredentialsProvider instantiate(String className) {
         Class<?> type = load(className);
         if (!AwsCredentialsProvider.class.isAssignableFrom(type)) {
-            throw new IllegalArgumentException(PROVIDER + className + " does not implement "
-                    + SDK_PACKAGE + "auth.credentials.AwsCredentialsProvider (AWS SDK v2)");
+            throw new IllegalArgumentException(PROVIDER + className + " does not implement " + SDK_PACKAGE
+                    + "auth.credentials.AwsCredentialsProvider (AWS SDK v2)");
         }
         try {
             Method create = staticCreateMethod(type);
@@ -163,11 +165,12 @@ public final class S3Credentials implements Closeable {
             Constructor<?> constructor = type.getConstructor();
             return (AwsCredentialsProvider) constructor.newInstance();
         } catch (NoSuchMethodException e) {
-            throw new IllegalArgumentException(PROVIDER + className
-                    + " has neither a public static create() method nor a public no-argument constructor", e);
-        } catch (InvocationTargetException e) {
             throw new IllegalArgumentException(
-                    PROVIDER + className + " failed to initialize", e.getCause());
+                    PROVIDER + className
+                            + " has neither a public static create() method nor a public no-argument constructor",
+                    e);
+        } catch (InvocationTargetException e) {
+            throw new IllegalArgumentException(PROVIDER + className + " failed to initialize", e.getCause());
         } catch (ReflectiveOperationException e) {
             throw new IllegalArgumentException(PROVIDER + className + " cannot be created", e);
         }

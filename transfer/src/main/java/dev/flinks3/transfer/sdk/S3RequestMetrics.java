@@ -1,6 +1,5 @@
 package dev.flinks3.transfer.sdk;
 
-import dev.flinks3.transfer.ObjectClient;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -38,9 +37,21 @@ public final class S3RequestMetrics implements MetricPublisher {
      * The S3 operations this plugin sends, each counted on its own; any other is counted under
      * {@value #OTHER_OPERATION}.
      */
-    public static final List<String> OPERATIONS = List.of("PutObject", "CreateMultipartUpload", "UploadPart",
-            "CompleteMultipartUpload", "AbortMultipartUpload", "GetObject", "HeadObject", "ListObjectsV2",
-            "DeleteObject", "DeleteObjects", "CopyObject", "UploadPartCopy", "ListMultipartUploads", "ListParts");
+    public static final List<String> OPERATIONS = List.of(
+            "PutObject",
+            "CreateMultipartUpload",
+            "UploadPart",
+            "CompleteMultipartUpload",
+            "AbortMultipartUpload",
+            "GetObject",
+            "HeadObject",
+            "ListObjectsV2",
+            "DeleteObject",
+            "DeleteObjects",
+            "CopyObject",
+            "UploadPartCopy",
+            "ListMultipartUploads",
+            "ListParts");
     /** Name under which operations outside {@link #OPERATIONS} are counted. */
     public static final String OTHER_OPERATION = "Other";
 
@@ -74,14 +85,20 @@ public final class S3RequestMetrics implements MetricPublisher {
         if (apiCall.metricValues(CoreMetric.API_CALL_SUCCESSFUL).contains(Boolean.FALSE)) {
             failedRequests.increment();
         }
-        int callRetries = apiCall.metricValues(CoreMetric.RETRY_COUNT).stream().mapToInt(Integer::intValue).sum();
+        int callRetries = apiCall.metricValues(CoreMetric.RETRY_COUNT).stream()
+                .mapToInt(Integer::intValue)
+                .sum();
         if (callRetries > 0) {
             retries.add(callRetries);
             List<String> names = apiCall.metricValues(CoreMetric.OPERATION_NAME);
             String operation = names.isEmpty() ? "unknown" : names.get(0);
-            retriesByOperation.computeIfAbsent(operation, name -> new LongAdder()).add(callRetries);
+            retriesByOperation
+                    .computeIfAbsent(operation, name -> new LongAdder())
+                    .add(callRetries);
         }
-        attempts.add(apiCall.children().stream().filter(child -> ATTEMPT.equals(child.name())).count());
+        attempts.add(apiCall.children().stream()
+                .filter(child -> ATTEMPT.equals(child.name()))
+                .count());
         List<String> names = apiCall.metricValues(CoreMetric.OPERATION_NAME);
         OperationMetrics operation = names.isEmpty() ? null : operations.get(names.get(0));
         (operation == null ? operations.get(OTHER_OPERATION) : operation).record(apiCall);
@@ -121,10 +138,18 @@ public final class S3RequestMetrics implements MetricPublisher {
     public Snapshot snapshot() {
         Map<String, Long> byOperation = new TreeMap<>();
         retriesByOperation.forEach((operation, count) -> byOperation.put(operation, count.sum()));
-        return new Snapshot(requests.sum(), failedRequests.sum(), attempts.sum(), retries.sum(),
-                failed(S3RetryStrategy.Failure.THROTTLED), failed(S3RetryStrategy.Failure.ERROR_ANSWER),
-                failed(S3RetryStrategy.Failure.CONNECTION), failed(S3RetryStrategy.Failure.TIMED_OUT), byOperation,
-                afterThrottling.snapshot(), afterOtherFailures.snapshot());
+        return new Snapshot(
+                requests.sum(),
+                failedRequests.sum(),
+                attempts.sum(),
+                retries.sum(),
+                failed(S3RetryStrategy.Failure.THROTTLED),
+                failed(S3RetryStrategy.Failure.ERROR_ANSWER),
+                failed(S3RetryStrategy.Failure.CONNECTION),
+                failed(S3RetryStrategy.Failure.TIMED_OUT),
+                byOperation,
+                afterThrottling.snapshot(),
+                afterOtherFailures.snapshot());
     }
 
     private long failed(S3RetryStrategy.Failure failure) {
@@ -213,9 +238,17 @@ public final class S3RequestMetrics implements MetricPublisher {
         private final BackoffRange backoffAfterThrottling;
         private final BackoffRange backoffAfterOtherFailures;
 
-        Snapshot(long requests, long failedRequests, long attempts, long retries, long throttledAttempts,
-                long errorAnswerAttempts, long connectionFailedAttempts, long timedOutAttempts,
-                Map<String, Long> retriesByOperation, BackoffRange backoffAfterThrottling,
+        Snapshot(
+                long requests,
+                long failedRequests,
+                long attempts,
+                long retries,
+                long throttledAttempts,
+                long errorAnswerAttempts,
+                long connectionFailedAttempts,
+                long timedOutAttempts,
+                Map<String, Long> retriesByOperation,
+                BackoffRange backoffAfterThrottling,
                 BackoffRange backoffAfterOtherFailures) {
             this.requests = requests;
             this.failedRequests = failedRequests;
@@ -295,11 +328,18 @@ public final class S3RequestMetrics implements MetricPublisher {
             Map<String, Long> byOperation = new TreeMap<>(retriesByOperation);
             earlier.retriesByOperation.forEach((operation, count) -> byOperation.merge(operation, -count, Long::sum));
             byOperation.values().removeIf(count -> count == 0);
-            return new Snapshot(requests - earlier.requests, failedRequests - earlier.failedRequests,
-                    attempts - earlier.attempts, retries - earlier.retries,
-                    throttledAttempts - earlier.throttledAttempts, errorAnswerAttempts - earlier.errorAnswerAttempts,
-                    connectionFailedAttempts - earlier.connectionFailedAttempts, timedOutAttempts - earlier.timedOutAttempts,
-                    byOperation, backoffAfterThrottling, backoffAfterOtherFailures);
+            return new Snapshot(
+                    requests - earlier.requests,
+                    failedRequests - earlier.failedRequests,
+                    attempts - earlier.attempts,
+                    retries - earlier.retries,
+                    throttledAttempts - earlier.throttledAttempts,
+                    errorAnswerAttempts - earlier.errorAnswerAttempts,
+                    connectionFailedAttempts - earlier.connectionFailedAttempts,
+                    timedOutAttempts - earlier.timedOutAttempts,
+                    byOperation,
+                    backoffAfterThrottling,
+                    backoffAfterOtherFailures);
         }
 
         @Override

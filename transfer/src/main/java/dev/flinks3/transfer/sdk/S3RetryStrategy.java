@@ -1,7 +1,6 @@
 package dev.flinks3.transfer.sdk;
 
 import dev.flinks3.transfer.ClientSettings;
-import dev.flinks3.transfer.S3Settings;
 import java.time.Duration;
 import javax.xml.stream.XMLStreamException;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
@@ -64,6 +63,7 @@ public final class S3RetryStrategy {
 
     /** Defaults of the settings' retry delays. */
     public static final long BASE_DELAY_MS = 100;
+
     public static final long THROTTLING_BASE_DELAY_MS = 1_000;
     public static final long MAX_DELAY_MS = 20_000;
 
@@ -74,8 +74,10 @@ public final class S3RetryStrategy {
      */
     static final SdkPlugin CONFLICT_IS_FINAL = config -> {
         ClientOverrideConfiguration override = config.overrideConfiguration();
-        override.retryStrategy().ifPresent(strategy -> config.overrideConfiguration(
-                override.toBuilder().retryStrategy(new FinalFailures(strategy, true)).build()));
+        override.retryStrategy()
+                .ifPresent(strategy -> config.overrideConfiguration(override.toBuilder()
+                        .retryStrategy(new FinalFailures(strategy, true))
+                        .build()));
     };
 
     private S3RetryStrategy() {}
@@ -88,17 +90,19 @@ public final class S3RetryStrategy {
     /** The strategy for {@code settings.maxRetries()}; stateless apart from the SDK's bookkeeping. */
     static RetryStrategy create(ClientSettings settings) {
         Duration max = settings.retryMaxDelay();
-        return new FinalFailures(AwsRetryStrategy.standardRetryStrategy().toBuilder()
-                .maxAttempts(settings.maxRetries() + 1)
-                .backoffStrategy(BackoffStrategy.exponentialDelay(settings.retryBaseDelay(), max))
-                .throttlingBackoffStrategy(
-                        BackoffStrategy.exponentialDelayHalfJitter(settings.throttlingRetryBaseDelay(), max))
-                .treatAsThrottling(S3RetryStrategy::isThrottling)
-                .retryOnException(S3RetryStrategy::isCorruptedInFlight)
-                .retryOnException(S3RetryStrategy::isTruncatedAnswer)
-                .retryOnException(S3RetryStrategy::isConditionalRequestConflict)
-                .circuitBreakerEnabled(false)
-                .build(), false);
+        return new FinalFailures(
+                AwsRetryStrategy.standardRetryStrategy().toBuilder()
+                        .maxAttempts(settings.maxRetries() + 1)
+                        .backoffStrategy(BackoffStrategy.exponentialDelay(settings.retryBaseDelay(), max))
+                        .throttlingBackoffStrategy(
+                                BackoffStrategy.exponentialDelayHalfJitter(settings.throttlingRetryBaseDelay(), max))
+                        .treatAsThrottling(S3RetryStrategy::isThrottling)
+                        .retryOnException(S3RetryStrategy::isCorruptedInFlight)
+                        .retryOnException(S3RetryStrategy::isTruncatedAnswer)
+                        .retryOnException(S3RetryStrategy::isConditionalRequestConflict)
+                        .circuitBreakerEnabled(false)
+                        .build(),
+                false);
     }
 
     /** What an attempt failed with, as the retry strategy and the metrics tell failures apart. */
@@ -148,7 +152,8 @@ public final class S3RetryStrategy {
 
     /** S3's answer to a conditional write that raced another operation on the same key. */
     static boolean isConditionalRequestConflict(Throwable failure) {
-        return failure instanceof AwsServiceException && ((AwsServiceException) failure).statusCode() == 409
+        return failure instanceof AwsServiceException
+                && ((AwsServiceException) failure).statusCode() == 409
                 && "ConditionalRequestConflict".equals(errorCode(failure));
     }
 
@@ -187,17 +192,23 @@ public final class S3RetryStrategy {
             Token token = (Token) request.token();
             boolean corrupted = isCorruptedInFlight(request.failure());
             if (corrupted && token.corruptedBefore) {
-                throw new TokenAcquisitionFailedException("The server answered the resent body as corrupted again,"
-                        + " so it rejects the request's form rather than bytes spoilt in flight", token,
+                throw new TokenAcquisitionFailedException(
+                        "The server answered the resent body as corrupted again,"
+                                + " so it rejects the request's form rather than bytes spoilt in flight",
+                        token,
                         request.failure());
             }
             if (conflictIsFinal && isConditionalRequestConflict(request.failure())) {
-                throw new TokenAcquisitionFailedException("A conflicting operation raced this request, which S3"
-                        + " asks to start again from the beginning rather than to retry", token, request.failure());
+                throw new TokenAcquisitionFailedException(
+                        "A conflicting operation raced this request, which S3"
+                                + " asks to start again from the beginning rather than to retry",
+                        token,
+                        request.failure());
             }
             RefreshRetryTokenResponse response;
             try {
-                response = delegate.refreshRetryToken(request.toBuilder().token(token.delegate).build());
+                response = delegate.refreshRetryToken(
+                        request.toBuilder().token(token.delegate).build());
             } catch (TokenAcquisitionFailedException finalFailure) {
                 throw new TokenAcquisitionFailedException(finalFailure.getMessage(), token, finalFailure.getCause());
             }

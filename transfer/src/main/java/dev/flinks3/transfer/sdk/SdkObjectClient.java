@@ -21,14 +21,13 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import software.amazon.awssdk.core.FileTransformerConfiguration;
 import software.amazon.awssdk.core.FileTransformerConfiguration.FailureBehavior;
 import software.amazon.awssdk.core.FileTransformerConfiguration.FileWriteOption;
-import software.amazon.awssdk.core.FileTransformerConfiguration;
 import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.SdkPlugin;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
@@ -91,6 +90,7 @@ public final class SdkObjectClient implements ObjectClient {
      * SDK's, computed over the marshalled XML body.
      */
     private static final SdkPlugin CONTENT_MD5 = LegacyMd5Plugin.create();
+
     private static final int DELETE_REQUESTS_IN_FLIGHT = 4;
 
     private final S3AsyncClient s3;
@@ -108,8 +108,13 @@ public final class SdkObjectClient implements ObjectClient {
      * @param maxSingleCopyBytes largest source copied with one CopyObject, at most 5 GiB
      * @param closedGuard says when the owner of {@code s3} closed, so requests fail saying so
      */
-    SdkObjectClient(S3AsyncClient s3, SseDecorator sse, FlexibleChecksums checksums, MultipartCopy multipartCopy,
-            long maxSingleCopyBytes, ClosedGuard closedGuard) {
+    SdkObjectClient(
+            S3AsyncClient s3,
+            SseDecorator sse,
+            FlexibleChecksums checksums,
+            MultipartCopy multipartCopy,
+            long maxSingleCopyBytes,
+            ClosedGuard closedGuard) {
         this.s3 = s3;
         this.sse = sse;
         this.checksums = checksums;
@@ -120,10 +125,14 @@ public final class SdkObjectClient implements ObjectClient {
 
     @Override
     public ObjectMetadata head(S3Location location) throws IOException {
-        HeadObjectRequest.Builder request = HeadObjectRequest.builder().bucket(location.bucket()).key(location.key());
+        HeadObjectRequest.Builder request =
+                HeadObjectRequest.builder().bucket(location.bucket()).key(location.key());
         sse.decorate(request);
         HeadObjectResponse response = sendAndWait("HeadObject", location, () -> s3.headObject(request.build()));
-        return new ObjectMetadata(location.key(), response.contentLength(), response.eTag(),
+        return new ObjectMetadata(
+                location.key(),
+                response.contentLength(),
+                response.eTag(),
                 response.lastModified() == null ? 0 : response.lastModified().toEpochMilli());
     }
 
@@ -150,7 +159,9 @@ public final class SdkObjectClient implements ObjectClient {
         checksums.decorate(request);
         ResponseInputStream<GetObjectResponse> body;
         try {
-            body = sendAndWait("GetObject", location,
+            body = sendAndWait(
+                    "GetObject",
+                    location,
                     () -> s3.getObject(request.build(), AsyncResponseTransformer.toBlockingInputStream()));
         } catch (EOFException e) {
             if (start == 0) {
@@ -162,8 +173,13 @@ public final class SdkObjectClient implements ObjectClient {
         GetObjectResponse response = body.response();
         if (response.contentRange() == null && start > 0) {
             body.abort();
-            throw new S3RequestException("GetObject", location.toString(), 200, null,
-                    "The server ignored the Range header and sent the whole object", null);
+            throw new S3RequestException(
+                    "GetObject",
+                    location.toString(),
+                    200,
+                    null,
+                    "The server ignored the Range header and sent the whole object",
+                    null);
         }
         return VerifiedRangeStream.of(
                 new SdkRangeStream(body, location, SdkRangeStream.objectLength(response)), response, location);
@@ -180,7 +196,8 @@ public final class SdkObjectClient implements ObjectClient {
     public CompletableFuture<RangeRead> readInto(S3Location location, long start, ByteBuffer dst) {
         int length = dst.remaining();
         if (start < 0 || length < 1) {
-            throw new IllegalArgumentException("invalid range of " + length + " bytes from " + start + " of " + location);
+            throw new IllegalArgumentException(
+                    "invalid range of " + length + " bytes from " + start + " of " + location);
         }
         GetObjectRequest.Builder request = GetObjectRequest.builder()
                 .bucket(location.bucket())
@@ -201,9 +218,11 @@ public final class SdkObjectClient implements ObjectClient {
                 // No range of an empty object is satisfiable, yet an empty object is a file to read.
                 result.complete(new RangeRead(0, 0));
             } else if (body.brokeMidBody()) {
-                result.completeExceptionally(new PartialBodyException("the body of GetObject of " + location
-                        + " from byte " + start + " broke after " + body.trustedBytes() + " usable bytes: " + cause,
-                        body.trustedBytes(), cause));
+                result.completeExceptionally(new PartialBodyException(
+                        "the body of GetObject of " + location + " from byte " + start + " broke after "
+                                + body.trustedBytes() + " usable bytes: " + cause,
+                        body.trustedBytes(),
+                        cause));
             } else {
                 result.completeExceptionally(cause);
             }
@@ -239,16 +258,23 @@ public final class SdkObjectClient implements ObjectClient {
                 .position(start)
                 .failureBehavior(FailureBehavior.LEAVE)
                 .build();
-        CompletableFuture<GetObjectResponse> answer = send("GetObject", location,
+        CompletableFuture<GetObjectResponse> answer = send(
+                "GetObject",
+                location,
                 () -> s3.getObject(request.build(), AsyncResponseTransformer.toFile(file, toFile)));
         CompletableFuture<RangeDownload> result = answer.handle((response, failure) -> {
             if (failure == null) {
                 if (response.contentRange() == null && start > 0) {
-                    throw new CompletionException(new S3RequestException("GetObject", location.toString(), 200, null,
-                            "The server ignored the Range header and sent the whole object", null));
+                    throw new CompletionException(new S3RequestException(
+                            "GetObject",
+                            location.toString(),
+                            200,
+                            null,
+                            "The server ignored the Range header and sent the whole object",
+                            null));
                 }
-                return new RangeDownload(response.contentLength(), SdkRangeStream.objectLength(response),
-                        response.eTag());
+                return new RangeDownload(
+                        response.contentLength(), SdkRangeStream.objectLength(response), response.eTag());
             }
             Throwable cause = S3Errors.unwrap(failure);
             if (cause instanceof EOFException && start == 0) {
@@ -276,11 +302,13 @@ public final class SdkObjectClient implements ObjectClient {
                 .maxKeys(maxKeys)
                 .build();
         String where = "s3://" + bucket + "/" + prefix;
-        ListObjectsV2Response response =
-                sendAndWait("ListObjectsV2", where, () -> s3.listObjectsV2(request));
+        ListObjectsV2Response response = sendAndWait("ListObjectsV2", where, () -> s3.listObjectsV2(request));
         List<ObjectMetadata> objects = new ArrayList<>(response.contents().size());
         for (S3Object object : response.contents()) {
-            objects.add(new ObjectMetadata(object.key(), object.size(), object.eTag(),
+            objects.add(new ObjectMetadata(
+                    object.key(),
+                    object.size(),
+                    object.eTag(),
                     object.lastModified() == null ? 0 : object.lastModified().toEpochMilli()));
         }
         List<String> prefixes = new ArrayList<>(response.commonPrefixes().size());
@@ -327,14 +355,17 @@ public final class SdkObjectClient implements ObjectClient {
 
     private static List<String> failedKeys(DeleteObjectsResponse response) {
         List<String> failed = new ArrayList<>(response.errors().size());
-        response.errors().forEach(error -> failed.add(error.key() + " (" + error.code() + ": " + error.message() + ")"));
+        response.errors()
+                .forEach(error -> failed.add(error.key() + " (" + error.code() + ": " + error.message() + ")"));
         return failed;
     }
 
     @Override
     public void delete(S3Location location) throws IOException {
-        DeleteObjectRequest request =
-                DeleteObjectRequest.builder().bucket(location.bucket()).key(location.key()).build();
+        DeleteObjectRequest request = DeleteObjectRequest.builder()
+                .bucket(location.bucket())
+                .key(location.key())
+                .build();
         try {
             sendAndWait("DeleteObject", location, () -> s3.deleteObject(request));
         } catch (FileNotFoundException alreadyGone) {
@@ -379,19 +410,26 @@ public final class SdkObjectClient implements ObjectClient {
     @Override
     public CompletableFuture<String> put(S3Location location, ByteBuffer body, WriteCondition condition) {
         String operation = operation("PutObject", condition);
-        return checksums.upload(body, bodyChecksums -> {
-            PutObjectRequest.Builder request = PutObjectRequest.builder()
-                    .bucket(location.bucket())
-                    .key(location.key())
-                    .contentLength((long) body.remaining());
-            if (condition == WriteCondition.IF_NONE_MATCH) {
-                request.ifNoneMatch(IF_NONE_MATCH_ANY);
-            }
-            sse.decorate(request);
-            checksums.decorate(request, bodyChecksums);
-            AsyncRequestBody content = AsyncRequestBody.fromRemainingByteBufferUnsafe(body.duplicate());
-            return send(operation, location, () -> s3.putObject(request.build(), content));
-        }, PutObjectResponse::checksumCRC32C, operation, location).thenApply(PutObjectResponse::eTag);
+        return checksums
+                .upload(
+                        body,
+                        bodyChecksums -> {
+                            PutObjectRequest.Builder request = PutObjectRequest.builder()
+                                    .bucket(location.bucket())
+                                    .key(location.key())
+                                    .contentLength((long) body.remaining());
+                            if (condition == WriteCondition.IF_NONE_MATCH) {
+                                request.ifNoneMatch(IF_NONE_MATCH_ANY);
+                            }
+                            sse.decorate(request);
+                            checksums.decorate(request, bodyChecksums);
+                            AsyncRequestBody content = AsyncRequestBody.fromRemainingByteBufferUnsafe(body.duplicate());
+                            return send(operation, location, () -> s3.putObject(request.build(), content));
+                        },
+                        PutObjectResponse::checksumCRC32C,
+                        operation,
+                        location)
+                .thenApply(PutObjectResponse::eTag);
     }
 
     @Override
@@ -405,8 +443,11 @@ public final class SdkObjectClient implements ObjectClient {
                 CreateMultipartUploadRequest.builder().bucket(location.bucket()).key(location.key());
         sse.decorate(request);
         checksums.decorate(request);
-        return send("CreateMultipartUpload", location,
-                () -> s3.createMultipartUpload(request.build()), CreateMultipartUploadResponse::uploadId);
+        return send(
+                "CreateMultipartUpload",
+                location,
+                () -> s3.createMultipartUpload(request.build()),
+                CreateMultipartUploadResponse::uploadId);
     }
 
     /**
@@ -419,18 +460,24 @@ public final class SdkObjectClient implements ObjectClient {
     public CompletableFuture<CompletedPart> uploadPart(
             S3Location location, String uploadId, int partNumber, ByteBuffer body) {
         long size = body.remaining();
-        return checksums.upload(body, bodyChecksums -> {
-            UploadPartRequest.Builder request = UploadPartRequest.builder()
-                    .bucket(location.bucket())
-                    .key(location.key())
-                    .uploadId(uploadId)
-                    .partNumber(partNumber)
-                    .contentLength(size);
-            sse.decorate(request);
-            checksums.decorate(request, bodyChecksums);
-            AsyncRequestBody content = AsyncRequestBody.fromRemainingByteBufferUnsafe(body.duplicate());
-            return send("UploadPart", location, () -> s3.uploadPart(request.build(), content));
-        }, UploadPartResponse::checksumCRC32C, "UploadPart", location)
+        return checksums
+                .upload(
+                        body,
+                        bodyChecksums -> {
+                            UploadPartRequest.Builder request = UploadPartRequest.builder()
+                                    .bucket(location.bucket())
+                                    .key(location.key())
+                                    .uploadId(uploadId)
+                                    .partNumber(partNumber)
+                                    .contentLength(size);
+                            sse.decorate(request);
+                            checksums.decorate(request, bodyChecksums);
+                            AsyncRequestBody content = AsyncRequestBody.fromRemainingByteBufferUnsafe(body.duplicate());
+                            return send("UploadPart", location, () -> s3.uploadPart(request.build(), content));
+                        },
+                        UploadPartResponse::checksumCRC32C,
+                        "UploadPart",
+                        location)
                 .thenApply(response -> new CompletedPart(partNumber, response.eTag(), size, response.checksumCRC32C()));
     }
 
@@ -449,14 +496,18 @@ public final class SdkObjectClient implements ObjectClient {
                 .bucket(location.bucket())
                 .key(location.key())
                 .uploadId(uploadId)
-                .multipartUpload(CompletedMultipartUpload.builder().parts(completed).build());
+                .multipartUpload(
+                        CompletedMultipartUpload.builder().parts(completed).build());
         if (condition == WriteCondition.IF_NONE_MATCH) {
             request.ifNoneMatch(IF_NONE_MATCH_ANY)
                     .overrideConfiguration(override -> override.addPlugin(S3RetryStrategy.CONFLICT_IS_FINAL));
         }
         sse.decorate(request);
-        return send(operation("CompleteMultipartUpload", condition), location,
-                () -> s3.completeMultipartUpload(request.build()), CompleteMultipartUploadResponse::eTag);
+        return send(
+                operation("CompleteMultipartUpload", condition),
+                location,
+                () -> s3.completeMultipartUpload(request.build()),
+                CompleteMultipartUploadResponse::eTag);
     }
 
     @Override
@@ -466,8 +517,8 @@ public final class SdkObjectClient implements ObjectClient {
                 .key(location.key())
                 .uploadId(uploadId)
                 .build();
-        CompletableFuture<Void> aborted = send("AbortMultipartUpload", location,
-                () -> s3.abortMultipartUpload(request), response -> null);
+        CompletableFuture<Void> aborted =
+                send("AbortMultipartUpload", location, () -> s3.abortMultipartUpload(request), response -> null);
         CompletableFuture<Void> result = new CompletableFuture<>();
         aborted.whenComplete((done, failure) -> {
             Throwable cause = failure == null ? null : S3Errors.unwrap(failure);
@@ -497,7 +548,9 @@ public final class SdkObjectClient implements ObjectClient {
             ListMultipartUploadsResponse page =
                     sendAndWait("ListMultipartUploads", where, () -> s3.listMultipartUploads(request));
             for (MultipartUpload upload : page.uploads()) {
-                uploads.add(new PendingUpload(upload.key(), upload.uploadId(),
+                uploads.add(new PendingUpload(
+                        upload.key(),
+                        upload.uploadId(),
                         upload.initiated() == null ? 0 : upload.initiated().toEpochMilli()));
             }
             if (!Boolean.TRUE.equals(page.isTruncated())) {
@@ -520,8 +573,7 @@ public final class SdkObjectClient implements ObjectClient {
                     .uploadId(uploadId)
                     .partNumberMarker(partNumberMarker);
             sse.decorate(request);
-            ListPartsResponse page =
-                    sendAndWait("ListParts", where, () -> s3.listParts(request.build()));
+            ListPartsResponse page = sendAndWait("ListParts", where, () -> s3.listParts(request.build()));
             for (Part part : page.parts()) {
                 parts.add(new CompletedPart(part.partNumber(), part.eTag(), part.size(), part.checksumCRC32C()));
             }
@@ -548,8 +600,7 @@ public final class SdkObjectClient implements ObjectClient {
         return S3Errors.await(send(operation, location, call), operation, location);
     }
 
-    private <T> CompletableFuture<T> send(
-            String operation, Object location, Supplier<CompletableFuture<T>> call) {
+    private <T> CompletableFuture<T> send(String operation, Object location, Supplier<CompletableFuture<T>> call) {
         return send(operation, location, call, response -> response);
     }
 

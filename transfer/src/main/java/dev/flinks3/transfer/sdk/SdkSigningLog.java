@@ -29,8 +29,9 @@ final class SdkSigningLog {
     static void warnIfSecretsWouldBeLogged() {
         String name = signerLoggerName();
         if (LoggerFactory.getLogger(name).isDebugEnabled() && WARNED.compareAndSet(false, true)) {
-            LOG.warn("Logger {} is at DEBUG: the AWS SDK then logs every canonical request it signs, with the"
-                    + " session token and any SSE-C customer key in it. Keep it at INFO or above outside debugging.",
+            LOG.warn(
+                    "Logger {} is at DEBUG: the AWS SDK then logs every canonical request it signs, with the"
+                            + " session token and any SSE-C customer key in it. Keep it at INFO or above outside debugging.",
                     name);
         }
     }

@@ -1,7 +1,6 @@
 package dev.flinks3.transfer.sdk;
 
 import dev.flinks3.transfer.EncryptionSettings;
-import dev.flinks3.transfer.S3Settings;
 import dev.flinks3.transfer.Secret;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -101,7 +100,9 @@ public final class SseDecorator {
     public CopyObjectRequest.Builder decorate(CopyObjectRequest.Builder request) {
         encryptAtRest(request::serverSideEncryption, request::ssekmsKeyId, request::ssekmsEncryptionContext);
         customerKey(request::sseCustomerAlgorithm, request::sseCustomerKey, request::sseCustomerKeyMD5);
-        customerKey(request::copySourceSSECustomerAlgorithm, request::copySourceSSECustomerKey,
+        customerKey(
+                request::copySourceSSECustomerAlgorithm,
+                request::copySourceSSECustomerKey,
                 request::copySourceSSECustomerKeyMD5);
         return request;
     }
@@ -109,7 +110,9 @@ public final class SseDecorator {
     /** The encryption of the target is set by the CreateMultipartUpload of the multipart copy. */
     public UploadPartCopyRequest.Builder decorate(UploadPartCopyRequest.Builder request) {
         customerKey(request::sseCustomerAlgorithm, request::sseCustomerKey, request::sseCustomerKeyMD5);
-        customerKey(request::copySourceSSECustomerAlgorithm, request::copySourceSSECustomerKey,
+        customerKey(
+                request::copySourceSSECustomerAlgorithm,
+                request::copySourceSSECustomerKey,
                 request::copySourceSSECustomerKeyMD5);
         return request;
     }
@@ -150,7 +153,8 @@ public final class SseDecorator {
                     + " bytes; SSE-C needs a 256-bit (" + SSE_C_KEY_BYTES + " bytes) AES key");
         }
         try {
-            return Base64.getEncoder().encodeToString(MessageDigest.getInstance("MD5").digest(raw));
+            return Base64.getEncoder()
+                    .encodeToString(MessageDigest.getInstance("MD5").digest(raw));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("MD5 is required by every Java platform", e);
         }

@@ -40,14 +40,15 @@ public final class TrustedCertificates {
     public static TrustedCertificates load(Path file) {
         List<X509Certificate> certificates = new ArrayList<>();
         try (InputStream in = Files.newInputStream(file)) {
-            for (Certificate certificate : CertificateFactory.getInstance("X.509").generateCertificates(in)) {
+            for (Certificate certificate :
+                    CertificateFactory.getInstance("X.509").generateCertificates(in)) {
                 certificates.add((X509Certificate) certificate);
             }
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot read the CA file " + file + ": " + e, e);
         } catch (CertificateException e) {
-            throw new IllegalArgumentException("the CA file " + file + " holds no valid PEM certificate: "
-                    + e.getMessage(), e);
+            throw new IllegalArgumentException(
+                    "the CA file " + file + " holds no valid PEM certificate: " + e.getMessage(), e);
         }
         if (certificates.isEmpty()) {
             throw new IllegalArgumentException("the CA file " + file + " holds no certificate"

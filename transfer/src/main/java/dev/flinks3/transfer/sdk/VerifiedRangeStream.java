@@ -35,9 +35,12 @@ final class VerifiedRangeStream extends RangeStream {
      */
     static RangeStream of(RangeStream body, GetObjectResponse response, S3Location location) {
         Long length = response.contentLength();
-        boolean checkable = length != null && length <= MAX_VERIFIED_BYTES
-                && (isFullObject(response.checksumCRC32C()) || isFullObject(response.checksumCRC32())
-                        || isFullObject(response.checksumCRC64NVME()) || isFullObject(response.checksumSHA1())
+        boolean checkable = length != null
+                && length <= MAX_VERIFIED_BYTES
+                && (isFullObject(response.checksumCRC32C())
+                        || isFullObject(response.checksumCRC32())
+                        || isFullObject(response.checksumCRC64NVME())
+                        || isFullObject(response.checksumSHA1())
                         || isFullObject(response.checksumSHA256()));
         return checkable ? new VerifiedRangeStream(body, location) : body;
     }
@@ -57,8 +60,10 @@ final class VerifiedRangeStream extends RangeStream {
             try (RangeStream reading = body) {
                 checked = new ByteArrayInputStream(reading.readAllBytes());
             } catch (IOException e) {
-                throw new IOException("GetObject of " + location + " returned a body that does not match its"
-                        + " checksum or broke before its end; none of its bytes were used", e);
+                throw new IOException(
+                        "GetObject of " + location + " returned a body that does not match its"
+                                + " checksum or broke before its end; none of its bytes were used",
+                        e);
             }
         }
         return checked;

@@ -11,7 +11,6 @@ import dev.flinks3.transfer.CompletedPart;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.S3RequestException;
-import dev.flinks3.transfer.S3Settings;
 import dev.flinks3.transfer.TestSettings;
 import dev.flinks3.transfer.UploadSettings;
 import dev.flinks3.transfer.WriteCondition;
@@ -67,15 +66,18 @@ class BulkDownloaderS3ProxyTest {
             int[] sizes = {0, 1, 100_000, 3 * MIB + 7};
             for (int size : sizes) {
                 S3Location location = location(engine, "file-" + size);
-                client.put(location, ByteBuffer.wrap(randomBytes(size)), WriteCondition.NONE).join();
+                client.put(location, ByteBuffer.wrap(randomBytes(size)), WriteCondition.NONE)
+                        .join();
                 objects.put(location, randomBytes(size));
             }
             S3Location multipart = location(engine, "multipart");
             objects.put(multipart, uploadInParts(client, multipart, 11 * MIB + 3));
 
             List<BulkDownloader.FileCopy> files = new ArrayList<>();
-            objects.keySet().forEach(source -> files.add(BulkDownloader.FileCopy.of(
-                    source, localDir.resolve("nested/dirs").resolve(source.key().replace('/', '_')))));
+            objects.keySet()
+                    .forEach(source -> files.add(BulkDownloader.FileCopy.of(
+                            source,
+                            localDir.resolve("nested/dirs").resolve(source.key().replace('/', '_')))));
 
             server.requestLog().clear();
             owner.bulkDownloader().download(files);
@@ -85,7 +87,9 @@ class BulkDownloaderS3ProxyTest {
                     .hasSize(3)
                     .allSatisfy(get -> assertThat(get.header("range")).isPresent());
             for (BulkDownloader.FileCopy file : files) {
-                assertThat(Files.readAllBytes(file.target())).as(file.toString()).isEqualTo(objects.get(file.source()));
+                assertThat(Files.readAllBytes(file.target()))
+                        .as(file.toString())
+                        .isEqualTo(objects.get(file.source()));
             }
         }
     }
@@ -95,13 +99,16 @@ class BulkDownloaderS3ProxyTest {
     void missingObjectFailsNamingItAndLeavesNoPartialFile(Engine engine) throws IOException {
         try (S3ClientOwner owner = owner(engine)) {
             S3Location present = location(engine, "present");
-            owner.objectClient().put(present, ByteBuffer.wrap(randomBytes(1000)), WriteCondition.NONE).join();
+            owner.objectClient()
+                    .put(present, ByteBuffer.wrap(randomBytes(1000)), WriteCondition.NONE)
+                    .join();
             S3Location missing = location(engine, "missing");
             Path missingTarget = localDir.resolve("missing");
 
-            assertThatThrownBy(() -> owner.bulkDownloader().download(List.of(
-                            BulkDownloader.FileCopy.of(present, localDir.resolve("present")),
-                            BulkDownloader.FileCopy.of(missing, missingTarget))))
+            assertThatThrownBy(() -> owner.bulkDownloader()
+                            .download(List.of(
+                                    BulkDownloader.FileCopy.of(present, localDir.resolve("present")),
+                                    BulkDownloader.FileCopy.of(missing, missingTarget))))
                     .isInstanceOf(FileNotFoundException.class)
                     .hasMessageContaining(missing.toString());
 
@@ -114,13 +121,15 @@ class BulkDownloaderS3ProxyTest {
     void failedDownloadDeletesItsFile(Engine engine) throws IOException {
         try (S3ClientOwner owner = owner(engine)) {
             S3Location location = location(engine, "denied");
-            owner.objectClient().put(location, ByteBuffer.wrap(randomBytes(1000)), WriteCondition.NONE).join();
+            owner.objectClient()
+                    .put(location, ByteBuffer.wrap(randomBytes(1000)), WriteCondition.NONE)
+                    .join();
             Path target = localDir.resolve("denied");
             Files.write(target, new byte[] {1, 2, 3});
             server.failNext(RequestKind.GET_OBJECT, 1, 403, "AccessDenied");
             try {
-                assertThatThrownBy(() -> owner.bulkDownloader().download(
-                                List.of(BulkDownloader.FileCopy.of(location, target))))
+                assertThatThrownBy(() ->
+                                owner.bulkDownloader().download(List.of(BulkDownloader.FileCopy.of(location, target))))
                         .isInstanceOf(S3RequestException.class)
                         .hasMessageContaining(location.toString())
                         .hasMessageContaining("AccessDenied");
@@ -150,7 +159,8 @@ class BulkDownloaderS3ProxyTest {
     private static S3ClientOwner owner(Engine engine) {
         // 5 MiB ranges (the CRT-based S3 client's are its part size): the 11 MiB object downloads as
         // three parallel ranged GETs.
-        return new S3ClientOwner(TestSettings.forServer(server, engine.http).client(c -> c.client(engine.client))
+        return new S3ClientOwner(TestSettings.forServer(server, engine.http)
+                .client(c -> c.client(engine.client))
                 .read(r -> r.bulkCopyConcurrency(2).bulkCopyRangeBytes(UploadSettings.MIN_PART_SIZE))
                 .upload(u -> u.partSizeBytes(UploadSettings.MIN_PART_SIZE))
                 .build());
@@ -170,7 +180,8 @@ class BulkDownloaderS3ProxyTest {
             ByteBuffer body = ByteBuffer.wrap(data, offset, Math.min(partSize, length - offset));
             parts.add(client.uploadPart(location, uploadId, number, body).join());
         }
-        client.completeMultipartUpload(location, uploadId, parts, WriteCondition.NONE).join();
+        client.completeMultipartUpload(location, uploadId, parts, WriteCondition.NONE)
+                .join();
         return data;
     }
 }

@@ -59,10 +59,11 @@ class BulkDownloaderTest {
         Path existing = localDir.resolve("large");
         Files.write(existing, bytes(20 * RANGE_BYTES));
 
-        BulkDownloader.ranged(client, 2, RANGE_BYTES, 3).download(List.of(
-                BulkDownloader.FileCopy.of(large, existing),
-                BulkDownloader.FileCopy.of(small, localDir.resolve("nested/small")),
-                BulkDownloader.FileCopy.of(empty, localDir.resolve("empty"))));
+        BulkDownloader.ranged(client, 2, RANGE_BYTES, 3)
+                .download(List.of(
+                        BulkDownloader.FileCopy.of(large, existing),
+                        BulkDownloader.FileCopy.of(small, localDir.resolve("nested/small")),
+                        BulkDownloader.FileCopy.of(empty, localDir.resolve("empty"))));
 
         assertThat(Files.readAllBytes(existing)).isEqualTo(largeBytes);
         assertThat(Files.readAllBytes(localDir.resolve("nested/small"))).isEqualTo(smallBytes);
@@ -98,8 +99,11 @@ class BulkDownloaderTest {
 
         assertThatThrownBy(download::join)
                 .isInstanceOf(CompletionException.class)
-                .cause().cause()
-                .isInstanceOfSatisfying(S3RequestException.class, e -> assertThat(e.statusCode()).isEqualTo(412))
+                .cause()
+                .cause()
+                .isInstanceOfSatisfying(
+                        S3RequestException.class,
+                        e -> assertThat(e.statusCode()).isEqualTo(412))
                 .hasMessageContaining(location.toString())
                 .hasMessageContaining("The object changed while it was read");
         assertThat(target).doesNotExist();
@@ -114,13 +118,14 @@ class BulkDownloaderTest {
         client.store(complete, completeBytes);
         client.store(broken, bytes(4 * RANGE_BYTES));
         // GETs 1-2 download the first file; GET 4 is the second range of the second, broken mid-body.
-        client.inject(Fault.on(Operation.GET).atCall(4).afterBytes(100)
-                .failingWith(new IOException("Connection reset")));
+        client.inject(
+                Fault.on(Operation.GET).atCall(4).afterBytes(100).failingWith(new IOException("Connection reset")));
         Path brokenTarget = localDir.resolve("broken");
 
-        assertThatThrownBy(() -> BulkDownloader.ranged(client, 1, RANGE_BYTES, 1).download(List.of(
-                        BulkDownloader.FileCopy.of(complete, localDir.resolve("complete")),
-                        BulkDownloader.FileCopy.of(broken, brokenTarget))))
+        assertThatThrownBy(() -> BulkDownloader.ranged(client, 1, RANGE_BYTES, 1)
+                        .download(List.of(
+                                BulkDownloader.FileCopy.of(complete, localDir.resolve("complete")),
+                                BulkDownloader.FileCopy.of(broken, brokenTarget))))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("Connection reset");
 

@@ -31,7 +31,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.NavigableMap;
 import java.util.Set;
 import java.util.TreeMap;
@@ -259,13 +258,18 @@ public final class InMemoryObjectClient implements ObjectClient {
                     throw noSuchKey(location);
                 }
                 if (ifMatch != null && !ifMatch.equals(object.eTag)) {
-                    throw new S3RequestException("GetObject", location.toString(), 412, "PreconditionFailed",
-                            "The object changed while it was read", null);
+                    throw new S3RequestException(
+                            "GetObject",
+                            location.toString(),
+                            412,
+                            "PreconditionFailed",
+                            "The object changed while it was read",
+                            null);
                 }
                 long length = object.data.length;
                 if (start > 0 && start >= length) {
-                    throw new EOFException("range start " + start + " is at or past the end (" + length
-                            + " bytes) of " + location);
+                    throw new EOFException(
+                            "range start " + start + " is at or past the end (" + length + " bytes) of " + location);
                 }
                 int end = (int) Math.min(endExclusive, length);
                 long breakAt = midBody == null ? Long.MAX_VALUE : start + midBody.afterBytes();
@@ -319,8 +323,8 @@ public final class InMemoryObjectClient implements ObjectClient {
                 try {
                     n = body.read(chunk, 0, Math.min(chunk.length, length - copied));
                 } catch (IOException e) {
-                    throw new PartialBodyException("the body of GetObject of " + location + " broke after " + copied
-                            + " bytes", copied, e);
+                    throw new PartialBodyException(
+                            "the body of GetObject of " + location + " broke after " + copied + " bytes", copied, e);
                 }
                 if (n < 0) {
                     break;
@@ -361,8 +365,8 @@ public final class InMemoryObjectClient implements ObjectClient {
         return future;
     }
 
-    private RangeDownload copyRangeToFile(S3Location location, long start, long endExclusive, Path file,
-            String ifMatch) throws IOException {
+    private RangeDownload copyRangeToFile(S3Location location, long start, long endExclusive, Path file, String ifMatch)
+            throws IOException {
         RangeStream opened;
         try {
             opened = get(location, start, endExclusive, ifMatch);
@@ -391,7 +395,9 @@ public final class InMemoryObjectClient implements ObjectClient {
     @Override
     public ListPage list(String bucket, String prefix, String delimiter, String continuationToken, int maxKeys)
             throws IOException {
-        return blocking(Operation.LIST, S3Location.of("s3", bucket, ""),
+        return blocking(
+                Operation.LIST,
+                S3Location.of("s3", bucket, ""),
                 () -> listPage(bucket, prefix == null ? "" : prefix, delimiter, continuationToken, maxKeys));
     }
 
@@ -503,7 +509,8 @@ public final class InMemoryObjectClient implements ObjectClient {
             String p = prefix == null ? "" : prefix;
             List<Upload> matching = new ArrayList<>();
             for (Upload upload : uploads.values()) {
-                if (upload.location.bucket().equals(bucket) && upload.location.key().startsWith(p)) {
+                if (upload.location.bucket().equals(bucket)
+                        && upload.location.key().startsWith(p)) {
                     matching.add(upload);
                 }
             }
@@ -652,7 +659,9 @@ public final class InMemoryObjectClient implements ObjectClient {
 
     private void checkCondition(S3Location location, WriteCondition condition) throws FileAlreadyExistsException {
         if (condition == WriteCondition.IF_NONE_MATCH && find(location) != null) {
-            throw new FileAlreadyExistsException(location.toString(), null,
+            throw new FileAlreadyExistsException(
+                    location.toString(),
+                    null,
                     "an object exists at the key (412 Precondition Failed on If-None-Match: *)");
         }
     }

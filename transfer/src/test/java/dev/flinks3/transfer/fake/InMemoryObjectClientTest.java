@@ -65,7 +65,8 @@ class InMemoryObjectClientTest {
     @Test
     void getBreaksMidBodyWhenAsked() throws IOException {
         client.store(target, new byte[100]);
-        client.inject(Fault.on(Operation.GET).atCall(1).afterBytes(40).failingWith(new IOException("Connection reset")));
+        client.inject(
+                Fault.on(Operation.GET).atCall(1).afterBytes(40).failingWith(new IOException("Connection reset")));
         try (RangeStream range = client.get(target, 10, 100)) {
             assertThat(range.readNBytes(new byte[100], 0, 40)).isEqualTo(40);
             assertThatThrownBy(range::read).hasMessage("Connection reset");
@@ -78,7 +79,8 @@ class InMemoryObjectClientTest {
     @Test
     void ifNoneMatchRefusesExistingKeyAndKeepsOldObject() {
         client.store(target, new byte[] {1});
-        CompletableFuture<String> put = client.put(target, ByteBuffer.wrap(new byte[] {2}), WriteCondition.IF_NONE_MATCH);
+        CompletableFuture<String> put =
+                client.put(target, ByteBuffer.wrap(new byte[] {2}), WriteCondition.IF_NONE_MATCH);
         assertThatThrownBy(put::join).hasCauseInstanceOf(FileAlreadyExistsException.class);
         assertThat(client.bytesOf(target)).containsExactly(1);
     }
@@ -123,24 +125,32 @@ class InMemoryObjectClientTest {
     @Test
     void multipartUploadCompletesOnlyWithValidParts() throws IOException {
         String uploadId = client.createMultipartUpload(target).join();
-        CompletedPart small = client.uploadPart(target, uploadId, 1, ByteBuffer.allocate(10)).join();
-        CompletedPart last = client.uploadPart(target, uploadId, 2, ByteBuffer.allocate(10)).join();
+        CompletedPart small =
+                client.uploadPart(target, uploadId, 1, ByteBuffer.allocate(10)).join();
+        CompletedPart last =
+                client.uploadPart(target, uploadId, 2, ByteBuffer.allocate(10)).join();
         assertThat(client.listParts(target, uploadId)).containsExactly(small, last);
 
-        assertS3Error(client.completeMultipartUpload(target, uploadId, List.of(small, last), WriteCondition.NONE),
+        assertS3Error(
+                client.completeMultipartUpload(target, uploadId, List.of(small, last), WriteCondition.NONE),
                 "EntityTooSmall");
-        assertS3Error(client.completeMultipartUpload(target, uploadId, List.of(last, small), WriteCondition.NONE),
+        assertS3Error(
+                client.completeMultipartUpload(target, uploadId, List.of(last, small), WriteCondition.NONE),
                 "InvalidPartOrder");
         CompletedPart wrongTag = new CompletedPart(2, "\"nope\"", 10);
-        CompletedPart full = client.uploadPart(target, uploadId, 1, ByteBuffer.allocate(PART)).join();
-        assertS3Error(client.completeMultipartUpload(target, uploadId, List.of(full, wrongTag), WriteCondition.NONE),
+        CompletedPart full = client.uploadPart(target, uploadId, 1, ByteBuffer.allocate(PART))
+                .join();
+        assertS3Error(
+                client.completeMultipartUpload(target, uploadId, List.of(full, wrongTag), WriteCondition.NONE),
                 "InvalidPart");
 
-        String eTag = client.completeMultipartUpload(target, uploadId, List.of(full, last), WriteCondition.NONE).join();
+        String eTag = client.completeMultipartUpload(target, uploadId, List.of(full, last), WriteCondition.NONE)
+                .join();
         assertThat(eTag).endsWith("-2\"");
         assertThat(client.bytesOf(target)).hasSize(PART + 10);
         assertThat(client.pendingUploads()).isEmpty();
-        assertS3Error(client.completeMultipartUpload(target, uploadId, List.of(full, last), WriteCondition.NONE),
+        assertS3Error(
+                client.completeMultipartUpload(target, uploadId, List.of(full, last), WriteCondition.NONE),
                 "NoSuchUpload");
     }
 
@@ -158,7 +168,8 @@ class InMemoryObjectClientTest {
     @Test
     void lostResponseKeepsServerSideEffect() {
         client.inject(Fault.on(Operation.PUT).afterEffect().failingWith(new IOException("lost")));
-        assertThatThrownBy(() -> client.put(target, utf8("x"), WriteCondition.NONE).join())
+        assertThatThrownBy(
+                        () -> client.put(target, utf8("x"), WriteCondition.NONE).join())
                 .isInstanceOf(CompletionException.class)
                 .hasRootCauseMessage("lost");
         assertThat(client.bytesOf(target)).containsExactly('x');
@@ -169,12 +180,16 @@ class InMemoryObjectClientTest {
     @Test
     void faultByPredicateStrikesOnlyMatchingCalls() {
         String uploadId = client.createMultipartUpload(target).join();
-        client.inject(Fault.on(Operation.UPLOAD_PART).when(c -> c.partNumber() == 2).always()
+        client.inject(Fault.on(Operation.UPLOAD_PART)
+                .when(c -> c.partNumber() == 2)
+                .always()
                 .failingWith(() -> new IOException("part 2")));
         client.uploadPart(target, uploadId, 1, ByteBuffer.allocate(1)).join();
-        assertThatThrownBy(() -> client.uploadPart(target, uploadId, 2, ByteBuffer.allocate(1)).join())
+        assertThatThrownBy(() -> client.uploadPart(target, uploadId, 2, ByteBuffer.allocate(1))
+                        .join())
                 .hasRootCauseMessage("part 2");
-        assertThatThrownBy(() -> client.uploadPart(target, uploadId, 2, ByteBuffer.allocate(1)).join())
+        assertThatThrownBy(() -> client.uploadPart(target, uploadId, 2, ByteBuffer.allocate(1))
+                        .join())
                 .hasRootCauseMessage("part 2");
     }
 

@@ -7,9 +7,9 @@ import static dev.flinks3.transfer.read.S3SeekableInputStreamTest.slice;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.flinks3.transfer.ReadSettings;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.S3RequestException;
-import dev.flinks3.transfer.ReadSettings;
 import dev.flinks3.transfer.fake.Fault;
 import dev.flinks3.transfer.fake.Gate;
 import dev.flinks3.transfer.fake.InMemoryObjectClient;
@@ -37,8 +37,10 @@ class ParallelReadAheadTest {
     private static final int PARALLELISM = 4;
     private static final S3Location LOCATION = S3Location.of("s3", "bucket", "checkpoints/chk-7/state");
 
-    private final ReadSettings settings =
-            ReadSettings.builder().readAheadBytes(CHUNK).readAheadParallelism(PARALLELISM).build();
+    private final ReadSettings settings = ReadSettings.builder()
+            .readAheadBytes(CHUNK)
+            .readAheadParallelism(PARALLELISM)
+            .build();
     private final ExecutorService pool = Executors.newFixedThreadPool(PARALLELISM);
     /** Completes GETs on the calling thread; {@link #completingOnOtherThreads()} switches to the pool. */
     private InMemoryObjectClient client = new InMemoryObjectClient();
@@ -120,7 +122,8 @@ class ParallelReadAheadTest {
                     int len = 1 + random.nextInt(2 * CHUNK);
                     int expected = (int) Math.min(len, source.length - pos);
                     byte[] got = readN(in, len);
-                    assertThat(got).as("op %d: read %d at %d", op, len, pos)
+                    assertThat(got)
+                            .as("op %d: read %d at %d", op, len, pos)
                             .isEqualTo(slice(source, (int) pos, Math.max(expected, 0)));
                 } else if (kind < 75) {
                     in.seek(Math.min(source.length, pos + random.nextInt(3 * CHUNK)));
@@ -133,7 +136,8 @@ class ParallelReadAheadTest {
                     int len = Math.min(1 + random.nextInt(CHUNK), source.length - at);
                     byte[] got = new byte[len];
                     in.readFully(at, got, 0, len);
-                    assertThat(got).as("op %d: positional read %d at %d", op, len, at)
+                    assertThat(got)
+                            .as("op %d: positional read %d at %d", op, len, at)
                             .isEqualTo(slice(source, at, len));
                     assertThat(in.getPos()).isEqualTo(pos);
                 }
@@ -228,7 +232,8 @@ class ParallelReadAheadTest {
             assertThat(readN(in, 100)).isEqualTo(slice(source, 3 * CHUNK + 5, 100));
             // The window slid by two chunks: two new chunk GETs, no new range.
             assertThat(client.calls(Operation.GET)).isEqualTo(gets + 2);
-            assertThat(client.getRanges().subList(gets, gets + 2)).extracting(r -> r[0])
+            assertThat(client.getRanges().subList(gets, gets + 2))
+                    .extracting(r -> r[0])
                     .containsExactly((long) (1 + PARALLELISM) * CHUNK, (long) (2 + PARALLELISM) * CHUNK);
         }
     }
@@ -327,7 +332,9 @@ class ParallelReadAheadTest {
     void resetInsideAChunkIsRetriedFromWhereItBroke() throws IOException {
         completingOnOtherThreads();
         byte[] source = store(20 * CHUNK);
-        client.inject(Fault.on(Operation.GET).atCall(4).afterBytes(1_000)
+        client.inject(Fault.on(Operation.GET)
+                .atCall(4)
+                .afterBytes(1_000)
                 .failingWith(new SocketException("Connection reset")));
 
         byte[] read;
@@ -358,8 +365,11 @@ class ParallelReadAheadTest {
     void failedChunkReachesTheReaderWithItsCause() throws IOException {
         completingOnOtherThreads();
         store(20 * CHUNK);
-        client.inject(Fault.on(Operation.GET).when(call -> call.callNumber() > 1).always().failingWith(() ->
-                new S3RequestException("GetObject", LOCATION.toString(), 403, "AccessDenied", null)));
+        client.inject(Fault.on(Operation.GET)
+                .when(call -> call.callNumber() > 1)
+                .always()
+                .failingWith(
+                        () -> new S3RequestException("GetObject", LOCATION.toString(), 403, "AccessDenied", null)));
 
         try (S3SeekableInputStream in = open()) {
             readN(in, CHUNK);

@@ -3,9 +3,9 @@ package dev.flinks3.transfer.read;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.flinks3.transfer.ReadSettings;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.S3RequestException;
-import dev.flinks3.transfer.ReadSettings;
 import dev.flinks3.transfer.fake.Fault;
 import dev.flinks3.transfer.fake.InMemoryObjectClient;
 import dev.flinks3.transfer.fake.Operation;
@@ -26,7 +26,8 @@ class S3SeekableInputStreamTest {
     private static final S3Location LOCATION = S3Location.of("s3", "bucket", "dir/state file+1");
 
     private final InMemoryObjectClient client = new InMemoryObjectClient();
-    private final ReadSettings settings = ReadSettings.builder().readAheadBytes(RANGE).readAheadParallelism(1).build();
+    private final ReadSettings settings =
+            ReadSettings.builder().readAheadBytes(RANGE).readAheadParallelism(1).build();
 
     @Test
     void opensNothingUntilTheFirstRead() throws IOException {
@@ -104,7 +105,10 @@ class S3SeekableInputStreamTest {
 
     @Test
     void theFirstGetAfterASeekIsSmallAndRangesGrowWhileTheReaderStaysSequential() throws IOException {
-        ReadSettings bigRanges = ReadSettings.builder().readAheadBytes(8L * 1024 * 1024).readAheadParallelism(1).build();
+        ReadSettings bigRanges = ReadSettings.builder()
+                .readAheadBytes(8L * 1024 * 1024)
+                .readAheadParallelism(1)
+                .build();
         byte[] source = store(8 * 1024 * 1024);
         int first = S3SeekableInputStream.FIRST_RANGE_AFTER_SEEK_BYTES;
         long at = 3 * 1024 * 1024;
@@ -117,15 +121,21 @@ class S3SeekableInputStreamTest {
             assertThat(readN(in, rest)).isEqualTo(slice(source, (int) at + 16 * 1024, rest));
         }
 
-        assertThat(client.getRanges()).extracting(r -> r[1] - r[0]).containsExactly((long) first,
-                (long) first * S3SeekableInputStream.RANGE_GROWTH,
-                (long) first * S3SeekableInputStream.RANGE_GROWTH * S3SeekableInputStream.RANGE_GROWTH);
+        assertThat(client.getRanges())
+                .extracting(r -> r[1] - r[0])
+                .containsExactly(
+                        (long) first,
+                        (long) first * S3SeekableInputStream.RANGE_GROWTH,
+                        (long) first * S3SeekableInputStream.RANGE_GROWTH * S3SeekableInputStream.RANGE_GROWTH);
         assertThat(client.getRanges().get(0)[0]).isEqualTo(at);
     }
 
     @Test
     void randomSeekAndReadAsksTheServerForLittleMoreThanItReads() throws IOException {
-        ReadSettings bigRanges = ReadSettings.builder().readAheadBytes(8L * 1024 * 1024).readAheadParallelism(8).build();
+        ReadSettings bigRanges = ReadSettings.builder()
+                .readAheadBytes(8L * 1024 * 1024)
+                .readAheadParallelism(8)
+                .build();
         byte[] source = store(16 * 1024 * 1024);
         Random random = new Random(3);
 
@@ -137,13 +147,17 @@ class S3SeekableInputStreamTest {
             }
         }
 
-        assertThat(client.getRanges()).hasSize(50)
+        assertThat(client.getRanges())
+                .hasSize(50)
                 .allSatisfy(r -> assertThat(r[1] - r[0]).isEqualTo(S3SeekableInputStream.FIRST_RANGE_AFTER_SEEK_BYTES));
     }
 
     @Test
     void aReadLargerThanTheFirstRangeAfterASeekGetsItsLengthInOneGet() throws IOException {
-        ReadSettings bigRanges = ReadSettings.builder().readAheadBytes(8L * 1024 * 1024).readAheadParallelism(1).build();
+        ReadSettings bigRanges = ReadSettings.builder()
+                .readAheadBytes(8L * 1024 * 1024)
+                .readAheadParallelism(1)
+                .build();
         byte[] source = store(4 * 1024 * 1024);
         int len = 3 * S3SeekableInputStream.FIRST_RANGE_AFTER_SEEK_BYTES;
 
@@ -160,7 +174,10 @@ class S3SeekableInputStreamTest {
 
     @Test
     void longForwardSeekReopensInsteadOfSkipping() throws IOException {
-        ReadSettings bigRanges = ReadSettings.builder().readAheadBytes(4L * 1024 * 1024).readAheadParallelism(1).build();
+        ReadSettings bigRanges = ReadSettings.builder()
+                .readAheadBytes(4L * 1024 * 1024)
+                .readAheadParallelism(1)
+                .build();
         byte[] source = store(3 * 1024 * 1024);
         long far = 100 + S3SeekableInputStream.MAX_FORWARD_SKIP_BYTES + 1;
 
@@ -287,8 +304,10 @@ class S3SeekableInputStreamTest {
     void rangeNotSatisfiableOnAnEmptyObjectReadsAsEmpty() throws IOException {
         client.store(LOCATION, new byte[0]);
         // Some servers answer a ranged GET of an empty object with 416 instead of the empty body.
-        client.inject(Fault.on(Operation.GET).always().failingWith(() ->
-                new S3RequestException("GetObject", LOCATION.toString(), 416, "InvalidRange", null)));
+        client.inject(Fault.on(Operation.GET)
+                .always()
+                .failingWith(
+                        () -> new S3RequestException("GetObject", LOCATION.toString(), 416, "InvalidRange", null)));
 
         try (S3SeekableInputStream in = open(-1)) {
             assertThat(in.read()).isEqualTo(-1);
@@ -299,7 +318,9 @@ class S3SeekableInputStreamTest {
     @Test
     void connectionResetMidBodyIsRetriedFromTheCurrentPosition() throws IOException {
         byte[] source = store(RANGE);
-        client.inject(Fault.on(Operation.GET).atCall(1).afterBytes(10_001)
+        client.inject(Fault.on(Operation.GET)
+                .atCall(1)
+                .afterBytes(10_001)
                 .failingWith(new SocketException("Connection reset")));
 
         byte[] read;
@@ -314,8 +335,8 @@ class S3SeekableInputStreamTest {
     @Test
     void positionalReadIsRetriedAfterAReset() throws IOException {
         byte[] source = store(100_000);
-        client.inject(Fault.on(Operation.GET).atCall(1).afterBytes(777)
-                .failingWith(new SocketException("Connection reset")));
+        client.inject(
+                Fault.on(Operation.GET).atCall(1).afterBytes(777).failingWith(new SocketException("Connection reset")));
 
         try (S3SeekableInputStream in = open(-1)) {
             byte[] b = new byte[50_000];
@@ -328,7 +349,9 @@ class S3SeekableInputStreamTest {
     @Test
     void retriesAreBoundedAndKeepEveryCause() throws IOException {
         store(RANGE);
-        client.inject(Fault.on(Operation.GET).always().afterBytes(10)
+        client.inject(Fault.on(Operation.GET)
+                .always()
+                .afterBytes(10)
                 .failingWith(() -> new SocketException("Connection reset")));
 
         try (S3SeekableInputStream in = open(-1)) {
@@ -355,7 +378,9 @@ class S3SeekableInputStreamTest {
     @Test
     void fileNotFoundMidBodyIsNotRetried() throws IOException {
         store(RANGE);
-        client.inject(Fault.on(Operation.GET).always().afterBytes(10)
+        client.inject(Fault.on(Operation.GET)
+                .always()
+                .afterBytes(10)
                 .failingWith(() -> new FileNotFoundException("gone: " + LOCATION)));
 
         try (S3SeekableInputStream in = open(-1)) {
@@ -455,7 +480,9 @@ class S3SeekableInputStreamTest {
     @Test
     void negativeSeekFails() throws IOException {
         try (S3SeekableInputStream in = open(-1)) {
-            assertThatThrownBy(() -> in.seek(-1)).isInstanceOf(EOFException.class).hasMessageContaining("-1");
+            assertThatThrownBy(() -> in.seek(-1))
+                    .isInstanceOf(EOFException.class)
+                    .hasMessageContaining("-1");
         }
     }
 

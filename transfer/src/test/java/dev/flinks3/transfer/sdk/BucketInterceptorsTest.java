@@ -56,7 +56,8 @@ class BucketInterceptorsTest {
         s3 = S3AsyncClient.builder()
                 .region(Region.US_WEST_2)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("AKIDTEST", "secret")))
-                .overrideConfiguration(o -> o.executionInterceptors(interceptors).retryStrategy(r -> r.maxAttempts(1)))
+                .overrideConfiguration(
+                        o -> o.executionInterceptors(interceptors).retryStrategy(r -> r.maxAttempts(1)))
                 .build();
         return s3;
     }
@@ -73,15 +74,24 @@ class BucketInterceptorsTest {
         client(S3Settings.builder().upload(u -> u.storageClass("STANDARD_IA")).build());
 
         assertThat(send(c -> c.putObject(b -> b.bucket("b").key("k"), AsyncRequestBody.fromString("x")))
-                .firstMatchingHeader("x-amz-storage-class")).contains("STANDARD_IA");
+                        .firstMatchingHeader("x-amz-storage-class"))
+                .contains("STANDARD_IA");
         assertThat(send(c -> c.createMultipartUpload(b -> b.bucket("b").key("k")))
-                .firstMatchingHeader("x-amz-storage-class")).contains("STANDARD_IA");
-        assertThat(send(c -> c.copyObject(b -> b.sourceBucket("b").sourceKey("k").destinationBucket("b")
-                .destinationKey("k2"))).firstMatchingHeader("x-amz-storage-class")).contains("STANDARD_IA");
-        assertThat(send(c -> c.uploadPart(b -> b.bucket("b").key("k").uploadId("u").partNumber(1),
-                AsyncRequestBody.fromString("x"))).firstMatchingHeader("x-amz-storage-class")).isEmpty();
-        assertThat(send(c -> c.headObject(b -> b.bucket("b").key("k")))
-                .firstMatchingHeader("x-amz-storage-class")).isEmpty();
+                        .firstMatchingHeader("x-amz-storage-class"))
+                .contains("STANDARD_IA");
+        assertThat(send(c -> c.copyObject(b -> b.sourceBucket("b")
+                                .sourceKey("k")
+                                .destinationBucket("b")
+                                .destinationKey("k2")))
+                        .firstMatchingHeader("x-amz-storage-class"))
+                .contains("STANDARD_IA");
+        assertThat(send(c -> c.uploadPart(
+                                b -> b.bucket("b").key("k").uploadId("u").partNumber(1),
+                                AsyncRequestBody.fromString("x")))
+                        .firstMatchingHeader("x-amz-storage-class"))
+                .isEmpty();
+        assertThat(send(c -> c.headObject(b -> b.bucket("b").key("k"))).firstMatchingHeader("x-amz-storage-class"))
+                .isEmpty();
     }
 
     @Test
@@ -90,8 +100,7 @@ class BucketInterceptorsTest {
 
         List<SdkHttpRequest> requests = List.of(
                 send(c -> c.headObject(b -> b.bucket("b").key("k"))),
-                send(c -> c.getObject(b -> b.bucket("b").key("k"),
-                        AsyncResponseTransformer.toBytes())),
+                send(c -> c.getObject(b -> b.bucket("b").key("k"), AsyncResponseTransformer.toBytes())),
                 send(c -> c.listObjectsV2(b -> b.bucket("b"))),
                 send(c -> c.putObject(b -> b.bucket("b").key("k"), AsyncRequestBody.fromString("x"))),
                 send(c -> c.deleteObject(b -> b.bucket("b").key("k"))),
@@ -99,14 +108,16 @@ class BucketInterceptorsTest {
 
         assertThat(requests).allSatisfy(request -> {
             assertThat(request.firstMatchingHeader("x-amz-request-payer")).contains("requester");
-            assertThat(request.firstMatchingHeader("Authorization").orElseThrow()).contains("x-amz-request-payer");
+            assertThat(request.firstMatchingHeader("Authorization").orElseThrow())
+                    .contains("x-amz-request-payer");
         });
     }
 
     @Test
     void withoutTheOptionsNothingIsAdded() {
         client(S3Settings.builder().build());
-        assertThat(S3ClientOwner.bucketInterceptors(S3Settings.builder().build())).isEmpty();
+        assertThat(S3ClientOwner.bucketInterceptors(S3Settings.builder().build()))
+                .isEmpty();
 
         SdkHttpRequest put = send(c -> c.putObject(b -> b.bucket("b").key("k"), AsyncRequestBody.fromString("x")));
         assertThat(put.firstMatchingHeader("x-amz-storage-class")).isEmpty();
@@ -115,7 +126,9 @@ class BucketInterceptorsTest {
 
     @Test
     void aBucketWithAnAccessPointIsSentToTheAccessPointsHostAndOthersAreNot() {
-        client(S3Settings.builder().client(c -> c.accessPoints(Map.of("lake", ACCESS_POINT))).build());
+        client(S3Settings.builder()
+                .client(c -> c.accessPoints(Map.of("lake", ACCESS_POINT)))
+                .build());
 
         SdkHttpRequest head = send(c -> c.headObject(b -> b.bucket("lake").key("dir/k")));
         assertThat(head.host()).isEqualTo("flink-123456789012.s3-accesspoint.us-west-2.amazonaws.com");
@@ -125,8 +138,8 @@ class BucketInterceptorsTest {
         SdkHttpRequest list = send(c -> c.listObjectsV2(b -> b.bucket("lake").prefix("dir/")));
         assertThat(list.host()).isEqualTo("flink-123456789012.s3-accesspoint.us-west-2.amazonaws.com");
 
-        SdkHttpRequest copy = send(c -> c.copyObject(b -> b.sourceBucket("lake").sourceKey("a")
-                .destinationBucket("lake").destinationKey("b")));
+        SdkHttpRequest copy = send(c -> c.copyObject(b ->
+                b.sourceBucket("lake").sourceKey("a").destinationBucket("lake").destinationKey("b")));
         assertThat(copy.host()).isEqualTo("flink-123456789012.s3-accesspoint.us-west-2.amazonaws.com");
         assertThat(copy.firstMatchingHeader("x-amz-copy-source"))
                 .contains("arn%3Aaws%3As3%3Aus-west-2%3A123456789012%3Aaccesspoint/flink/object/a");
@@ -137,7 +150,9 @@ class BucketInterceptorsTest {
 
     @Test
     void anAccessPointAliasIsUsedAsTheBucket() {
-        client(S3Settings.builder().client(c -> c.accessPoints(Map.of("lake", "flink-ap-abcdefgh-s3alias"))).build());
+        client(S3Settings.builder()
+                .client(c -> c.accessPoints(Map.of("lake", "flink-ap-abcdefgh-s3alias")))
+                .build());
 
         assertThat(send(c -> c.headObject(b -> b.bucket("lake").key("k"))).host())
                 .isEqualTo("flink-ap-abcdefgh-s3alias.s3.us-west-2.amazonaws.com");
@@ -146,6 +161,7 @@ class BucketInterceptorsTest {
     @Test
     void anUnknownStorageClassIsRefused() {
         assertThatThrownBy(() -> S3Settings.builder().upload(u -> u.storageClass("FROZEN")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("FROZEN");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("FROZEN");
     }
 }

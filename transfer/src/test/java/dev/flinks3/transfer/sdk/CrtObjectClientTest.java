@@ -1,7 +1,6 @@
 package dev.flinks3.transfer.sdk;
 
 import dev.flinks3.transfer.ClientSettings;
-import dev.flinks3.transfer.S3Settings;
 
 /** {@link SdkObjectClient} on the AWS CRT HTTP client against S3Proxy. */
 class CrtObjectClientTest extends SdkObjectClientS3ProxyTest {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flinks3.testserver.RequestRecord;
 import dev.flinks3.transfer.ClientSettings;
-import dev.flinks3.transfer.S3Settings;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Timeout;
 

@@ -28,6 +28,7 @@ class FlexibleChecksumsTest {
     private static final ByteBuffer BODY = ByteBuffer.wrap("123456789".getBytes(StandardCharsets.US_ASCII));
     /** CRC32C("123456789") is the check value 0xE3069283 of the Castagnoli CRC. */
     private static final String CRC32C_OF_BODY = "4waSgw==";
+
     private static final String MD5_OF_BODY = "JfnnlDI7RTiF9RgfG2JNCw==";
 
     private final List<BodyChecksums> sent = new ArrayList<>();
@@ -72,11 +73,13 @@ class FlexibleChecksumsTest {
             sent.add(checksumsSent);
             return checksumsSent.crc32c() == null
                     ? CompletableFuture.completedFuture(null)
-                    : CompletableFuture.failedFuture(new S3RequestException("PutObject", "s3://b/k", 400,
-                            "InvalidArgument", S3Errors.CHECKSUM_HINT, null));
+                    : CompletableFuture.failedFuture(new S3RequestException(
+                            "PutObject", "s3://b/k", 400, "InvalidArgument", S3Errors.CHECKSUM_HINT, null));
         };
 
-        checksums.upload(BODY, rejectingCrc32c, answer -> answer, "PutObject", "s3://b/k").join();
+        checksums
+                .upload(BODY, rejectingCrc32c, answer -> answer, "PutObject", "s3://b/k")
+                .join();
 
         assertThat(sent).hasSize(2);
         assertThat(sent.get(1).crc32c()).isNull();
@@ -89,10 +92,17 @@ class FlexibleChecksumsTest {
         FlexibleChecksums checksums = new FlexibleChecksums(true);
         S3RequestException badDigest = new S3RequestException("PutObject", "s3://b/k", 400, "BadDigest", null);
 
-        Throwable failure = catchThrowable(() -> checksums.upload(BODY, checksumsSent -> {
-            sent.add(checksumsSent);
-            return CompletableFuture.<String>failedFuture(badDigest);
-        }, answer -> answer, "PutObject", "s3://b/k").join());
+        Throwable failure = catchThrowable(() -> checksums
+                .upload(
+                        BODY,
+                        checksumsSent -> {
+                            sent.add(checksumsSent);
+                            return CompletableFuture.<String>failedFuture(badDigest);
+                        },
+                        answer -> answer,
+                        "PutObject",
+                        "s3://b/k")
+                .join());
 
         assertThat(failure).hasCause(badDigest);
         assertThat(sent).hasSize(1);
@@ -128,6 +138,8 @@ class FlexibleChecksumsTest {
     }
 
     private void upload(FlexibleChecksums checksums, Function<BodyChecksums, CompletableFuture<String>> server) {
-        checksums.upload(BODY, server, echoed -> echoed, "PutObject", "s3://b/k").join();
+        checksums
+                .upload(BODY, server, echoed -> echoed, "PutObject", "s3://b/k")
+                .join();
     }
 }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinks3.transfer.CompletedPart;
 import dev.flinks3.transfer.EncryptionSettings;
-import dev.flinks3.transfer.S3Settings;
 import org.junit.jupiter.api.Test;
 
 class MultipartCopyTest {
@@ -13,8 +12,8 @@ class MultipartCopyTest {
     private static final long MIB = 1024L * 1024;
     private static final long GIB = 1024 * MIB;
 
-    private final MultipartCopy copy =
-            new MultipartCopy(null, new SseDecorator(EncryptionSettings.builder().build()), 512 * MIB, 4);
+    private final MultipartCopy copy = new MultipartCopy(
+            null, new SseDecorator(EncryptionSettings.builder().build()), 512 * MIB, 4);
 
     @Test
     void copiesInPartsOfTheConfiguredSize() {

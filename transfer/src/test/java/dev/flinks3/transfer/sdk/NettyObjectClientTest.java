@@ -1,7 +1,6 @@
 package dev.flinks3.transfer.sdk;
 
 import dev.flinks3.transfer.ClientSettings;
-import dev.flinks3.transfer.S3Settings;
 
 /** {@link SdkObjectClient} on the Netty HTTP client against S3Proxy. */
 class NettyObjectClientTest extends SdkObjectClientS3ProxyTest {

@@ -42,7 +42,9 @@ class S3ClientOwnerTest {
 
     @Test
     void ownsTheReadAheadBudgetOfOneGibibyteOrAQuarterOfTheHeap() throws Exception {
-        S3Settings settings = S3Settings.builder().client(c -> c.endpoint(URI.create("http://127.0.0.1:1"))).build();
+        S3Settings settings = S3Settings.builder()
+                .client(c -> c.endpoint(URI.create("http://127.0.0.1:1")))
+                .build();
         try (S3ClientOwner owner = new S3ClientOwner(settings)) {
             assertThat(owner.readAheadBudget().limitBytes())
                     .isEqualTo(DefaultMemoryLimit.of(Runtime.getRuntime().maxMemory()));
@@ -64,12 +66,14 @@ class S3ClientOwnerTest {
                 .isExactlyInstanceOf(IOException.class)
                 .hasMessageContaining("HeadObject of " + location)
                 .hasMessageContaining("the S3 filesystem is closed");
-        assertThatThrownBy(() -> owner.objectClient().readInto(location, 0, ByteBuffer.allocate(10)).join())
+        assertThatThrownBy(() -> owner.objectClient()
+                        .readInto(location, 0, ByteBuffer.allocate(10))
+                        .join())
                 .hasCauseExactlyInstanceOf(IOException.class)
                 .hasMessageContaining("GetObject of " + location)
                 .hasMessageContaining("the S3 filesystem is closed");
-        assertThatThrownBy(() -> owner.bulkDownloader().download(
-                        List.of(BulkDownloader.FileCopy.of(location, dir.resolve("restored")))))
+        assertThatThrownBy(() -> owner.bulkDownloader()
+                        .download(List.of(BulkDownloader.FileCopy.of(location, dir.resolve("restored")))))
                 .isExactlyInstanceOf(IOException.class)
                 .hasMessageContaining("GetObject of " + location)
                 .hasMessageContaining("the S3 filesystem is closed");
@@ -78,19 +82,25 @@ class S3ClientOwnerTest {
 
     @Test
     void customEndpointWithoutRegionSignsForUsEast1() {
-        S3Settings settings = S3Settings.builder().client(c -> c.endpoint(URI.create("http://localhost:9000"))).build();
+        S3Settings settings = S3Settings.builder()
+                .client(c -> c.endpoint(URI.create("http://localhost:9000")))
+                .build();
         assertThat(S3ClientOwner.resolveRegion(settings)).isEqualTo(Region.US_EAST_1);
     }
 
     @Test
     void configuredRegionWins() {
-        assertThat(S3ClientOwner.resolveRegion(S3Settings.builder().client(c -> c.region("eu-central-1")).build()))
+        assertThat(S3ClientOwner.resolveRegion(S3Settings.builder()
+                        .client(c -> c.region("eu-central-1"))
+                        .build()))
                 .isEqualTo(Region.EU_CENTRAL_1);
     }
 
     @Test
     void badSettingsFailAtConstructionAndLeaveNothingOpen() {
-        S3Settings settings = S3Settings.builder().client(c -> c.endpoint(URI.create("http://127.0.0.1:1")).credentials(k -> k.credentialsProviderClasses(List.of("com.example.NoSuchProvider"))))
+        S3Settings settings = S3Settings.builder()
+                .client(c -> c.endpoint(URI.create("http://127.0.0.1:1"))
+                        .credentials(k -> k.credentialsProviderClasses(List.of("com.example.NoSuchProvider"))))
                 .build();
         assertThatThrownBy(() -> new S3ClientOwner(settings))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -99,6 +109,10 @@ class S3ClientOwnerTest {
 
     /** Settings of a client that sends nothing: no server listens on the endpoint. */
     private static S3Settings.Builder offline() {
-        return S3Settings.builder().client(c -> c.endpoint(URI.create("http://127.0.0.1:1")).pathStyleAccess(true).credentials(k -> k.accessKey("AKIAEXAMPLE").secretKey(Secret.ofNullable("secret-that-must-not-show"))));
+        return S3Settings.builder()
+                .client(c -> c.endpoint(URI.create("http://127.0.0.1:1"))
+                        .pathStyleAccess(true)
+                        .credentials(k ->
+                                k.accessKey("AKIAEXAMPLE").secretKey(Secret.ofNullable("secret-that-must-not-show"))));
     }
 }

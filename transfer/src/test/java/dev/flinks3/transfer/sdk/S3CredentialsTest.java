@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinks3.transfer.CredentialSettings;
-import dev.flinks3.transfer.S3Settings;
 import dev.flinks3.transfer.Secret;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -47,7 +46,10 @@ class S3CredentialsTest {
 
     @Test
     void staticKeysComeFirst() {
-        CredentialSettings settings = CredentialSettings.builder().accessKey("AKIAEXAMPLE").secretKey(Secret.ofNullable(SECRET)).credentialsProviderClasses(List.of(ConstructedProvider.class.getName()))
+        CredentialSettings settings = CredentialSettings.builder()
+                .accessKey("AKIAEXAMPLE")
+                .secretKey(Secret.ofNullable(SECRET))
+                .credentialsProviderClasses(List.of(ConstructedProvider.class.getName()))
                 .build();
         AwsCredentialsProvider provider = S3Credentials.baseProvider(settings);
         assertThat(provider).isInstanceOf(StaticCredentialsProvider.class);
@@ -59,7 +61,10 @@ class S3CredentialsTest {
 
     @Test
     void sessionTokenMakesSessionCredentials() {
-        CredentialSettings settings = CredentialSettings.builder().accessKey("ASIAEXAMPLE").secretKey(Secret.ofNullable(SECRET)).sessionToken(Secret.ofNullable(TOKEN))
+        CredentialSettings settings = CredentialSettings.builder()
+                .accessKey("ASIAEXAMPLE")
+                .secretKey(Secret.ofNullable(SECRET))
+                .sessionToken(Secret.ofNullable(TOKEN))
                 .build();
         AwsCredentials credentials = S3Credentials.baseProvider(settings).resolveCredentials();
         assertThat(credentials).isInstanceOf(AwsSessionCredentials.class);
@@ -68,15 +73,17 @@ class S3CredentialsTest {
 
     @Test
     void oneProviderClassIsUsedAsIs() {
-        AwsCredentialsProvider provider = S3Credentials.baseProvider(
-                CredentialSettings.builder().credentialsProviderClasses(List.of(ConstructedProvider.class.getName())).build());
+        AwsCredentialsProvider provider = S3Credentials.baseProvider(CredentialSettings.builder()
+                .credentialsProviderClasses(List.of(ConstructedProvider.class.getName()))
+                .build());
         assertThat(provider).isInstanceOf(ConstructedProvider.class);
     }
 
     @Test
     void severalProviderClassesAreChainedInOrder() {
-        AwsCredentialsProvider provider = S3Credentials.baseProvider(CredentialSettings.builder().credentialsProviderClasses(List.of(
-                        ConstructedProvider.class.getName(), AnonymousCredentialsProvider.class.getName()))
+        AwsCredentialsProvider provider = S3Credentials.baseProvider(CredentialSettings.builder()
+                .credentialsProviderClasses(
+                        List.of(ConstructedProvider.class.getName(), AnonymousCredentialsProvider.class.getName()))
                 .build());
         assertThat(provider).isInstanceOf(AwsCredentialsProviderChain.class);
         assertThat(provider.resolveCredentials().accessKeyId()).isEqualTo("constructed");
@@ -105,9 +112,11 @@ class S3CredentialsTest {
 
     @Test
     void nothingConfiguredUsesDelegatedCredentialsThenTheDefaultChain() {
-        AwsCredentialsProvider provider = S3Credentials.baseProvider(CredentialSettings.builder().build());
+        AwsCredentialsProvider provider =
+                S3Credentials.baseProvider(CredentialSettings.builder().build());
         assertThat(provider).isInstanceOf(AwsCredentialsProviderChain.class);
-        assertThat(provider.toString()).contains("DelegatedCredentials", DefaultCredentialsProvider.class.getSimpleName());
+        assertThat(provider.toString())
+                .contains("DelegatedCredentials", DefaultCredentialsProvider.class.getSimpleName());
         try {
             DelegatedCredentials.update("ASIADELEGATED", Secret.ofNullable("s1"), Secret.ofNullable("t1"), null);
             assertThat(provider.resolveCredentials().accessKeyId()).isEqualTo("ASIADELEGATED");
@@ -122,7 +131,11 @@ class S3CredentialsTest {
 
     @Test
     void assumeRoleSignsWithTheRolesCredentials() throws Exception {
-        CredentialSettings settings = CredentialSettings.builder().accessKey("AKIAEXAMPLE").secretKey(Secret.ofNullable(SECRET)).assumeRoleArn("arn:aws:iam::111122223333:role/flink").assumeRoleExternalId("external")
+        CredentialSettings settings = CredentialSettings.builder()
+                .accessKey("AKIAEXAMPLE")
+                .secretKey(Secret.ofNullable(SECRET))
+                .assumeRoleArn("arn:aws:iam::111122223333:role/flink")
+                .assumeRoleExternalId("external")
                 .build();
         try (S3Credentials credentials = S3Credentials.create(settings, Region.EU_WEST_1)) {
             assertThat(credentials.provider()).isInstanceOf(StsAssumeRoleCredentialsProvider.class);
@@ -133,7 +146,10 @@ class S3CredentialsTest {
 
     @Test
     void descriptionNeverShowsSecrets() throws Exception {
-        CredentialSettings settings = CredentialSettings.builder().accessKey("ASIAEXAMPLE").secretKey(Secret.ofNullable(SECRET)).sessionToken(Secret.ofNullable(TOKEN))
+        CredentialSettings settings = CredentialSettings.builder()
+                .accessKey("ASIAEXAMPLE")
+                .secretKey(Secret.ofNullable(SECRET))
+                .sessionToken(Secret.ofNullable(TOKEN))
                 .build();
         try (S3Credentials credentials = S3Credentials.create(settings, Region.US_EAST_1)) {
             assertThat(credentials.toString())

@@ -9,7 +9,6 @@ import dev.flinks3.transfer.ClientSettings;
 import dev.flinks3.transfer.RangeStream;
 import dev.flinks3.transfer.S3Errors;
 import dev.flinks3.transfer.S3Location;
-import dev.flinks3.transfer.S3Settings;
 import dev.flinks3.transfer.TestSettings;
 import dev.flinks3.transfer.WriteCondition;
 import java.nio.ByteBuffer;
@@ -35,7 +34,8 @@ class S3RequestMetricsS3ProxyTest {
     @BeforeAll
     void start() {
         server = EmbeddedS3Server.builder().bucket(BUCKET).start();
-        owner = new S3ClientOwner(TestSettings.forServer(server, ClientSettings.HttpClientType.NETTY).build());
+        owner = new S3ClientOwner(TestSettings.forServer(server, ClientSettings.HttpClientType.NETTY)
+                .build());
     }
 
     @AfterAll
@@ -81,8 +81,8 @@ class S3RequestMetricsS3ProxyTest {
     @Timeout(60)
     void eachOperationCountsItsAttemptsByTheErrorTypeTheSdkGivesAndItsLatency() throws Exception {
         // An owner of its own: the backoff ranges of the shared one must see only the test above.
-        try (S3ClientOwner own = new S3ClientOwner(
-                TestSettings.forServer(server, ClientSettings.HttpClientType.NETTY).build())) {
+        try (S3ClientOwner own = new S3ClientOwner(TestSettings.forServer(server, ClientSettings.HttpClientType.NETTY)
+                .build())) {
             server.failNext(RequestKind.PUT_OBJECT, 1, 503, "SlowDown");
             put(own, "per-operation-throttled");
             server.failNext(RequestKind.PUT_OBJECT, 1, 500, "InternalError");
@@ -95,11 +95,14 @@ class S3RequestMetricsS3ProxyTest {
             assertThat(putObject.failedRequests()).isEqualTo(1);
             assertThat(putObject.attempts()).isEqualTo(5);
             assertThat(putObject.throttledAttempts()).as("503 SlowDown").isEqualTo(1);
-            assertThat(putObject.errorAnswerAttempts()).as("500 InternalError and 403 AccessDenied").isEqualTo(2);
+            assertThat(putObject.errorAnswerAttempts())
+                    .as("500 InternalError and 403 AccessDenied")
+                    .isEqualTo(2);
             assertThat(putObject.otherErrorAttempts() + putObject.ioErrorAttempts() + putObject.timedOutAttempts())
                     .isZero();
             assertThat(putObject.latency().samples()).isEqualTo(3);
-            assertThat(putObject.latency().maxNanos()).as("the throttled put waited its backoff")
+            assertThat(putObject.latency().maxNanos())
+                    .as("the throttled put waited its backoff")
                     .isGreaterThanOrEqualTo(S3RetryStrategy.THROTTLING_BASE_DELAY_MS / 2 * 1_000_000);
         }
     }
@@ -107,12 +110,14 @@ class S3RequestMetricsS3ProxyTest {
     @Test
     @Timeout(60)
     void theBytesOfObjectBodiesReceivedAreCounted() throws Exception {
-        try (S3ClientOwner own = new S3ClientOwner(
-                TestSettings.forServer(server, ClientSettings.HttpClientType.CRT).build())) {
+        try (S3ClientOwner own = new S3ClientOwner(TestSettings.forServer(server, ClientSettings.HttpClientType.CRT)
+                .build())) {
             byte[] data = new byte[300_000];
             new java.util.Random(7).nextBytes(data);
             S3Location location = S3Location.of("s3", BUCKET, "downloaded");
-            S3Errors.await(own.objectClient().put(location, ByteBuffer.wrap(data), WriteCondition.NONE), "PutObject",
+            S3Errors.await(
+                    own.objectClient().put(location, ByteBuffer.wrap(data), WriteCondition.NONE),
+                    "PutObject",
                     location);
 
             try (RangeStream range = own.objectClient().get(location, 1_000, 201_000)) {
@@ -120,7 +125,8 @@ class S3RequestMetricsS3ProxyTest {
             }
 
             assertThat(own.requestMetrics().bytesDownloaded()).isEqualTo(200_000);
-            assertThat(own.requestMetrics().operations().get("GetObject").requests()).isEqualTo(1);
+            assertThat(own.requestMetrics().operations().get("GetObject").requests())
+                    .isEqualTo(1);
         }
     }
 

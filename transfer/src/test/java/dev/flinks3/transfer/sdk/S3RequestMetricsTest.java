@@ -94,18 +94,22 @@ class S3RequestMetricsTest {
         assertThat(uploadPart.ioErrorAttempts()).isEqualTo(2);
         assertThat(uploadPart.otherErrorAttempts()).isZero();
         assertThat(uploadPart.latency().samples()).isEqualTo(3);
-        assertThat(uploadPart.latency().p50Nanos()).isEqualTo(Duration.ofMillis(40).toNanos());
-        assertThat(uploadPart.latency().maxNanos()).isEqualTo(Duration.ofMillis(90).toNanos());
+        assertThat(uploadPart.latency().p50Nanos())
+                .isEqualTo(Duration.ofMillis(40).toNanos());
+        assertThat(uploadPart.latency().maxNanos())
+                .isEqualTo(Duration.ofMillis(90).toNanos());
         assertThat(metrics.operations().get("HeadObject").otherErrorAttempts()).isEqualTo(1);
-        assertThat(metrics.operations().get(S3RequestMetrics.OTHER_OPERATION).requests()).isEqualTo(1);
+        assertThat(metrics.operations().get(S3RequestMetrics.OTHER_OPERATION).requests())
+                .isEqualTo(1);
         assertThat(metrics.operations().get("GetObject").requests()).isZero();
-        assertThat(metrics.operations().keySet()).containsAll(S3RequestMetrics.OPERATIONS)
+        assertThat(metrics.operations().keySet())
+                .containsAll(S3RequestMetrics.OPERATIONS)
                 .contains(S3RequestMetrics.OTHER_OPERATION);
     }
 
     /** One call with an attempt per given SDK error type ({@code null}: the attempt succeeded). */
-    private static MetricCollection call(String operation, boolean successful, Duration duration,
-            String... attemptErrorTypes) {
+    private static MetricCollection call(
+            String operation, boolean successful, Duration duration, String... attemptErrorTypes) {
         MetricCollector call = MetricCollector.create("ApiCall");
         call.reportMetric(CoreMetric.OPERATION_NAME, operation);
         call.reportMetric(CoreMetric.API_CALL_SUCCESSFUL, successful);

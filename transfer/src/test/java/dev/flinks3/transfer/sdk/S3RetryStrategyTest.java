@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinks3.transfer.ClientSettings;
-import dev.flinks3.transfer.S3Settings;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
@@ -20,7 +19,8 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 
 public class S3RetryStrategyTest {
 
-    private final RetryStrategy strategy = S3RetryStrategy.create(ClientSettings.builder().maxRetries(4).build());
+    private final RetryStrategy strategy =
+            S3RetryStrategy.create(ClientSettings.builder().maxRetries(4).build());
 
     @Test
     void attemptsAreRetriesPlusOne() {
@@ -31,10 +31,13 @@ public class S3RetryStrategyTest {
     void throttlingWaitsAtLeastHalfTheThrottlingBaseDelay() {
         for (int i = 0; i < 50; i++) {
             for (S3Exception throttled : new S3Exception[] {
-                s3Error(503, "SlowDown"), s3Error(429, "TooManyRequests"), s3Error(503, "ServiceUnavailable"),
+                s3Error(503, "SlowDown"),
+                s3Error(429, "TooManyRequests"),
+                s3Error(503, "ServiceUnavailable"),
                 headError(503)
             }) {
-                assertThat(firstRetryDelay(throttled)).as("%s", throttled)
+                assertThat(firstRetryDelay(throttled))
+                        .as("%s", throttled)
                         .isGreaterThanOrEqualTo(Duration.ofMillis(S3RetryStrategy.THROTTLING_BASE_DELAY_MS / 2));
             }
         }
@@ -54,9 +57,12 @@ public class S3RetryStrategyTest {
     void failuresAreClassifiedAsTheMetricsCountThem() {
         assertThat(S3RetryStrategy.classify(s3Error(503, "SlowDown"))).isEqualTo(S3RetryStrategy.Failure.THROTTLED);
         assertThat(S3RetryStrategy.classify(headError(503))).isEqualTo(S3RetryStrategy.Failure.THROTTLED);
-        assertThat(S3RetryStrategy.classify(s3Error(429, "TooManyRequests"))).isEqualTo(S3RetryStrategy.Failure.THROTTLED);
-        assertThat(S3RetryStrategy.classify(s3Error(500, "InternalError"))).isEqualTo(S3RetryStrategy.Failure.ERROR_ANSWER);
-        assertThat(S3RetryStrategy.classify(s3Error(403, "AccessDenied"))).isEqualTo(S3RetryStrategy.Failure.ERROR_ANSWER);
+        assertThat(S3RetryStrategy.classify(s3Error(429, "TooManyRequests")))
+                .isEqualTo(S3RetryStrategy.Failure.THROTTLED);
+        assertThat(S3RetryStrategy.classify(s3Error(500, "InternalError")))
+                .isEqualTo(S3RetryStrategy.Failure.ERROR_ANSWER);
+        assertThat(S3RetryStrategy.classify(s3Error(403, "AccessDenied")))
+                .isEqualTo(S3RetryStrategy.Failure.ERROR_ANSWER);
         assertThat(S3RetryStrategy.classify(ApiCallAttemptTimeoutException.create(1000)))
                 .isEqualTo(S3RetryStrategy.Failure.TIMED_OUT);
         assertThat(S3RetryStrategy.classify(SdkClientException.create("reset", new java.io.IOException("reset"))))
@@ -80,7 +86,8 @@ public class S3RetryStrategyTest {
 
     @Test
     void aBodyAnsweredAsCorruptedIsSentAgainOnceOnly() {
-        RetryToken token = strategy.acquireInitialToken(AcquireInitialTokenRequest.create("s3")).token();
+        RetryToken token = strategy.acquireInitialToken(AcquireInitialTokenRequest.create("s3"))
+                .token();
         token = refresh(token, s3Error(400, "XAmzContentSHA256Mismatch"));
         token = refresh(token, s3Error(500, "InternalError"));
         RetryToken afterOneCorruption = token;
@@ -92,10 +99,12 @@ public class S3RetryStrategyTest {
 
     @Test
     void tokensOfTheWrappedStrategyAreHandedBackOnSuccess() {
-        RetryToken token = strategy.acquireInitialToken(AcquireInitialTokenRequest.create("s3")).token();
+        RetryToken token = strategy.acquireInitialToken(AcquireInitialTokenRequest.create("s3"))
+                .token();
         token = refresh(token, s3Error(400, "BadDigest"));
 
-        assertThat(strategy.recordSuccess(RecordSuccessRequest.create(token)).token()).isSameAs(token);
+        assertThat(strategy.recordSuccess(RecordSuccessRequest.create(token)).token())
+                .isSameAs(token);
     }
 
     @Test
@@ -103,25 +112,35 @@ public class S3RetryStrategyTest {
         S3Exception conflict = s3Error(409, "ConditionalRequestConflict");
         assertThat(firstRetryDelay(conflict)).isNotNull();
         assertThat(S3RetryStrategy.classify(conflict)).isEqualTo(S3RetryStrategy.Failure.ERROR_ANSWER);
-        assertThat(S3RetryStrategy.isConditionalRequestConflict(s3Error(409, "BucketNotEmpty"))).isFalse();
+        assertThat(S3RetryStrategy.isConditionalRequestConflict(s3Error(409, "BucketNotEmpty")))
+                .isFalse();
     }
 
     @Test
     void aConditionalRequestConflictIsFinalWhereTheRequestAsksSo() {
         RetryStrategy conflictFinal = new S3RetryStrategy.FinalFailures(strategy, true);
-        RetryToken token = conflictFinal.acquireInitialToken(AcquireInitialTokenRequest.create("s3")).token();
-        RetryToken afterServerError = conflictFinal.refreshRetryToken(RefreshRetryTokenRequest.builder()
-                .token(token).failure(s3Error(500, "InternalError")).build()).token();
+        RetryToken token = conflictFinal
+                .acquireInitialToken(AcquireInitialTokenRequest.create("s3"))
+                .token();
+        RetryToken afterServerError = conflictFinal
+                .refreshRetryToken(RefreshRetryTokenRequest.builder()
+                        .token(token)
+                        .failure(s3Error(500, "InternalError"))
+                        .build())
+                .token();
 
         assertThatThrownBy(() -> conflictFinal.refreshRetryToken(RefreshRetryTokenRequest.builder()
-                        .token(afterServerError).failure(s3Error(409, "ConditionalRequestConflict")).build()))
+                        .token(afterServerError)
+                        .failure(s3Error(409, "ConditionalRequestConflict"))
+                        .build()))
                 .isInstanceOf(TokenAcquisitionFailedException.class)
                 .hasMessageContaining("start again");
     }
 
     @Test
     void answersCutShortInTheirXmlAreRetried() {
-        SdkClientException truncated = SdkClientException.create("Could not parse XML response.",
+        SdkClientException truncated = SdkClientException.create(
+                "Could not parse XML response.",
                 new javax.xml.stream.XMLStreamException("ParseError: Premature end of file."));
         assertThat(firstRetryDelay(truncated)).isNotNull();
     }
@@ -133,35 +152,51 @@ public class S3RetryStrategyTest {
             s3Error(400, "InvalidArgument"), s3Error(400, "ExpiredToken"), s3Error(400, "InvalidToken"),
             s3Error(409, "BucketNotEmpty"), codelessError(400), codelessError(403)
         }) {
-            RetryToken token = strategy.acquireInitialToken(AcquireInitialTokenRequest.create("s3")).token();
-            assertThatThrownBy(() -> strategy.refreshRetryToken(
-                            RefreshRetryTokenRequest.builder().token(token).failure(fatal).build()))
+            RetryToken token = strategy.acquireInitialToken(AcquireInitialTokenRequest.create("s3"))
+                    .token();
+            assertThatThrownBy(() -> strategy.refreshRetryToken(RefreshRetryTokenRequest.builder()
+                            .token(token)
+                            .failure(fatal)
+                            .build()))
                     .isInstanceOf(TokenAcquisitionFailedException.class);
         }
     }
 
     @Test
     void stopsAfterTheLastAttempt() {
-        RetryToken token = strategy.acquireInitialToken(AcquireInitialTokenRequest.create("s3")).token();
+        RetryToken token = strategy.acquireInitialToken(AcquireInitialTokenRequest.create("s3"))
+                .token();
         S3Exception failure = s3Error(500, "InternalError");
         for (int retry = 1; retry <= 4; retry++) {
-            token = strategy.refreshRetryToken(
-                    RefreshRetryTokenRequest.builder().token(token).failure(failure).build()).token();
+            token = strategy.refreshRetryToken(RefreshRetryTokenRequest.builder()
+                            .token(token)
+                            .failure(failure)
+                            .build())
+                    .token();
         }
         RetryToken exhausted = token;
-        assertThatThrownBy(() -> strategy.refreshRetryToken(
-                        RefreshRetryTokenRequest.builder().token(exhausted).failure(failure).build()))
+        assertThatThrownBy(() -> strategy.refreshRetryToken(RefreshRetryTokenRequest.builder()
+                        .token(exhausted)
+                        .failure(failure)
+                        .build()))
                 .isInstanceOf(TokenAcquisitionFailedException.class);
     }
 
     private RetryToken refresh(RetryToken token, Throwable failure) {
-        return strategy.refreshRetryToken(RefreshRetryTokenRequest.builder().token(token).failure(failure).build())
+        return strategy.refreshRetryToken(RefreshRetryTokenRequest.builder()
+                        .token(token)
+                        .failure(failure)
+                        .build())
                 .token();
     }
 
     private Duration firstRetryDelay(Throwable failure) {
-        RetryToken token = strategy.acquireInitialToken(AcquireInitialTokenRequest.create("s3")).token();
-        return strategy.refreshRetryToken(RefreshRetryTokenRequest.builder().token(token).failure(failure).build())
+        RetryToken token = strategy.acquireInitialToken(AcquireInitialTokenRequest.create("s3"))
+                .token();
+        return strategy.refreshRetryToken(RefreshRetryTokenRequest.builder()
+                        .token(token)
+                        .failure(failure)
+                        .build())
                 .delay();
     }
 
@@ -186,7 +221,10 @@ public class S3RetryStrategyTest {
         return (S3Exception) S3Exception.builder()
                 .statusCode(status)
                 .message(message)
-                .awsErrorDetails(AwsErrorDetails.builder().errorCode(code).errorMessage(message).build())
+                .awsErrorDetails(AwsErrorDetails.builder()
+                        .errorCode(code)
+                        .errorMessage(message)
+                        .build())
                 .build();
     }
 }

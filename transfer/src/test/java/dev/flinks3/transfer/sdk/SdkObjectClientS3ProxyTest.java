@@ -18,7 +18,6 @@ import dev.flinks3.transfer.RangeRead;
 import dev.flinks3.transfer.RangeStream;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.S3RequestException;
-import dev.flinks3.transfer.S3Settings;
 import dev.flinks3.transfer.TestSettings;
 import dev.flinks3.transfer.UploadSettings;
 import dev.flinks3.transfer.WriteCondition;
@@ -77,8 +76,12 @@ public abstract class SdkObjectClientS3ProxyTest {
     @BeforeAll
     void start() {
         server = EmbeddedS3Server.builder().bucket(BUCKET).start();
-        owner = new S3ClientOwner(TestSettings.forServer(server, httpClient).client(c -> c.client(s3Client)).build(),
-                MULTIPART_COPY_THRESHOLD, UploadSettings.MIN_PART_SIZE);
+        owner = new S3ClientOwner(
+                TestSettings.forServer(server, httpClient)
+                        .client(c -> c.client(s3Client))
+                        .build(),
+                MULTIPART_COPY_THRESHOLD,
+                UploadSettings.MIN_PART_SIZE);
         client = owner.objectClient();
     }
 
@@ -93,7 +96,8 @@ public abstract class SdkObjectClientS3ProxyTest {
     void putThenHeadAndGetReturnExactlyTheBytes() throws IOException {
         S3Location location = newLocation();
         byte[] data = randomBytes(MIB + 17);
-        String eTag = client.put(location, ByteBuffer.wrap(data), WriteCondition.NONE).join();
+        String eTag =
+                client.put(location, ByteBuffer.wrap(data), WriteCondition.NONE).join();
 
         ObjectMetadata head = client.head(location);
         assertThat(head.length()).isEqualTo(data.length);
@@ -124,15 +128,16 @@ public abstract class SdkObjectClientS3ProxyTest {
         java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
         crc.update(data);
         String expected = java.util.Base64.getEncoder()
-                .encodeToString(ByteBuffer.allocate(4).putInt((int) crc.getValue()).array());
+                .encodeToString(
+                        ByteBuffer.allocate(4).putInt((int) crc.getValue()).array());
 
         client.put(location, ByteBuffer.wrap(data), WriteCondition.NONE).join();
 
         RequestRecord put = server.requestLog().entries(RequestKind.PUT_OBJECT).get(0);
         assertThat(put.header("x-amz-checksum-crc32c")).contains(expected);
         assertThat(put.header("x-amz-trailer")).isEmpty();
-        assertThat(put.header("x-amz-content-sha256")).hasValueSatisfying(
-                payload -> assertThat(payload).doesNotContain("TRAILER"));
+        assertThat(put.header("x-amz-content-sha256"))
+                .hasValueSatisfying(payload -> assertThat(payload).doesNotContain("TRAILER"));
         assertThat(((SdkObjectClient) client).checksumMode()).isEqualTo(FlexibleChecksums.Mode.CRC32C);
     }
 
@@ -158,7 +163,8 @@ public abstract class SdkObjectClientS3ProxyTest {
         put(location, data);
         byte[] dst = new byte[2 * MIB + 20];
 
-        RangeRead read = client.readInto(location, 1000, ByteBuffer.wrap(dst, 10, 2 * MIB)).get(30, TimeUnit.SECONDS);
+        RangeRead read = client.readInto(location, 1000, ByteBuffer.wrap(dst, 10, 2 * MIB))
+                .get(30, TimeUnit.SECONDS);
 
         assertThat(read.bytes()).isEqualTo(2 * MIB);
         assertThat(read.objectLength()).isEqualTo(data.length);
@@ -177,7 +183,8 @@ public abstract class SdkObjectClientS3ProxyTest {
         direct.get(copied);
         assertThat(copied).isEqualTo(java.util.Arrays.copyOfRange(data, 7, 7 + MIB));
         // A range past the end copies what there is.
-        RangeRead tail = client.readInto(location, data.length - 5, ByteBuffer.wrap(dst, 0, 100)).get(30, TimeUnit.SECONDS);
+        RangeRead tail = client.readInto(location, data.length - 5, ByteBuffer.wrap(dst, 0, 100))
+                .get(30, TimeUnit.SECONDS);
         assertThat(tail.bytes()).isEqualTo(5);
         assertThat(java.util.Arrays.copyOfRange(dst, 0, 5))
                 .isEqualTo(java.util.Arrays.copyOfRange(data, data.length - 5, data.length));
@@ -192,8 +199,10 @@ public abstract class SdkObjectClientS3ProxyTest {
         java.nio.file.Path file = dir.resolve("download");
         java.nio.file.Files.write(file, new byte[0]);
 
-        RangeDownload second = client.readIntoFile(location, MIB, 3L * MIB, file, null).get(30, TimeUnit.SECONDS);
-        RangeDownload first = client.readIntoFile(location, 0, MIB, file, second.eTag()).get(30, TimeUnit.SECONDS);
+        RangeDownload second =
+                client.readIntoFile(location, MIB, 3L * MIB, file, null).get(30, TimeUnit.SECONDS);
+        RangeDownload first =
+                client.readIntoFile(location, 0, MIB, file, second.eTag()).get(30, TimeUnit.SECONDS);
 
         assertThat(first.bytes()).isEqualTo(MIB);
         assertThat(second.bytes()).isEqualTo(MIB + 3);
@@ -202,20 +211,27 @@ public abstract class SdkObjectClientS3ProxyTest {
         assertThat(java.nio.file.Files.readAllBytes(file)).isEqualTo(data);
         // Replaced: If-Match with the old ETag is 412.
         put(location, randomBytes(100));
-        assertThatThrownBy(() -> client.readIntoFile(location, 0, 10, file, first.eTag()).join())
+        assertThatThrownBy(() ->
+                        client.readIntoFile(location, 0, 10, file, first.eTag()).join())
                 .cause()
-                .isInstanceOfSatisfying(S3RequestException.class, e -> assertThat(e.statusCode()).isEqualTo(412))
+                .isInstanceOfSatisfying(
+                        S3RequestException.class,
+                        e -> assertThat(e.statusCode()).isEqualTo(412))
                 .hasMessageContaining(location.toString());
         S3Location empty = newLocation();
         put(empty, new byte[0]);
-        assertThat(client.readIntoFile(empty, 0, MIB, file, null).get(30, TimeUnit.SECONDS).objectLength()).isZero();
+        assertThat(client.readIntoFile(empty, 0, MIB, file, null)
+                        .get(30, TimeUnit.SECONDS)
+                        .objectLength())
+                .isZero();
     }
 
     @Test
     void readIntoAtTheEndIsEndOfFileAndOfAnEmptyObjectCopiesNothing() throws Exception {
         S3Location location = newLocation();
         put(location, randomBytes(100));
-        assertThatThrownBy(() -> client.readInto(location, 100, ByteBuffer.allocate(10)).join())
+        assertThatThrownBy(() ->
+                        client.readInto(location, 100, ByteBuffer.allocate(10)).join())
                 .hasCauseInstanceOf(EOFException.class);
         S3Location empty = newLocation();
         put(empty, new byte[0]);
@@ -223,7 +239,8 @@ public abstract class SdkObjectClientS3ProxyTest {
         assertThat(none.bytes()).isZero();
         assertThat(none.objectLength()).isZero();
         S3Location missing = newLocation();
-        assertThatThrownBy(() -> client.readInto(missing, 0, ByteBuffer.allocate(10)).join())
+        assertThatThrownBy(() ->
+                        client.readInto(missing, 0, ByteBuffer.allocate(10)).join())
                 .hasCauseInstanceOf(FileNotFoundException.class)
                 .hasMessageContaining(missing.toString());
     }
@@ -238,7 +255,9 @@ public abstract class SdkObjectClientS3ProxyTest {
         cancelled.cancel(true);
 
         byte[] again = new byte[data.length];
-        assertThat(client.readInto(location, 0, ByteBuffer.wrap(again)).get(30, TimeUnit.SECONDS).bytes())
+        assertThat(client.readInto(location, 0, ByteBuffer.wrap(again))
+                        .get(30, TimeUnit.SECONDS)
+                        .bytes())
                 .isEqualTo(data.length);
         assertThat(again).isEqualTo(data);
     }
@@ -313,10 +332,12 @@ public abstract class SdkObjectClientS3ProxyTest {
     void conditionalPutFailsWhenTheKeyExists() throws IOException {
         S3Location location = newLocation();
         byte[] first = randomBytes(100);
-        client.put(location, ByteBuffer.wrap(first), WriteCondition.IF_NONE_MATCH).join();
+        client.put(location, ByteBuffer.wrap(first), WriteCondition.IF_NONE_MATCH)
+                .join();
 
         Throwable second = catchThrowable(
-                () -> client.put(location, ByteBuffer.wrap(randomBytes(100)), WriteCondition.IF_NONE_MATCH).join());
+                () -> client.put(location, ByteBuffer.wrap(randomBytes(100)), WriteCondition.IF_NONE_MATCH)
+                        .join());
 
         assertThat(second).isInstanceOf(CompletionException.class);
         assertThat(second.getCause())
@@ -330,8 +351,9 @@ public abstract class SdkObjectClientS3ProxyTest {
         S3Location location = newLocation();
         server.failNext(RequestKind.PUT_OBJECT, 1, 501, "NotImplemented");
         try {
-            Throwable failure = catchThrowable(() -> client.put(
-                    location, ByteBuffer.wrap(randomBytes(10)), WriteCondition.IF_NONE_MATCH).join());
+            Throwable failure = catchThrowable(
+                    () -> client.put(location, ByteBuffer.wrap(randomBytes(10)), WriteCondition.IF_NONE_MATCH)
+                            .join());
             assertThat(failure.getCause())
                     .isInstanceOf(S3RequestException.class)
                     .hasMessageContaining("If-None-Match: *")
@@ -359,19 +381,22 @@ public abstract class SdkObjectClientS3ProxyTest {
         String uploadId = client.createMultipartUpload(location).join();
         assertThat(pendingUploadIds(location)).contains(uploadId);
 
-        CompletableFuture<CompletedPart> part2 = client.uploadPart(
-                location, uploadId, 2, ByteBuffer.wrap(data, 5 * MIB, 1234));
-        CompletableFuture<CompletedPart> part1 = client.uploadPart(
-                location, uploadId, 1, ByteBuffer.wrap(data, 0, 5 * MIB));
+        CompletableFuture<CompletedPart> part2 =
+                client.uploadPart(location, uploadId, 2, ByteBuffer.wrap(data, 5 * MIB, 1234));
+        CompletableFuture<CompletedPart> part1 =
+                client.uploadPart(location, uploadId, 1, ByteBuffer.wrap(data, 0, 5 * MIB));
         List<CompletedPart> parts = List.of(part1.join(), part2.join());
         assertThat(parts).extracting(CompletedPart::sizeBytes).containsExactly((long) 5 * MIB, 1234L);
 
         List<CompletedPart> listed = client.listParts(location, uploadId);
         assertThat(listed).extracting(CompletedPart::partNumber).containsExactly(1, 2);
-        assertThat(listed).extracting(CompletedPart::eTag).containsExactlyElementsOf(
-                parts.stream().map(CompletedPart::eTag).collect(Collectors.toList()));
+        assertThat(listed)
+                .extracting(CompletedPart::eTag)
+                .containsExactlyElementsOf(
+                        parts.stream().map(CompletedPart::eTag).collect(Collectors.toList()));
 
-        client.completeMultipartUpload(location, uploadId, parts, WriteCondition.IF_NONE_MATCH).join();
+        client.completeMultipartUpload(location, uploadId, parts, WriteCondition.IF_NONE_MATCH)
+                .join();
 
         assertThat(readAll(location, data.length)).isEqualTo(data);
         assertThat(pendingUploadIds(location)).doesNotContain(uploadId);
@@ -383,10 +408,12 @@ public abstract class SdkObjectClientS3ProxyTest {
         byte[] existing = randomBytes(10);
         put(location, existing);
         String uploadId = client.createMultipartUpload(location).join();
-        CompletedPart part = client.uploadPart(location, uploadId, 1, ByteBuffer.wrap(randomBytes(100))).join();
+        CompletedPart part = client.uploadPart(location, uploadId, 1, ByteBuffer.wrap(randomBytes(100)))
+                .join();
 
-        Throwable failure = catchThrowable(() -> client.completeMultipartUpload(
-                location, uploadId, List.of(part), WriteCondition.IF_NONE_MATCH).join());
+        Throwable failure = catchThrowable(
+                () -> client.completeMultipartUpload(location, uploadId, List.of(part), WriteCondition.IF_NONE_MATCH)
+                        .join());
 
         assertThat(failure.getCause()).isInstanceOf(FileAlreadyExistsException.class);
         assertThat(readAll(location, 10)).isEqualTo(existing);
@@ -397,7 +424,8 @@ public abstract class SdkObjectClientS3ProxyTest {
     void abortRemovesTheUploadAndIsIdempotent() throws IOException {
         S3Location location = newLocation();
         String uploadId = client.createMultipartUpload(location).join();
-        client.uploadPart(location, uploadId, 1, ByteBuffer.wrap(randomBytes(100))).join();
+        client.uploadPart(location, uploadId, 1, ByteBuffer.wrap(randomBytes(100)))
+                .join();
 
         client.abortMultipartUpload(location, uploadId).join();
         client.abortMultipartUpload(location, uploadId).join();
@@ -464,7 +492,8 @@ public abstract class SdkObjectClientS3ProxyTest {
         S3Location copy = location.withKey(location.key() + ".copy");
         client.copy(location, copy, 321);
         assertThat(readAll(copy, 321)).isEqualTo(data);
-        assertThat(client.deleteBatch(BUCKET, List.of(location.key(), copy.key()))).isEmpty();
+        assertThat(client.deleteBatch(BUCKET, List.of(location.key(), copy.key())))
+                .isEmpty();
         assertThat(client.list(BUCKET, dir, null, null, 10).objects()).isEmpty();
     }
 
@@ -481,7 +510,8 @@ public abstract class SdkObjectClientS3ProxyTest {
         for (String key : batch) {
             Files.write(bucketDir.resolve(key), new byte[] {1});
         }
-        assertThat(client.head(S3Location.of("s3", BUCKET, batch.get(1499))).length()).isEqualTo(1);
+        assertThat(client.head(S3Location.of("s3", BUCKET, batch.get(1499))).length())
+                .isEqualTo(1);
         server.requestLog().clear();
 
         assertThat(client.deleteBatch(BUCKET, batch)).isEmpty();
@@ -551,8 +581,9 @@ public abstract class SdkObjectClientS3ProxyTest {
         S3Location location = newLocation();
         server.failNext(RequestKind.PUT_OBJECT, 1, 403, "AccessDenied");
         try {
-            Throwable failure = catchThrowable(
-                    () -> client.put(location, ByteBuffer.wrap(randomBytes(10)), WriteCondition.NONE).join());
+            Throwable failure =
+                    catchThrowable(() -> client.put(location, ByteBuffer.wrap(randomBytes(10)), WriteCondition.NONE)
+                            .join());
             assertThat(failure.getCause()).isInstanceOf(S3RequestException.class);
             S3RequestException e = (S3RequestException) failure.getCause();
             assertThat(e.statusCode()).isEqualTo(403);

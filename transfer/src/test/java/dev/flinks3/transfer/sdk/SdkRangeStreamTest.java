@@ -20,12 +20,15 @@ class SdkRangeStreamTest {
 
     @Test
     void wholeObjectAnswersUseContentLength() {
-        assertThat(SdkRangeStream.objectLength(GetObjectResponse.builder().contentLength(42L).build())).isEqualTo(42);
+        assertThat(SdkRangeStream.objectLength(
+                        GetObjectResponse.builder().contentLength(42L).build()))
+                .isEqualTo(42);
     }
 
     @Test
     void unknownTotalIsMinusOne() {
-        assertThat(SdkRangeStream.objectLength(GetObjectResponse.builder().contentRange("bytes 0-9/*").build()))
+        assertThat(SdkRangeStream.objectLength(
+                        GetObjectResponse.builder().contentRange("bytes 0-9/*").build()))
                 .isEqualTo(-1);
     }
 

@@ -56,7 +56,8 @@ class SlowBodyS3ProxyTest {
         Files.createDirectories(bucketDir.resolve(httpClient.name()));
         Files.write(bucketDir.resolve(key), data);
         Files.write(bucketDir.resolve(key + "-small"), new byte[1]);
-        S3Settings settings = TestSettings.forServer(server, httpClient).client(c -> c.apiCallAttemptTimeout(ATTEMPT_TIMEOUT))
+        S3Settings settings = TestSettings.forServer(server, httpClient)
+                .client(c -> c.apiCallAttemptTimeout(ATTEMPT_TIMEOUT))
                 .build();
         try (S3ClientOwner owner = new S3ClientOwner(settings)) {
             ObjectClient client = owner.objectClient();
@@ -70,7 +71,9 @@ class SlowBodyS3ProxyTest {
                 assertThat(body.readAllBytes()).isEqualTo(data);
                 assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThan(ATTEMPT_TIMEOUT);
             }
-            assertThat(server.requestLog().count(RequestKind.GET_OBJECT)).as("one attempt").isEqualTo(1);
+            assertThat(server.requestLog().count(RequestKind.GET_OBJECT))
+                    .as("one attempt")
+                    .isEqualTo(1);
         }
     }
 }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinks3.transfer.EncryptionSettings;
-import dev.flinks3.transfer.S3Settings;
 import dev.flinks3.transfer.Secret;
 import java.security.MessageDigest;
 import java.util.Base64;
@@ -34,7 +33,8 @@ class SseDecoratorTest {
         }
         CUSTOMER_KEY = Base64.getEncoder().encodeToString(RAW_KEY);
         try {
-            CUSTOMER_KEY_MD5 = Base64.getEncoder().encodeToString(MessageDigest.getInstance("MD5").digest(RAW_KEY));
+            CUSTOMER_KEY_MD5 = Base64.getEncoder()
+                    .encodeToString(MessageDigest.getInstance("MD5").digest(RAW_KEY));
         } catch (Exception e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -56,7 +56,8 @@ class SseDecoratorTest {
 
     @Test
     void noEncryptionAddsNothing() {
-        for (SdkRequest request : everyRequestKind(new SseDecorator(EncryptionSettings.builder().build()))) {
+        for (SdkRequest request :
+                everyRequestKind(new SseDecorator(EncryptionSettings.builder().build()))) {
             assertThat(field(request, "ServerSideEncryption")).as(kind(request)).isNull();
             assertThat(field(request, "SSECustomerAlgorithm")).as(kind(request)).isNull();
             assertThat(field(request, "SSECustomerKey")).as(kind(request)).isNull();
@@ -65,36 +66,48 @@ class SseDecoratorTest {
 
     @Test
     void sseS3IsSetWhereObjectsAreCreated() {
-        SseDecorator sse = new SseDecorator(EncryptionSettings.builder().sseType(EncryptionSettings.SseType.SSE_S3).build());
+        SseDecorator sse = new SseDecorator(EncryptionSettings.builder()
+                .sseType(EncryptionSettings.SseType.SSE_S3)
+                .build());
         assertThat(sse.decorate(PutObjectRequest.builder()).build().serverSideEncryption())
                 .isEqualTo(ServerSideEncryption.AES256);
         assertThat(sse.decorate(CreateMultipartUploadRequest.builder()).build().serverSideEncryption())
                 .isEqualTo(ServerSideEncryption.AES256);
         assertThat(sse.decorate(CopyObjectRequest.builder()).build().serverSideEncryption())
                 .isEqualTo(ServerSideEncryption.AES256);
-        assertThat(sse.decorate(UploadPartRequest.builder()).build().sseCustomerAlgorithm()).isNull();
-        assertThat(sse.decorate(GetObjectRequest.builder()).build().sseCustomerAlgorithm()).isNull();
+        assertThat(sse.decorate(UploadPartRequest.builder()).build().sseCustomerAlgorithm())
+                .isNull();
+        assertThat(sse.decorate(GetObjectRequest.builder()).build().sseCustomerAlgorithm())
+                .isNull();
     }
 
     @Test
     void sseKmsCarriesKeyAndContextWhereObjectsAreCreated() {
-        SseDecorator sse = new SseDecorator(EncryptionSettings.builder().sseType(EncryptionSettings.SseType.SSE_KMS).sseKmsKeyId("arn:aws:kms:eu-west-1:111122223333:key/abc").sseKmsEncryptionContext("eyJhIjoiYiJ9")
+        SseDecorator sse = new SseDecorator(EncryptionSettings.builder()
+                .sseType(EncryptionSettings.SseType.SSE_KMS)
+                .sseKmsKeyId("arn:aws:kms:eu-west-1:111122223333:key/abc")
+                .sseKmsEncryptionContext("eyJhIjoiYiJ9")
                 .build());
         PutObjectRequest put = sse.decorate(PutObjectRequest.builder()).build();
-        CreateMultipartUploadRequest create = sse.decorate(CreateMultipartUploadRequest.builder()).build();
+        CreateMultipartUploadRequest create =
+                sse.decorate(CreateMultipartUploadRequest.builder()).build();
         CopyObjectRequest copy = sse.decorate(CopyObjectRequest.builder()).build();
         assertThat(List.of(put.serverSideEncryption(), create.serverSideEncryption(), copy.serverSideEncryption()))
                 .containsOnly(ServerSideEncryption.AWS_KMS);
         assertThat(List.of(put.ssekmsKeyId(), create.ssekmsKeyId(), copy.ssekmsKeyId()))
                 .containsOnly("arn:aws:kms:eu-west-1:111122223333:key/abc");
-        assertThat(List.of(put.ssekmsEncryptionContext(), create.ssekmsEncryptionContext(),
+        assertThat(List.of(
+                        put.ssekmsEncryptionContext(),
+                        create.ssekmsEncryptionContext(),
                         copy.ssekmsEncryptionContext()))
                 .containsOnly("eyJhIjoiYiJ9");
     }
 
     @Test
     void sseKmsWithoutKeyIdUsesTheBucketDefault() {
-        SseDecorator sse = new SseDecorator(EncryptionSettings.builder().sseType(EncryptionSettings.SseType.SSE_KMS).build());
+        SseDecorator sse = new SseDecorator(EncryptionSettings.builder()
+                .sseType(EncryptionSettings.SseType.SSE_KMS)
+                .build());
         PutObjectRequest put = sse.decorate(PutObjectRequest.builder()).build();
         assertThat(put.serverSideEncryption()).isEqualTo(ServerSideEncryption.AWS_KMS);
         assertThat(put.ssekmsKeyId()).isNull();
@@ -118,7 +131,8 @@ class SseDecoratorTest {
         assertThat(copy.copySourceSSECustomerAlgorithm()).isEqualTo("AES256");
         assertThat(copy.copySourceSSECustomerKey()).isEqualTo(CUSTOMER_KEY);
         assertThat(copy.copySourceSSECustomerKeyMD5()).isEqualTo(CUSTOMER_KEY_MD5);
-        UploadPartCopyRequest partCopy = sse.decorate(UploadPartCopyRequest.builder()).build();
+        UploadPartCopyRequest partCopy =
+                sse.decorate(UploadPartCopyRequest.builder()).build();
         assertThat(partCopy.copySourceSSECustomerAlgorithm()).isEqualTo("AES256");
         assertThat(partCopy.copySourceSSECustomerKey()).isEqualTo(CUSTOMER_KEY);
         assertThat(partCopy.copySourceSSECustomerKeyMD5()).isEqualTo(CUSTOMER_KEY_MD5);
@@ -146,12 +160,17 @@ class SseDecoratorTest {
     }
 
     private static EncryptionSettings sseCSettings(String key) {
-        return EncryptionSettings.builder().sseType(EncryptionSettings.SseType.SSE_C).sseCustomerKey(Secret.ofNullable(key)).build();
+        return EncryptionSettings.builder()
+                .sseType(EncryptionSettings.SseType.SSE_C)
+                .sseCustomerKey(Secret.ofNullable(key))
+                .build();
     }
 
     /** A field of the request by its S3 model name; {@code null} if unset. */
     private static Object field(SdkRequest request, String name) {
-        return request.getValueForField(name, Object.class).map(Object::toString).orElse(null);
+        return request.getValueForField(name, Object.class)
+                .map(Object::toString)
+                .orElse(null);
     }
 
     private static String kind(SdkRequest request) {

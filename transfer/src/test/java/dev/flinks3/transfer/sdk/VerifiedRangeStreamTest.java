@@ -19,8 +19,10 @@ class VerifiedRangeStreamTest {
         FakeBody body = new FakeBody(new byte[10], null);
 
         assertThat(VerifiedRangeStream.of(body, answer(10L, null), LOCATION)).isSameAs(body);
-        assertThat(VerifiedRangeStream.of(body, answer(10L, "AAAAAA==-3"), LOCATION)).isSameAs(body);
-        assertThat(VerifiedRangeStream.of(body, answer(VerifiedRangeStream.MAX_VERIFIED_BYTES + 1, "AAAAAA=="), LOCATION))
+        assertThat(VerifiedRangeStream.of(body, answer(10L, "AAAAAA==-3"), LOCATION))
+                .isSameAs(body);
+        assertThat(VerifiedRangeStream.of(
+                        body, answer(VerifiedRangeStream.MAX_VERIFIED_BYTES + 1, "AAAAAA=="), LOCATION))
                 .isSameAs(body);
         assertThat(VerifiedRangeStream.of(body, answer(10L, "AAAAAA=="), LOCATION))
                 .isInstanceOf(VerifiedRangeStream.class);
@@ -60,7 +62,10 @@ class VerifiedRangeStreamTest {
     }
 
     private static GetObjectResponse answer(Long length, String crc32c) {
-        return GetObjectResponse.builder().contentLength(length).checksumCRC32C(crc32c).build();
+        return GetObjectResponse.builder()
+                .contentLength(length)
+                .checksumCRC32C(crc32c)
+                .build();
     }
 
     /** A body that ends, or fails at its end as the SDK's check does. */

@@ -39,26 +39,39 @@ import picocli.CommandLine.Option;
  * JobManager's REST API at {@code --rest-url}, or at {@code rest.address}/{@code rest.port} of the
  * configuration {@code flink run} uses.
  */
-@Command(name = "cluster", mixinStandardHelpOptions = true,
+@Command(
+        name = "cluster",
+        mixinStandardHelpOptions = true,
         description = "Runs the benchmark on the cluster `flink run` submits to and writes a report.")
 public final class ClusterCommand implements Callable<Integer> {
 
     @Mixin
     JobParameters job = new JobParameters();
 
-    @Option(names = {"--restore-parallelism", "--restoreParallelism"}, description = "Parallelism of the restored job (default: --parallelism).")
+    @Option(
+            names = {"--restore-parallelism", "--restoreParallelism"},
+            description = "Parallelism of the restored job (default: --parallelism).")
     Integer restoreParallelism;
 
-    @Option(names = {"--checkpoint-dir", "--checkpointDir"}, description = "Checkpoint directory (default: the cluster's execution.checkpointing.dir).")
+    @Option(
+            names = {"--checkpoint-dir", "--checkpointDir"},
+            description = "Checkpoint directory (default: the cluster's execution.checkpointing.dir).")
     String checkpointDirectory;
 
-    @Option(names = "--rest-url", description = "The JobManager's REST address (default: from the Flink configuration).")
+    @Option(
+            names = "--rest-url",
+            description = "The JobManager's REST address (default: from the Flink configuration).")
     URI restUrl;
 
-    @Option(names = "--label", defaultValue = "cluster", description = "The run's name in the report (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--label",
+            defaultValue = "cluster",
+            description = "The run's name in the report (default: ${DEFAULT-VALUE}).")
     String label;
 
-    @Option(names = "--output", defaultValue = "benchmark-results/cluster",
+    @Option(
+            names = "--output",
+            defaultValue = "benchmark-results/cluster",
             description = "Output folder (default: ${DEFAULT-VALUE}).")
     Path output;
 
@@ -67,22 +80,38 @@ public final class ClusterCommand implements Callable<Integer> {
         job.validate();
         int restoreAt = restoreParallelism == null ? job.parallelism() : restoreParallelism;
         Configuration clientConfiguration = GlobalConfiguration.loadConfiguration();
-        URI rest = restUrl != null ? restUrl : URI.create("http://" + clientConfiguration.get(RestOptions.ADDRESS)
-                + ":" + clientConfiguration.get(RestOptions.PORT));
-        Reachability.requireReachable(restUrl != null ? "--rest-url" : "rest.address/rest.port", rest,
-                "the JobManager's REST API");
-        String checkpoints = checkpointDirectory != null ? checkpointDirectory
+        URI rest = restUrl != null
+                ? restUrl
+                : URI.create("http://" + clientConfiguration.get(RestOptions.ADDRESS) + ":"
+                        + clientConfiguration.get(RestOptions.PORT));
+        Reachability.requireReachable(
+                restUrl != null ? "--rest-url" : "rest.address/rest.port", rest, "the JobManager's REST API");
+        String checkpoints = checkpointDirectory != null
+                ? checkpointDirectory
                 : clientConfiguration.get(CheckpointingOptions.CHECKPOINTS_DIRECTORY);
-        JobLauncher launcher = new JobLauncher(StreamExecutionEnvironment::getExecutionEnvironment,
-                LargeStateGeneratorJob.configuration(job, checkpoints), job);
+        JobLauncher launcher = new JobLauncher(
+                StreamExecutionEnvironment::getExecutionEnvironment,
+                LargeStateGeneratorJob.configuration(job, checkpoints),
+                job);
         RunEvents events = RunEvents.of(System.out::println, phase -> {});
-        RunOutcome outcome = RunOutcome.of(
-                () -> new BenchmarkRun(launcher, new FlinkRestClient(rest), events).run(restoreAt));
-        ContenderResult result = new ContenderResult(new PluginInfo(label, "", "", ""), 1, outcome.run(),
-                outcome.error(), 0, 0, Map.of(), 0);
-        String bucket = checkpoints == null ? "" : String.valueOf(URI.create(checkpoints).getHost());
-        BenchmarkResults results = new BenchmarkResults(Instant.now().toString(), Machine.current(),
-                RunConfiguration.of(job, restoreAt, "cluster", rest.toString(), bucket, 1, List.of(label),
+        RunOutcome outcome =
+                RunOutcome.of(() -> new BenchmarkRun(launcher, new FlinkRestClient(rest), events).run(restoreAt));
+        ContenderResult result = new ContenderResult(
+                new PluginInfo(label, "", "", ""), 1, outcome.run(), outcome.error(), 0, 0, Map.of(), 0);
+        String bucket = checkpoints == null
+                ? ""
+                : String.valueOf(URI.create(checkpoints).getHost());
+        BenchmarkResults results = new BenchmarkResults(
+                Instant.now().toString(),
+                Machine.current(),
+                RunConfiguration.of(
+                        job,
+                        restoreAt,
+                        "cluster",
+                        rest.toString(),
+                        bucket,
+                        1,
+                        List.of(label),
                         "flink run flinks3-benchmark-job.jar cluster " + String.join(" ", job.toArguments())),
                 List.of(result));
         Json.write(output.resolve("results.json"), results);

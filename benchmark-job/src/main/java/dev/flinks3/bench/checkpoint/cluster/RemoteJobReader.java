@@ -39,7 +39,8 @@ public final class RemoteJobReader {
      * @throws IOException if the REST API cannot be read
      */
     public Optional<JobParameters> parameters() throws IOException {
-        JsonNode userConfig = rest.get("jobs/" + jobId + "/config").path("execution-config").path("user-config");
+        JsonNode userConfig =
+                rest.get("jobs/" + jobId + "/config").path("execution-config").path("user-config");
         Map<String, String> map = new LinkedHashMap<>();
         userConfig.properties().forEach(e -> map.put(e.getKey(), e.getValue().asString("")));
         if (map.isEmpty()) {
@@ -58,16 +59,22 @@ public final class RemoteJobReader {
     public ContenderResult read(String label, Consumer<String> lines) throws IOException {
         JobWatch watch = new JobWatch(rest, jobId);
         JsonNode job = watch.job();
-        CheckpointStatsCollector collector = new CheckpointStatsCollector(rest, jobId,
-                checkpoint -> lines.accept(CheckpointStatsCollector.describe(checkpoint)));
+        CheckpointStatsCollector collector = new CheckpointStatsCollector(
+                rest, jobId, checkpoint -> lines.accept(CheckpointStatsCollector.describe(checkpoint)));
         collector.poll();
         Map<String, String> accumulators = watch.accumulators();
         long totalRecords = parameters().map(JobParameters::totalRecords).orElse(0L);
-        RunResult run = new RunResult(jobId, job.path("start-time").asLong(0), totalRecords,
+        RunResult run = new RunResult(
+                jobId,
+                job.path("start-time").asLong(0),
+                totalRecords,
                 watch.accumulator(accumulators, JobAccumulators.RECORDS_PROCESSED),
                 watch.accumulator(accumulators, JobAccumulators.KEYS_CREATED),
                 String.format("%016x", watch.accumulator(accumulators, JobAccumulators.STATE_DIGEST)),
-                job.path("duration").asLong(0) / 1000.0, 0, collector.checkpoints(), restore(watch, job, accumulators));
+                job.path("duration").asLong(0) / 1000.0,
+                0,
+                collector.checkpoints(),
+                restore(watch, job, accumulators));
         String state = job.path("state").asString("");
         String error = "FAILED".equals(state) ? "job " + jobId + " is FAILED" + watch.rootCause() : "";
         return new ContenderResult(new PluginInfo(label, "", "", ""), 1, run, error, 0, 0, Map.of(), 0)
@@ -88,8 +95,18 @@ public final class RemoteJobReader {
         long verifiedKeys = watch.accumulator(accumulators, JobAccumulators.RESTORE_VERIFIED_KEYS);
         String digest = String.format("%016x", watch.accumulator(accumulators, JobAccumulators.RESTORED_STATE_DIGEST));
         // A subtask whose state differs from its checkpoint's digests fails the job; one that matches counts itself.
-        return new RestoreResult(restored.path("id").asLong(0), restored.path("external_path").asString(""),
-                parallelism, 0, watch.jobManagerRestoreMs(job), 0, verifiedSubtasks, verifiedKeys, verifiedKeys,
-                digest, digest, parallelism > 0 && verifiedSubtasks == parallelism);
+        return new RestoreResult(
+                restored.path("id").asLong(0),
+                restored.path("external_path").asString(""),
+                parallelism,
+                0,
+                watch.jobManagerRestoreMs(job),
+                0,
+                verifiedSubtasks,
+                verifiedKeys,
+                verifiedKeys,
+                digest,
+                digest,
+                parallelism > 0 && verifiedSubtasks == parallelism);
     }
 }

@@ -28,11 +28,15 @@ import picocli.CommandLine.Option;
  * {@code results.json} files, side by side (e.g. two cluster runs, native and presto, each collected into its
  * own file), with the same tables and charts as a {@code compare} run.
  */
-@Command(name = "report", mixinStandardHelpOptions = true,
-        description = {"Report of a LargeStateGeneratorJob from any JobManager's REST API, or of one or more "
-                + "results.json files side by side.",
+@Command(
+        name = "report",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Report of a LargeStateGeneratorJob from any JobManager's REST API, or of one or more "
+                    + "results.json files side by side.",
             "  report --rest-url http://jm:8081 --job-id ID --label native --output out/native",
-            "  report --results out/native/results.json --results out/presto/results.json --output out/compared"})
+            "  report --results out/native/results.json --results out/presto/results.json --output out/compared"
+        })
 public final class ReportCommand implements Callable<Integer> {
 
     @ArgGroup(exclusive = true, multiplicity = "1")
@@ -42,24 +46,35 @@ public final class ReportCommand implements Callable<Integer> {
         @ArgGroup(exclusive = false)
         Remote remote;
 
-        @Option(names = "--results", arity = "1", paramLabel = "FILE",
+        @Option(
+                names = "--results",
+                arity = "1",
+                paramLabel = "FILE",
                 description = "A results.json to report; repeat it to compare several files in one report (a "
                         + "contender in several files has their runs as its rounds).")
         List<Path> results;
     }
 
     static final class Remote {
-        @Option(names = "--rest-url", required = true, description = "The JobManager's REST address, e.g. http://localhost:8081.")
+        @Option(
+                names = "--rest-url",
+                required = true,
+                description = "The JobManager's REST address, e.g. http://localhost:8081.")
         URI restUrl;
 
         @Option(names = "--job-id", required = true, description = "The job's id.")
         String jobId;
     }
 
-    @Option(names = "--label", defaultValue = "cluster", description = "The run's name in the report (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--label",
+            defaultValue = "cluster",
+            description = "The run's name in the report (default: ${DEFAULT-VALUE}).")
     String label;
 
-    @Option(names = "--output", defaultValue = "report",
+    @Option(
+            names = "--output",
+            defaultValue = "report",
             description = "Output folder (default: ${DEFAULT-VALUE}). From the REST API it gets results.json too.")
     Path output;
 
@@ -86,10 +101,14 @@ public final class ReportCommand implements Callable<Integer> {
         for (Path file : files) {
             String name = file.getFileName().toString();
             Path parent = file.toAbsolutePath().getParent();
-            String shown = files.stream().filter(f -> f.getFileName().toString().equals(name)).count() == 1
+            String shown = files.stream()
+                                    .filter(f -> f.getFileName().toString().equals(name))
+                                    .count()
+                            == 1
                     ? name
-                    : parent != null && parent.getFileName() != null ? parent.getFileName() + "/" + name
-                    : file.toString();
+                    : parent != null && parent.getFileName() != null
+                            ? parent.getFileName() + "/" + name
+                            : file.toString();
             if (sources.containsKey(shown)) {
                 shown = file.toString();
             }
@@ -105,7 +124,8 @@ public final class ReportCommand implements Callable<Integer> {
         try {
             return Json.read(file, BenchmarkResults.class);
         } catch (IOException e) {
-            throw new UsageException("--results " + file + ": not a results.json of this benchmark (" + e.getMessage() + ")", e);
+            throw new UsageException(
+                    "--results " + file + ": not a results.json of this benchmark (" + e.getMessage() + ")", e);
         }
     }
 
@@ -113,13 +133,23 @@ public final class ReportCommand implements Callable<Integer> {
         Reachability.requireReachable("--rest-url", source.remote.restUrl, "the JobManager's REST API");
         RemoteJobReader reader = new RemoteJobReader(new FlinkRestClient(source.remote.restUrl), source.remote.jobId);
         ContenderResult run = reader.read(label, System.out::println);
-        String command = "java -jar flinks3-benchmark-job.jar report --rest-url " + source.remote.restUrl
-                + " --job-id " + source.remote.jobId + " --label " + label;
+        String command = "java -jar flinks3-benchmark-job.jar report --rest-url " + source.remote.restUrl + " --job-id "
+                + source.remote.jobId + " --label " + label;
         RunConfiguration configuration = reader.parameters()
-                .map(p -> RunConfiguration.of(p, 0, "cluster", source.remote.restUrl.toString(), bucket(run), 1,
-                        List.of(label), command))
-                .orElseGet(() -> new RunConfiguration(Map.of(), 0, run.run().totalRecords(), 0, 0, "cluster",
-                        source.remote.restUrl.toString(), bucket(run), 1, List.of(label), command));
+                .map(p -> RunConfiguration.of(
+                        p, 0, "cluster", source.remote.restUrl.toString(), bucket(run), 1, List.of(label), command))
+                .orElseGet(() -> new RunConfiguration(
+                        Map.of(),
+                        0,
+                        run.run().totalRecords(),
+                        0,
+                        0,
+                        "cluster",
+                        source.remote.restUrl.toString(),
+                        bucket(run),
+                        1,
+                        List.of(label),
+                        command));
         return new BenchmarkResults(Instant.now().toString(), Machine.current(), configuration, List.of(run));
     }
 
@@ -130,6 +160,7 @@ public final class ReportCommand implements Callable<Integer> {
                 .filter(p -> !p.isEmpty())
                 .map(p -> URI.create(p).getHost())
                 .filter(host -> host != null)
-                .findFirst().orElse("");
+                .findFirst()
+                .orElse("");
     }
 }

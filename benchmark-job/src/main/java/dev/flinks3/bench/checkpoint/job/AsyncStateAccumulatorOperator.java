@@ -35,6 +35,7 @@ public final class AsyncStateAccumulatorOperator extends AbstractAsyncStateStrea
     private transient StateLedger ledger;
     /** While the restored state is verified: recorded digests plus changes to keys not yet read back. */
     private transient KeyGroupDigests expected;
+
     private transient KeyGroupDigests actual;
     private transient BitSet keysReadBack;
     private transient long readsPending;
@@ -53,15 +54,16 @@ public final class AsyncStateAccumulatorOperator extends AbstractAsyncStateStrea
     @Override
     public void open() throws Exception {
         super.open();
-        values = getRuntimeContext().getState(
-                new ValueStateDescriptor<>("value", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
+        values = getRuntimeContext()
+                .getState(new ValueStateDescriptor<>("value", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
         ledger.open();
         if (ledger.restored()) {
             expected = ledger.recordedAtRestore();
             actual = new KeyGroupDigests(ledger.range());
             keysReadBack = new BitSet(generator.keyCount());
-            getProcessingTimeService().registerTimer(
-                    getProcessingTimeService().getCurrentProcessingTime(), time -> verifyRestoredState());
+            getProcessingTimeService()
+                    .registerTimer(
+                            getProcessingTimeService().getCurrentProcessingTime(), time -> verifyRestoredState());
         }
     }
 
@@ -118,13 +120,15 @@ public final class AsyncStateAccumulatorOperator extends AbstractAsyncStateStrea
             if (ledger.range().contains(ledger.keyGroup(key))) {
                 long readKey = key;
                 readsPending++;
-                asyncProcessWithKey(readKey, () -> values.asyncValue().thenAccept(value -> {
-                    keysReadBack.set((int) readKey);
-                    if (value != null) {
-                        actual.add(ledger.keyGroup(readKey), ValueDigest.of(readKey, value));
-                    }
-                    readBackDone();
-                }));
+                asyncProcessWithKey(
+                        readKey,
+                        () -> values.asyncValue().thenAccept(value -> {
+                            keysReadBack.set((int) readKey);
+                            if (value != null) {
+                                actual.add(ledger.keyGroup(readKey), ValueDigest.of(readKey, value));
+                            }
+                            readBackDone();
+                        }));
             }
         }
         readBackDone();

@@ -35,7 +35,9 @@ public final class GeneratedRecord {
             return false;
         }
         GeneratedRecord other = (GeneratedRecord) o;
-        return index == other.index && key == other.key && offset == other.offset
+        return index == other.index
+                && key == other.key
+                && offset == other.offset
                 && Arrays.equals(payload, other.payload);
     }
 

@@ -28,54 +28,85 @@ public final class JobParameters implements Serializable {
     private static final long serialVersionUID = 1L;
     private static final long BYTES_PER_GIB = 1L << 30;
 
-    @Option(names = {"--num-keys", "--numKeys"}, defaultValue = "8192",
+    @Option(
+            names = {"--num-keys", "--numKeys"},
+            defaultValue = "8192",
             description = "Distinct keys at most (default: ${DEFAULT-VALUE}).")
     int numKeys;
 
-    @Option(names = {"--value-size-kb", "--valueSizeKb"}, defaultValue = "64",
+    @Option(
+            names = {"--value-size-kb", "--valueSizeKb"},
+            defaultValue = "64",
             description = "Size of each key's value in KiB (default: ${DEFAULT-VALUE}).")
     int valueSizeKb;
 
-    @Option(names = {"--target-state-gb", "--targetStateGb"}, defaultValue = "0.25",
+    @Option(
+            names = {"--target-state-gb", "--targetStateGb"},
+            defaultValue = "0.25",
             description = "State stops growing past this many GiB: fewer keys are used (default: ${DEFAULT-VALUE}).")
     double targetStateGb;
 
-    @Option(names = {"--records-per-second", "--recordsPerSecond"}, defaultValue = "100",
+    @Option(
+            names = {"--records-per-second", "--recordsPerSecond"},
+            defaultValue = "100",
             description = "Records per second across all source subtasks (default: ${DEFAULT-VALUE}).")
     double recordsPerSecond;
 
-    @Option(names = "--parallelism", defaultValue = "2",
+    @Option(
+            names = "--parallelism",
+            defaultValue = "2",
             description = "Parallelism of the job (default: ${DEFAULT-VALUE}).")
     int parallelism;
 
-    @Option(names = {"--checkpoint-interval", "--checkpointInterval"}, defaultValue = "5s", converter = DurationConverter.class,
+    @Option(
+            names = {"--checkpoint-interval", "--checkpointInterval"},
+            defaultValue = "5s",
+            converter = DurationConverter.class,
             description = "Checkpoint interval, e.g. 5s, 2min (default: ${DEFAULT-VALUE}).")
     Duration checkpointInterval;
 
-    @Option(names = {"--min-pause", "--minPause"}, defaultValue = "1s", converter = DurationConverter.class,
+    @Option(
+            names = {"--min-pause", "--minPause"},
+            defaultValue = "1s",
+            converter = DurationConverter.class,
             description = "Minimum pause between checkpoints (default: ${DEFAULT-VALUE}).")
     Duration minPause;
 
-    @Option(names = {"--checkpoint-timeout", "--checkpointTimeout"}, defaultValue = "10min", converter = DurationConverter.class,
+    @Option(
+            names = {"--checkpoint-timeout", "--checkpointTimeout"},
+            defaultValue = "10min",
+            converter = DurationConverter.class,
             description = "A checkpoint not complete after this long fails (default: ${DEFAULT-VALUE}).")
     Duration checkpointTimeout;
 
-    @Option(names = "--incremental", defaultValue = "false", arity = "0..1", fallbackValue = "true",
+    @Option(
+            names = "--incremental",
+            defaultValue = "false",
+            arity = "0..1",
+            fallbackValue = "true",
             description = "RocksDB incremental (true) or full (false) checkpoints; ForSt's are always incremental "
                     + "(default: ${DEFAULT-VALUE}).")
     boolean incremental;
 
-    @Option(names = "--duration", defaultValue = "60s", converter = DurationConverter.class,
+    @Option(
+            names = "--duration",
+            defaultValue = "60s",
+            converter = DurationConverter.class,
             description = "How long the source emits records: recordsPerSecond x duration records in all "
                     + "(default: ${DEFAULT-VALUE}).")
     Duration duration;
 
-    @Option(names = "--state-backend", defaultValue = "rocksdb", converter = StateBackendKind.Converter.class,
+    @Option(
+            names = "--state-backend",
+            defaultValue = "rocksdb",
+            converter = StateBackendKind.Converter.class,
             description = "Keyed state backend: rocksdb (local disk, files uploaded at checkpoints) or forst "
                     + "(disaggregated: SST files on s3://, asynchronous state access) (default: ${DEFAULT-VALUE}).")
     StateBackendKind stateBackend;
 
-    @Option(names = "--forst-cache-size", defaultValue = "64m",
+    @Option(
+            names = "--forst-cache-size",
+            defaultValue = "64m",
             description = "With --state-backend forst: bytes of SST files ForSt caches on local disk "
                     + "(state.backend.forst.cache.size-based-limit), e.g. 64m, 1g; 0 turns the cache off "
                     + "(default: ${DEFAULT-VALUE}).")
@@ -186,15 +217,15 @@ public final class JobParameters implements Serializable {
         try {
             forstCacheSizeBytes();
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("--forst-cache-size must be a size such as 64m or 1g, was '"
-                    + forstCacheSize + "'", e);
+            throw new IllegalArgumentException(
+                    "--forst-cache-size must be a size such as 64m or 1g, was '" + forstCacheSize + "'", e);
         }
         if (minPause.isNegative()) {
             throw new IllegalArgumentException("--min-pause must not be negative, was " + minPause);
         }
         if (parallelism > LargeStateGeneratorJob.MAX_PARALLELISM) {
-            throw new IllegalArgumentException("--parallelism must be at most "
-                    + LargeStateGeneratorJob.MAX_PARALLELISM + ", was " + parallelism);
+            throw new IllegalArgumentException(
+                    "--parallelism must be at most " + LargeStateGeneratorJob.MAX_PARALLELISM + ", was " + parallelism);
         }
         return this;
     }
@@ -244,11 +275,18 @@ public final class JobParameters implements Serializable {
 
     @Override
     public String toString() {
-        return String.format(Locale.ROOT,
+        return String.format(
+                Locale.ROOT,
                 "%d keys x %d KiB (%.1f MB), %d records at %.0f/s, parallelism %d, %s, %s checkpoints every %d ms",
-                keyCount(), valueSizeKb, expectedStateBytes() / 1e6, totalRecords(), recordsPerSecond, parallelism,
+                keyCount(),
+                valueSizeKb,
+                expectedStateBytes() / 1e6,
+                totalRecords(),
+                recordsPerSecond,
+                parallelism,
                 stateBackend == StateBackendKind.FORST ? "forst (cache " + forstCacheSize + ")" : "rocksdb",
-                incrementalCheckpoints() ? "incremental" : "full", checkpointInterval.toMillis());
+                incrementalCheckpoints() ? "incremental" : "full",
+                checkpointInterval.toMillis());
     }
 
     private static void add(List<String> args, String name, String value) {

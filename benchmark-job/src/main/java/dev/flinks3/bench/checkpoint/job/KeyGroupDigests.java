@@ -116,7 +116,8 @@ public final class KeyGroupDigests {
             int slot = slot(keyGroup);
             int other = actual.slot(keyGroup);
             if (keys[slot] != actual.keys[other] || digests[slot] != actual.digests[other]) {
-                differences.add(String.format("key group %d: expected %d keys with digest %016x, found %d keys with digest %016x",
+                differences.add(String.format(
+                        "key group %d: expected %d keys with digest %016x, found %d keys with digest %016x",
                         keyGroup, keys[slot], digests[slot], actual.keys[other], actual.digests[other]));
             }
         }

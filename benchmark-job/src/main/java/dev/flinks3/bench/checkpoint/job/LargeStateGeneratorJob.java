@@ -7,8 +7,8 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
+import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateBackendOptions;
@@ -41,6 +41,7 @@ public final class LargeStateGeneratorJob {
 
     /** Names (and uids) of the job's operators. */
     public static final String SOURCE_NAME = "generator";
+
     public static final String ACCUMULATOR_NAME = "accumulator";
     public static final String SINK_NAME = "discard";
 
@@ -71,7 +72,9 @@ public final class LargeStateGeneratorJob {
         @Mixin
         JobParameters parameters = new JobParameters();
 
-        @Option(names = "--checkpointDir", description = "Checkpoint directory (default: the cluster's execution.checkpointing.dir).")
+        @Option(
+                names = "--checkpointDir",
+                description = "Checkpoint directory (default: the cluster's execution.checkpointing.dir).")
         String checkpointDirectory;
     }
 
@@ -100,7 +103,8 @@ public final class LargeStateGeneratorJob {
         conf.set(CheckpointingOptions.CHECKPOINTING_TIMEOUT, parameters.checkpointTimeout());
         conf.set(CheckpointingOptions.MAX_CONCURRENT_CHECKPOINTS, 1);
         conf.set(CheckpointingOptions.CHECKPOINTING_CONSISTENCY_MODE, CheckpointingMode.EXACTLY_ONCE);
-        conf.set(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
+        conf.set(
+                CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
                 ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
         // A failed checkpoint is a measurement (counted in the report), not a reason to stop the job.
         conf.set(CheckpointingOptions.TOLERABLE_FAILURE_NUMBER, Integer.MAX_VALUE);
@@ -141,19 +145,25 @@ public final class LargeStateGeneratorJob {
      * @param parallelism parallelism of every operator (the restore may use another than the first run)
      * @param afterLastRecord whether the source idles (for the runner to cancel) or ends after its last record
      */
-    public static void addTo(StreamExecutionEnvironment env, JobParameters parameters, int parallelism,
+    public static void addTo(
+            StreamExecutionEnvironment env,
+            JobParameters parameters,
+            int parallelism,
             AfterLastRecord afterLastRecord) {
         RecordGenerator generator = RecordGenerator.of(parameters);
         env.setParallelism(parallelism);
         env.setMaxParallelism(MAX_PARALLELISM);
-        KeyedStream<GeneratedRecord, Long> keyed = env.fromSource(new SequenceSource(generator,
-                                parameters.totalRecords(), parameters.recordsPerSecond(), afterLastRecord),
-                        WatermarkStrategy.noWatermarks(), SOURCE_NAME, TypeInformation.of(GeneratedRecord.class))
+        KeyedStream<GeneratedRecord, Long> keyed = env.fromSource(
+                        new SequenceSource(
+                                generator, parameters.totalRecords(), parameters.recordsPerSecond(), afterLastRecord),
+                        WatermarkStrategy.noWatermarks(),
+                        SOURCE_NAME,
+                        TypeInformation.of(GeneratedRecord.class))
                 .uid(SOURCE_NAME)
                 .keyBy(record -> record.key, Types.LONG);
         SingleOutputStreamOperator<Long> accumulated = parameters.stateBackend() == StateBackendKind.FORST
-                ? keyed.enableAsyncState().transform(ACCUMULATOR_NAME, Types.LONG,
-                        new AsyncStateAccumulatorOperator(generator))
+                ? keyed.enableAsyncState()
+                        .transform(ACCUMULATOR_NAME, Types.LONG, new AsyncStateAccumulatorOperator(generator))
                 : keyed.transform(ACCUMULATOR_NAME, Types.LONG, new StateAccumulatorOperator(generator));
         accumulated
                 .uid(ACCUMULATOR_NAME)

@@ -28,8 +28,16 @@ public final class PluginMetricsAccumulators {
     public static final String PREFIX = "plugin.";
 
     private static final AtomicReference<PluginMetricsAccumulators> REPORTING_IN_THIS_JVM = new AtomicReference<>();
-    private static final String[] TOTALS = {"requests", "failedRequests", "retries", "throttledAttempts",
-        "timedOutAttempts", "bytesUploaded", "bytesDownloaded", "backPressureBlockedMillis"};
+    private static final String[] TOTALS = {
+        "requests",
+        "failedRequests",
+        "retries",
+        "throttledAttempts",
+        "timedOutAttempts",
+        "bytesUploaded",
+        "bytesDownloaded",
+        "backPressureBlockedMillis"
+    };
 
     private final RuntimeContext context;
     private long[] reported = new long[TOTALS.length];
@@ -99,9 +107,18 @@ public final class PluginMetricsAccumulators {
                 byOperation.put(name.substring((PREFIX + "requests.").length()), number(value));
             }
         });
-        return new PluginMetrics(totals[0], totals[1], totals[2], totals[3], totals[4], totals[5], totals[6],
+        return new PluginMetrics(
+                totals[0],
+                totals[1],
+                totals[2],
+                totals[3],
+                totals[4],
+                totals[5],
+                totals[6],
                 number(accumulators.get(PREFIX + "peakBufferedBytes")),
-                number(accumulators.get(PREFIX + "peakReadAheadBytes")), totals[7], byOperation);
+                number(accumulators.get(PREFIX + "peakReadAheadBytes")),
+                totals[7],
+                byOperation);
     }
 
     /** The plugin metrics of this JVM, or null if there are none or they cannot be read. */
@@ -114,8 +131,16 @@ public final class PluginMetricsAccumulators {
     }
 
     private static long[] totals(PluginMetrics m) {
-        return new long[] {m.requests(), m.failedRequests(), m.retries(), m.throttledAttempts(), m.timedOutAttempts(),
-            m.bytesUploaded(), m.bytesDownloaded(), m.backPressureBlockedMillis()};
+        return new long[] {
+            m.requests(),
+            m.failedRequests(),
+            m.retries(),
+            m.throttledAttempts(),
+            m.timedOutAttempts(),
+            m.bytesUploaded(),
+            m.bytesDownloaded(),
+            m.backPressureBlockedMillis()
+        };
     }
 
     private LongMaximum maximum(String figure) {

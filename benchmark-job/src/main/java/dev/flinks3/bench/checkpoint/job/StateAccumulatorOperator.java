@@ -53,8 +53,9 @@ public final class StateAccumulatorOperator extends AbstractStreamOperator<Long>
         super.open();
         ledger.open();
         if (ledger.restored()) {
-            getProcessingTimeService().registerTimer(
-                    getProcessingTimeService().getCurrentProcessingTime(), time -> verifyRestoredState());
+            getProcessingTimeService()
+                    .registerTimer(
+                            getProcessingTimeService().getCurrentProcessingTime(), time -> verifyRestoredState());
         }
     }
 
@@ -106,9 +107,13 @@ public final class StateAccumulatorOperator extends AbstractStreamOperator<Long>
         }
         verified = true;
         KeyGroupDigests actual = new KeyGroupDigests(ledger.range());
-        getKeyedStateBackend().<VoidNamespace, ValueState<byte[]>, byte[]>applyToAllKeys(
-                VoidNamespace.INSTANCE, VoidNamespaceSerializer.INSTANCE, valueDescriptor,
-                (key, state) -> actual.add(ledger.keyGroup((Long) key), ValueDigest.of((Long) key, state.value())));
+        getKeyedStateBackend()
+                .<VoidNamespace, ValueState<byte[]>, byte[]>applyToAllKeys(
+                        VoidNamespace.INSTANCE,
+                        VoidNamespaceSerializer.INSTANCE,
+                        valueDescriptor,
+                        (key, state) ->
+                                actual.add(ledger.keyGroup((Long) key), ValueDigest.of((Long) key, state.value())));
         ledger.verify(ledger.running(), actual);
     }
 }

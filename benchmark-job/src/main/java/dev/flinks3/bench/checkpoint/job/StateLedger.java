@@ -29,8 +29,12 @@ final class StateLedger {
     private LongCounter stateDigest;
     private PluginMetricsAccumulators pluginMetrics;
 
-    private StateLedger(ListState<KeyGroupDigest> recordedDigests, KeyGroupDigests digests, long restoredCheckpointId,
-            int maxParallelism, RuntimeContext runtimeContext) {
+    private StateLedger(
+            ListState<KeyGroupDigest> recordedDigests,
+            KeyGroupDigests digests,
+            long restoredCheckpointId,
+            int maxParallelism,
+            RuntimeContext runtimeContext) {
         this.recordedDigests = recordedDigests;
         this.digests = digests;
         this.restoredCheckpointId = restoredCheckpointId;
@@ -40,15 +44,21 @@ final class StateLedger {
 
     /** Called from the operator's {@code initializeState}: the recorded digests, restored or zero. */
     static StateLedger initialize(StateInitializationContext context, RuntimeContext runtimeContext) throws Exception {
-        ListState<KeyGroupDigest> recorded = context.getOperatorStateStore().getUnionListState(
-                new ListStateDescriptor<>("keyGroupDigests", TypeInformation.of(KeyGroupDigest.class)));
+        ListState<KeyGroupDigest> recorded = context.getOperatorStateStore()
+                .getUnionListState(
+                        new ListStateDescriptor<>("keyGroupDigests", TypeInformation.of(KeyGroupDigest.class)));
         int maxParallelism = runtimeContext.getTaskInfo().getMaxNumberOfParallelSubtasks();
-        KeyGroupRange range = KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(maxParallelism,
+        KeyGroupRange range = KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(
+                maxParallelism,
                 runtimeContext.getTaskInfo().getNumberOfParallelSubtasks(),
                 runtimeContext.getTaskInfo().getIndexOfThisSubtask());
         if (context.isRestored()) {
-            return new StateLedger(recorded, KeyGroupDigests.restored(range, recorded.get()),
-                    context.getRestoredCheckpointId().orElse(-1), maxParallelism, runtimeContext);
+            return new StateLedger(
+                    recorded,
+                    KeyGroupDigests.restored(range, recorded.get()),
+                    context.getRestoredCheckpointId().orElse(-1),
+                    maxParallelism,
+                    runtimeContext);
         }
         return new StateLedger(recorded, new KeyGroupDigests(range), -1, maxParallelism, runtimeContext);
     }

@@ -68,10 +68,21 @@ public final class BenchmarkSession {
      * @param warmUp whether every contender first runs once with small state, not recorded
      * @param cpuPinning the cores of the embedded server (this process) and of the contender JVMs
      */
-    public BenchmarkSession(JobParameters job, S3Options s3, int restoreParallelism, List<Contender> contenders,
-            int rounds, Path output, List<String> jvmOptions, Map<String, Map<String, String>> contenderConf,
-            String managedMemory, String command, boolean keepWork,
-            boolean warmUp, CpuPinning cpuPinning, PrintStream out) {
+    public BenchmarkSession(
+            JobParameters job,
+            S3Options s3,
+            int restoreParallelism,
+            List<Contender> contenders,
+            int rounds,
+            Path output,
+            List<String> jvmOptions,
+            Map<String, Map<String, String>> contenderConf,
+            String managedMemory,
+            String command,
+            boolean keepWork,
+            boolean warmUp,
+            CpuPinning cpuPinning,
+            PrintStream out) {
         this.job = job;
         this.s3 = s3;
         this.restoreParallelism = restoreParallelism;
@@ -92,7 +103,10 @@ public final class BenchmarkSession {
         this.cpuPinning = cpuPinning;
         this.out = out;
         // Generous: a contender that hangs is killed rather than blocking the other contenders.
-        Duration timeout = job.duration().multipliedBy(4).plus(job.checkpointTimeout().multipliedBy(2)).plusMinutes(5);
+        Duration timeout = job.duration()
+                .multipliedBy(4)
+                .plus(job.checkpointTimeout().multipliedBy(2))
+                .plusMinutes(5);
         this.jvm = new ContenderJvm(new ChildJvm(output.resolve("work"), cpuPinning), jvmOptions, timeout);
     }
 
@@ -116,7 +130,9 @@ public final class BenchmarkSession {
             for (Contender contender : contenders) {
                 flinkConf.put(contender.name(), writeFlinkConfiguration(work, server, contender.name()));
             }
-            String endpoint = server == null ? s3.endpoint().toString() : server.endpoint().toString();
+            String endpoint = server == null
+                    ? s3.endpoint().toString()
+                    : server.endpoint().toString();
             out.println("S3: " + endpoint + " (" + s3.profile() + "), bucket " + s3.bucket() + "; job: " + job);
             out.println("CPUs: " + (server == null ? "not pinned (external endpoint)" : cpuPinning.describe()));
             if (server != null && server.faultProfile() != null) {
@@ -125,7 +141,14 @@ public final class BenchmarkSession {
             if (warmUp) {
                 // A cold server slows whoever runs first: warm it once with every contender at small sizes first.
                 for (Contender contender : contenders) {
-                    runContender(warmUpParameters(), "warmup-" + contender.name(), 0, contender, flinkConf.get(contender.name()), work, null);
+                    runContender(
+                            warmUpParameters(),
+                            "warmup-" + contender.name(),
+                            0,
+                            contender,
+                            flinkConf.get(contender.name()),
+                            work,
+                            null);
                 }
             }
             for (int round = 1; round <= rounds; round++) {
@@ -135,13 +158,18 @@ public final class BenchmarkSession {
                 }
                 for (Contender contender : order) {
                     String runName = rounds > 1 ? contender.name() + "-r" + round : contender.name();
-                    results.add(runContender(job, runName, round, contender, flinkConf.get(contender.name()), work, server));
+                    results.add(runContender(
+                            job, runName, round, contender, flinkConf.get(contender.name()), work, server));
                     if (!keepWork) {
                         releaseRun(work.resolve(runName), server, runName);
                     }
                 }
             }
-            BenchmarkResults benchmark = new BenchmarkResults(date, Machine.current(), configuration(endpoint), results,
+            BenchmarkResults benchmark = new BenchmarkResults(
+                    date,
+                    Machine.current(),
+                    configuration(endpoint),
+                    results,
                     server == null ? null : injectedFaults(server));
             Json.write(output.resolve("results.json"), benchmark);
             Path report = new ReportWriter(output).write(benchmark);
@@ -164,7 +192,10 @@ public final class BenchmarkSession {
     private void releaseRun(Path runDir, EmbeddedS3Server server, String runName) throws IOException {
         deleteRecursively(runDir);
         if (server != null) {
-            deleteRecursively(server.baseDir().resolve(s3.bucket()).resolve(output.getFileName().toString()).resolve(runName));
+            deleteRecursively(server.baseDir()
+                    .resolve(s3.bucket())
+                    .resolve(output.getFileName().toString())
+                    .resolve(runName));
         }
     }
 
@@ -182,8 +213,19 @@ public final class BenchmarkSession {
     /** Small state, a few seconds: enough to load every class and open connections to the server. */
     private JobParameters warmUpParameters() {
         Map<String, String> small = job.toMap();
-        small.putAll(Map.of("numKeys", "64", "valueSizeKb", "16", "recordsPerSecond", "100", "duration", "3s",
-                "checkpointInterval", "1s", "minPause", "200ms"));
+        small.putAll(Map.of(
+                "numKeys",
+                "64",
+                "valueSizeKb",
+                "16",
+                "recordsPerSecond",
+                "100",
+                "duration",
+                "3s",
+                "checkpointInterval",
+                "1s",
+                "minPause",
+                "200ms"));
         return JobParameters.fromMap(small);
     }
 
@@ -192,8 +234,15 @@ public final class BenchmarkSession {
      *
      * @param server the embedded server whose traffic and CPU time to attach to the result, or null not to
      */
-    private ContenderResult runContender(JobParameters parameters, String runName, int round, Contender contender,
-            Path flinkConf, Path work, EmbeddedS3Server server) throws IOException, InterruptedException {
+    private ContenderResult runContender(
+            JobParameters parameters,
+            String runName,
+            int round,
+            Contender contender,
+            Path flinkConf,
+            Path work,
+            EmbeddedS3Server server)
+            throws IOException, InterruptedException {
         Path runDir = Files.createDirectories(work.resolve(runName));
         Path resultFile = output.resolve("contenders").resolve(runName + ".json");
         Files.deleteIfExists(resultFile);
@@ -212,17 +261,28 @@ public final class BenchmarkSession {
         // Readings of the server at the run's start and at each phase marker, attributing its requests to phases.
         ServerTraffic start = server == null ? null : ServerTraffic.of(server);
         Map<String, ServerTraffic> atPhase = new HashMap<>();
-        ContenderJvm.Exit exit = jvm.run(runName, contender.pluginsRoot(runDir), arguments,
-                output.resolve("logs").resolve(runName), out::println,
+        ContenderJvm.Exit exit = jvm.run(
+                runName,
+                contender.pluginsRoot(runDir),
+                arguments,
+                output.resolve("logs").resolve(runName),
+                out::println,
                 phase -> {
                     if (server != null) {
                         atPhase.put(phase, ServerTraffic.of(server));
                     }
                 });
         if (!Files.isRegularFile(resultFile)) {
-            return new ContenderResult(PluginInfo.notLoaded(contender.name(), contender.jar()), round, null,
+            return new ContenderResult(
+                    PluginInfo.notLoaded(contender.name(), contender.jar()),
+                    round,
+                    null,
                     "contender JVM exited with code " + exit.code() + " without a result; see "
-                            + output.resolve("logs").resolve(runName), 0, 0, Map.of(), 0);
+                            + output.resolve("logs").resolve(runName),
+                    0,
+                    0,
+                    Map.of(),
+                    0);
         }
         ContenderResult result = Json.read(resultFile, ContenderResult.class);
         if (server == null) {
@@ -235,7 +295,10 @@ public final class BenchmarkSession {
 
     private static Map<String, S3Traffic> traffic(Map<String, ServerTraffic> atPhase) {
         Map<String, S3Traffic> traffic = new LinkedHashMap<>();
-        addPhase(traffic, "checkpointing", atPhase.get(RunEvents.CHECKPOINTING_START),
+        addPhase(
+                traffic,
+                "checkpointing",
+                atPhase.get(RunEvents.CHECKPOINTING_START),
                 atPhase.get(RunEvents.CHECKPOINTING_END));
         addPhase(traffic, "restore", atPhase.get(RunEvents.RESTORE_START), atPhase.get(RunEvents.RESTORE_RUNNING));
         return traffic;
@@ -265,8 +328,13 @@ public final class BenchmarkSession {
             return null;
         }
         InjectedFaults injected = server.injectedFaults();
-        return new S3Faults(profile.errorRate(), profile.resetRate(), profile.seed(), injected.internalErrors(),
-                injected.slowDowns(), injected.resets());
+        return new S3Faults(
+                profile.errorRate(),
+                profile.resetRate(),
+                profile.seed(),
+                injected.internalErrors(),
+                injected.slowDowns(),
+                injected.resets());
     }
 
     /**
@@ -287,7 +355,14 @@ public final class BenchmarkSession {
     }
 
     private RunConfiguration configuration(String endpoint) {
-        return RunConfiguration.of(job, restoreParallelism, s3.profile(), endpoint, s3.bucket(), rounds,
-                contenders.stream().map(Contender::name).toList(), command);
+        return RunConfiguration.of(
+                job,
+                restoreParallelism,
+                s3.profile(),
+                endpoint,
+                s3.bucket(),
+                rounds,
+                contenders.stream().map(Contender::name).toList(),
+                command);
     }
 }

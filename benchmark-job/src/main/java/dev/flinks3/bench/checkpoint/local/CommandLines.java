@@ -24,7 +24,9 @@ final class CommandLines {
 
     static String mask(String arg) {
         int equals = arg.indexOf('=');
-        if (equals > 0 && SECRET.matcher(arg.substring(0, equals).toLowerCase(Locale.ROOT)).find()) {
+        if (equals > 0
+                && SECRET.matcher(arg.substring(0, equals).toLowerCase(Locale.ROOT))
+                        .find()) {
             return arg.substring(0, equals + 1) + "****";
         }
         return arg;

@@ -15,7 +15,9 @@ import picocli.CommandLine.Spec;
  * each in its own JVM with only its plugin folder, in alternating order over rounds; a side-by-side
  * report with the ratios of ours to each rival, behind a correctness gate.
  */
-@Command(name = "compare", mixinStandardHelpOptions = true,
+@Command(
+        name = "compare",
+        mixinStandardHelpOptions = true,
         description = "Runs the large-state job against several S3 plugins and writes a side-by-side report.")
 public final class CompareCommand implements Callable<Integer> {
 
@@ -28,19 +30,33 @@ public final class CompareCommand implements Callable<Integer> {
     @Mixin
     SessionOptions session = new SessionOptions();
 
-    @Option(names = "--contenders", split = ",", defaultValue = "ours,native,presto,hadoop",
-            description = "Plugins in report order; the first round runs them in this order (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--contenders",
+            split = ",",
+            defaultValue = "ours,native,presto,hadoop",
+            description =
+                    "Plugins in report order; the first round runs them in this order (default: ${DEFAULT-VALUE}).")
     List<String> contenders;
 
-    @Option(names = "--rounds", defaultValue = "2",
+    @Option(
+            names = "--rounds",
+            defaultValue = "2",
             description = "Rounds over the contenders, order alternating (default: ${DEFAULT-VALUE}).")
     int rounds;
 
-    @Option(names = "--warm-up", defaultValue = "true", arity = "0..1", fallbackValue = "true",
+    @Option(
+            names = "--warm-up",
+            defaultValue = "true",
+            arity = "0..1",
+            fallbackValue = "true",
             description = "First run every contender once with small state, not recorded (default: ${DEFAULT-VALUE}).")
     boolean warmUp;
 
-    @Option(names = "--pin-cpus", defaultValue = "true", arity = "0..1", fallbackValue = "true",
+    @Option(
+            names = "--pin-cpus",
+            defaultValue = "true",
+            arity = "0..1",
+            fallbackValue = "true",
             description = "Run the embedded S3 server on the last core and the contenders on the others (taskset), "
                     + "so the server's CPU is not taken from the contender measured (default: ${DEFAULT-VALUE}).")
     boolean pinCpus;

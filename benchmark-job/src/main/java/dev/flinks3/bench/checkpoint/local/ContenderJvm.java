@@ -64,8 +64,14 @@ final class ContenderJvm {
      * @param phases receives each phase marker's name as it arrives (see {@link RunContenderCommand#PHASE_PREFIX})
      * @throws IOException if the child cannot be started
      */
-    Exit run(String name, Path pluginsRoot, List<String> arguments, Path logDir, Consumer<String> lines,
-            Consumer<String> phases) throws IOException, InterruptedException {
+    Exit run(
+            String name,
+            Path pluginsRoot,
+            List<String> arguments,
+            Path logDir,
+            Consumer<String> lines,
+            Consumer<String> phases)
+            throws IOException, InterruptedException {
         Files.createDirectories(logDir);
         Path logConfig = logDir.resolve("log4j2.properties");
         Files.writeString(logConfig, LOG4J_CONFIG);
@@ -74,16 +80,17 @@ final class ContenderJvm {
         options.add("-Dflinks3.bench.log=" + logDir.resolve("flink.log").toAbsolutePath());
         List<String> args = new ArrayList<>(List.of("run-contender"));
         args.addAll(arguments);
-        Process process = launcher.startContender(BenchmarkCli.class.getName(), options, args, pluginsRoot,
-                logDir.resolve("stderr.log"));
+        Process process = launcher.startContender(
+                BenchmarkCli.class.getName(), options, args, pluginsRoot, logDir.resolve("stderr.log"));
         process.getOutputStream().close();
         Thread killer = watchdog(process, name);
-        try (BufferedReader out = new BufferedReader(
-                new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+        try (BufferedReader out =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = out.readLine()) != null) {
                 if (line.startsWith(RunContenderCommand.PHASE_PREFIX)) {
-                    phases.accept(line.substring(RunContenderCommand.PHASE_PREFIX.length()).trim());
+                    phases.accept(line.substring(RunContenderCommand.PHASE_PREFIX.length())
+                            .trim());
                 } else {
                     lines.accept("[" + name + "] " + line);
                 }
@@ -98,15 +105,17 @@ final class ContenderJvm {
     }
 
     private Thread watchdog(Process process, String name) {
-        Thread thread = new Thread(() -> {
-            try {
-                if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                    process.destroyForcibly();
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "contender-watchdog-" + name);
+        Thread thread = new Thread(
+                () -> {
+                    try {
+                        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                            process.destroyForcibly();
+                        }
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                },
+                "contender-watchdog-" + name);
         thread.setDaemon(true);
         thread.start();
         return thread;

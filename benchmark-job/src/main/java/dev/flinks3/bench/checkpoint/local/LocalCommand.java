@@ -15,7 +15,9 @@ import picocli.CommandLine.Spec;
  * Local mode, the README's first command: the job against one plugin on an embedded S3 server (or
  * {@code --endpoint}), on a MiniCluster in a JVM of its own that loads only that plugin.
  */
-@Command(name = "local", mixinStandardHelpOptions = true,
+@Command(
+        name = "local",
+        mixinStandardHelpOptions = true,
         description = "Runs the large-state job on an embedded S3 server with one plugin and writes a report.")
 public final class LocalCommand implements Callable<Integer> {
 
@@ -28,11 +30,18 @@ public final class LocalCommand implements Callable<Integer> {
     @Mixin
     SessionOptions session = new SessionOptions();
 
-    @Option(names = "--contender", defaultValue = Contender.OURS,
-            description = "The plugin: ours, native, presto, hadoop, or a name given with --plugin (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--contender",
+            defaultValue = Contender.OURS,
+            description =
+                    "The plugin: ours, native, presto, hadoop, or a name given with --plugin (default: ${DEFAULT-VALUE}).")
     String contender;
 
-    @Option(names = "--warm-up", defaultValue = "false", arity = "0..1", fallbackValue = "true",
+    @Option(
+            names = "--warm-up",
+            defaultValue = "false",
+            arity = "0..1",
+            fallbackValue = "true",
             description = "First run every contender once with small state, not recorded (default: ${DEFAULT-VALUE}).")
     boolean warmUp;
 

@@ -43,8 +43,8 @@ public final class LocalFlinkCluster implements AutoCloseable {
      * @param plugins the plugin manager the filesystems were initialised with
      * @throws Exception if the MiniCluster does not start
      */
-    public static LocalFlinkCluster start(Configuration base, int slots, MemorySize managedMemory,
-            PluginManager plugins) throws Exception {
+    public static LocalFlinkCluster start(
+            Configuration base, int slots, MemorySize managedMemory, PluginManager plugins) throws Exception {
         Configuration conf = new Configuration(base);
         conf.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
         conf.set(RestOptions.ADDRESS, "127.0.0.1");
@@ -66,7 +66,8 @@ public final class LocalFlinkCluster implements AutoCloseable {
                 .build());
         miniCluster.start();
         try {
-            return new LocalFlinkCluster(miniCluster, miniCluster.getRestAddress().get(1, TimeUnit.MINUTES));
+            return new LocalFlinkCluster(
+                    miniCluster, miniCluster.getRestAddress().get(1, TimeUnit.MINUTES));
         } catch (Exception e) {
             miniCluster.close();
             throw e;

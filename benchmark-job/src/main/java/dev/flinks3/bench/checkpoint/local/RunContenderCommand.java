@@ -45,7 +45,9 @@ import picocli.CommandLine.Option;
  * Standard output carries the run's lines and {@value #PHASE_PREFIX} markers; everything else
  * (Flink's logging) goes to standard error.
  */
-@Command(name = "run-contender", hidden = true,
+@Command(
+        name = "run-contender",
+        hidden = true,
         description = "Runs the job for one plugin in this JVM (started by local and compare).")
 public final class RunContenderCommand implements Callable<Integer> {
 
@@ -55,7 +57,9 @@ public final class RunContenderCommand implements Callable<Integer> {
     @Mixin
     JobParameters job = new JobParameters();
 
-    @Option(names = {"--restore-parallelism", "--restoreParallelism"}, required = true)
+    @Option(
+            names = {"--restore-parallelism", "--restoreParallelism"},
+            required = true)
     int restoreParallelism;
 
     @Option(names = "--contender", required = true)
@@ -101,8 +105,18 @@ public final class RunContenderCommand implements Callable<Integer> {
         }
         ProcessMeter.Sample jvm = meter.stop();
         meter.close();
-        Json.write(resultFile, new ContenderResult(plugin, round, outcome.run(), outcome.error(),
-                jvm.cpuNanos() / 1e9, jvm.peakHeapBytes(), Map.of(), 0, pluginMetrics(events)));
+        Json.write(
+                resultFile,
+                new ContenderResult(
+                        plugin,
+                        round,
+                        outcome.run(),
+                        outcome.error(),
+                        jvm.cpuNanos() / 1e9,
+                        jvm.peakHeapBytes(),
+                        Map.of(),
+                        0,
+                        pluginMetrics(events)));
         return outcome.failed() ? 1 : 0;
     }
 
@@ -128,11 +142,15 @@ public final class RunContenderCommand implements Callable<Integer> {
 
     private RunResult runOnMiniCluster(Configuration conf, PluginManager plugins, RunEvents events) throws Exception {
         int slots = Math.max(job.parallelism(), restoreParallelism);
-        try (LocalFlinkCluster cluster = LocalFlinkCluster.start(conf, slots, MemorySize.parse(managedMemory), plugins)) {
+        try (LocalFlinkCluster cluster =
+                LocalFlinkCluster.start(conf, slots, MemorySize.parse(managedMemory), plugins)) {
             events.line("Flink REST API: " + cluster.restAddress());
-            JobLauncher launcher = new JobLauncher(cluster.environments(),
-                    LargeStateGeneratorJob.configuration(job, checkpointDirectory.toString()), job);
-            return new BenchmarkRun(launcher, new FlinkRestClient(cluster.restAddress()), events).run(restoreParallelism);
+            JobLauncher launcher = new JobLauncher(
+                    cluster.environments(),
+                    LargeStateGeneratorJob.configuration(job, checkpointDirectory.toString()),
+                    job);
+            return new BenchmarkRun(launcher, new FlinkRestClient(cluster.restAddress()), events)
+                    .run(restoreParallelism);
         }
     }
 

@@ -18,28 +18,41 @@ import picocli.CommandLine.Option;
  */
 public final class S3Options {
 
-    @Option(names = "--s3-profile", defaultValue = "wan",
+    @Option(
+            names = "--s3-profile",
+            defaultValue = "wan",
             description = "Network profile of the embedded S3 server: lan or wan (default: ${DEFAULT-VALUE}).")
     String profile;
 
-    @Option(names = "--endpoint",
-            description = "Use this S3 endpoint instead of the embedded server, e.g. https://s3.eu-west-1.amazonaws.com.")
+    @Option(
+            names = "--endpoint",
+            description =
+                    "Use this S3 endpoint instead of the embedded server, e.g. https://s3.eu-west-1.amazonaws.com.")
     URI endpoint;
 
-    @Option(names = "--bucket", defaultValue = "flink-benchmark",
+    @Option(
+            names = "--bucket",
+            defaultValue = "flink-benchmark",
             description = "Bucket for checkpoints (default: ${DEFAULT-VALUE}); created on the embedded server.")
     String bucket;
 
-    @Option(names = "--s3-faults", defaultValue = "0",
-            description = "Fraction of signed requests the embedded server answers with 500 InternalError or "
-                    + "503 SlowDown; a sixth of it has the connection closed instead (default: ${DEFAULT-VALUE}, none).")
+    @Option(
+            names = "--s3-faults",
+            defaultValue = "0",
+            description =
+                    "Fraction of signed requests the embedded server answers with 500 InternalError or "
+                            + "503 SlowDown; a sixth of it has the connection closed instead (default: ${DEFAULT-VALUE}, none).")
     double faultRate;
 
-    @Option(names = "--s3-fault-seed", defaultValue = "" + FaultProfile.DEFAULT_SEED,
+    @Option(
+            names = "--s3-fault-seed",
+            defaultValue = "" + FaultProfile.DEFAULT_SEED,
             description = "Seed of the embedded server's random faults (default: ${DEFAULT-VALUE}).")
     long faultSeed;
 
-    @Option(names = "-D", paramLabel = "KEY=VALUE",
+    @Option(
+            names = "-D",
+            paramLabel = "KEY=VALUE",
             description = "A Flink configuration entry for every contender, e.g. -Ds3.access-key=..., -Ds3.region=...")
     Map<String, String> flinkOptions = new LinkedHashMap<>();
 
@@ -83,7 +96,8 @@ public final class S3Options {
             throw new IllegalArgumentException("--s3-faults must be a fraction in [0, 1], was " + faultRate);
         }
         if (!embedded()) {
-            throw new IllegalArgumentException("--s3-faults needs the embedded server; it cannot be used with --endpoint");
+            throw new IllegalArgumentException(
+                    "--s3-faults needs the embedded server; it cannot be used with --endpoint");
         }
         return FaultProfile.of(faultRate).withSeed(faultSeed);
     }

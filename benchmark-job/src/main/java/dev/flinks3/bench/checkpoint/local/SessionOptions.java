@@ -21,37 +21,50 @@ import picocli.CommandLine.Option;
 /** Options that local and comparison mode share besides the job's and the S3 target's. A picocli mixin. */
 public final class SessionOptions {
 
-    @Option(names = {"--restore-parallelism", "--restoreParallelism"},
+    @Option(
+            names = {"--restore-parallelism", "--restoreParallelism"},
             description = "Parallelism of the restored job (default: the job's --parallelism).")
     Integer restoreParallelism;
 
     @Option(names = "--output", description = "Output folder (default: benchmark-results/<date>-<mode>-<profile>).")
     Path output;
 
-    @Option(names = "--plugin", paramLabel = "NAME=JAR",
+    @Option(
+            names = "--plugin",
+            paramLabel = "NAME=JAR",
             description = "A contender's plugin jar, overriding where it is looked for (repeatable).")
     Map<String, Path> pluginJars = new LinkedHashMap<>();
 
-    @Option(names = "--conf", paramLabel = "NAME:KEY=VALUE",
+    @Option(
+            names = "--conf",
+            paramLabel = "NAME:KEY=VALUE",
             description = "Flink configuration for one contender only, e.g. ours-crt:s3.client=crt with "
                     + "--plugin ours-crt=<our jar> (repeatable).")
     List<String> contenderConf = new ArrayList<>();
 
-    @Option(names = "--repo-root",
+    @Option(
+            names = "--repo-root",
             description = "Repository root where plugin jars are looked for (default: found from this jar's location).")
     Path repoRoot;
 
-    @Option(names = "--jvm-option", paramLabel = "OPTION",
+    @Option(
+            names = "--jvm-option",
+            paramLabel = "OPTION",
             description = "Option of each contender's JVM (repeatable; default: -Xmx2g).")
     List<String> jvmOptions = new ArrayList<>();
 
-    @Option(names = "--managed-memory", defaultValue = "512m",
-            description = "Managed memory of each contender's TaskManager, used by RocksDB (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--managed-memory",
+            defaultValue = "512m",
+            description =
+                    "Managed memory of each contender's TaskManager, used by RocksDB (default: ${DEFAULT-VALUE}).")
     String managedMemory;
 
-    @Option(names = "--keep-work",
-            description = "Keep the work folder (the embedded server's objects, RocksDB's files) after the run; without it,"
-                    + " each contender's run deletes its files and checkpoint objects when it ends.")
+    @Option(
+            names = "--keep-work",
+            description =
+                    "Keep the work folder (the embedded server's objects, RocksDB's files) after the run; without it,"
+                            + " each contender's run deletes its files and checkpoint objects when it ends.")
     boolean keepWork;
 
     /**
@@ -61,13 +74,34 @@ public final class SessionOptions {
      * @return the exit code: 0 when every contender's run succeeded, else 1
      * @throws Exception as {@link BenchmarkSession#run()}; a user's mistake as an IllegalArgumentException
      */
-    int run(String mode, JobParameters job, S3Options s3, List<String> contenderNames, int rounds, boolean warmUp,
-            CpuPinning pinning, CommandSpec spec) throws Exception {
+    int run(
+            String mode,
+            JobParameters job,
+            S3Options s3,
+            List<String> contenderNames,
+            int rounds,
+            boolean warmUp,
+            CpuPinning pinning,
+            CommandSpec spec)
+            throws Exception {
         job.validate();
         s3.validate();
-        BenchmarkResults results = new BenchmarkSession(job, s3, restoreParallelism(job), contenders(contenderNames),
-                rounds, output(mode, s3.profile()), jvmOptions(), contenderConfiguration(), managedMemory,
-                CommandLines.describe(spec), keepWork, warmUp, pinning, System.out).run();
+        BenchmarkResults results = new BenchmarkSession(
+                        job,
+                        s3,
+                        restoreParallelism(job),
+                        contenders(contenderNames),
+                        rounds,
+                        output(mode, s3.profile()),
+                        jvmOptions(),
+                        contenderConfiguration(),
+                        managedMemory,
+                        CommandLines.describe(spec),
+                        keepWork,
+                        warmUp,
+                        pinning,
+                        System.out)
+                .run();
         return results.contenders().stream().allMatch(ContenderResult::succeeded) ? 0 : 1;
     }
 
@@ -76,8 +110,12 @@ public final class SessionOptions {
     }
 
     Path output(String mode, String profile) {
-        return output != null ? output : Path.of("benchmark-results",
-                LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-" + mode + "-" + profile);
+        return output != null
+                ? output
+                : Path.of(
+                        "benchmark-results",
+                        LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-" + mode + "-"
+                                + profile);
     }
 
     List<String> jvmOptions() {
@@ -107,9 +145,15 @@ public final class SessionOptions {
             return repoRoot;
         }
         try {
-            Path jar = Path.of(SessionOptions.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            Path jar = Path.of(SessionOptions.class
+                    .getProtectionDomain()
+                    .getCodeSource()
+                    .getLocation()
+                    .toURI());
             Path target = jar.getParent();
-            if (target != null && target.endsWith("target") && target.getParent() != null
+            if (target != null
+                    && target.endsWith("target")
+                    && target.getParent() != null
                     && target.getParent().getParent() != null) {
                 return target.getParent().getParent();
             }

@@ -78,20 +78,61 @@ final class Charts {
     Map<String, JFreeChart> build(List<RunFigures> runs, Comparison comparison) {
         Map<String, JFreeChart> charts = new LinkedHashMap<>();
         if (runs.stream().anyMatch(r -> !r.checkpoints().isEmpty())) {
-            charts.put(DURATION, perCheckpoint("Checkpoint duration by checkpoint number", "checkpoint number",
-                    "end-to-end duration (s)", runs, (r, c) -> c.id(), Charts::durationSeconds, true, true));
-            charts.put(DURATION_OVER_TIME, perCheckpoint("Checkpoint duration over time", TIME_AXIS,
-                    "end-to-end duration (s)", runs, RunFigures::secondsSinceStart, Charts::durationSeconds, true,
-                    false));
-            charts.put(STATE_SIZE, perCheckpoint("State size by checkpoint number", "checkpoint number",
-                    "state size (MB)", runs, (r, c) -> c.id(), (r, c) -> Units.megabytes(c.stateSizeBytes()), true,
-                    true));
-            charts.put(CHECKPOINTED_SIZE_OVER_TIME, perCheckpoint("Checkpointed size over time", TIME_AXIS,
-                    "checkpointed size (MB)", runs, RunFigures::secondsSinceStart,
-                    (r, c) -> Units.megabytes(c.checkpointedSizeBytes()), true, false));
-            charts.put(THROUGHPUT, perCheckpoint("Checkpoint throughput against state size", "state size (MB)",
-                    "throughput (MB/s)", runs, (r, c) -> Units.megabytes(c.stateSizeBytes()),
-                    (r, c) -> c.throughputMbPerSecond(), false, false));
+            charts.put(
+                    DURATION,
+                    perCheckpoint(
+                            "Checkpoint duration by checkpoint number",
+                            "checkpoint number",
+                            "end-to-end duration (s)",
+                            runs,
+                            (r, c) -> c.id(),
+                            Charts::durationSeconds,
+                            true,
+                            true));
+            charts.put(
+                    DURATION_OVER_TIME,
+                    perCheckpoint(
+                            "Checkpoint duration over time",
+                            TIME_AXIS,
+                            "end-to-end duration (s)",
+                            runs,
+                            RunFigures::secondsSinceStart,
+                            Charts::durationSeconds,
+                            true,
+                            false));
+            charts.put(
+                    STATE_SIZE,
+                    perCheckpoint(
+                            "State size by checkpoint number",
+                            "checkpoint number",
+                            "state size (MB)",
+                            runs,
+                            (r, c) -> c.id(),
+                            (r, c) -> Units.megabytes(c.stateSizeBytes()),
+                            true,
+                            true));
+            charts.put(
+                    CHECKPOINTED_SIZE_OVER_TIME,
+                    perCheckpoint(
+                            "Checkpointed size over time",
+                            TIME_AXIS,
+                            "checkpointed size (MB)",
+                            runs,
+                            RunFigures::secondsSinceStart,
+                            (r, c) -> Units.megabytes(c.checkpointedSizeBytes()),
+                            true,
+                            false));
+            charts.put(
+                    THROUGHPUT,
+                    perCheckpoint(
+                            "Checkpoint throughput against state size",
+                            "state size (MB)",
+                            "throughput (MB/s)",
+                            runs,
+                            (r, c) -> Units.megabytes(c.stateSizeBytes()),
+                            (r, c) -> c.throughputMbPerSecond(),
+                            false,
+                            false));
         }
         if (comparison.contenders().stream().anyMatch(c -> Comparison.measured(c.p50DurationMs()))) {
             charts.put(PERCENTILES, percentiles(comparison));
@@ -114,9 +155,15 @@ final class Charts {
      * Per run a series of its completed checkpoints (its colour, its marker, joined by a line if {@code lines})
      * and a series of its failed ones (crosses in its colour, listed in the legend only where there are any).
      */
-    private JFreeChart perCheckpoint(String title, String xLabel, String yLabel, List<RunFigures> runs,
-            ToDoubleBiFunction<RunFigures, CheckpointStats> x, ToDoubleBiFunction<RunFigures, CheckpointStats> y,
-            boolean lines, boolean integerX) {
+    private JFreeChart perCheckpoint(
+            String title,
+            String xLabel,
+            String yLabel,
+            List<RunFigures> runs,
+            ToDoubleBiFunction<RunFigures, CheckpointStats> x,
+            ToDoubleBiFunction<RunFigures, CheckpointStats> y,
+            boolean lines,
+            boolean integerX) {
         XYSeriesCollection data = new XYSeriesCollection();
         XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(lines, true);
         for (RunFigures run : runs) {
@@ -137,8 +184,8 @@ final class Charts {
             renderer.setSeriesLinesVisible(series + 1, false);
             renderer.setSeriesVisibleInLegend(series + 1, failed.getItemCount() > 0);
         }
-        JFreeChart chart = ChartFactory.createXYLineChart(title, xLabel, yLabel, data, PlotOrientation.VERTICAL,
-                true, false, false);
+        JFreeChart chart = ChartFactory.createXYLineChart(
+                title, xLabel, yLabel, data, PlotOrientation.VERTICAL, true, false, false);
         XYPlot plot = chart.getXYPlot();
         plot.setRenderer(renderer);
         if (integerX) {
@@ -161,9 +208,15 @@ final class Charts {
                 data.addValue(c.p99DurationMs().mean() / 1000, c.name(), "p99");
             }
         }
-        JFreeChart chart = ChartFactory.createBarChart("Checkpoint duration percentiles (mean over rounds)",
-                "percentile of completed checkpoints", "end-to-end duration (s)", data, PlotOrientation.VERTICAL,
-                true, false, false);
+        JFreeChart chart = ChartFactory.createBarChart(
+                "Checkpoint duration percentiles (mean over rounds)",
+                "percentile of completed checkpoints",
+                "end-to-end duration (s)",
+                data,
+                PlotOrientation.VERTICAL,
+                true,
+                false,
+                false);
         BarRenderer renderer = barRenderer(chart);
         for (int i = 0; i < names.size(); i++) {
             renderer.setSeriesPaint(i, colours.of(names.get(i)));
@@ -181,8 +234,15 @@ final class Charts {
                 paints.add(colours.of(run.contender(), run.index()));
             }
         }
-        JFreeChart chart = ChartFactory.createBarChart("Restore time: JobManager receipt to all subtasks RUNNING",
-                "run", "seconds", data, PlotOrientation.VERTICAL, false, false, false);
+        JFreeChart chart = ChartFactory.createBarChart(
+                "Restore time: JobManager receipt to all subtasks RUNNING",
+                "run",
+                "seconds",
+                data,
+                PlotOrientation.VERTICAL,
+                false,
+                false,
+                false);
         chart.getCategoryPlot().setRenderer(new BarRenderer() {
             @Override
             public Paint getItemPaint(int row, int column) {

@@ -23,9 +23,17 @@ import java.util.function.ToDoubleFunction;
 public final class Comparison {
 
     /** One contender's figures over its rounds. */
-    public record ContenderFigures(String name, List<RunFigures> runs, boolean passed, String gateNote,
-            Spread throughputMbPerSecond, Spread p50DurationMs, Spread p90DurationMs, Spread p99DurationMs,
-            Spread restoreMs, Spread cpuSeconds) {}
+    public record ContenderFigures(
+            String name,
+            List<RunFigures> runs,
+            boolean passed,
+            String gateNote,
+            Spread throughputMbPerSecond,
+            Spread p50DurationMs,
+            Spread p90DurationMs,
+            Spread p99DurationMs,
+            Spread restoreMs,
+            Spread cpuSeconds) {}
 
     private final Map<String, ContenderFigures> contenders = new LinkedHashMap<>();
     private final String baseline;
@@ -40,20 +48,38 @@ public final class Comparison {
                 .map(r -> r.result().run().stateDigest())
                 .findFirst();
         for (String name : contenderOrder) {
-            List<RunFigures> own = runs.stream().filter(r -> r.contender().equals(name)).toList();
+            List<RunFigures> own =
+                    runs.stream().filter(r -> r.contender().equals(name)).toList();
             List<String> problems = new ArrayList<>();
             for (RunFigures run : own) {
                 gateProblem(run, referenceDigest.orElse("")).ifPresent(problems::add);
             }
-            contenders.put(name, new ContenderFigures(name, own, problems.isEmpty() && !own.isEmpty(),
-                    String.join("; ", problems),
-                    spread(own, r -> checkpointFigure(r, r.summary().avgThroughputMbPerSecond())),
-                    spread(own, r -> checkpointFigure(r, r.summary().durationMs().p50())),
-                    spread(own, r -> checkpointFigure(r, r.summary().durationMs().p90())),
-                    spread(own, r -> checkpointFigure(r, r.summary().durationMs().p99())),
-                    spread(own, r -> r.hasRestoreTime() ? r.restoreMs() : Double.NaN),
-                    spread(own, r -> r.result().clientCpuSeconds() > 0 ? r.result().clientCpuSeconds()
-                            : Double.NaN)));
+            contenders.put(
+                    name,
+                    new ContenderFigures(
+                            name,
+                            own,
+                            problems.isEmpty() && !own.isEmpty(),
+                            String.join("; ", problems),
+                            spread(own, r -> checkpointFigure(r, r.summary().avgThroughputMbPerSecond())),
+                            spread(
+                                    own,
+                                    r -> checkpointFigure(
+                                            r, r.summary().durationMs().p50())),
+                            spread(
+                                    own,
+                                    r -> checkpointFigure(
+                                            r, r.summary().durationMs().p90())),
+                            spread(
+                                    own,
+                                    r -> checkpointFigure(
+                                            r, r.summary().durationMs().p99())),
+                            spread(own, r -> r.hasRestoreTime() ? r.restoreMs() : Double.NaN),
+                            spread(
+                                    own,
+                                    r -> r.result().clientCpuSeconds() > 0
+                                            ? r.result().clientCpuSeconds()
+                                            : Double.NaN)));
         }
         this.baseline = contenderOrder.contains("ours") ? "ours" : contenderOrder.get(0);
     }
@@ -87,17 +113,21 @@ public final class Comparison {
                 continue;
             }
             if (!ours.passed() || !rival.passed()) {
-                lines.add(String.format(Locale.ROOT, "%s vs %s: no ratio, %s did not pass the correctness gate", baseline,
-                        rival.name(), ours.passed() ? rival.name() : baseline));
+                lines.add(String.format(
+                        Locale.ROOT,
+                        "%s vs %s: no ratio, %s did not pass the correctness gate",
+                        baseline,
+                        rival.name(),
+                        ours.passed() ? rival.name() : baseline));
                 continue;
             }
             List<String> ratios = new ArrayList<>();
-            ratios.add(ratio("%.2fx checkpoint throughput (%.1f vs %.1f MB/s)", ours.throughputMbPerSecond(),
-                    rival.throughputMbPerSecond(), false, 1));
-            ratios.add(ratio("%.2fx restore speed (%.2f vs %.2f s)", ours.restoreMs(), rival.restoreMs(), true,
-                    1000));
-            ratios.add(ratio("%.2fx contender JVM CPU (%.1f vs %.1f s)", ours.cpuSeconds(), rival.cpuSeconds(),
-                    false, 1));
+            ratios.add(ratio(
+                    "%.2fx checkpoint throughput (%.1f vs %.1f MB/s)",
+                    ours.throughputMbPerSecond(), rival.throughputMbPerSecond(), false, 1));
+            ratios.add(ratio("%.2fx restore speed (%.2f vs %.2f s)", ours.restoreMs(), rival.restoreMs(), true, 1000));
+            ratios.add(
+                    ratio("%.2fx contender JVM CPU (%.1f vs %.1f s)", ours.cpuSeconds(), rival.cpuSeconds(), false, 1));
             ratios.removeIf(String::isEmpty);
             lines.add(baseline + " vs " + rival.name() + ": "
                     + (ratios.isEmpty() ? "no figure measured for both" : String.join(", ", ratios)));
@@ -124,7 +154,10 @@ public final class Comparison {
      * ({@code count} 0, mean NaN) when none did.
      */
     static Spread spread(List<RunFigures> runs, ToDoubleFunction<RunFigures> figure) {
-        List<Double> values = runs.stream().map(figure::applyAsDouble).filter(v -> !Double.isNaN(v)).toList();
+        List<Double> values = runs.stream()
+                .map(figure::applyAsDouble)
+                .filter(v -> !Double.isNaN(v))
+                .toList();
         return values.isEmpty() ? new Spread(Double.NaN, Double.NaN, Double.NaN, 0) : Spread.of(values);
     }
 
@@ -171,8 +204,8 @@ public final class Comparison {
                     + totalRecords + " records");
         }
         if (referenceDigest != null && !run.result().run().stateDigest().equals(referenceDigest)) {
-            return Optional.of(run.label() + " ended with state digest " + run.result().run().stateDigest()
-                    + ", others with " + referenceDigest);
+            return Optional.of(run.label() + " ended with state digest "
+                    + run.result().run().stateDigest() + ", others with " + referenceDigest);
         }
         return Optional.empty();
     }

@@ -23,21 +23,22 @@ import java.util.Map;
 final class ContenderColours {
 
     private static final Map<String, Color> KNOWN = Map.of(
-            "ours", new Color(0x00, 0x72, 0xB2),     // blue
-            "native", new Color(0xD5, 0x5E, 0x00),   // vermillion
-            "presto", new Color(0x00, 0x9E, 0x73),   // bluish green
-            "hadoop", new Color(0xCC, 0x79, 0xA7));  // reddish purple
+            "ours", new Color(0x00, 0x72, 0xB2), // blue
+            "native", new Color(0xD5, 0x5E, 0x00), // vermillion
+            "presto", new Color(0x00, 0x9E, 0x73), // bluish green
+            "hadoop", new Color(0xCC, 0x79, 0xA7)); // reddish purple
 
     private static final List<Color> OTHERS = List.of(
-            new Color(0xE6, 0x9F, 0x00),  // orange
-            new Color(0x56, 0xB4, 0xE9),  // sky blue
-            new Color(0x8C, 0x56, 0x4B),  // brown
-            new Color(0x6A, 0x3D, 0x9A),  // purple
-            new Color(0x4D, 0x4D, 0x4D),  // dark grey
+            new Color(0xE6, 0x9F, 0x00), // orange
+            new Color(0x56, 0xB4, 0xE9), // sky blue
+            new Color(0x8C, 0x56, 0x4B), // brown
+            new Color(0x6A, 0x3D, 0x9A), // purple
+            new Color(0x4D, 0x4D, 0x4D), // dark grey
             new Color(0x7F, 0x7F, 0x00)); // olive
 
     /** How much lighter each further round is drawn, as a share of the way to white. */
     private static final double SHADE_PER_ROUND = 0.18;
+
     private static final double MAX_SHADE = 0.54;
     private static final double MARKER = 7;
 
@@ -59,8 +60,8 @@ final class ContenderColours {
     Color of(String contender, int index) {
         Color base = of(contender);
         double share = Math.min(MAX_SHADE, SHADE_PER_ROUND * index);
-        return new Color(lighten(base.getRed(), share), lighten(base.getGreen(), share),
-                lighten(base.getBlue(), share));
+        return new Color(
+                lighten(base.getRed(), share), lighten(base.getGreen(), share), lighten(base.getBlue(), share));
     }
 
     /** The marker of a contender's {@code index}-th run (0-based): circle, square, triangle, diamond, ... */
@@ -78,8 +79,9 @@ final class ContenderColours {
     static Shape failedMarker() {
         double r = MARKER * 0.8;
         double w = r / 3;
-        return polygon(-r, -r + w, -r + w, -r, 0, -w, r - w, -r, r, -r + w, w, 0, r, r - w, r - w, r, 0, w,
-                -r + w, r, -r, r - w, -w, 0);
+        return polygon(
+                -r, -r + w, -r + w, -r, 0, -w, r - w, -r, r, -r + w, w, 0, r, r - w, r - w, r, 0, w, -r + w, r, -r,
+                r - w, -w, 0);
     }
 
     private Color pick(String name) {

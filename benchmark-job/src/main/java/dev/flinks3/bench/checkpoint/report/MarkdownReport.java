@@ -65,7 +65,8 @@ final class MarkdownReport {
         md.append("Failed checkpoints are crosses in their run's colour; a contender has one colour in every chart, "
                 + "its rounds differ by marker and shade. Time is counted from the job's start to each "
                 + "checkpoint's trigger.\n\n");
-        charts.forEach(c -> md.append("![").append(c).append("](charts/").append(c).append(")\n\n"));
+        charts.forEach(
+                c -> md.append("![").append(c).append("](charts/").append(c).append(")\n\n"));
         for (RunFigures run : runs) {
             md.append("\n## Run: ").append(run.label()).append("\n\n").append(details(run));
         }
@@ -76,13 +77,25 @@ final class MarkdownReport {
     private static String source(BenchmarkResults results) {
         StringBuilder md = new StringBuilder();
         RunConfiguration conf = results.configuration();
-        md.append(String.format(Locale.ROOT, "%s on %s, %s, %d cores, %.1f GB memory, Java %s.%n%n", results.date(),
-                results.machine().os(), results.machine().arch(), results.machine().cores(),
-                results.machine().memoryBytes() / 1e9, results.machine().java()));
+        md.append(String.format(
+                Locale.ROOT,
+                "%s on %s, %s, %d cores, %.1f GB memory, Java %s.%n%n",
+                results.date(),
+                results.machine().os(),
+                results.machine().arch(),
+                results.machine().cores(),
+                results.machine().memoryBytes() / 1e9,
+                results.machine().java()));
         md.append("Command: `").append(conf.command()).append("`\n\n");
-        md.append(String.format(Locale.ROOT, "S3: %s (profile `%s`), bucket `%s`. Job: %d keys, %d records, "
+        md.append(String.format(
+                Locale.ROOT,
+                "S3: %s (profile `%s`), bucket `%s`. Job: %d keys, %d records, "
                         + "%s of values at the end; %s%d round(s).%n%n",
-                conf.endpoint(), conf.s3Profile(), conf.bucket(), conf.keyCount(), conf.totalRecords(),
+                conf.endpoint(),
+                conf.s3Profile(),
+                conf.bucket(),
+                conf.keyCount(),
+                conf.totalRecords(),
                 Units.formatMegabytes(conf.expectedStateBytes()),
                 conf.restoreParallelism() > 0 ? "restore at parallelism " + conf.restoreParallelism() + "; " : "",
                 conf.rounds()));
@@ -95,14 +108,26 @@ final class MarkdownReport {
     /** One row per results file compared. */
     private String sources() {
         MarkdownTable table = new MarkdownTable(List.of("results", "date", "machine", "S3", "runs", "command"));
-        results.sources().forEach((name, r) -> table.row(List.of(name, r.date(),
-                String.format(Locale.ROOT, "%s, %d cores, %.1f GB", r.machine().arch(), r.machine().cores(),
-                        r.machine().memoryBytes() / 1e9),
-                r.configuration().endpoint() + " (" + r.configuration().s3Profile() + ")",
-                String.join(", ", r.contenders().stream().map(c -> c.plugin().name()).toList()),
-                "`" + r.configuration().command() + "`")));
-        StringBuilder md = new StringBuilder("Compared from " + results.sources().size() + " results files; a "
-                + "contender found in several counts each file's runs as further rounds.\n\n");
+        results.sources()
+                .forEach((name, r) -> table.row(List.of(
+                        name,
+                        r.date(),
+                        String.format(
+                                Locale.ROOT,
+                                "%s, %d cores, %.1f GB",
+                                r.machine().arch(),
+                                r.machine().cores(),
+                                r.machine().memoryBytes() / 1e9),
+                        r.configuration().endpoint() + " (" + r.configuration().s3Profile() + ")",
+                        String.join(
+                                ", ",
+                                r.contenders().stream()
+                                        .map(c -> c.plugin().name())
+                                        .toList()),
+                        "`" + r.configuration().command() + "`")));
+        StringBuilder md =
+                new StringBuilder("Compared from " + results.sources().size() + " results files; a "
+                        + "contender found in several counts each file's runs as further rounds.\n\n");
         md.append(table).append('\n');
         results.sources().forEach((name, r) -> {
             if (r.s3Faults() != null) {
@@ -113,43 +138,71 @@ final class MarkdownReport {
     }
 
     private static String faults(S3Faults faults) {
-        return String.format(Locale.ROOT, "S3 faults (embedded server, seed %d): %.2f%% of signed requests answered "
+        return String.format(
+                Locale.ROOT,
+                "S3 faults (embedded server, seed %d): %.2f%% of signed requests answered "
                         + "with 500 or 503, %.2f%% with the connection closed; injected %d (500 InternalError %d, "
                         + "503 SlowDown %d, connection closed %d).%n%n",
-                faults.seed(), faults.errorRate() * 100, faults.resetRate() * 100, faults.injected(),
-                faults.internalErrors(), faults.slowDowns(), faults.resets());
+                faults.seed(),
+                faults.errorRate() * 100,
+                faults.resetRate() * 100,
+                faults.injected(),
+                faults.internalErrors(),
+                faults.slowDowns(),
+                faults.resets());
     }
 
     private String summary() {
         List<String> header = new ArrayList<>(List.of("figure"));
         runs.forEach(r -> header.add(r.label()));
         MarkdownTable table = new MarkdownTable(header);
-        row(table, "plugin", r -> r.result().plugin().jar().isEmpty() ? "-"
-                : (r.result().plugin().jar() + " " + r.result().plugin().version()).trim());
+        row(
+                table,
+                "plugin",
+                r -> r.result().plugin().jar().isEmpty()
+                        ? "-"
+                        : (r.result().plugin().jar() + " " + r.result().plugin().version()).trim());
         row(table, "checkpoints completed", r -> Integer.toString(r.summary().completed()));
         row(table, "checkpoints failed", r -> Integer.toString(r.summary().failed()));
         row(table, "checkpointing phase (s)", MarkdownReport::checkpointingSeconds);
         row(table, "completed checkpoints per minute", MarkdownReport::checkpointsPerMinute);
         checkpointRow(table, "max state (MB)", r -> mb(r.summary().maxStateBytes()));
-        checkpointRow(table, "avg duration (s)", r -> seconds(r.summary().durationMs().avg()));
-        checkpointRow(table, "p50 duration (s)", r -> seconds(r.summary().durationMs().p50()));
-        checkpointRow(table, "p90 duration (s)", r -> seconds(r.summary().durationMs().p90()));
-        checkpointRow(table, "p99 duration (s)", r -> seconds(r.summary().durationMs().p99()));
+        checkpointRow(
+                table, "avg duration (s)", r -> seconds(r.summary().durationMs().avg()));
+        checkpointRow(
+                table, "p50 duration (s)", r -> seconds(r.summary().durationMs().p50()));
+        checkpointRow(
+                table, "p90 duration (s)", r -> seconds(r.summary().durationMs().p90()));
+        checkpointRow(
+                table, "p99 duration (s)", r -> seconds(r.summary().durationMs().p99()));
         checkpointRow(table, "avg throughput (MB/s)", r -> decimal(r.summary().avgThroughputMbPerSecond()));
         if (runs.stream().anyMatch(r -> r.restore() != null)) {
-            row(table, "restore: submission to all RUNNING (s)",
+            row(
+                    table,
+                    "restore: submission to all RUNNING (s)",
                     r -> r.hasRestoreTime() ? seconds(r.restoreMs()) : "-");
             row(table, "restore: read from S3 (MB)", r -> r.restoreBytesRead() > 0 ? mb(r.restoreBytesRead()) : "-");
-            row(table, "restore verified", r -> r.restore() == null ? "-" : r.restore().verified() ? "yes" : "no");
+            row(
+                    table,
+                    "restore verified",
+                    r -> r.restore() == null ? "-" : r.restore().verified() ? "yes" : "no");
         }
-        row(table, "records processed",
-                r -> r.result().run() == null ? "-" : Long.toString(r.result().run().recordsProcessed()));
+        row(
+                table,
+                "records processed",
+                r -> r.result().run() == null
+                        ? "-"
+                        : Long.toString(r.result().run().recordsProcessed()));
         row(table, "records/s processed", MarkdownReport::recordsPerSecond);
         row(table, "S3 bytes read per record (checkpointing)", MarkdownReport::bytesReadPerRecord);
-        row(table, "contender JVM CPU (s)",
+        row(
+                table,
+                "contender JVM CPU (s)",
                 r -> r.result().clientCpuSeconds() > 0 ? decimal(r.result().clientCpuSeconds()) : "-");
         row(table, "contender JVM CPU per GB checkpointed (s)", MarkdownReport::cpuPerCheckpointedGb);
-        row(table, "S3 server CPU (s)",
+        row(
+                table,
+                "S3 server CPU (s)",
                 r -> r.result().serverCpuSeconds() > 0 ? decimal(r.result().serverCpuSeconds()) : "-");
         pluginRow(table, "plugin: S3 requests", m -> Long.toString(m.requests()));
         pluginRow(table, "plugin: retries", m -> Long.toString(m.retries()));
@@ -167,10 +220,19 @@ final class MarkdownReport {
     }
 
     private String comparison() {
-        MarkdownTable table = new MarkdownTable(List.of("contender", "gate", "throughput (MB/s)", "p50 duration (ms)",
-                "p90 duration (ms)", "p99 duration (ms)", "restore (ms)", "JVM CPU (s)"));
+        MarkdownTable table = new MarkdownTable(List.of(
+                "contender",
+                "gate",
+                "throughput (MB/s)",
+                "p50 duration (ms)",
+                "p90 duration (ms)",
+                "p99 duration (ms)",
+                "restore (ms)",
+                "JVM CPU (s)"));
         for (Comparison.ContenderFigures c : comparison.contenders()) {
-            table.row(List.of(c.name(), c.passed() ? "passed" : "FAILED: " + c.gateNote(),
+            table.row(List.of(
+                    c.name(),
+                    c.passed() ? "passed" : "FAILED: " + c.gateNote(),
                     Comparison.format(c.throughputMbPerSecond(), "%.1f"),
                     Comparison.format(c.p50DurationMs(), "%.0f"),
                     Comparison.format(c.p90DurationMs(), "%.0f"),
@@ -179,10 +241,13 @@ final class MarkdownReport {
                     Comparison.format(c.cpuSeconds(), "%.1f")));
         }
         StringBuilder md = new StringBuilder(table.toString());
-        md.append(String.format(Locale.ROOT, "%nMeans over rounds, (min–max) when rounds differ, ⚠ when they differ "
-                + "by more than %.2fx; - where no round measured the figure. Correctness gate: every record "
-                + "processed, the restore verified where the run restored, the same final state digest in every "
-                + "run.%n%n", Spread.FLAG_RATIO));
+        md.append(String.format(
+                Locale.ROOT,
+                "%nMeans over rounds, (min–max) when rounds differ, ⚠ when they differ "
+                        + "by more than %.2fx; - where no round measured the figure. Correctness gate: every record "
+                        + "processed, the restore verified where the run restored, the same final state digest in every "
+                        + "run.%n%n",
+                Spread.FLAG_RATIO));
         comparison.ratioLines().forEach(line -> md.append("- ").append(line).append('\n'));
         return md.toString();
     }
@@ -190,10 +255,14 @@ final class MarkdownReport {
     private String details(RunFigures run) {
         StringBuilder md = new StringBuilder();
         if (!run.result().plugin().jar().isEmpty()) {
-            md.append("Plugin `").append(run.result().plugin().jar()).append("` ")
+            md.append("Plugin `")
+                    .append(run.result().plugin().jar())
+                    .append("` ")
                     .append(run.result().plugin().version());
             if (!run.result().plugin().fileSystemClass().isEmpty()) {
-                md.append(", `s3://` served by `").append(run.result().plugin().fileSystemClass()).append('`');
+                md.append(", `s3://` served by `")
+                        .append(run.result().plugin().fileSystemClass())
+                        .append('`');
             }
             md.append(".\n\n");
         }
@@ -207,13 +276,17 @@ final class MarkdownReport {
             percentiles.row(distribution("state size (MB)", s.stateSizeBytes(), v -> mb(v.longValue())));
             percentiles.row(distribution("checkpointed size (MB)", s.checkpointedSizeBytes(), v -> mb(v.longValue())));
             percentiles.row(distribution("throughput (MB/s)", s.throughputMbPerSecond(), MarkdownReport::decimal));
-            md.append("### Checkpoint percentiles (completed checkpoints)\n\n").append(percentiles).append('\n');
-            MarkdownTable ranges = new MarkdownTable(List.of("state size (MB)", "checkpoints", "avg duration (s)",
-                    "throughput (MB/s)"));
+            md.append("### Checkpoint percentiles (completed checkpoints)\n\n")
+                    .append(percentiles)
+                    .append('\n');
+            MarkdownTable ranges = new MarkdownTable(
+                    List.of("state size (MB)", "checkpoints", "avg duration (s)", "throughput (MB/s)"));
             for (SizeRangeRow range : s.bySizeRange()) {
-                ranges.row(List.of(mb(range.lowerBytes()) + " – " + mb(range.upperBytes()),
-                        Integer.toString(range.checkpoints()), range.checkpoints() > 0 ? seconds(range.avgDurationMs())
-                                : "-", range.checkpoints() > 0 ? decimal(range.throughputMbPerSecond()) : "-"));
+                ranges.row(List.of(
+                        mb(range.lowerBytes()) + " – " + mb(range.upperBytes()),
+                        Integer.toString(range.checkpoints()),
+                        range.checkpoints() > 0 ? seconds(range.avgDurationMs()) : "-",
+                        range.checkpoints() > 0 ? decimal(range.throughputMbPerSecond()) : "-"));
             }
             md.append("### Throughput by state size\n\n").append(ranges).append('\n');
         }
@@ -222,37 +295,46 @@ final class MarkdownReport {
         }
         RestoreResult restore = run.restore();
         if (restore != null) {
-            md.append("### Restore\n\n").append(new MarkdownTable(List.of("figure", "value"))
-                    .row(List.of("checkpoint", restore.checkpointId() + " (`" + restore.checkpointPath() + "`)"))
-                    .row(List.of("parallelism", Integer.toString(restore.parallelism())))
-                    .row(List.of("submission to all subtasks RUNNING, JobManager clock (s)",
-                            positiveSeconds(restore.jobManagerRestoreMs())))
-                    .row(List.of("submission to all subtasks RUNNING, seen by the client (s)",
-                            positiveSeconds(restore.submitToRunningMs())))
-                    .row(List.of("read from S3 (MB)", run.restoreBytesRead() > 0 ? mb(run.restoreBytesRead()) : "-"))
-                    .row(List.of("read throughput (MB/s)",
-                            run.restoreMbPerSecond() > 0 ? decimal(run.restoreMbPerSecond()) : "-"))
-                    .row(List.of("keys verified", restore.verifiedKeys() + " of " + restore.expectedKeys()))
-                    .row(List.of("state digest read back / expected", restore.restoredDigest() + " / "
-                            + restore.expectedDigest()))
-                    .row(List.of("verified", restore.verified() ? "yes" : "no"))).append('\n');
+            md.append("### Restore\n\n")
+                    .append(new MarkdownTable(List.of("figure", "value"))
+                            .row(List.of(
+                                    "checkpoint", restore.checkpointId() + " (`" + restore.checkpointPath() + "`)"))
+                            .row(List.of("parallelism", Integer.toString(restore.parallelism())))
+                            .row(List.of(
+                                    "submission to all subtasks RUNNING, JobManager clock (s)",
+                                    positiveSeconds(restore.jobManagerRestoreMs())))
+                            .row(List.of(
+                                    "submission to all subtasks RUNNING, seen by the client (s)",
+                                    positiveSeconds(restore.submitToRunningMs())))
+                            .row(List.of(
+                                    "read from S3 (MB)", run.restoreBytesRead() > 0 ? mb(run.restoreBytesRead()) : "-"))
+                            .row(List.of(
+                                    "read throughput (MB/s)",
+                                    run.restoreMbPerSecond() > 0 ? decimal(run.restoreMbPerSecond()) : "-"))
+                            .row(List.of("keys verified", restore.verifiedKeys() + " of " + restore.expectedKeys()))
+                            .row(List.of(
+                                    "state digest read back / expected",
+                                    restore.restoredDigest() + " / " + restore.expectedDigest()))
+                            .row(List.of("verified", restore.verified() ? "yes" : "no")))
+                    .append('\n');
         }
         Map<String, S3Traffic> traffic = run.result().s3Traffic();
         PluginMetrics plugin = run.result().pluginMetrics();
         if (!traffic.isEmpty() || plugin != null) {
             TreeSet<String> operations = new TreeSet<>();
-            traffic.values().forEach(t -> operations.addAll(t.requestsByOperation().keySet()));
+            traffic.values()
+                    .forEach(t -> operations.addAll(t.requestsByOperation().keySet()));
             if (plugin != null) {
                 operations.addAll(plugin.requestsByOperation().keySet());
             }
             List<String> header = new ArrayList<>(List.of("phase", "requests"));
             header.addAll(operations);
             MarkdownTable requests = new MarkdownTable(header);
-            traffic.forEach((phase, t) -> requests.row(requestCells(phase + " (server)", t.requests(),
-                    t.requestsByOperation(), operations)));
+            traffic.forEach((phase, t) ->
+                    requests.row(requestCells(phase + " (server)", t.requests(), t.requestsByOperation(), operations)));
             if (plugin != null) {
-                requests.row(requestCells("whole run (plugin)", plugin.requests(), plugin.requestsByOperation(),
-                        operations));
+                requests.row(requestCells(
+                        "whole run (plugin)", plugin.requests(), plugin.requestsByOperation(), operations));
             }
             md.append("### S3 requests\n\n").append(requests).append('\n');
         }
@@ -267,12 +349,24 @@ final class MarkdownReport {
      * sizes in MB, end-to-end duration (for a failed one, until it failed) and throughput.
      */
     private static MarkdownTable checkpoints(RunFigures run) {
-        MarkdownTable table = new MarkdownTable(List.of("id", "status", "triggered (s since start)",
-                "state size (MB)", "checkpointed size (MB)", "duration (s)", "throughput (MB/s)", "failure"));
+        MarkdownTable table = new MarkdownTable(List.of(
+                "id",
+                "status",
+                "triggered (s since start)",
+                "state size (MB)",
+                "checkpointed size (MB)",
+                "duration (s)",
+                "throughput (MB/s)",
+                "failure"));
         for (CheckpointStats c : run.checkpoints()) {
-            table.row(List.of(Long.toString(c.id()), c.completed() ? "completed" : "**" + c.status() + "**",
-                    decimal(run.secondsSinceStart(c)), mb(c.stateSizeBytes()), mb(c.checkpointedSizeBytes()),
-                    seconds(c.endToEndDurationMs()), c.completed() ? decimal(c.throughputMbPerSecond()) : "-",
+            table.row(List.of(
+                    Long.toString(c.id()),
+                    c.completed() ? "completed" : "**" + c.status() + "**",
+                    decimal(run.secondsSinceStart(c)),
+                    mb(c.stateSizeBytes()),
+                    mb(c.checkpointedSizeBytes()),
+                    seconds(c.endToEndDurationMs()),
+                    c.completed() ? decimal(c.throughputMbPerSecond()) : "-",
                     c.failureMessage().isEmpty() ? "-" : c.failureMessage()));
         }
         return table;
@@ -287,14 +381,17 @@ final class MarkdownReport {
     /** Completed checkpoints over the minutes of the checkpointing phase: runs compared in the same time. */
     private static String checkpointsPerMinute(RunFigures r) {
         var run = r.result().run();
-        return run == null || run.checkpointingSeconds() <= 0 ? "-"
+        return run == null || run.checkpointingSeconds() <= 0
+                ? "-"
                 : decimal(r.summary().completed() / (run.checkpointingSeconds() / 60));
     }
 
     /** Records over the seconds from submission until the last was processed. */
     private static String recordsPerSecond(RunFigures r) {
         var run = r.result().run();
-        return run == null || run.processingSeconds() <= 0 ? "-" : decimal(run.recordsProcessed() / run.processingSeconds());
+        return run == null || run.processingSeconds() <= 0
+                ? "-"
+                : decimal(run.recordsProcessed() / run.processingSeconds());
     }
 
     /**
@@ -304,12 +401,13 @@ final class MarkdownReport {
     private static String bytesReadPerRecord(RunFigures r) {
         S3Traffic traffic = r.result().s3Traffic().get("checkpointing");
         var run = r.result().run();
-        return traffic == null || run == null || run.recordsProcessed() == 0 ? "-"
+        return traffic == null || run == null || run.recordsProcessed() == 0
+                ? "-"
                 : decimal((double) traffic.bytesRead() / run.recordsProcessed());
     }
 
-    private static List<String> requestCells(String phase, long total, Map<String, Long> byOperation,
-            TreeSet<String> operations) {
+    private static List<String> requestCells(
+            String phase, long total, Map<String, Long> byOperation, TreeSet<String> operations) {
         List<String> cells = new ArrayList<>(List.of(phase, Long.toString(total)));
         operations.forEach(op -> cells.add(Long.toString(byOperation.getOrDefault(op, 0L))));
         return cells;
@@ -331,7 +429,12 @@ final class MarkdownReport {
 
     /** A summary row of the plugin's own metrics; "-" for a run whose plugin has none. */
     private void pluginRow(MarkdownTable table, String figure, Function<PluginMetrics, String> cell) {
-        row(table, figure, r -> r.result().pluginMetrics() == null ? "-" : cell.apply(r.result().pluginMetrics()));
+        row(
+                table,
+                figure,
+                r -> r.result().pluginMetrics() == null
+                        ? "-"
+                        : cell.apply(r.result().pluginMetrics()));
     }
 
     /** The contender JVM's CPU seconds over the GB (10^9 bytes) its completed checkpoints wrote. */
@@ -350,8 +453,15 @@ final class MarkdownReport {
     }
 
     private static List<String> distribution(String name, Distribution d, Function<Double, String> format) {
-        return List.of(name, format.apply(d.min()), format.apply(d.p50()), format.apply(d.p90()),
-                format.apply(d.p95()), format.apply(d.p99()), format.apply(d.max()), format.apply(d.avg()));
+        return List.of(
+                name,
+                format.apply(d.min()),
+                format.apply(d.p50()),
+                format.apply(d.p90()),
+                format.apply(d.p95()),
+                format.apply(d.p99()),
+                format.apply(d.max()),
+                format.apply(d.avg()));
     }
 
     /** Bytes as MB with one decimal, as {@link Units#megabytes}. */

@@ -1,8 +1,8 @@
 package dev.flinks3.bench.checkpoint.report;
 
-import dev.flinks3.bench.common.MarkdownTable;
 import dev.flinks3.bench.checkpoint.results.BenchmarkResults;
 import dev.flinks3.bench.checkpoint.results.RunConfiguration;
+import dev.flinks3.bench.common.MarkdownTable;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -28,7 +28,8 @@ final class ParameterTable {
     /** The table, or empty when no results file recorded parameters. */
     String render() {
         Set<String> keys = new LinkedHashSet<>();
-        sources.values().forEach(r -> keys.addAll(r.configuration().jobParameters().keySet()));
+        sources.values()
+                .forEach(r -> keys.addAll(r.configuration().jobParameters().keySet()));
         if (keys.isEmpty()) {
             return "";
         }
@@ -72,8 +73,8 @@ final class ParameterTable {
 
     private static String gibibytes(String value) {
         try {
-            return String.format(Locale.ROOT, "%s GiB (%.1f MB)", value,
-                    Double.parseDouble(value.trim()) * BYTES_PER_GIB / 1e6);
+            return String.format(
+                    Locale.ROOT, "%s GiB (%.1f MB)", value, Double.parseDouble(value.trim()) * BYTES_PER_GIB / 1e6);
         } catch (NumberFormatException e) {
             return value + " GiB";
         }

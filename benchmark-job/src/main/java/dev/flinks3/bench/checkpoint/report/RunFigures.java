@@ -31,8 +31,11 @@ public record RunFigures(String label, ContenderResult result, CheckpointSummary
         for (ContenderResult r : results) {
             String name = r.plugin().name();
             int index = seen.merge(name, 1, Integer::sum) - 1;
-            figures.add(new RunFigures(runsPerContender.get(name) > 1 ? name + " #" + r.round() : name, r,
-                    CheckpointSummary.of(r.run() == null ? List.of() : r.run().checkpoints()), index));
+            figures.add(new RunFigures(
+                    runsPerContender.get(name) > 1 ? name + " #" + r.round() : name,
+                    r,
+                    CheckpointSummary.of(r.run() == null ? List.of() : r.run().checkpoints()),
+                    index));
         }
         return figures;
     }
@@ -58,7 +61,10 @@ public record RunFigures(String label, ContenderResult result, CheckpointSummary
     public double secondsSinceStart(CheckpointStats checkpoint) {
         long start = result.run() == null ? 0 : result.run().startTimestamp();
         if (start <= 0) {
-            start = checkpoints().stream().mapToLong(CheckpointStats::triggerTimestamp).filter(t -> t > 0).min()
+            start = checkpoints().stream()
+                    .mapToLong(CheckpointStats::triggerTimestamp)
+                    .filter(t -> t > 0)
+                    .min()
                     .orElse(checkpoint.triggerTimestamp());
         }
         return (checkpoint.triggerTimestamp() - start) / 1000.0;

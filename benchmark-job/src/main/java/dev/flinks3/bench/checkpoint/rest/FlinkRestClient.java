@@ -45,7 +45,10 @@ public final class FlinkRestClient {
      * @throws IOException if the request fails or the status is not 2xx (the message has the body)
      */
     public JsonNode get(String path) throws IOException {
-        return send(HttpRequest.newBuilder(base.resolve(path)).timeout(TIMEOUT).GET().build());
+        return send(HttpRequest.newBuilder(base.resolve(path))
+                .timeout(TIMEOUT)
+                .GET()
+                .build());
     }
 
     /** {@code GET /jobs/:jobid}: state, timestamps and vertices with per-state task counts. */
@@ -85,7 +88,9 @@ public final class FlinkRestClient {
     public Map<String, String> accumulators(String jobId) throws IOException {
         Map<String, String> values = new LinkedHashMap<>();
         for (JsonNode accumulator : get("jobs/" + jobId + "/accumulators").path("user-task-accumulators")) {
-            values.put(accumulator.path("name").asString(""), accumulator.path("value").asString(""));
+            values.put(
+                    accumulator.path("name").asString(""),
+                    accumulator.path("value").asString(""));
         }
         return values;
     }
@@ -100,8 +105,10 @@ public final class FlinkRestClient {
 
     /** {@code PATCH /jobs/:jobid?mode=cancel}: asks the JobManager to cancel the job. */
     public void cancel(String jobId) throws IOException {
-        send(HttpRequest.newBuilder(base.resolve("jobs/" + jobId + "?mode=cancel")).timeout(TIMEOUT)
-                .method("PATCH", HttpRequest.BodyPublishers.noBody()).build());
+        send(HttpRequest.newBuilder(base.resolve("jobs/" + jobId + "?mode=cancel"))
+                .timeout(TIMEOUT)
+                .method("PATCH", HttpRequest.BodyPublishers.noBody())
+                .build());
     }
 
     private JsonNode send(HttpRequest request) throws IOException {

@@ -12,16 +12,20 @@ import java.util.List;
  * @param contenders one entry per contender and round, in run order
  * @param s3Faults the faults the embedded server injected, or null if it injected none by design
  */
-public record BenchmarkResults(String date, Machine machine, RunConfiguration configuration,
-        List<ContenderResult> contenders, S3Faults s3Faults) {
+public record BenchmarkResults(
+        String date,
+        Machine machine,
+        RunConfiguration configuration,
+        List<ContenderResult> contenders,
+        S3Faults s3Faults) {
 
     public BenchmarkResults {
         contenders = List.copyOf(contenders);
     }
 
     /** Results of a benchmark without a fault profile. */
-    public BenchmarkResults(String date, Machine machine, RunConfiguration configuration,
-            List<ContenderResult> contenders) {
+    public BenchmarkResults(
+            String date, Machine machine, RunConfiguration configuration, List<ContenderResult> contenders) {
         this(date, machine, configuration, contenders, null);
     }
 }

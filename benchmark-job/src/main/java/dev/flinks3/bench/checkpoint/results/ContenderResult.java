@@ -33,31 +33,49 @@ public record ContenderResult(
     }
 
     /** A result without the plugin's own metrics. */
-    public ContenderResult(PluginInfo plugin, int round, RunResult run, String error, double clientCpuSeconds,
-            long peakHeapBytes, Map<String, S3Traffic> s3Traffic, double serverCpuSeconds) {
+    public ContenderResult(
+            PluginInfo plugin,
+            int round,
+            RunResult run,
+            String error,
+            double clientCpuSeconds,
+            long peakHeapBytes,
+            Map<String, S3Traffic> s3Traffic,
+            double serverCpuSeconds) {
         this(plugin, round, run, error, clientCpuSeconds, peakHeapBytes, s3Traffic, serverCpuSeconds, null);
     }
 
     /** Whether the run finished, its restore verified. */
     public boolean succeeded() {
-        return error.isEmpty() && run != null && run.restore() != null && run.restore().verified();
+        return error.isEmpty()
+                && run != null
+                && run.restore() != null
+                && run.restore().verified();
     }
 
     /** The same result with S3 traffic and the server's CPU seconds attached. */
     public ContenderResult withServer(Map<String, S3Traffic> traffic, double serverCpu) {
-        return new ContenderResult(plugin, round, run, error, clientCpuSeconds, peakHeapBytes, traffic, serverCpu,
-                pluginMetrics);
+        return new ContenderResult(
+                plugin, round, run, error, clientCpuSeconds, peakHeapBytes, traffic, serverCpu, pluginMetrics);
     }
 
     /** The same result as round {@code number}. */
     public ContenderResult withRound(int number) {
-        return new ContenderResult(plugin, number, run, error, clientCpuSeconds, peakHeapBytes, s3Traffic,
-                serverCpuSeconds, pluginMetrics);
+        return new ContenderResult(
+                plugin,
+                number,
+                run,
+                error,
+                clientCpuSeconds,
+                peakHeapBytes,
+                s3Traffic,
+                serverCpuSeconds,
+                pluginMetrics);
     }
 
     /** The same result with the plugin's own metrics attached (null for none). */
     public ContenderResult withPluginMetrics(PluginMetrics metrics) {
-        return new ContenderResult(plugin, round, run, error, clientCpuSeconds, peakHeapBytes, s3Traffic,
-                serverCpuSeconds, metrics);
+        return new ContenderResult(
+                plugin, round, run, error, clientCpuSeconds, peakHeapBytes, s3Traffic, serverCpuSeconds, metrics);
     }
 }

@@ -63,8 +63,18 @@ public final class PluginMBeans {
                 byOperation.merge(name.getKeyProperty("operation"), requests, Long::sum);
             }
         }
-        return new PluginMetrics(sums[0], sums[1], sums[2], sums[3], sums[4], sums[5], sums[6], peakBuffered,
-                peakReadAhead, sums[7], byOperation);
+        return new PluginMetrics(
+                sums[0],
+                sums[1],
+                sums[2],
+                sums[3],
+                sums[4],
+                sums[5],
+                sums[6],
+                peakBuffered,
+                peakReadAhead,
+                sums[7],
+                byOperation);
     }
 
     private long number(ObjectName name, String attribute) throws JMException {

@@ -35,10 +35,27 @@ public record RunConfiguration(
         String command) {
 
     /** The configuration of a run of {@code job}. */
-    public static RunConfiguration of(JobParameters job, int restoreParallelism, String s3Profile, String endpoint,
-            String bucket, int rounds, List<String> contenders, String command) {
-        return new RunConfiguration(job.toMap(), job.keyCount(), job.totalRecords(), job.expectedStateBytes(),
-                restoreParallelism, s3Profile, endpoint, bucket, rounds, contenders, command);
+    public static RunConfiguration of(
+            JobParameters job,
+            int restoreParallelism,
+            String s3Profile,
+            String endpoint,
+            String bucket,
+            int rounds,
+            List<String> contenders,
+            String command) {
+        return new RunConfiguration(
+                job.toMap(),
+                job.keyCount(),
+                job.totalRecords(),
+                job.expectedStateBytes(),
+                restoreParallelism,
+                s3Profile,
+                endpoint,
+                bucket,
+                rounds,
+                contenders,
+                command);
     }
 
     public RunConfiguration {

@@ -11,8 +11,8 @@ package dev.flinks3.bench.checkpoint.results;
  * @param slowDowns requests answered with 503 SlowDown
  * @param resets connections closed before a response
  */
-public record S3Faults(double errorRate, double resetRate, long seed, long internalErrors, long slowDowns,
-        long resets) {
+public record S3Faults(
+        double errorRate, double resetRate, long seed, long internalErrors, long slowDowns, long resets) {
 
     /** All injected faults. */
     public long injected() {

@@ -41,9 +41,15 @@ public final class BenchmarkRun {
     }
 
     private RunResult result(CheckpointingPhase.Outcome checkpointing, RestoreResult restore) {
-        return new RunResult(checkpointing.jobId(), checkpointing.startTimestamp(), launcher.parameters().totalRecords(),
-                checkpointing.recordsProcessed(), checkpointing.keysCreated(),
-                RestorePhase.hex(checkpointing.stateDigest()), checkpointing.seconds(), checkpointing.processingSeconds(),
+        return new RunResult(
+                checkpointing.jobId(),
+                checkpointing.startTimestamp(),
+                launcher.parameters().totalRecords(),
+                checkpointing.recordsProcessed(),
+                checkpointing.keysCreated(),
+                RestorePhase.hex(checkpointing.stateDigest()),
+                checkpointing.seconds(),
+                checkpointing.processingSeconds(),
                 checkpointing.checkpoints(),
                 restore);
     }

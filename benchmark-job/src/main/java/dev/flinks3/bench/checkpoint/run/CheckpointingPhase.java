@@ -26,8 +26,16 @@ final class CheckpointingPhase {
     private static final Duration CANCEL_TIMEOUT = Duration.ofMinutes(2);
 
     /** What the phase leaves for the restore and the report. */
-    record Outcome(String jobId, long startTimestamp, long recordsProcessed, long keysCreated, long stateDigest, double seconds,
-            double processingSeconds, List<CheckpointStats> checkpoints, CheckpointStats lastCompleted) {}
+    record Outcome(
+            String jobId,
+            long startTimestamp,
+            long recordsProcessed,
+            long keysCreated,
+            long stateDigest,
+            double seconds,
+            double processingSeconds,
+            List<CheckpointStats> checkpoints,
+            CheckpointStats lastCompleted) {}
 
     private final JobLauncher launcher;
     private final FlinkRestClient rest;
@@ -54,8 +62,14 @@ final class CheckpointingPhase {
             }
         });
         // Generous: the source needs `duration`, the last checkpoint at most `timeout` after the next trigger.
-        long deadline = start + parameters.duration().multipliedBy(3)
-                .plus(parameters.checkpointTimeout()).plus(parameters.checkpointInterval()).plusMinutes(1).toNanos();
+        long deadline = start
+                + parameters
+                        .duration()
+                        .multipliedBy(3)
+                        .plus(parameters.checkpointTimeout())
+                        .plus(parameters.checkpointInterval())
+                        .plusMinutes(1)
+                        .toNanos();
         long nextProgress = start + PROGRESS_INTERVAL.toNanos();
         long checkpointAfterLastRecord = -1;
         double processingSeconds = 0;
@@ -71,7 +85,10 @@ final class CheckpointingPhase {
             long records = watch.accumulator(accumulators, JobAccumulators.RECORDS_PROCESSED);
             long now = System.nanoTime();
             if (now >= nextProgress) {
-                events.line(StateGrowthProgress.line(parameters, (now - start) / 1e9, records,
+                events.line(StateGrowthProgress.line(
+                        parameters,
+                        (now - start) / 1e9,
+                        records,
                         watch.accumulator(accumulators, JobAccumulators.KEYS_CREATED)));
                 nextProgress = now + PROGRESS_INTERVAL.toNanos();
             }
@@ -82,10 +99,12 @@ final class CheckpointingPhase {
                 awaitFreshView();
                 collector.poll();
                 checkpointAfterLastRecord = collector.highestIdSeen() + 1;
-                events.line(String.format("all %,d records processed; waiting for checkpoint %d or later",
+                events.line(String.format(
+                        "all %,d records processed; waiting for checkpoint %d or later",
                         records, checkpointAfterLastRecord));
             }
-            long lastCompletedId = collector.latestCompleted().map(CheckpointStats::id).orElse(0L);
+            long lastCompletedId =
+                    collector.latestCompleted().map(CheckpointStats::id).orElse(0L);
             if (checkpointAfterLastRecord > 0 && lastCompletedId >= checkpointAfterLastRecord) {
                 break;
             }
@@ -106,12 +125,19 @@ final class CheckpointingPhase {
         collector.poll();
         CheckpointStats last = collector.latestCompleted().orElseThrow();
         // A checkpoint after the last completed one was aborted by the cancellation, not by the filesystem.
-        List<CheckpointStats> checkpoints = collector.checkpoints().stream().filter(c -> c.id() <= last.id()).toList();
-        return new Outcome(watch.jobId(), startTimestamp,
+        List<CheckpointStats> checkpoints = collector.checkpoints().stream()
+                .filter(c -> c.id() <= last.id())
+                .toList();
+        return new Outcome(
+                watch.jobId(),
+                startTimestamp,
                 watch.accumulator(accumulators, JobAccumulators.RECORDS_PROCESSED),
                 watch.accumulator(accumulators, JobAccumulators.KEYS_CREATED),
                 watch.accumulator(accumulators, JobAccumulators.STATE_DIGEST),
-                seconds, processingSeconds, checkpoints, last);
+                seconds,
+                processingSeconds,
+                checkpoints,
+                last);
     }
 
     /**

@@ -26,8 +26,10 @@ public final class JobLauncher {
      * @param environments creates an environment carrying the given job configuration
      * @param jobConfiguration checkpointing and state backend settings ({@link LargeStateGeneratorJob#configuration})
      */
-    public JobLauncher(Function<Configuration, StreamExecutionEnvironment> environments,
-            Configuration jobConfiguration, JobParameters parameters) {
+    public JobLauncher(
+            Function<Configuration, StreamExecutionEnvironment> environments,
+            Configuration jobConfiguration,
+            JobParameters parameters) {
         this.environments = environments;
         this.jobConfiguration = jobConfiguration;
         this.parameters = parameters;

@@ -48,7 +48,8 @@ public final class JobWatch {
         int vertices = 0;
         for (JsonNode vertex : job.path("vertices")) {
             vertices++;
-            if (vertex.path("tasks").path("RUNNING").asInt(0) != vertex.path("parallelism").asInt(-1)) {
+            if (vertex.path("tasks").path("RUNNING").asInt(0)
+                    != vertex.path("parallelism").asInt(-1)) {
                 return false;
             }
         }
@@ -86,7 +87,8 @@ public final class JobWatch {
         for (JsonNode vertex : job.path("vertices")) {
             JsonNode times = rest.subtaskTimes(jobId, vertex.path("id").asString(""));
             for (JsonNode subtask : times.path("subtasks")) {
-                lastRunning = Math.max(lastRunning, subtask.path("timestamps").path("RUNNING").asLong(0));
+                lastRunning = Math.max(
+                        lastRunning, subtask.path("timestamps").path("RUNNING").asLong(0));
             }
         }
         return received > 0 && lastRunning >= received ? lastRunning - received : 0;

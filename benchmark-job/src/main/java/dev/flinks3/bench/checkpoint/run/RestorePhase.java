@@ -32,13 +32,14 @@ final class RestorePhase {
 
     RestoreResult run(CheckpointingPhase.Outcome previous, int parallelism) throws Exception {
         String path = previous.lastCompleted().externalPath();
-        events.line("restoring checkpoint " + previous.lastCompleted().id() + " from " + path
-                + " at parallelism " + parallelism);
+        events.line("restoring checkpoint " + previous.lastCompleted().id() + " from " + path + " at parallelism "
+                + parallelism);
         events.phase(RunEvents.RESTORE_START);
         long start = System.nanoTime();
         JobClient client = launcher.submit(parallelism, path);
         JobWatch watch = new JobWatch(rest, client.getJobID().toString());
-        long deadline = start + launcher.parameters().checkpointTimeout().plusMinutes(2).toNanos();
+        long deadline =
+                start + launcher.parameters().checkpointTimeout().plusMinutes(2).toNanos();
         JsonNode job = watch.job();
         while (!JobWatch.allRunning(job)) {
             watch.requireAlive(job);
@@ -53,7 +54,8 @@ final class RestorePhase {
         events.phase(RunEvents.RESTORE_RUNNING);
         long submitToRunningMs = TimeUnit.NANOSECONDS.toMillis(running - start);
         long jobManagerRestoreMs = watch.jobManagerRestoreMs(job);
-        events.line(String.format("restore: all %d subtasks RUNNING %.2f s after submission (JobManager: %.2f s)",
+        events.line(String.format(
+                "restore: all %d subtasks RUNNING %.2f s after submission (JobManager: %.2f s)",
                 parallelism, submitToRunningMs / 1000.0, jobManagerRestoreMs / 1000.0));
 
         Map<String, String> accumulators = awaitVerification(watch, parallelism);
@@ -64,14 +66,29 @@ final class RestorePhase {
         long verifiedSubtasks = watch.accumulator(accumulators, JobAccumulators.RESTORE_VERIFIED_SUBTASKS);
         long verifiedKeys = watch.accumulator(accumulators, JobAccumulators.RESTORE_VERIFIED_KEYS);
         long restoredDigest = watch.accumulator(accumulators, JobAccumulators.RESTORED_STATE_DIGEST);
-        boolean verified = verifiedSubtasks == parallelism && verifiedKeys == previous.keysCreated()
+        boolean verified = verifiedSubtasks == parallelism
+                && verifiedKeys == previous.keysCreated()
                 && restoredDigest == previous.stateDigest();
-        events.line(String.format("restore %s: %,d keys in %d subtasks read back, digest %016x (expected %016x)",
-                verified ? "verified" : "NOT verified", verifiedKeys, verifiedSubtasks, restoredDigest,
+        events.line(String.format(
+                "restore %s: %,d keys in %d subtasks read back, digest %016x (expected %016x)",
+                verified ? "verified" : "NOT verified",
+                verifiedKeys,
+                verifiedSubtasks,
+                restoredDigest,
                 previous.stateDigest()));
-        return new RestoreResult(previous.lastCompleted().id(), path, parallelism, submitToRunningMs,
-                jobManagerRestoreMs, verificationMs, verifiedSubtasks, verifiedKeys, previous.keysCreated(),
-                hex(restoredDigest), hex(previous.stateDigest()), verified);
+        return new RestoreResult(
+                previous.lastCompleted().id(),
+                path,
+                parallelism,
+                submitToRunningMs,
+                jobManagerRestoreMs,
+                verificationMs,
+                verifiedSubtasks,
+                verifiedKeys,
+                previous.keysCreated(),
+                hex(restoredDigest),
+                hex(previous.stateDigest()),
+                verified);
     }
 
     private Map<String, String> awaitVerification(JobWatch watch, int parallelism) throws Exception {
@@ -84,7 +101,8 @@ final class RestorePhase {
                 return accumulators;
             }
             if (System.nanoTime() > deadline) {
-                throw new RunFailure("restored job " + watch.jobId() + " did not verify its state in " + VERIFY_TIMEOUT);
+                throw new RunFailure(
+                        "restored job " + watch.jobId() + " did not verify its state in " + VERIFY_TIMEOUT);
             }
             Thread.sleep(VERIFY_POLL.toMillis());
         }

@@ -20,8 +20,8 @@ public record RunOutcome(RunResult run, String error) {
     public static RunOutcome of(Callable<RunResult> run) {
         try {
             RunResult result = run.call();
-            return new RunOutcome(result,
-                    result.restore().verified() ? "" : "restored state did not verify: " + result.restore());
+            return new RunOutcome(
+                    result, result.restore().verified() ? "" : "restored state did not verify: " + result.restore());
         } catch (RunFailure e) {
             return new RunOutcome(e.partial().orElse(null), e.getMessage());
         } catch (Exception e) {

@@ -69,8 +69,19 @@ public record CheckpointStats(
 
     /** The same checkpoint with per-vertex details. */
     public CheckpointStats withVertices(List<VertexCheckpointStats> details) {
-        return new CheckpointStats(id, status, type, triggerTimestamp, latestAckTimestamp, stateSizeBytes,
-                checkpointedSizeBytes, endToEndDurationMs, numSubtasks, numAcknowledgedSubtasks, externalPath,
-                failureMessage, details);
+        return new CheckpointStats(
+                id,
+                status,
+                type,
+                triggerTimestamp,
+                latestAckTimestamp,
+                stateSizeBytes,
+                checkpointedSizeBytes,
+                endToEndDurationMs,
+                numSubtasks,
+                numAcknowledgedSubtasks,
+                externalPath,
+                failureMessage,
+                details);
     }
 }

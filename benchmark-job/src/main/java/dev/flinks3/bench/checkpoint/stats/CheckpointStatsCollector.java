@@ -60,7 +60,9 @@ public final class CheckpointStatsCollector {
 
     /** The completed checkpoint with the highest id seen so far. */
     public Optional<CheckpointStats> latestCompleted() {
-        return finished.descendingMap().values().stream().filter(CheckpointStats::completed).findFirst();
+        return finished.descendingMap().values().stream()
+                .filter(CheckpointStats::completed)
+                .findFirst();
     }
 
     /** The highest checkpoint id seen in any state (0 before the first). */
@@ -71,13 +73,21 @@ public final class CheckpointStatsCollector {
     /** The line reported for a finished checkpoint. */
     public static String describe(CheckpointStats checkpoint) {
         if (checkpoint.completed()) {
-            return String.format(Locale.ROOT, "checkpoint %d completed: state %s, checkpointed %s, %s, %.1f MB/s",
-                    checkpoint.id(), Units.formatMegabytes(checkpoint.stateSizeBytes()),
+            return String.format(
+                    Locale.ROOT,
+                    "checkpoint %d completed: state %s, checkpointed %s, %s, %.1f MB/s",
+                    checkpoint.id(),
+                    Units.formatMegabytes(checkpoint.stateSizeBytes()),
                     Units.formatMegabytes(checkpoint.checkpointedSizeBytes()),
-                    Units.formatSeconds(checkpoint.endToEndDurationMs()), checkpoint.throughputMbPerSecond());
+                    Units.formatSeconds(checkpoint.endToEndDurationMs()),
+                    checkpoint.throughputMbPerSecond());
         }
-        return String.format(Locale.ROOT, "checkpoint %d %s after %s: %s", checkpoint.id(),
-                checkpoint.status().toLowerCase(Locale.ROOT), Units.formatSeconds(checkpoint.endToEndDurationMs()),
+        return String.format(
+                Locale.ROOT,
+                "checkpoint %d %s after %s: %s",
+                checkpoint.id(),
+                checkpoint.status().toLowerCase(Locale.ROOT),
+                Units.formatSeconds(checkpoint.endToEndDurationMs()),
                 checkpoint.failureMessage());
     }
 

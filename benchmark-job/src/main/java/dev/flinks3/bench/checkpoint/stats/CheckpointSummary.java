@@ -39,17 +39,29 @@ public record CheckpointSummary(
 
     /** Summarises checkpoints (in progress ones are ignored). */
     public static CheckpointSummary of(List<CheckpointStats> checkpoints) {
-        List<CheckpointStats> done = checkpoints.stream().filter(CheckpointStats::completed).toList();
-        int failed = (int) checkpoints.stream().filter(c -> CheckpointStats.FAILED.equals(c.status())).count();
-        long maxState = done.stream().mapToLong(CheckpointStats::stateSizeBytes).max().orElse(0);
+        List<CheckpointStats> done =
+                checkpoints.stream().filter(CheckpointStats::completed).toList();
+        int failed = (int) checkpoints.stream()
+                .filter(c -> CheckpointStats.FAILED.equals(c.status()))
+                .count();
+        long maxState =
+                done.stream().mapToLong(CheckpointStats::stateSizeBytes).max().orElse(0);
         return new CheckpointSummary(
                 done.size(),
                 failed,
                 maxState,
-                Distribution.of(done.stream().mapToDouble(CheckpointStats::endToEndDurationMs).toArray()),
-                Distribution.of(done.stream().mapToDouble(CheckpointStats::stateSizeBytes).toArray()),
-                Distribution.of(done.stream().mapToDouble(CheckpointStats::checkpointedSizeBytes).toArray()),
-                Distribution.of(done.stream().mapToDouble(CheckpointStats::throughputMbPerSecond).toArray()),
+                Distribution.of(done.stream()
+                        .mapToDouble(CheckpointStats::endToEndDurationMs)
+                        .toArray()),
+                Distribution.of(done.stream()
+                        .mapToDouble(CheckpointStats::stateSizeBytes)
+                        .toArray()),
+                Distribution.of(done.stream()
+                        .mapToDouble(CheckpointStats::checkpointedSizeBytes)
+                        .toArray()),
+                Distribution.of(done.stream()
+                        .mapToDouble(CheckpointStats::throughputMbPerSecond)
+                        .toArray()),
                 throughput(done),
                 bySizeRange(done, maxState));
     }
@@ -65,15 +77,22 @@ public record CheckpointSummary(
             List<CheckpointStats> in = done.stream()
                     .filter(c -> c.stateSizeBytes() > lower && c.stateSizeBytes() <= upper)
                     .toList();
-            double avgDuration = in.stream().mapToLong(CheckpointStats::endToEndDurationMs).average().orElse(0);
+            double avgDuration = in.stream()
+                    .mapToLong(CheckpointStats::endToEndDurationMs)
+                    .average()
+                    .orElse(0);
             rows.add(new SizeRangeRow(Math.max(0, lower), upper, in.size(), avgDuration, throughput(in)));
         }
         return rows;
     }
 
     private static double throughput(List<CheckpointStats> checkpoints) {
-        long bytes = checkpoints.stream().mapToLong(CheckpointStats::checkpointedSizeBytes).sum();
-        long millis = checkpoints.stream().mapToLong(CheckpointStats::endToEndDurationMs).sum();
+        long bytes = checkpoints.stream()
+                .mapToLong(CheckpointStats::checkpointedSizeBytes)
+                .sum();
+        long millis = checkpoints.stream()
+                .mapToLong(CheckpointStats::endToEndDurationMs)
+                .sum();
         return Units.megabytesPerSecond(bytes, millis);
     }
 }

@@ -10,7 +10,8 @@ import java.util.Arrays;
  *
  * @param count number of values
  */
-public record Distribution(long count, double min, double p50, double p90, double p95, double p99, double max, double avg) {
+public record Distribution(
+        long count, double min, double p50, double p90, double p95, double p99, double max, double avg) {
 
     /** The distribution of {@code values} (not modified). */
     public static Distribution of(double... values) {
@@ -23,8 +24,15 @@ public record Distribution(long count, double min, double p50, double p90, doubl
         for (double v : sorted) {
             sum += v;
         }
-        return new Distribution(sorted.length, sorted[0], percentile(sorted, 0.50), percentile(sorted, 0.90),
-                percentile(sorted, 0.95), percentile(sorted, 0.99), sorted[sorted.length - 1], sum / sorted.length);
+        return new Distribution(
+                sorted.length,
+                sorted[0],
+                percentile(sorted, 0.50),
+                percentile(sorted, 0.90),
+                percentile(sorted, 0.95),
+                percentile(sorted, 0.99),
+                sorted[sorted.length - 1],
+                sum / sorted.length);
     }
 
     /**

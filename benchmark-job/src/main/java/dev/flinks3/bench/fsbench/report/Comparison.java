@@ -1,6 +1,5 @@
 package dev.flinks3.bench.fsbench.report;
 
-import dev.flinks3.bench.common.Contender;
 import dev.flinks3.bench.common.Spread;
 import dev.flinks3.bench.fsbench.WorkloadResult;
 import dev.flinks3.bench.fsbench.workloads.FsWorkload;
@@ -132,7 +131,10 @@ public final class Comparison {
     public OptionalDouble ratio(FsWorkload workload, Metric metric, String rival) {
         Optional<Cell> ours = cell(workload, baseline);
         Optional<Cell> theirs = cell(workload, rival);
-        if (ours.isEmpty() || theirs.isEmpty() || ours.get().failed() || theirs.get().failed()) {
+        if (ours.isEmpty()
+                || theirs.isEmpty()
+                || ours.get().failed()
+                || theirs.get().failed()) {
             return OptionalDouble.empty();
         }
         double denominator = theirs.get().spread(metric).mean();

@@ -2,7 +2,6 @@ package dev.flinks3.bench.fsbench.report;
 
 import dev.flinks3.bench.common.MarkdownTable;
 import dev.flinks3.bench.common.Spread;
-import dev.flinks3.bench.fsbench.Failures;
 import dev.flinks3.bench.fsbench.RunDescription;
 import dev.flinks3.bench.fsbench.WorkloadResult;
 import dev.flinks3.bench.fsbench.workloads.FsWorkload;
@@ -26,6 +25,7 @@ public final class MarkdownReport {
 
     /** Marks a figure whose rounds differ by more than {@link Spread#FLAG_RATIO}. */
     static final String UNSTABLE = " (!)";
+
     static final String FAILED = "FAILED";
     static final String ABSENT = "-";
 
@@ -51,20 +51,44 @@ public final class MarkdownReport {
         WorkloadSizes s = run.sizes();
         out.append("# Filesystem benchmark, profile `").append(run.profile()).append("`\n\n");
         out.append("Command: `").append(run.command()).append("`  \n");
-        out.append("Started ").append(run.startedAt()).append("; ").append(run.rounds())
+        out.append("Started ")
+                .append(run.startedAt())
+                .append("; ")
+                .append(run.rounds())
                 .append(" round(s), order alternating (A B C, then C B A); each figure is the mean (min-max); ")
-                .append(UNSTABLE.trim()).append(" marks rounds differing by more than ")
-                .append(Spread.FLAG_RATIO).append("x. Ratios are ").append(comparison.baseline())
+                .append(UNSTABLE.trim())
+                .append(" marks rounds differing by more than ")
+                .append(Spread.FLAG_RATIO)
+                .append("x. Ratios are ")
+                .append(comparison.baseline())
                 .append(" / rival.\n\n");
         out.append("Processes: the S3 server in its own JVM, each contender in its own JVM; ")
-                .append(run.cpuPinning()).append(".\n\n");
-        out.append("Sizes: stream ").append(mib(s.streamBytes())).append(" in ").append(kib(s.writeBytes()))
-                .append(" writes; ").append(s.concurrentStreams()).append(" concurrent streams; ")
-                .append(s.smallFiles()).append(" small files of ").append(kib(s.smallFileBytes())).append("; ")
-                .append(s.positionalReads()).append(" positional reads of ").append(kib(s.positionalReadBytes()))
-                .append("; restore of ").append(s.restoreFiles()).append(" files of ").append(mib(s.restoreFileBytes()))
-                .append(" (").append(s.restoreThreads()).append(" threads without bulk copy); recursive delete of ")
-                .append(s.deleteObjects()).append(" objects; ").append(mib(s.persistBytes()))
+                .append(run.cpuPinning())
+                .append(".\n\n");
+        out.append("Sizes: stream ")
+                .append(mib(s.streamBytes()))
+                .append(" in ")
+                .append(kib(s.writeBytes()))
+                .append(" writes; ")
+                .append(s.concurrentStreams())
+                .append(" concurrent streams; ")
+                .append(s.smallFiles())
+                .append(" small files of ")
+                .append(kib(s.smallFileBytes()))
+                .append("; ")
+                .append(s.positionalReads())
+                .append(" positional reads of ")
+                .append(kib(s.positionalReadBytes()))
+                .append("; restore of ")
+                .append(s.restoreFiles())
+                .append(" files of ")
+                .append(mib(s.restoreFileBytes()))
+                .append(" (")
+                .append(s.restoreThreads())
+                .append(" threads without bulk copy); recursive delete of ")
+                .append(s.deleteObjects())
+                .append(" objects; ")
+                .append(mib(s.persistBytes()))
                 .append(" written to a recoverable stream before persist().\n\n");
         out.append("Plugins: ");
         out.append(run.pluginJars().entrySet().stream()
@@ -74,8 +98,10 @@ public final class MarkdownReport {
     }
 
     private static void table(StringBuilder out, Comparison comparison, Metric metric) {
-        out.append("## ").append(metric.title())
-                .append(metric.higherIsBetter() ? " (higher is better)" : " (lower is better)").append("\n\n");
+        out.append("## ")
+                .append(metric.title())
+                .append(metric.higherIsBetter() ? " (higher is better)" : " (lower is better)")
+                .append("\n\n");
         List<String> columns = new ArrayList<>(List.of("workload"));
         if (metric == Metric.THROUGHPUT) {
             columns.add("unit");
@@ -109,7 +135,9 @@ public final class MarkdownReport {
             List<String> cells = new ArrayList<>(List.of(workload.title()));
             for (String contender : comparison.contenders()) {
                 cells.add(results.stream()
-                        .filter(r -> r.round() == 1 && r.workload() == workload && r.contender().equals(contender))
+                        .filter(r -> r.round() == 1
+                                && r.workload() == workload
+                                && r.contender().equals(contender))
                         .findFirst()
                         .map(r -> operations(r.requestsByOperation(), r.serveMillisByOperation()))
                         .orElse(ABSENT));
@@ -123,8 +151,11 @@ public final class MarkdownReport {
         List<String> lines = new ArrayList<>();
         for (FsWorkload workload : comparison.workloads()) {
             for (String contender : comparison.contenders()) {
-                comparison.cell(workload, contender).ifPresent(cell -> cell.failures().forEach(failure ->
-                        lines.add("- " + contender + ", " + workload.title() + ", " + failure.replace('\n', ' '))));
+                comparison
+                        .cell(workload, contender)
+                        .ifPresent(cell -> cell.failures()
+                                .forEach(failure -> lines.add("- " + contender + ", " + workload.title() + ", "
+                                        + failure.replace('\n', ' '))));
             }
         }
         if (!lines.isEmpty()) {

@@ -54,7 +54,8 @@ final class ContentCheck {
         }
         long expectedCrc = expectedCrc(expectedLength);
         if (crc.getValue() != expectedCrc) {
-            return name + ": CRC32C " + Long.toHexString(crc.getValue()) + ", expected " + Long.toHexString(expectedCrc);
+            return name + ": CRC32C " + Long.toHexString(crc.getValue()) + ", expected "
+                    + Long.toHexString(expectedCrc);
         }
         return "";
     }

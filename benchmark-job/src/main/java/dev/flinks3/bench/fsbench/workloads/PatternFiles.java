@@ -56,7 +56,11 @@ final class PatternFiles {
 
     /** The one stream's file that the read workloads read, written unless it is there already. */
     void ensureStreamFile(WorkloadContext context) throws IOException {
-        ensure(context.streamFile(), WorkloadContext.STREAM_SEED, context.sizes().streamBytes(), context.sizes().writeBytes());
+        ensure(
+                context.streamFile(),
+                WorkloadContext.STREAM_SEED,
+                context.sizes().streamBytes(),
+                context.sizes().writeBytes());
     }
 
     /**

@@ -66,8 +66,8 @@ final class PositionalReads implements WorkloadTask {
                     in.seek(offset);
                     readFully(in, bytes);
                 }
-                ContentCheck check = new ContentCheck(context.data(), WorkloadContext.STREAM_SEED,
-                        context.streamFile() + "@" + offset, offset);
+                ContentCheck check = new ContentCheck(
+                        context.data(), WorkloadContext.STREAM_SEED, context.streamFile() + "@" + offset, offset);
                 check.update(bytes, 0, length);
                 if (firstProblem.isEmpty()) {
                     firstProblem = check.result(length);

@@ -38,8 +38,12 @@ final class RecursiveDelete implements WorkloadTask {
         for (int i = 0; i < context.sizes().deleteObjects(); i++) {
             int object = i;
             writers.add(() -> {
-                files.write(new Path(directory, String.format("o-%05d", object)), SEED_BASE + object,
-                        context.sizes().deleteObjectBytes(), context.sizes().writeBytes(), WriteMode.OVERWRITE);
+                files.write(
+                        new Path(directory, String.format("o-%05d", object)),
+                        SEED_BASE + object,
+                        context.sizes().deleteObjectBytes(),
+                        context.sizes().writeBytes(),
+                        WriteMode.OVERWRITE);
                 return null;
             });
         }

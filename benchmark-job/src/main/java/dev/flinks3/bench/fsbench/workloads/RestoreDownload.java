@@ -49,7 +49,10 @@ final class RestoreDownload implements WorkloadTask {
         for (int i = 0; i < context.sizes().restoreFiles(); i++) {
             int file = i;
             writers.add(() -> {
-                files.ensure(source(file), SEED_BASE + file, context.sizes().restoreFileBytes(),
+                files.ensure(
+                        source(file),
+                        SEED_BASE + file,
+                        context.sizes().restoreFileBytes(),
                         context.sizes().writeBytes());
                 return null;
             });
@@ -96,8 +99,10 @@ final class RestoreDownload implements WorkloadTask {
                 continue;
             }
             try (InputStream in = Files.newInputStream(local)) {
-                problems.add(PatternFiles.copyChecked(in, new ContentCheck(context.data(), SEED_BASE + i,
-                        local.toString(), 0), context.sizes().restoreFileBytes()));
+                problems.add(PatternFiles.copyChecked(
+                        in,
+                        new ContentCheck(context.data(), SEED_BASE + i, local.toString(), 0),
+                        context.sizes().restoreFileBytes()));
             }
         }
         deleteTarget();
@@ -132,7 +137,8 @@ final class RestoreDownload implements WorkloadTask {
             return;
         }
         try (Stream<java.nio.file.Path> walk = Files.walk(target)) {
-            for (java.nio.file.Path path : walk.sorted(Comparator.reverseOrder()).toList()) {
+            for (java.nio.file.Path path :
+                    walk.sorted(Comparator.reverseOrder()).toList()) {
                 Files.delete(path);
             }
         }

@@ -32,8 +32,11 @@ final class SequentialRead implements WorkloadTask {
     public Outcome run() throws Exception {
         long length = context.sizes().streamBytes();
         try (FSDataInputStream in = context.fs().open(context.streamFile())) {
-            ContentCheck check = new ContentCheck(context.data(), WorkloadContext.STREAM_SEED,
-                    context.streamFile().toString(), 0);
+            ContentCheck check = new ContentCheck(
+                    context.data(),
+                    WorkloadContext.STREAM_SEED,
+                    context.streamFile().toString(),
+                    0);
             problem = PatternFiles.copyChecked(in, check, length);
         }
         return new Outcome(length, 1);

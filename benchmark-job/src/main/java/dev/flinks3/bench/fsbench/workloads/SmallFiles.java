@@ -48,7 +48,8 @@ final class SmallFiles implements WorkloadTask {
         List<Callable<String>> readers = new ArrayList<>();
         for (int i = 0; i < context.sizes().smallFiles(); i++) {
             int file = i;
-            readers.add(() -> files.readChecked(path(file), SEED_BASE + file, context.sizes().smallFileBytes()));
+            readers.add(() -> files.readChecked(
+                    path(file), SEED_BASE + file, context.sizes().smallFileBytes()));
         }
         return Parallel.firstProblem(Parallel.run(VERIFY_THREADS, "small-file-verifier", readers));
     }

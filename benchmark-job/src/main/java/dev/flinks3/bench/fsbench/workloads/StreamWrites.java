@@ -46,7 +46,8 @@ final class StreamWrites implements WorkloadTask {
 
     @Override
     public String method() {
-        return paths.size() + " x create(NO_OVERWRITE) + " + context.sizes().writeBytes() / 1024 + " KiB writes + close";
+        return paths.size() + " x create(NO_OVERWRITE) + " + context.sizes().writeBytes() / 1024
+                + " KiB writes + close";
     }
 
     @Override

@@ -12,7 +12,8 @@ import org.apache.flink.core.fs.Path;
  * @param sizes the workload sizes
  * @param localDir a local directory for restore downloads
  */
-public record WorkloadContext(FileSystem fs, Path root, PatternData data, WorkloadSizes sizes, java.nio.file.Path localDir) {
+public record WorkloadContext(
+        FileSystem fs, Path root, PatternData data, WorkloadSizes sizes, java.nio.file.Path localDir) {
 
     /** The seed of {@link #streamFile()}. */
     public static final long STREAM_SEED = 1;

@@ -55,10 +55,13 @@ public record WorkloadSizes(
         positive("deleteObjects", deleteObjects);
         positive("deleteObjectBytes", deleteObjectBytes);
         positive("persistBytes", persistBytes);
-        if (writeBytes > MAX_CALL_BYTES || smallFileBytes > MAX_CALL_BYTES || positionalReadBytes > MAX_CALL_BYTES
+        if (writeBytes > MAX_CALL_BYTES
+                || smallFileBytes > MAX_CALL_BYTES
+                || positionalReadBytes > MAX_CALL_BYTES
                 || deleteObjectBytes > MAX_CALL_BYTES) {
-            throw new IllegalArgumentException("writes, small files, positional reads and deleted objects must be at most "
-                    + MAX_CALL_BYTES + " bytes each");
+            throw new IllegalArgumentException(
+                    "writes, small files, positional reads and deleted objects must be at most " + MAX_CALL_BYTES
+                            + " bytes each");
         }
         if (positionalReadBytes > streamBytes) {
             throw new IllegalArgumentException("positionalReadBytes (" + positionalReadBytes
@@ -68,7 +71,8 @@ public record WorkloadSizes(
 
     /** The default sizes, listed above. */
     public static WorkloadSizes defaults() {
-        return new WorkloadSizes(512 * MIB, 64 * KIB, 4, 300, 64 * KIB, 500, 16 * KIB, 16, 32 * MIB, 8, 1_000, KIB, 64 * MIB);
+        return new WorkloadSizes(
+                512 * MIB, 64 * KIB, 4, 300, 64 * KIB, 500, 16 * KIB, 16, 32 * MIB, 8, 1_000, KIB, 64 * MIB);
     }
 
     /**
@@ -76,10 +80,20 @@ public record WorkloadSizes(
      * pools, bucket directories) without measuring anything.
      */
     public WorkloadSizes warmUp() {
-        return new WorkloadSizes(Math.min(streamBytes, 8 * MIB), writeBytes, Math.min(concurrentStreams, 2),
-                Math.min(smallFiles, 10), smallFileBytes, Math.min(positionalReads, 20), positionalReadBytes,
-                Math.min(restoreFiles, 2), Math.min(restoreFileBytes, 2 * MIB), restoreThreads,
-                Math.min(deleteObjects, 20), deleteObjectBytes, Math.min(persistBytes, 8 * MIB));
+        return new WorkloadSizes(
+                Math.min(streamBytes, 8 * MIB),
+                writeBytes,
+                Math.min(concurrentStreams, 2),
+                Math.min(smallFiles, 10),
+                smallFileBytes,
+                Math.min(positionalReads, 20),
+                positionalReadBytes,
+                Math.min(restoreFiles, 2),
+                Math.min(restoreFileBytes, 2 * MIB),
+                restoreThreads,
+                Math.min(deleteObjects, 20),
+                deleteObjectBytes,
+                Math.min(persistBytes, 8 * MIB));
     }
 
     private static void positive(String name, long value) {

@@ -42,8 +42,22 @@ class RemoteJobReaderTest {
     @Test
     void readsTheCheckpointsCountersAndParametersOfAFinishedJob() throws Exception {
         JobParameters parameters = new JobParameters();
-        new CommandLine(parameters).parseArgs("--numKeys", "200", "--valueSizeKb", "4", "--recordsPerSecond", "300",
-                "--duration", "2s", "--checkpointInterval", "500ms", "--minPause", "100ms", "--parallelism", "2");
+        new CommandLine(parameters)
+                .parseArgs(
+                        "--numKeys",
+                        "200",
+                        "--valueSizeKb",
+                        "4",
+                        "--recordsPerSecond",
+                        "300",
+                        "--duration",
+                        "2s",
+                        "--checkpointInterval",
+                        "500ms",
+                        "--minPause",
+                        "100ms",
+                        "--parallelism",
+                        "2");
         Configuration conf = new Configuration();
         conf.set(CoreOptions.TMP_DIRS, work.resolve("tmp").toString());
         PluginManager plugins = PluginUtils.createPluginManagerFromRootFolder(conf);
@@ -52,15 +66,17 @@ class RemoteJobReaderTest {
         ContenderResult result;
         JobParameters recorded;
         try (LocalFlinkCluster cluster = LocalFlinkCluster.start(conf, 2, MemorySize.ofMebiBytes(128), plugins)) {
-            StreamExecutionEnvironment env = cluster.environments().apply(
-                    LargeStateGeneratorJob.configuration(parameters, work.resolve("checkpoints").toUri().toString()));
+            StreamExecutionEnvironment env = cluster.environments()
+                    .apply(LargeStateGeneratorJob.configuration(
+                            parameters, work.resolve("checkpoints").toUri().toString()));
             LargeStateGeneratorJob.addTo(env, parameters, 2, AfterLastRecord.FINISH);
             JobClient job = env.executeAsync(LargeStateGeneratorJob.JOB_NAME);
-            Awaitility.await().atMost(Duration.ofMinutes(2))
+            Awaitility.await()
+                    .atMost(Duration.ofMinutes(2))
                     .until(() -> job.getJobStatus().get() == JobStatus.FINISHED);
 
-            RemoteJobReader reader = new RemoteJobReader(new FlinkRestClient(cluster.restAddress()),
-                    job.getJobID().toString());
+            RemoteJobReader reader = new RemoteJobReader(
+                    new FlinkRestClient(cluster.restAddress()), job.getJobID().toString());
             result = reader.read("session", lines::add);
             recorded = reader.parameters().orElseThrow();
         }
@@ -73,7 +89,8 @@ class RemoteJobReaderTest {
         assertThat(result.run().keysCreated()).isEqualTo(200);
         assertThat(result.run().checkpoints()).anyMatch(CheckpointStats::completed);
         // The job's start-time, on the clock of the checkpoints' trigger timestamps, comes before the first.
-        assertThat(result.run().startTimestamp()).isPositive()
+        assertThat(result.run().startTimestamp())
+                .isPositive()
                 .isLessThanOrEqualTo(result.run().checkpoints().get(0).triggerTimestamp());
         assertThat(result.run().restore()).as("started fresh").isNull();
         assertThat(lines).anyMatch(l -> l.startsWith("checkpoint ") && l.contains(" completed: "));

@@ -48,28 +48,50 @@ class ClusterReportPluginMetricsIT {
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     void theReportReadFromRestHasTheTaskManagersPluginMetrics() throws Exception {
         JobParameters parameters = new JobParameters();
-        new CommandLine(parameters).parseArgs("--numKeys", "200", "--valueSizeKb", "8", "--recordsPerSecond", "300",
-                "--duration", "2s", "--checkpointInterval", "500ms", "--minPause", "100ms", "--parallelism", "2");
+        new CommandLine(parameters)
+                .parseArgs(
+                        "--numKeys",
+                        "200",
+                        "--valueSizeKb",
+                        "8",
+                        "--recordsPerSecond",
+                        "300",
+                        "--duration",
+                        "2s",
+                        "--checkpointInterval",
+                        "500ms",
+                        "--minPause",
+                        "100ms",
+                        "--parallelism",
+                        "2");
         ContenderResult result;
-        try (EmbeddedS3Server server = EmbeddedS3Server.builder().baseDir(work.resolve("s3")).bucket(BUCKET).start()) {
+        try (EmbeddedS3Server server = EmbeddedS3Server.builder()
+                .baseDir(work.resolve("s3"))
+                .bucket(BUCKET)
+                .start()) {
             Configuration conf = OurPlugin.s3Configuration(server);
             conf.set(CoreOptions.TMP_DIRS, work.resolve("tmp").toString());
             PluginManager plugins = OurPlugin.inPluginsFolder(work, conf);
             FileSystem.initialize(conf, plugins);
             try (LocalFlinkCluster cluster = LocalFlinkCluster.start(conf, 2, MemorySize.ofMebiBytes(128), plugins)) {
-                StreamExecutionEnvironment env = cluster.environments().apply(
-                        LargeStateGeneratorJob.configuration(parameters, "s3://" + BUCKET + "/cluster-run"));
+                StreamExecutionEnvironment env = cluster.environments()
+                        .apply(LargeStateGeneratorJob.configuration(parameters, "s3://" + BUCKET + "/cluster-run"));
                 LargeStateGeneratorJob.addTo(env, parameters, 2, AfterLastRecord.FINISH);
                 JobClient job = env.executeAsync(LargeStateGeneratorJob.JOB_NAME);
-                Awaitility.await().atMost(Duration.ofMinutes(2))
+                Awaitility.await()
+                        .atMost(Duration.ofMinutes(2))
                         .until(() -> job.getJobStatus().get() == JobStatus.FINISHED);
                 List<String> lines = new ArrayList<>();
-                result = new RemoteJobReader(new FlinkRestClient(cluster.restAddress()), job.getJobID().toString())
+                result = new RemoteJobReader(
+                                new FlinkRestClient(cluster.restAddress()),
+                                job.getJobID().toString())
                         .read("cluster", lines::add);
             }
             PluginMetrics plugin = result.pluginMetrics();
             assertThat(plugin).as("plugin metrics from the job's accumulators").isNotNull();
-            long writesSeen = server.requestLog().entries(RequestKind.PUT_OBJECT).size()
+            long writesSeen = server.requestLog()
+                            .entries(RequestKind.PUT_OBJECT)
+                            .size()
                     + server.requestLog().entries(RequestKind.UPLOAD_PART).size();
             assertThat(writesSeen).isPositive();
             assertThat(plugin.requests()).isPositive();
@@ -78,7 +100,9 @@ class ClusterReportPluginMetricsIT {
             assertThat(plugin.requestsByOperation()).containsKey("PutObject");
             assertThat(plugin.requestsByOperation().get("PutObject"))
                     .as("PutObject requests the TaskManager's plugin counted, of those the server saw")
-                    .isPositive().isLessThanOrEqualTo(server.requestLog().entries(RequestKind.PUT_OBJECT).size());
+                    .isPositive()
+                    .isLessThanOrEqualTo(
+                            server.requestLog().entries(RequestKind.PUT_OBJECT).size());
         }
     }
 }

@@ -62,28 +62,56 @@ class ForStFailoverIT {
     @Test
     void aForStJobRestoresVerifiedStateFromS3AfterItsTaskManagerIsKilled() throws Exception {
         JobParameters parameters = new JobParameters();
-        new CommandLine(parameters).parseArgs("--state-backend", "forst", "--forst-cache-size", "8m",
-                "--numKeys", "300", "--valueSizeKb", "8", "--recordsPerSecond", "100", "--duration", "30s",
-                "--checkpointInterval", "1s", "--minPause", "200ms", "--parallelism", Integer.toString(PARALLELISM));
+        new CommandLine(parameters)
+                .parseArgs(
+                        "--state-backend",
+                        "forst",
+                        "--forst-cache-size",
+                        "8m",
+                        "--numKeys",
+                        "300",
+                        "--valueSizeKb",
+                        "8",
+                        "--recordsPerSecond",
+                        "100",
+                        "--duration",
+                        "30s",
+                        "--checkpointInterval",
+                        "1s",
+                        "--minPause",
+                        "200ms",
+                        "--parallelism",
+                        Integer.toString(PARALLELISM));
         parameters.validate();
         String checkpoints = "s3://" + BUCKET + "/failover";
 
-        try (EmbeddedS3Server server = EmbeddedS3Server.builder().baseDir(work.resolve("s3"))
-                .profile(NetworkProfile.named("lan")).bucket(BUCKET).start()) {
+        try (EmbeddedS3Server server = EmbeddedS3Server.builder()
+                .baseDir(work.resolve("s3"))
+                .profile(NetworkProfile.named("lan"))
+                .bucket(BUCKET)
+                .start()) {
             Configuration conf = OurPlugin.s3Configuration(server);
             PluginManager plugins = OurPlugin.inPluginsFolder(work, conf);
             FileSystem.initialize(conf, plugins);
             try (MiniCluster cluster = startCluster(conf, plugins)) {
                 JobClient job = submit(cluster, parameters, checkpoints);
                 JobID id = job.getJobID();
-                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).until(() ->
-                        cluster.getExecutionGraph(id).get().getCheckpointStatsSnapshot().getCounts()
-                                .getNumberOfCompletedCheckpoints() >= 2);
-                Path primary = work.resolve("s3").resolve(BUCKET).resolve("failover").resolve("forst");
-                assertThat(sstObjectsUnder(primary)).as("ForSt's SST files on S3, in its primary directory")
+                await().atMost(Duration.ofSeconds(60))
+                        .pollInterval(Duration.ofMillis(100))
+                        .until(() -> cluster.getExecutionGraph(id)
+                                        .get()
+                                        .getCheckpointStatsSnapshot()
+                                        .getCounts()
+                                        .getNumberOfCompletedCheckpoints()
+                                >= 2);
+                Path primary =
+                        work.resolve("s3").resolve(BUCKET).resolve("failover").resolve("forst");
+                assertThat(sstObjectsUnder(primary))
+                        .as("ForSt's SST files on S3, in its primary directory")
                         .isPositive();
 
-                assertThat(cluster.getJobStatus(id).get()).as("still running, records left to process")
+                assertThat(cluster.getJobStatus(id).get())
+                        .as("still running, records left to process")
                         .isEqualTo(JobStatus.RUNNING);
 
                 cluster.terminateTaskManager(0).get(30, TimeUnit.SECONDS);
@@ -91,17 +119,22 @@ class ForStFailoverIT {
 
                 JobExecutionResult result = job.getJobExecutionResult().get(150, TimeUnit.SECONDS);
                 assertThat(accumulator(result, JobAccumulators.RESTORE_VERIFIED_SUBTASKS))
-                        .as("every subtask restored and verified its state").isEqualTo(PARALLELISM);
-                assertThat(accumulator(result, JobAccumulators.RESTORE_VERIFIED_KEYS)).isPositive();
+                        .as("every subtask restored and verified its state")
+                        .isEqualTo(PARALLELISM);
+                assertThat(accumulator(result, JobAccumulators.RESTORE_VERIFIED_KEYS))
+                        .isPositive();
                 assertThat(accumulator(result, JobAccumulators.STATE_DIGEST))
-                        .as("final state digest, as without the failure").isEqualTo(expectedFinalDigest(parameters));
+                        .as("final state digest, as without the failure")
+                        .isEqualTo(expectedFinalDigest(parameters));
             }
         }
     }
 
     private MiniCluster startCluster(Configuration s3, PluginManager plugins) throws Exception {
         Configuration conf = new Configuration(s3);
-        conf.set(CoreOptions.TMP_DIRS, Files.createDirectories(work.resolve("tmp")).toString());
+        conf.set(
+                CoreOptions.TMP_DIRS,
+                Files.createDirectories(work.resolve("tmp")).toString());
         conf.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
         conf.set(RestOptions.ADDRESS, "127.0.0.1");
         conf.set(RestOptions.PORT, 0);
@@ -141,7 +174,9 @@ class ForStFailoverIT {
             GeneratedRecord record = generator.record(index);
             RecordGenerator.apply(record, values.computeIfAbsent(record.key, generator::initialValue));
         }
-        return values.entrySet().stream().mapToLong(e -> ValueDigest.of(e.getKey(), e.getValue())).sum();
+        return values.entrySet().stream()
+                .mapToLong(e -> ValueDigest.of(e.getKey(), e.getValue()))
+                .sum();
     }
 
     private static long accumulator(JobExecutionResult result, String name) {

@@ -30,11 +30,37 @@ class LocalModeFaultsIT {
 
     @BeforeAll
     static void runLocalModeWithFaults() throws Exception {
-        run = LocalModeProcess.run(OUTPUT, List.of(
-                "--s3-profile", "lan", "--bucket", "faults", "--s3-faults", "0.03", "--s3-fault-seed", "7",
-                "--numKeys", Integer.toString(KEYS), "--valueSizeKb", "16", "--recordsPerSecond", "100",
-                "--duration", "6s", "--checkpointInterval", "1s", "--minPause", "300ms", "--parallelism", "2",
-                "--restoreParallelism", "1", "--managed-memory", "128m", "--jvm-option", "-Xmx768m"));
+        run = LocalModeProcess.run(
+                OUTPUT,
+                List.of(
+                        "--s3-profile",
+                        "lan",
+                        "--bucket",
+                        "faults",
+                        "--s3-faults",
+                        "0.03",
+                        "--s3-fault-seed",
+                        "7",
+                        "--numKeys",
+                        Integer.toString(KEYS),
+                        "--valueSizeKb",
+                        "16",
+                        "--recordsPerSecond",
+                        "100",
+                        "--duration",
+                        "6s",
+                        "--checkpointInterval",
+                        "1s",
+                        "--minPause",
+                        "300ms",
+                        "--parallelism",
+                        "2",
+                        "--restoreParallelism",
+                        "1",
+                        "--managed-memory",
+                        "128m",
+                        "--jvm-option",
+                        "-Xmx768m"));
     }
 
     @Test
@@ -53,11 +79,14 @@ class LocalModeFaultsIT {
     void everyCheckpointCompletedOrFailedCleanlyAndTheRestoreUsedTheLastCompletedOne() {
         RunResult result = onlyRun().run();
         List<CheckpointStats> checkpoints = result.checkpoints();
-        List<CheckpointStats> completed = checkpoints.stream().filter(CheckpointStats::completed).toList();
+        List<CheckpointStats> completed =
+                checkpoints.stream().filter(CheckpointStats::completed).toList();
 
         assertThat(completed).as(run.console()).isNotEmpty();
         assertThat(checkpoints).allSatisfy(c -> assertThat(c.status()).isIn("COMPLETED", "FAILED"));
-        CheckpointStats last = completed.stream().max(Comparator.comparingLong(CheckpointStats::id)).orElseThrow();
+        CheckpointStats last = completed.stream()
+                .max(Comparator.comparingLong(CheckpointStats::id))
+                .orElseThrow();
         assertThat(result.restore().checkpointId()).isEqualTo(last.id());
         assertThat(result.restore().checkpointPath()).isEqualTo(last.externalPath());
     }
@@ -78,14 +107,17 @@ class LocalModeFaultsIT {
         CheckpointSummary summary = CheckpointSummary.of(onlyRun().run().checkpoints());
         String report = Files.readString(OUTPUT.resolve(ReportWriter.REPORT));
 
-        assertThat(report).contains(
-                "S3 faults (embedded server, seed 7): 3.00% of signed requests answered with 500 or 503, "
-                        + "0.50% with the connection closed; injected " + faults.injected() + " (500 InternalError "
-                        + faults.internalErrors() + ", 503 SlowDown " + faults.slowDowns() + ", connection closed "
-                        + faults.resets() + ").",
-                "| checkpoints completed | " + summary.completed() + " |",
-                "| checkpoints failed | " + summary.failed() + " |",
-                "| restore verified | yes |");
+        assertThat(report)
+                .contains(
+                        "S3 faults (embedded server, seed 7): 3.00% of signed requests answered with 500 or 503, "
+                                + "0.50% with the connection closed; injected " + faults.injected()
+                                + " (500 InternalError "
+                                + faults.internalErrors() + ", 503 SlowDown " + faults.slowDowns()
+                                + ", connection closed "
+                                + faults.resets() + ").",
+                        "| checkpoints completed | " + summary.completed() + " |",
+                        "| checkpoints failed | " + summary.failed() + " |",
+                        "| restore verified | yes |");
     }
 
     private static ContenderResult onlyRun() {

@@ -25,12 +25,35 @@ class LocalModeForStIT {
     @Test
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void aForStRunCheckpointsToS3AndRestoresVerifiedState() throws Exception {
-        LocalModeProcess process = LocalModeProcess.run(OUTPUT, List.of(
-                "--state-backend", "forst", "--forst-cache-size", "1m",
-                "--s3-profile", "lan", "--bucket", BUCKET,
-                "--numKeys", "400", "--valueSizeKb", "16", "--recordsPerSecond", "200", "--duration", "8s",
-                "--checkpointInterval", "2s", "--minPause", "500ms", "--parallelism", "2",
-                "--managed-memory", "128m", "--jvm-option", "-Xmx768m"));
+        LocalModeProcess process = LocalModeProcess.run(
+                OUTPUT,
+                List.of(
+                        "--state-backend",
+                        "forst",
+                        "--forst-cache-size",
+                        "1m",
+                        "--s3-profile",
+                        "lan",
+                        "--bucket",
+                        BUCKET,
+                        "--numKeys",
+                        "400",
+                        "--valueSizeKb",
+                        "16",
+                        "--recordsPerSecond",
+                        "200",
+                        "--duration",
+                        "8s",
+                        "--checkpointInterval",
+                        "2s",
+                        "--minPause",
+                        "500ms",
+                        "--parallelism",
+                        "2",
+                        "--managed-memory",
+                        "128m",
+                        "--jvm-option",
+                        "-Xmx768m"));
 
         assertThat(process.exitCode()).as(process.console()).isZero();
         assertThat(process.console()).contains("forst (cache 1m), incremental checkpoints");
@@ -42,9 +65,13 @@ class LocalModeForStIT {
         assertThat(run.restore().verifiedKeys()).isEqualTo(400);
         assertThat(run.restore().restoredDigest()).isEqualTo(run.stateDigest());
         assertThat(result.s3Traffic().get("checkpointing").requestsByOperation().getOrDefault("GetObject", 0L))
-                .as("state read from S3 while the job runs").isPositive();
-        Path primary = OUTPUT.resolve("work/s3").resolve(BUCKET).resolve(OUTPUT.getFileName().toString())
-                .resolve("ours").resolve("forst");
+                .as("state read from S3 while the job runs")
+                .isPositive();
+        Path primary = OUTPUT.resolve("work/s3")
+                .resolve(BUCKET)
+                .resolve(OUTPUT.getFileName().toString())
+                .resolve("ours")
+                .resolve("forst");
         assertThat(primary).as("ForSt's primary directory, in the run's bucket").isDirectory();
         try (var entries = Files.list(primary)) {
             assertThat(entries.count()).isPositive();

@@ -34,24 +34,30 @@ record LocalModeProcess(int exitCode, String console, BenchmarkResults results) 
         deleteRecursively(output);
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar", TARGET.resolve("flinks3-benchmark-job.jar").toString(), "local",
-                "--plugin", "ours=" + ourPluginJar(), "--contender", "ours"));
+                "-jar",
+                TARGET.resolve("flinks3-benchmark-job.jar").toString(),
+                "local",
+                "--plugin",
+                "ours=" + ourPluginJar(),
+                "--contender",
+                "ours"));
         command.addAll(arguments);
         command.addAll(List.of("--output", output.toString(), "--keep-work"));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         String console = new String(process.getInputStream().readAllBytes());
         assertThat(process.waitFor(4, TimeUnit.MINUTES)).isTrue();
-        return new LocalModeProcess(process.exitValue(), console,
-                Json.read(output.resolve("results.json"), BenchmarkResults.class));
+        return new LocalModeProcess(
+                process.exitValue(), console, Json.read(output.resolve("results.json"), BenchmarkResults.class));
     }
 
     /** The shaded plugin jar the flink-s3-fs-native module builds (classifier {@code plugin}). */
     static Path ourPluginJar() throws IOException {
         Path target = Path.of("..", "flink-s3-fs-native", "target");
         try (Stream<Path> files = Files.list(target)) {
-            return files.filter(f -> f.getFileName().toString().endsWith("-plugin.jar")).findFirst()
-                    .orElseThrow(() -> new IllegalStateException("no *-plugin.jar in " + target.toAbsolutePath()
-                            + ": build flink-s3-fs-native first"))
+            return files.filter(f -> f.getFileName().toString().endsWith("-plugin.jar"))
+                    .findFirst()
+                    .orElseThrow(() -> new IllegalStateException(
+                            "no *-plugin.jar in " + target.toAbsolutePath() + ": build flink-s3-fs-native first"))
                     .toAbsolutePath();
         }
     }

@@ -38,11 +38,33 @@ class LocalModeSmokeIT {
 
     @BeforeAll
     static void runLocalMode() throws Exception {
-        LocalModeProcess run = LocalModeProcess.run(OUTPUT, List.of(
-                "--s3-profile", "lan", "--bucket", BUCKET,
-                "--numKeys", "400", "--valueSizeKb", "16", "--recordsPerSecond", "100", "--duration", "8s",
-                "--checkpointInterval", "2s", "--minPause", "500ms", "--parallelism", "2", "--restoreParallelism", "1",
-                "--managed-memory", "128m", "--jvm-option", "-Xmx768m"));
+        LocalModeProcess run = LocalModeProcess.run(
+                OUTPUT,
+                List.of(
+                        "--s3-profile",
+                        "lan",
+                        "--bucket",
+                        BUCKET,
+                        "--numKeys",
+                        "400",
+                        "--valueSizeKb",
+                        "16",
+                        "--recordsPerSecond",
+                        "100",
+                        "--duration",
+                        "8s",
+                        "--checkpointInterval",
+                        "2s",
+                        "--minPause",
+                        "500ms",
+                        "--parallelism",
+                        "2",
+                        "--restoreParallelism",
+                        "1",
+                        "--managed-memory",
+                        "128m",
+                        "--jvm-option",
+                        "-Xmx768m"));
         exitCode = run.exitCode();
         console = run.console();
         results = run.results();
@@ -54,19 +76,24 @@ class LocalModeSmokeIT {
         ContenderResult run = onlyRun();
         assertThat(run.error()).isEmpty();
         assertThat(run.plugin().fileSystemClass()).startsWith("dev.flinks3.fs.");
-        assertThat(console).contains("[ours] checkpoint ", " completed: state ", "MB/s", "[ours] progress ",
-                "report: ");
+        assertThat(console)
+                .contains("[ours] checkpoint ", " completed: state ", "MB/s", "[ours] progress ", "report: ");
     }
 
     @Test
     void checkpointsCompletedAndTheirObjectsAreInTheBucket() {
-        List<CheckpointStats> completed = onlyRun().run().checkpoints().stream().filter(CheckpointStats::completed)
+        List<CheckpointStats> completed = onlyRun().run().checkpoints().stream()
+                .filter(CheckpointStats::completed)
                 .toList();
         assertThat(completed).isNotEmpty();
         URI restored = URI.create(onlyRun().run().restore().checkpointPath());
         assertThat(restored.getHost()).isEqualTo(BUCKET);
-        Path checkpointFolder = OUTPUT.resolve("work/s3").resolve(BUCKET).resolve(restored.getPath().substring(1));
-        assertThat(checkpointFolder.resolve("_metadata")).as("the checkpoint's metadata object").isRegularFile();
+        Path checkpointFolder = OUTPUT.resolve("work/s3")
+                .resolve(BUCKET)
+                .resolve(restored.getPath().substring(1));
+        assertThat(checkpointFolder.resolve("_metadata"))
+                .as("the checkpoint's metadata object")
+                .isRegularFile();
     }
 
     @Test
@@ -85,15 +112,22 @@ class LocalModeSmokeIT {
     void theReportAndChartsAgreeWithTheResults() throws IOException {
         String report = Files.readString(OUTPUT.resolve(ReportWriter.REPORT));
         CheckpointSummary summary = CheckpointSummary.of(onlyRun().run().checkpoints());
-        assertThat(report).contains(
-                "| checkpoints completed | " + summary.completed() + " |",
-                "| checkpoints failed | " + summary.failed() + " |",
-                String.format(Locale.ROOT, "| avg throughput (MB/s) | %.1f |", summary.avgThroughputMbPerSecond()),
-                String.format(Locale.ROOT, "| p90 duration (s) | %.2f |", summary.durationMs().p90() / 1000),
-                String.format(Locale.ROOT, "| max state (MB) | %.1f |", summary.maxStateBytes() / 1e6),
-                String.format(Locale.ROOT, "| restore: submission to all RUNNING (s) | %.2f |",
-                        onlyRun().run().restore().jobManagerRestoreMs() / 1000.0),
-                "| restore verified | yes |");
+        assertThat(report)
+                .contains(
+                        "| checkpoints completed | " + summary.completed() + " |",
+                        "| checkpoints failed | " + summary.failed() + " |",
+                        String.format(
+                                Locale.ROOT, "| avg throughput (MB/s) | %.1f |", summary.avgThroughputMbPerSecond()),
+                        String.format(
+                                Locale.ROOT,
+                                "| p90 duration (s) | %.2f |",
+                                summary.durationMs().p90() / 1000),
+                        String.format(Locale.ROOT, "| max state (MB) | %.1f |", summary.maxStateBytes() / 1e6),
+                        String.format(
+                                Locale.ROOT,
+                                "| restore: submission to all RUNNING (s) | %.2f |",
+                                onlyRun().run().restore().jobManagerRestoreMs() / 1000.0),
+                        "| restore verified | yes |");
         try (DirectoryStream<Path> charts = Files.newDirectoryStream(OUTPUT.resolve(ReportWriter.CHARTS), "*.png")) {
             List<Path> pngs = new ArrayList<>();
             charts.forEach(pngs::add);
@@ -107,18 +141,26 @@ class LocalModeSmokeIT {
     @Test
     void thePluginsOwnMetricsReadFromItsMBeansAreInTheResultsAndTheReport() throws IOException {
         PluginMetrics plugin = onlyRun().pluginMetrics();
-        assertThat(plugin).as("read from the dev.flinks3 MBeans in the contender JVM").isNotNull();
-        long serverRequests = onlyRun().s3Traffic().values().stream().mapToLong(t -> t.requests()).sum();
+        assertThat(plugin)
+                .as("read from the dev.flinks3 MBeans in the contender JVM")
+                .isNotNull();
+        long serverRequests = onlyRun().s3Traffic().values().stream()
+                .mapToLong(t -> t.requests())
+                .sum();
         // The plugin counts the whole run, the server only the two phases.
         assertThat(plugin.requests()).isGreaterThanOrEqualTo(serverRequests).isPositive();
         assertThat(plugin.requestsByOperation()).containsKeys("GetObject");
         assertThat(plugin.bytesUploaded()).isPositive();
-        assertThat(plugin.bytesDownloaded()).isGreaterThanOrEqualTo(onlyRun().s3Traffic().get("restore").bytesRead());
+        assertThat(plugin.bytesDownloaded())
+                .isGreaterThanOrEqualTo(onlyRun().s3Traffic().get("restore").bytesRead());
         assertThat(plugin.peakBufferedBytes()).isPositive();
         String report = Files.readString(OUTPUT.resolve(ReportWriter.REPORT));
-        assertThat(report).contains("| plugin: S3 requests | " + plugin.requests() + " |",
-                "| plugin: throttled attempts | " + plugin.throttledAttempts() + " |",
-                "### Plugin metrics", "| whole run (plugin) | " + plugin.requests() + " |");
+        assertThat(report)
+                .contains(
+                        "| plugin: S3 requests | " + plugin.requests() + " |",
+                        "| plugin: throttled attempts | " + plugin.throttledAttempts() + " |",
+                        "### Plugin metrics",
+                        "| whole run (plugin) | " + plugin.requests() + " |");
     }
 
     private static ContenderResult onlyRun() {

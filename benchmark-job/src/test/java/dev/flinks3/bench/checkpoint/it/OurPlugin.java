@@ -34,7 +34,8 @@ final class OurPlugin {
         Path folder = Files.createDirectories(root.resolve("s3-fs-ours"));
         Path jar = LocalModeProcess.ourPluginJar();
         Files.copy(jar, folder.resolve(jar.getFileName()));
-        return new DefaultPluginManager(new DirectoryBasedPluginFinder(root).findPlugins(),
+        return new DefaultPluginManager(
+                new DirectoryBasedPluginFinder(root).findPlugins(),
                 CoreOptions.getPluginParentFirstLoaderPatterns(conf));
     }
 }

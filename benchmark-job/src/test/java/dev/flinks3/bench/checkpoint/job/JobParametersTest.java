@@ -17,9 +17,26 @@ class JobParametersTest {
 
     @Test
     void readsEveryOptionByItsName() {
-        JobParameters p = parse("--numKeys", "10", "--valueSizeKb", "2", "--targetStateGb", "1",
-                "--recordsPerSecond", "50", "--parallelism", "3", "--checkpointInterval", "2min", "--minPause", "500ms",
-                "--checkpointTimeout", "30s", "--incremental", "--duration", "1h");
+        JobParameters p = parse(
+                "--numKeys",
+                "10",
+                "--valueSizeKb",
+                "2",
+                "--targetStateGb",
+                "1",
+                "--recordsPerSecond",
+                "50",
+                "--parallelism",
+                "3",
+                "--checkpointInterval",
+                "2min",
+                "--minPause",
+                "500ms",
+                "--checkpointTimeout",
+                "30s",
+                "--incremental",
+                "--duration",
+                "1h");
 
         assertThat(p.numKeys()).isEqualTo(10);
         assertThat(p.valueSizeBytes()).isEqualTo(2048);
@@ -60,7 +77,8 @@ class JobParametersTest {
 
     @Test
     void validationNamesTheParameterOutOfRange() {
-        assertThatThrownBy(() -> parse("--recordsPerSecond", "0").validate()).hasMessageContaining("--records-per-second");
+        assertThatThrownBy(() -> parse("--recordsPerSecond", "0").validate())
+                .hasMessageContaining("--records-per-second");
         assertThatThrownBy(() -> parse("--parallelism", "1000").validate()).hasMessageContaining("--parallelism");
         assertThatThrownBy(() -> parse("--minPause", "-1s").validate()).hasMessageContaining("--min-pause");
     }
@@ -74,8 +92,11 @@ class JobParametersTest {
 
         assertThat(forSt.stateBackend()).isEqualTo(StateBackendKind.FORST);
         assertThat(forSt.forstCacheSizeBytes()).isEqualTo(1L << 30);
-        assertThat(forSt.incrementalCheckpoints()).as("ForSt checkpoints are always incremental").isTrue();
-        assertThat(parse(forSt.toArguments().toArray(String[]::new)).stateBackend()).isEqualTo(StateBackendKind.FORST);
+        assertThat(forSt.incrementalCheckpoints())
+                .as("ForSt checkpoints are always incremental")
+                .isTrue();
+        assertThat(parse(forSt.toArguments().toArray(String[]::new)).stateBackend())
+                .isEqualTo(StateBackendKind.FORST);
         assertThat(JobParameters.fromMap(forSt.toMap()).forstCacheSizeBytes()).isEqualTo(1L << 30);
     }
 

@@ -18,8 +18,9 @@ class KeyGroupDigestsTest {
         digests.update(10, false, 5, 9);
         digests.update(12, true, 0, 1);
 
-        assertThat(digests.entries()).containsExactly(
-                new KeyGroupDigest(10, 1, 9), new KeyGroupDigest(11, 0, 0), new KeyGroupDigest(12, 1, 1));
+        assertThat(digests.entries())
+                .containsExactly(
+                        new KeyGroupDigest(10, 1, 9), new KeyGroupDigest(11, 0, 0), new KeyGroupDigest(12, 1, 1));
         assertThat(digests.totalKeys()).isEqualTo(2);
         assertThat(digests.totalDigest()).isEqualTo(10);
     }
@@ -54,7 +55,9 @@ class KeyGroupDigestsTest {
         actual.add(0, 7);
         actual.add(1, 9);
 
-        assertThat(expected.differences(actual)).singleElement().asString()
+        assertThat(expected.differences(actual))
+                .singleElement()
+                .asString()
                 .startsWith("key group 1: expected 1 keys with digest 0000000000000008, found 1 keys");
         assertThat(expected.differences(expected)).isEmpty();
     }

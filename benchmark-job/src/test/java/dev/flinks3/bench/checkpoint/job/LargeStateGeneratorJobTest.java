@@ -19,16 +19,34 @@ class LargeStateGeneratorJobTest {
     void mainRunsTheJobUntilItFinishesAfterItsLastRecord() throws Exception {
         Path checkpoints = work.resolve("checkpoints");
 
-        LargeStateGeneratorJob.main(new String[] {"--numKeys", "50", "--valueSizeKb", "4", "--recordsPerSecond", "200",
-                "--duration", "1s", "--checkpointInterval", "300ms", "--minPause", "100ms", "--parallelism", "2",
-                "--checkpointDir", checkpoints.toUri().toString()});
+        LargeStateGeneratorJob.main(new String[] {
+            "--numKeys",
+            "50",
+            "--valueSizeKb",
+            "4",
+            "--recordsPerSecond",
+            "200",
+            "--duration",
+            "1s",
+            "--checkpointInterval",
+            "300ms",
+            "--minPause",
+            "100ms",
+            "--parallelism",
+            "2",
+            "--checkpointDir",
+            checkpoints.toUri().toString()
+        });
 
-        assertThat(metadataFiles(checkpoints)).as("completed checkpoints under " + checkpoints).isPositive();
+        assertThat(metadataFiles(checkpoints))
+                .as("completed checkpoints under " + checkpoints)
+                .isPositive();
     }
 
     private static long metadataFiles(Path root) throws IOException {
         try (Stream<Path> files = Files.walk(root)) {
-            return files.filter(f -> f.getFileName().toString().equals("_metadata")).count();
+            return files.filter(f -> f.getFileName().toString().equals("_metadata"))
+                    .count();
         }
     }
 }

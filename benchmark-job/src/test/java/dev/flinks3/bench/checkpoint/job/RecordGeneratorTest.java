@@ -39,7 +39,9 @@ class RecordGeneratorTest {
             assertThat(record.payload).hasSize(RecordGenerator.MAX_PAYLOAD_BYTES);
             assertThat(record.offset).isBetween(0, 4096 - RecordGenerator.MAX_PAYLOAD_BYTES);
         }
-        assertThat(new RecordGenerator(1, 100).record(5).payload).as("payload capped at the value size").hasSize(100);
+        assertThat(new RecordGenerator(1, 100).record(5).payload)
+                .as("payload capped at the value size")
+                .hasSize(100);
     }
 
     @Test
@@ -54,7 +56,8 @@ class RecordGeneratorTest {
         Map<Long, byte[]> shuffled = apply(indices);
 
         assertThat(shuffled.keySet()).isEqualTo(inOrder.keySet());
-        inOrder.forEach((key, value) -> assertThat(shuffled.get(key)).as("key %d", key).isEqualTo(value));
+        inOrder.forEach(
+                (key, value) -> assertThat(shuffled.get(key)).as("key %d", key).isEqualTo(value));
     }
 
     @Test

@@ -27,7 +27,9 @@ class ComparisonTest {
         Comparison comparison = new Comparison(runs, List.of("ours", "presto"));
 
         assertThat(comparison.allPassed()).isTrue();
-        assertThat(comparison.ratioLines()).singleElement().asString()
+        assertThat(comparison.ratioLines())
+                .singleElement()
+                .asString()
                 .startsWith("ours vs presto: 2.00x checkpoint throughput")
                 .contains("3.00x restore speed (1.00 vs 3.00 s)")
                 .contains("0.50x contender JVM CPU");
@@ -39,21 +41,22 @@ class ComparisonTest {
 
     @Test
     void aFailedContenderIsReportedWithItsErrorAndGetsNoRatio() {
-        List<RunFigures> runs = RunFigures.of(List.of(run("ours", 1, 1.0, 1000, DIGEST),
+        List<RunFigures> runs = RunFigures.of(List.of(
+                run("ours", 1, 1.0, 1000, DIGEST),
                 failed("hadoop", "restore failed: job is FAILED: java.io.IOException: boom")));
 
         Comparison comparison = new Comparison(runs, List.of("ours", "hadoop"));
 
         assertThat(comparison.allPassed()).isFalse();
         assertThat(comparison.contenders().get(1).gateNote()).contains("hadoop failed: restore failed");
-        assertThat(comparison.ratioLines()).containsExactly(
-                "ours vs hadoop: no ratio, hadoop did not pass the correctness gate");
+        assertThat(comparison.ratioLines())
+                .containsExactly("ours vs hadoop: no ratio, hadoop did not pass the correctness gate");
     }
 
     @Test
     void differentFinalStateFailsTheGate() {
-        List<RunFigures> runs = RunFigures.of(List.of(run("ours", 1, 1.0, 1000, DIGEST),
-                run("native", 1, 1.0, 1000, "0000000000000001")));
+        List<RunFigures> runs = RunFigures.of(
+                List.of(run("ours", 1, 1.0, 1000, DIGEST), run("native", 1, 1.0, 1000, "0000000000000001")));
 
         Comparison comparison = new Comparison(runs, List.of("ours", "native"));
 
@@ -63,8 +66,9 @@ class ComparisonTest {
 
     @Test
     void roundsThatDifferByMoreThanAQuarterAreFlagged() {
-        Spread spread = Comparison.spread(RunFigures.of(List.of(run("ours", 1, 1.0, 1000, DIGEST),
-                run("ours", 2, 1.0, 1300, DIGEST))), r -> (double) r.restoreMs());
+        Spread spread = Comparison.spread(
+                RunFigures.of(List.of(run("ours", 1, 1.0, 1000, DIGEST), run("ours", 2, 1.0, 1300, DIGEST))),
+                r -> (double) r.restoreMs());
 
         assertThat(spread.mean()).isCloseTo(1150, Offset.offset(1e-9));
         assertThat(spread.flagged()).isTrue();
@@ -74,7 +78,8 @@ class ComparisonTest {
     @Test
     void aFigureNoRoundMeasuredIsADashAndHasNoRatio() {
         // Runs read from a cluster: no restore, no CPU measured.
-        List<RunFigures> runs = RunFigures.of(List.of(withoutRestore(run("ours", 1, 1.0, 1000, DIGEST)),
+        List<RunFigures> runs = RunFigures.of(List.of(
+                withoutRestore(run("ours", 1, 1.0, 1000, DIGEST)),
                 withoutRestore(run("presto", 1, 2.0, 3000, DIGEST))));
 
         Comparison comparison = new Comparison(runs, List.of("ours", "presto"));
@@ -83,15 +88,33 @@ class ComparisonTest {
         Comparison.ContenderFigures ours = comparison.contenders().get(0);
         assertThat(ours.restoreMs().count()).isZero();
         assertThat(Comparison.format(ours.restoreMs(), "%.0f")).isEqualTo("-");
-        assertThat(comparison.ratioLines()).singleElement().asString()
+        assertThat(comparison.ratioLines())
+                .singleElement()
+                .asString()
                 .startsWith("ours vs presto: 2.00x checkpoint throughput")
                 .doesNotContain("restore", "CPU");
     }
 
     private static ContenderResult withoutRestore(ContenderResult result) {
         RunResult r = result.run();
-        return new ContenderResult(result.plugin(), result.round(), new RunResult(r.jobId(), r.startTimestamp(),
-                r.totalRecords(), r.recordsProcessed(), r.keysCreated(), r.stateDigest(), r.checkpointingSeconds(),
-                r.processingSeconds(), r.checkpoints(), null), "", 0, 0, Map.of(), 0);
+        return new ContenderResult(
+                result.plugin(),
+                result.round(),
+                new RunResult(
+                        r.jobId(),
+                        r.startTimestamp(),
+                        r.totalRecords(),
+                        r.recordsProcessed(),
+                        r.keysCreated(),
+                        r.stateDigest(),
+                        r.checkpointingSeconds(),
+                        r.processingSeconds(),
+                        r.checkpoints(),
+                        null),
+                "",
+                0,
+                0,
+                Map.of(),
+                0);
     }
 }

@@ -30,8 +30,12 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ReportFiguresTest {
 
-    private static final List<String> PER_CHECKPOINT = List.of(Charts.DURATION, Charts.DURATION_OVER_TIME,
-            Charts.STATE_SIZE, Charts.CHECKPOINTED_SIZE_OVER_TIME, Charts.THROUGHPUT);
+    private static final List<String> PER_CHECKPOINT = List.of(
+            Charts.DURATION,
+            Charts.DURATION_OVER_TIME,
+            Charts.STATE_SIZE,
+            Charts.CHECKPOINTED_SIZE_OVER_TIME,
+            Charts.THROUGHPUT);
 
     @TempDir
     Path output;
@@ -39,16 +43,18 @@ class ReportFiguresTest {
     @Test
     void aFailedCheckpointIsListedInItsRunsTableAndMarkedInEveryPerCheckpointChart() throws Exception {
         // The recorded run: checkpoints 1-4 completed, 5 failed 24.701 s after the job's start-time.
-        BenchmarkResults results = ResultsSamples.results(List.of("ours"), 1,
-                List.of(ResultsSamples.run("ours", 1, 1.0, 1000, DIGEST)));
+        BenchmarkResults results =
+                ResultsSamples.results(List.of("ours"), 1, List.of(ResultsSamples.run("ours", 1, 1.0, 1000, DIGEST)));
 
         String md = Files.readString(new ReportWriter(output).write(results));
 
-        assertThat(md).contains("### Checkpoints",
-                "| id | status | triggered (s since start) | state size (MB) | checkpointed size (MB) | duration (s) "
-                        + "| throughput (MB/s) | failure |",
-                "| 5 | **FAILED** | 24.7 | 0.0 | 0.0 | 1.54 | - | Checkpoint Coordinator is suspending. |",
-                "| 4 | completed | 19.6 | 94.4 | 94.4 | 3.51 | 26.9 | - |");
+        assertThat(md)
+                .contains(
+                        "### Checkpoints",
+                        "| id | status | triggered (s since start) | state size (MB) | checkpointed size (MB) | duration (s) "
+                                + "| throughput (MB/s) | failure |",
+                        "| 5 | **FAILED** | 24.7 | 0.0 | 0.0 | 1.54 | - | Checkpoint Coordinator is suspending. |",
+                        "| 4 | completed | 19.6 | 94.4 | 94.4 | 3.51 | 26.9 | - |");
         Map<String, JFreeChart> charts = charts(results);
         for (String name : PER_CHECKPOINT) {
             XYPlot plot = charts.get(name).getXYPlot();
@@ -57,12 +63,15 @@ class ReportFiguresTest {
             assertThat(failed.getItemCount()).as(name).isEqualTo(1);
             assertThat(data.getSeries("ours").getItemCount()).as(name).isEqualTo(4);
             int index = data.indexOf(failed);
-            assertThat(plot.getRenderer().getSeriesShape(index).getBounds2D()).as(name)
+            assertThat(plot.getRenderer().getSeriesShape(index).getBounds2D())
+                    .as(name)
                     .isEqualTo(ContenderColours.failedMarker().getBounds2D());
-            assertThat(plot.getRenderer().getSeriesShape(index - 1).getBounds2D()).as(name)
+            assertThat(plot.getRenderer().getSeriesShape(index - 1).getBounds2D())
+                    .as(name)
                     .isNotEqualTo(ContenderColours.failedMarker().getBounds2D());
         }
-        XYSeries overTime = ((XYSeriesCollection) charts.get(Charts.DURATION_OVER_TIME).getXYPlot().getDataset())
+        XYSeries overTime = ((XYSeriesCollection)
+                        charts.get(Charts.DURATION_OVER_TIME).getXYPlot().getDataset())
                 .getSeries("ours failed");
         assertThat(overTime.getX(0).doubleValue()).isEqualTo(24.701);
         assertThat(overTime.getY(0).doubleValue()).isEqualTo(1.538);
@@ -77,9 +86,12 @@ class ReportFiguresTest {
 
         assertThat(presto.contenders().get(0).run().startTimestamp()).isZero();
         assertThat(output.resolve(ReportWriter.CHARTS).resolve(Charts.RESTORE)).doesNotExist();
-        assertThat(output.resolve(ReportWriter.CHARTS).resolve(Charts.DURATION_OVER_TIME)).isNotEmptyFile();
-        assertThat(md).doesNotContain("restore", "Restore", "| 0.00 |", "contender JVM CPU")
-                .contains("| checkpoints failed | 1 |",
+        assertThat(output.resolve(ReportWriter.CHARTS).resolve(Charts.DURATION_OVER_TIME))
+                .isNotEmptyFile();
+        assertThat(md)
+                .doesNotContain("restore", "Restore", "| 0.00 |", "contender JVM CPU")
+                .contains(
+                        "| checkpoints failed | 1 |",
                         // Without the job's start, time counts from the first checkpoint's trigger.
                         "| 2 | **FAILED** | 20.0 | 20.0 | 20.0 | 10.00 | - | Checkpoint expired before completing. |",
                         "| 3 | completed | 40.0 |");
@@ -87,47 +99,68 @@ class ReportFiguresTest {
 
     @Test
     void aFailedRunShowsDashesWhereItMeasuredNothing() throws Exception {
-        BenchmarkResults results = ResultsSamples.results(List.of("ours", "hadoop"), 1,
-                List.of(ResultsSamples.run("ours", 1, 1.0, 1000, DIGEST),
+        BenchmarkResults results = ResultsSamples.results(
+                List.of("ours", "hadoop"),
+                1,
+                List.of(
+                        ResultsSamples.run("ours", 1, 1.0, 1000, DIGEST),
                         ResultsSamples.failed("hadoop", "job is FAILED: java.io.IOException: boom")));
 
         String md = Files.readString(new ReportWriter(output).write(results));
 
-        assertThat(md).contains("| p50 duration (s) | 2.75 | - |", "| avg throughput (MB/s) |",
-                "| restore: submission to all RUNNING (s) | 1.00 | - |", "| restore verified | yes | - |",
-                "| hadoop | FAILED: hadoop failed: job is FAILED: java.io.IOException: boom | - | - | - | - | - "
-                        + "| 3.0 |",
-                "ours vs hadoop: no ratio, hadoop did not pass the correctness gate");
+        assertThat(md)
+                .contains(
+                        "| p50 duration (s) | 2.75 | - |",
+                        "| avg throughput (MB/s) |",
+                        "| restore: submission to all RUNNING (s) | 1.00 | - |",
+                        "| restore verified | yes | - |",
+                        "| hadoop | FAILED: hadoop failed: job is FAILED: java.io.IOException: boom | - | - | - | - | - "
+                                + "| 3.0 |",
+                        "ours vs hadoop: no ratio, hadoop did not pass the correctness gate");
         String hadoop = md.substring(md.indexOf("## Run: hadoop"));
-        assertThat(hadoop).contains("**Failed:** job is FAILED: java.io.IOException: boom")
+        assertThat(hadoop)
+                .contains("**Failed:** job is FAILED: java.io.IOException: boom")
                 .doesNotContain("### Checkpoint percentiles", "### Checkpoints", "### Restore", "0.00");
     }
 
     @Test
     void aContenderHasTheSameColourInEveryChart() throws Exception {
-        BenchmarkResults results = ResultsSamples.results(List.of("ours", "presto"), 2, List.of(
-                ResultsSamples.run("ours", 1, 1.0, 1000, DIGEST), ResultsSamples.run("presto", 1, 2.0, 2500, DIGEST),
-                ResultsSamples.run("presto", 2, 2.0, 2600, DIGEST), ResultsSamples.run("ours", 2, 1.0, 1100, DIGEST)));
+        BenchmarkResults results = ResultsSamples.results(
+                List.of("ours", "presto"),
+                2,
+                List.of(
+                        ResultsSamples.run("ours", 1, 1.0, 1000, DIGEST),
+                                ResultsSamples.run("presto", 1, 2.0, 2500, DIGEST),
+                        ResultsSamples.run("presto", 2, 2.0, 2600, DIGEST),
+                                ResultsSamples.run("ours", 2, 1.0, 1100, DIGEST)));
         Map<String, JFreeChart> charts = charts(results);
         Color presto = new ContenderColours(List.of()).of("presto");
 
         for (String name : PER_CHECKPOINT) {
             XYPlot plot = charts.get(name).getXYPlot();
             XYSeriesCollection data = (XYSeriesCollection) plot.getDataset();
-            assertThat(plot.getRenderer().getSeriesPaint(data.indexOf("presto #1"))).as(name).isEqualTo(presto);
-            assertThat(plot.getRenderer().getSeriesPaint(data.indexOf("presto #1 failed"))).as(name).isEqualTo(presto);
+            assertThat(plot.getRenderer().getSeriesPaint(data.indexOf("presto #1")))
+                    .as(name)
+                    .isEqualTo(presto);
+            assertThat(plot.getRenderer().getSeriesPaint(data.indexOf("presto #1 failed")))
+                    .as(name)
+                    .isEqualTo(presto);
             // The second round: a lighter shade of the same colour, another marker.
             Color round2 = (Color) plot.getRenderer().getSeriesPaint(data.indexOf("presto #2"));
             assertThat(round2).as(name).isNotEqualTo(presto);
             assertThat(round2.getGreen()).as(name).isGreaterThan(presto.getGreen());
-            assertThat(plot.getRenderer().getSeriesShape(data.indexOf("presto #2"))).as(name)
+            assertThat(plot.getRenderer().getSeriesShape(data.indexOf("presto #2")))
+                    .as(name)
                     .isNotEqualTo(plot.getRenderer().getSeriesShape(data.indexOf("presto #1")));
         }
         CategoryPlot percentiles = charts.get(Charts.PERCENTILES).getCategoryPlot();
-        assertThat(percentiles.getRenderer().getSeriesPaint(percentiles.getDataset().getRowIndex("presto")))
+        assertThat(percentiles
+                        .getRenderer()
+                        .getSeriesPaint(percentiles.getDataset().getRowIndex("presto")))
                 .isEqualTo(presto);
         CategoryPlot restore = charts.get(Charts.RESTORE).getCategoryPlot();
-        Paint prestoRound1 = restore.getRenderer().getItemPaint(0, restore.getDataset().getColumnIndex("presto #1"));
+        Paint prestoRound1 =
+                restore.getRenderer().getItemPaint(0, restore.getDataset().getColumnIndex("presto #1"));
         assertThat(prestoRound1).isEqualTo(presto);
         assertThat(restore.getRenderer().getItemPaint(0, restore.getDataset().getColumnIndex("ours #1")))
                 .isNotEqualTo(presto);
@@ -136,32 +169,56 @@ class ReportFiguresTest {
     @Test
     void theParameterTableShowsTheKeysUsedWhenTheStateCapLowersNumKeys() throws Exception {
         // 8,192 keys of 64 KiB would be 512 MiB; the 0.25 GiB cap leaves 4,096.
-        JobParameters job = JobParameters.fromMap(Map.of("numKeys", "8192", "valueSizeKb", "64",
-                "targetStateGb", "0.25"));
-        BenchmarkResults sample = ResultsSamples.results(List.of("ours"), 1,
-                List.of(ResultsSamples.run("ours", 1, 1.0, 1000, DIGEST)));
-        BenchmarkResults results = new BenchmarkResults(sample.date(), sample.machine(), RunConfiguration.of(job, 2,
-                "wan", "http://127.0.0.1:9000", "flink-benchmark", 1, List.of("ours"), "java -jar x.jar local"),
+        JobParameters job =
+                JobParameters.fromMap(Map.of("numKeys", "8192", "valueSizeKb", "64", "targetStateGb", "0.25"));
+        BenchmarkResults sample =
+                ResultsSamples.results(List.of("ours"), 1, List.of(ResultsSamples.run("ours", 1, 1.0, 1000, DIGEST)));
+        BenchmarkResults results = new BenchmarkResults(
+                sample.date(),
+                sample.machine(),
+                RunConfiguration.of(
+                        job,
+                        2,
+                        "wan",
+                        "http://127.0.0.1:9000",
+                        "flink-benchmark",
+                        1,
+                        List.of("ours"),
+                        "java -jar x.jar local"),
                 sample.contenders());
 
         String md = Files.readString(new ReportWriter(output).write(results));
 
         assertThat(job.keyCount()).isEqualTo(4096);
-        assertThat(md).contains("| numKeys | 4096 used (8192 asked, capped by targetStateGb) |",
-                "| valueSizeKb | 64 KiB |", "| targetStateGb | 0.25 GiB (268.4 MB) |", "Job: 4096 keys",
-                MarkdownReport.UNITS);
+        assertThat(md)
+                .contains(
+                        "| numKeys | 4096 used (8192 asked, capped by targetStateGb) |",
+                        "| valueSizeKb | 64 KiB |",
+                        "| targetStateGb | 0.25 GiB (268.4 MB) |",
+                        "Job: 4096 keys",
+                        MarkdownReport.UNITS);
     }
 
     @Test
     void everyChartIsAReadablePng() throws Exception {
-        BenchmarkResults results = ResultsSamples.results(List.of("ours", "native", "presto"), 1, List.of(
-                ResultsSamples.run("ours", 1, 1.0, 1000, DIGEST), ResultsSamples.run("native", 1, 1.3, 2000, DIGEST),
-                ResultsSamples.run("presto", 1, 2.0, 2500, DIGEST)));
+        BenchmarkResults results = ResultsSamples.results(
+                List.of("ours", "native", "presto"),
+                1,
+                List.of(
+                        ResultsSamples.run("ours", 1, 1.0, 1000, DIGEST),
+                        ResultsSamples.run("native", 1, 1.3, 2000, DIGEST),
+                        ResultsSamples.run("presto", 1, 2.0, 2500, DIGEST)));
 
         String md = Files.readString(new ReportWriter(output).write(results));
 
-        List<String> all = List.of(Charts.DURATION, Charts.DURATION_OVER_TIME, Charts.STATE_SIZE,
-                Charts.CHECKPOINTED_SIZE_OVER_TIME, Charts.THROUGHPUT, Charts.PERCENTILES, Charts.RESTORE);
+        List<String> all = List.of(
+                Charts.DURATION,
+                Charts.DURATION_OVER_TIME,
+                Charts.STATE_SIZE,
+                Charts.CHECKPOINTED_SIZE_OVER_TIME,
+                Charts.THROUGHPUT,
+                Charts.PERCENTILES,
+                Charts.RESTORE);
         for (String chart : all) {
             Path png = output.resolve(ReportWriter.CHARTS).resolve(chart);
             assertThat(png).as(chart).isNotEmptyFile();

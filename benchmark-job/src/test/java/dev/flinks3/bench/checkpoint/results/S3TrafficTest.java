@@ -17,9 +17,11 @@ class S3TrafficTest {
 
     @Test
     void aPhaseCountsItsRequestsAndTheGetObjectBytesSent() {
-        ServerTraffic phase = new ServerTraffic(0, new RequestSummary(Map.of(
-                RequestKind.GET_OBJECT, new RequestTotals(5, 1_000, 94_400_618),
-                RequestKind.PUT_OBJECT, new RequestTotals(7, 2_000, 300))));
+        ServerTraffic phase = new ServerTraffic(
+                0,
+                new RequestSummary(Map.of(
+                        RequestKind.GET_OBJECT, new RequestTotals(5, 1_000, 94_400_618),
+                        RequestKind.PUT_OBJECT, new RequestTotals(7, 2_000, 300))));
 
         assertThat(S3Traffic.of(phase))
                 .isEqualTo(new S3Traffic(12, Map.of("GetObject", 5L, "PutObject", 7L), 94_400_618));

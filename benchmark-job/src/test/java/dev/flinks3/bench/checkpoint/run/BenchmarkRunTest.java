@@ -33,8 +33,22 @@ class BenchmarkRunTest {
     @Test
     void checkpointsThenRestoresAtAnotherParallelismWithVerifiedState() throws Exception {
         JobParameters parameters = new JobParameters();
-        new CommandLine(parameters).parseArgs("--numKeys", "300", "--valueSizeKb", "4", "--recordsPerSecond", "400",
-                "--duration", "3s", "--checkpointInterval", "500ms", "--minPause", "100ms", "--parallelism", "2");
+        new CommandLine(parameters)
+                .parseArgs(
+                        "--numKeys",
+                        "300",
+                        "--valueSizeKb",
+                        "4",
+                        "--recordsPerSecond",
+                        "400",
+                        "--duration",
+                        "3s",
+                        "--checkpointInterval",
+                        "500ms",
+                        "--minPause",
+                        "100ms",
+                        "--parallelism",
+                        "2");
         Configuration conf = new Configuration();
         conf.set(CoreOptions.TMP_DIRS, work.resolve("tmp").toString());
         PluginManager plugins = PluginUtils.createPluginManagerFromRootFolder(conf);
@@ -43,22 +57,30 @@ class BenchmarkRunTest {
         List<String> phases = new ArrayList<>();
         RunResult result;
         try (LocalFlinkCluster cluster = LocalFlinkCluster.start(conf, 2, MemorySize.ofMebiBytes(128), plugins)) {
-            JobLauncher launcher = new JobLauncher(cluster.environments(),
-                    LargeStateGeneratorJob.configuration(parameters, work.resolve("checkpoints").toUri().toString()),
+            JobLauncher launcher = new JobLauncher(
+                    cluster.environments(),
+                    LargeStateGeneratorJob.configuration(
+                            parameters, work.resolve("checkpoints").toUri().toString()),
                     parameters);
-            result = new BenchmarkRun(launcher, new FlinkRestClient(cluster.restAddress()),
-                    RunEvents.of(lines::add, phases::add)).run(1);
+            result = new BenchmarkRun(
+                            launcher, new FlinkRestClient(cluster.restAddress()), RunEvents.of(lines::add, phases::add))
+                    .run(1);
         }
 
         assertThat(result.recordsProcessed()).isEqualTo(1200);
         assertThat(result.keysCreated()).isEqualTo(300);
         assertThat(result.checkpoints()).anyMatch(CheckpointStats::completed);
-        assertThat(result.checkpoints()).allSatisfy(c -> assertThat(c.vertices()).isNotEmpty());
+        assertThat(result.checkpoints())
+                .allSatisfy(c -> assertThat(c.vertices()).isNotEmpty());
         assertThat(result.restore().verified()).as(String.join("\n", lines)).isTrue();
         assertThat(result.restore().verifiedKeys()).isEqualTo(300);
         assertThat(result.restore().parallelism()).isEqualTo(1);
-        assertThat(phases).containsExactly(RunEvents.CHECKPOINTING_START, RunEvents.CHECKPOINTING_END,
-                RunEvents.RESTORE_START, RunEvents.RESTORE_RUNNING);
+        assertThat(phases)
+                .containsExactly(
+                        RunEvents.CHECKPOINTING_START,
+                        RunEvents.CHECKPOINTING_END,
+                        RunEvents.RESTORE_START,
+                        RunEvents.RESTORE_RUNNING);
         assertThat(lines).anyMatch(l -> l.startsWith("checkpoint ") && l.contains("MB/s"));
     }
 }

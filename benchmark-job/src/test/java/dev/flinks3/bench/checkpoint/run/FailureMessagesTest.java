@@ -9,11 +9,13 @@ class FailureMessagesTest {
 
     @Test
     void namesTheRootCauseBehindWrappers() {
-        Exception failure = new RuntimeException("Failed to execute job 'x'",
+        Exception failure = new RuntimeException(
+                "Failed to execute job 'x'",
                 new IllegalStateException("wrapped", new FileNotFoundException("Cannot find checkpoint chk-3")));
 
-        assertThat(FailureMessages.describe(failure)).isEqualTo(
-                "Failed to execute job 'x'; root cause: java.io.FileNotFoundException: Cannot find checkpoint chk-3");
+        assertThat(FailureMessages.describe(failure))
+                .isEqualTo(
+                        "Failed to execute job 'x'; root cause: java.io.FileNotFoundException: Cannot find checkpoint chk-3");
     }
 
     @Test

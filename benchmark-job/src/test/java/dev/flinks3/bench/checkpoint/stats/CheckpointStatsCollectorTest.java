@@ -36,7 +36,8 @@ class CheckpointStatsCollectorTest {
         for (long id = 1; id <= 5; id++) {
             responses.put(job + "/checkpoints/details/" + id, RestFixtures.text("checkpoint-4-details.json"));
             for (String vertex : List.of(SOURCE_VERTEX, ACCUMULATOR_VERTEX)) {
-                responses.put(job + "/checkpoints/details/" + id + "/subtasks/" + vertex,
+                responses.put(
+                        job + "/checkpoints/details/" + id + "/subtasks/" + vertex,
                         RestFixtures.text("checkpoint-4-subtasks-" + vertex + ".json"));
             }
         }
@@ -54,7 +55,8 @@ class CheckpointStatsCollectorTest {
             }
         });
         server.start();
-        rest = new FlinkRestClient(URI.create("http://127.0.0.1:" + server.getAddress().getPort()));
+        rest = new FlinkRestClient(
+                URI.create("http://127.0.0.1:" + server.getAddress().getPort()));
     }
 
     @AfterEach
@@ -65,21 +67,24 @@ class CheckpointStatsCollectorTest {
     @Test
     void reportsEachFinishedCheckpointOnceWithItsDetails() throws IOException {
         List<String> lines = new ArrayList<>();
-        CheckpointStatsCollector collector = new CheckpointStatsCollector(rest, JOB_ID,
-                checkpoint -> lines.add(CheckpointStatsCollector.describe(checkpoint)));
+        CheckpointStatsCollector collector = new CheckpointStatsCollector(
+                rest, JOB_ID, checkpoint -> lines.add(CheckpointStatsCollector.describe(checkpoint)));
 
         collector.poll();
         collector.poll();
 
         assertThat(lines).hasSize(5);
-        assertThat(lines.get(3)).isEqualTo("checkpoint 4 completed: state 94.4 MB, checkpointed 94.4 MB, 3.51 s, 26.9 MB/s");
+        assertThat(lines.get(3))
+                .isEqualTo("checkpoint 4 completed: state 94.4 MB, checkpointed 94.4 MB, 3.51 s, 26.9 MB/s");
         assertThat(lines.get(4)).isEqualTo("checkpoint 5 failed after 1.54 s: Checkpoint Coordinator is suspending.");
         assertThat(collector.checkpoints()).extracting(CheckpointStats::id).containsExactly(1L, 2L, 3L, 4L, 5L);
-        assertThat(collector.checkpoints()).allSatisfy(c -> assertThat(c.vertices()).hasSize(2));
+        assertThat(collector.checkpoints())
+                .allSatisfy(c -> assertThat(c.vertices()).hasSize(2));
         assertThat(collector.latestCompleted()).map(CheckpointStats::id).contains(4L);
         assertThat(collector.highestIdSeen()).isEqualTo(5);
         // Details are fetched once per checkpoint, not on every poll.
-        assertThat(requested.stream().filter(p -> p.endsWith("/checkpoints/details/4"))).hasSize(1);
+        assertThat(requested.stream().filter(p -> p.endsWith("/checkpoints/details/4")))
+                .hasSize(1);
     }
 
     @Test

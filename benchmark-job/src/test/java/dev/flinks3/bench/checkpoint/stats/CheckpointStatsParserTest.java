@@ -33,9 +33,11 @@ class CheckpointStatsParserTest {
 
     @Test
     void throughputIsCheckpointedMegabytesPerSecondOfEndToEndDuration() {
-        CheckpointStats fourth = CheckpointStatsParser.history(RestFixtures.json("checkpoints.json")).get(3);
+        CheckpointStats fourth = CheckpointStatsParser.history(RestFixtures.json("checkpoints.json"))
+                .get(3);
 
-        assertThat(fourth.throughputMbPerSecond()).isCloseTo(94.400618 / 3.511, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(fourth.throughputMbPerSecond())
+                .isCloseTo(94.400618 / 3.511, org.assertj.core.data.Offset.offset(1e-9));
     }
 
     @Test
@@ -45,13 +47,18 @@ class CheckpointStatsParserTest {
                 Map.of(ACCUMULATOR_VERTEX, RestFixtures.json("checkpoint-4-subtasks-" + ACCUMULATOR_VERTEX + ".json")),
                 CheckpointStatsParser.vertexNames(RestFixtures.json("job.json")));
 
-        assertThat(vertices).extracting(VertexCheckpointStats::name)
+        assertThat(vertices)
+                .extracting(VertexCheckpointStats::name)
                 .containsExactlyInAnyOrder("Source: generator", "accumulator -> discard: Writer");
         VertexCheckpointStats accumulator = vertices.stream()
-                .filter(v -> v.vertexId().equals(ACCUMULATOR_VERTEX)).findFirst().orElseThrow();
+                .filter(v -> v.vertexId().equals(ACCUMULATOR_VERTEX))
+                .findFirst()
+                .orElseThrow();
         assertThat(accumulator.stateSizeBytes()).isEqualTo(94_400_150L);
         assertThat(accumulator.numSubtasks()).isEqualTo(2);
-        assertThat(accumulator.subtasks()).extracting(SubtaskCheckpointStats::index).containsExactly(0, 1);
+        assertThat(accumulator.subtasks())
+                .extracting(SubtaskCheckpointStats::index)
+                .containsExactly(0, 1);
         SubtaskCheckpointStats first = accumulator.subtasks().get(0);
         assertThat(first.stateSizeBytes()).isEqualTo(48_069_825L);
         assertThat(first.syncDurationMs()).isEqualTo(88);
@@ -59,7 +66,9 @@ class CheckpointStatsParserTest {
         assertThat(first.alignmentDurationMs()).isEqualTo(5);
         assertThat(first.startDelayMs()).isEqualTo(4);
         VertexCheckpointStats source = vertices.stream()
-                .filter(v -> v.vertexId().equals(SOURCE_VERTEX)).findFirst().orElseThrow();
+                .filter(v -> v.vertexId().equals(SOURCE_VERTEX))
+                .findFirst()
+                .orElseThrow();
         assertThat(source.subtasks()).as("no subtask page fetched").isEmpty();
     }
 }

@@ -25,13 +25,17 @@ class CheckpointSummaryTest {
         var flink = RestFixtures.json("checkpoints.json").path("summary");
 
         assertThat(summary.durationMs().count()).isEqualTo(4);
-        assertThat(summary.durationMs().min()).isEqualTo(flink.path("end_to_end_duration").path("min").asDouble());
-        assertThat(summary.durationMs().max()).isEqualTo(flink.path("end_to_end_duration").path("max").asDouble());
+        assertThat(summary.durationMs().min())
+                .isEqualTo(flink.path("end_to_end_duration").path("min").asDouble());
+        assertThat(summary.durationMs().max())
+                .isEqualTo(flink.path("end_to_end_duration").path("max").asDouble());
         // Flink truncates its average to a whole number.
         assertThat(Math.floor(summary.durationMs().avg()))
                 .isEqualTo(flink.path("end_to_end_duration").path("avg").asDouble());
-        assertThat(summary.stateSizeBytes().min()).isEqualTo(flink.path("state_size").path("min").asDouble());
-        assertThat(summary.stateSizeBytes().max()).isEqualTo(flink.path("state_size").path("max").asDouble());
+        assertThat(summary.stateSizeBytes().min())
+                .isEqualTo(flink.path("state_size").path("min").asDouble());
+        assertThat(summary.stateSizeBytes().max())
+                .isEqualTo(flink.path("state_size").path("max").asDouble());
     }
 
     @Test

@@ -28,8 +28,11 @@ class DistributionTest {
     @Test
     void agreesWithFlinksOwnMedianOfTheRecordedCheckpoints() {
         // Flink's summary in checkpoints.json reports p50 2750.5 ms for durations 1525, 1990, 3511, 4764.
-        double flinkP50 = RestFixtures.json("checkpoints.json").path("summary").path("end_to_end_duration")
-                .path("p50").asDouble();
+        double flinkP50 = RestFixtures.json("checkpoints.json")
+                .path("summary")
+                .path("end_to_end_duration")
+                .path("p50")
+                .asDouble();
 
         assertThat(Distribution.of(4764, 1990, 1525, 3511).p50()).isEqualTo(flinkP50);
     }

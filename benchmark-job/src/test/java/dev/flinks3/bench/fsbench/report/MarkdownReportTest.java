@@ -1,14 +1,12 @@
 package dev.flinks3.bench.fsbench.report;
 
-import dev.flinks3.bench.fsbench.Failures;
-import dev.flinks3.bench.fsbench.FsBenchmarkMain;
-import dev.flinks3.bench.fsbench.RunDescription;
-import dev.flinks3.bench.fsbench.WorkloadResult;
-import dev.flinks3.bench.fsbench.workloads.WorkloadSizes;
 import static dev.flinks3.bench.fsbench.workloads.FsWorkload.SMALL_FILES;
 import static dev.flinks3.bench.fsbench.workloads.FsWorkload.STREAM_WRITE;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flinks3.bench.fsbench.RunDescription;
+import dev.flinks3.bench.fsbench.WorkloadResult;
+import dev.flinks3.bench.fsbench.workloads.WorkloadSizes;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,8 +22,14 @@ class MarkdownReportTest {
         Map<String, String> jars = new LinkedHashMap<>();
         jars.put("ours", "flinks3-flink-s3-fs-native-0.1.0-SNAPSHOT.jar");
         jars.put("native", "flink-s3-fs-native-2.3.0.jar");
-        return new RunDescription("java FsBenchmarkMain --profile wan", "wan", 2, WorkloadSizes.defaults(), jars,
-                "2026-01-01T00:00:00Z", "S3 server pinned to CPU 1, contenders to CPU 0 (taskset)");
+        return new RunDescription(
+                "java FsBenchmarkMain --profile wan",
+                "wan",
+                2,
+                WorkloadSizes.defaults(),
+                jars,
+                "2026-01-01T00:00:00Z",
+                "S3 server pinned to CPU 1, contenders to CPU 0 (taskset)");
     }
 
     @Test
@@ -39,8 +43,9 @@ class MarkdownReportTest {
         String markdown = MarkdownReport.render(run(), Comparison.of(CONTENDERS, "ours", results), results);
 
         assertThat(markdown).contains("| workload | unit | ours | native | ours / native |");
-        assertThat(markdown).contains("Processes: the S3 server in its own JVM, each contender in its own JVM; "
-                + "S3 server pinned to CPU 1, contenders to CPU 0 (taskset).");
+        assertThat(markdown)
+                .contains("Processes: the S3 server in its own JVM, each contender in its own JVM; "
+                        + "S3 server pinned to CPU 1, contenders to CPU 0 (taskset).");
         assertThat(markdown).contains("| one stream write | MB/s | 210 (200-220) | 50.0 (48.0-52.0) | 4.20x |");
         assertThat(markdown).contains("| one stream write | 1.00 (1.00-1.00) | 2.00 (2.00-2.00) | 0.50x |");
         assertThat(markdown).contains("| one stream write | 10 (10-10) | 10 (10-10) | 1.00x |");
@@ -57,8 +62,8 @@ class MarkdownReportTest {
 
         String markdown = MarkdownReport.render(run(), Comparison.of(CONTENDERS, "ours", results), results);
 
-        assertThat(markdown).contains("| small files | ops/s | 45.0 (30.0-60.0)" + MarkdownReport.UNSTABLE
-                + " | FAILED | - |");
+        assertThat(markdown)
+                .contains("| small files | ops/s | 45.0 (30.0-60.0)" + MarkdownReport.UNSTABLE + " | FAILED | - |");
         assertThat(markdown).contains("## Failures");
         assertThat(markdown).contains("- native, small files, round 1: wrong byte at position 3");
     }

@@ -11,12 +11,29 @@ final class Results {
 
     /** A successful result with the given throughput and client CPU, other figures fixed. */
     static WorkloadResult ok(String contender, int round, FsWorkload workload, double throughput, double cpuSeconds) {
-        return new WorkloadResult(contender, round, workload, throughput, 2.0, cpuSeconds, 0.5, 64L << 20, 32L << 20, 0, 10,
-                Map.of("PutObject", 10L), Map.of("PutObject", 250L), 1L << 20, 1, "method", "");
+        return new WorkloadResult(
+                contender,
+                round,
+                workload,
+                throughput,
+                2.0,
+                cpuSeconds,
+                0.5,
+                64L << 20,
+                32L << 20,
+                0,
+                10,
+                Map.of("PutObject", 10L),
+                Map.of("PutObject", 250L),
+                1L << 20,
+                1,
+                "method",
+                "");
     }
 
     /** A failed result. */
     static WorkloadResult failed(String contender, int round, FsWorkload workload, String why) {
-        return new WorkloadResult(contender, round, workload, 0, 0, 0, 0, 0, 0, 0, 0, Map.of(), Map.of(), 0, 0, "method", why);
+        return new WorkloadResult(
+                contender, round, workload, 0, 0, 0, 0, 0, 0, 0, 0, Map.of(), Map.of(), 0, 0, "method", why);
     }
 }

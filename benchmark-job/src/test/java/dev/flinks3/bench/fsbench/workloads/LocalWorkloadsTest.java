@@ -18,15 +18,16 @@ import org.junit.jupiter.params.provider.EnumSource;
 class LocalWorkloadsTest {
 
     private static final int KIB = 1024;
-    private static final WorkloadSizes TINY = new WorkloadSizes(300 * KIB + 7, 16 * KIB, 3, 5, 10 * KIB, 20, 4 * KIB, 3,
-            100 * KIB, 2, 12, KIB, 200 * KIB + 3);
+    private static final WorkloadSizes TINY = new WorkloadSizes(
+            300 * KIB + 7, 16 * KIB, 3, 5, 10 * KIB, 20, 4 * KIB, 3, 100 * KIB, 2, 12, KIB, 200 * KIB + 3);
 
     @TempDir
     Path work;
 
     private WorkloadContext context() {
         FileSystem fs = LocalFileSystem.getSharedInstance();
-        org.apache.flink.core.fs.Path root = new org.apache.flink.core.fs.Path(work.resolve("bucket").toUri());
+        org.apache.flink.core.fs.Path root =
+                new org.apache.flink.core.fs.Path(work.resolve("bucket").toUri());
         return new WorkloadContext(fs, root, new PatternData(), TINY, work.resolve("local"));
     }
 
@@ -40,15 +41,17 @@ class LocalWorkloadsTest {
         WorkloadTask.Outcome outcome = task.run();
 
         assertThat(task.verify()).isEmpty();
-        assertThat(outcome.operations()).isEqualTo(switch (workload) {
-            case STREAM_WRITE, SEQUENTIAL_READ -> 1L;
-            case CONCURRENT_STREAMS -> 3L;
-            case SMALL_FILES -> 5L;
-            case POSITIONAL_READS, SEEK_READS -> 20L;
-            case RESTORE_DOWNLOAD -> 3L;
-            case RECURSIVE_DELETE -> 12L;
-            case RECOVERABLE_PERSIST -> 1L;
-        });
+        assertThat(outcome.operations())
+                .isEqualTo(
+                        switch (workload) {
+                            case STREAM_WRITE, SEQUENTIAL_READ -> 1L;
+                            case CONCURRENT_STREAMS -> 3L;
+                            case SMALL_FILES -> 5L;
+                            case POSITIONAL_READS, SEEK_READS -> 20L;
+                            case RESTORE_DOWNLOAD -> 3L;
+                            case RECURSIVE_DELETE -> 12L;
+                            case RECOVERABLE_PERSIST -> 1L;
+                        });
         assertThat(task.method()).isNotEqualTo("not run");
     }
 
@@ -107,7 +110,8 @@ class LocalWorkloadsTest {
         WorkloadContext context = context();
         WorkloadTask write = WorkloadTask.of(FsWorkload.STREAM_WRITE, context);
         write.run();
-        try (RandomAccessFile raw = new RandomAccessFile(work.resolve("bucket/stream/one").toFile(), "rw")) {
+        try (RandomAccessFile raw =
+                new RandomAccessFile(work.resolve("bucket/stream/one").toFile(), "rw")) {
             raw.setLength(raw.length() - 1);
         }
 

@@ -25,8 +25,8 @@ final class SequenceEnumerator implements SplitEnumerator<SequenceSplit, Collect
      * @param pending splits not yet assigned
      * @param finish whether readers are told there are no more splits once they have theirs
      */
-    SequenceEnumerator(SplitEnumeratorContext<SequenceSplit> context, Collection<SequenceSplit> pending,
-            boolean finish) {
+    SequenceEnumerator(
+            SplitEnumeratorContext<SequenceSplit> context, Collection<SequenceSplit> pending, boolean finish) {
         this.context = context;
         this.pending = new ArrayList<>(pending);
         this.finish = finish;

@@ -48,8 +48,8 @@ public final class SequenceSource implements Source<GeneratedRecord, SequenceSpl
      * @param recordsPerSecond rate across all subtasks, positive
      * @param afterLastRecord whether the source idles or ends after the last record
      */
-    public SequenceSource(RecordGenerator generator, long totalRecords, double recordsPerSecond,
-            AfterLastRecord afterLastRecord) {
+    public SequenceSource(
+            RecordGenerator generator, long totalRecords, double recordsPerSecond, AfterLastRecord afterLastRecord) {
         if (totalRecords <= 0 || !(recordsPerSecond > 0)) {
             throw new IllegalArgumentException("totalRecords and recordsPerSecond must be positive, were "
                     + totalRecords + " and " + recordsPerSecond);
@@ -79,7 +79,9 @@ public final class SequenceSource implements Source<GeneratedRecord, SequenceSpl
     @Override
     public SplitEnumerator<SequenceSplit, Collection<SequenceSplit>> createEnumerator(
             SplitEnumeratorContext<SequenceSplit> context) {
-        return new SequenceEnumerator(context, SequenceSplit.partition(totalRecords, context.currentParallelism()),
+        return new SequenceEnumerator(
+                context,
+                SequenceSplit.partition(totalRecords, context.currentParallelism()),
                 afterLastRecord == AfterLastRecord.FINISH);
     }
 

@@ -21,8 +21,9 @@ class SequenceSourceTest {
     void splitsInterleaveTheIndicesAcrossSubtasks() {
         List<SequenceSplit> splits = SequenceSplit.partition(7, 3);
 
-        assertThat(splits).containsExactly(new SequenceSplit(0, 3, 0, 7), new SequenceSplit(1, 3, 1, 7),
-                new SequenceSplit(2, 3, 2, 7));
+        assertThat(splits)
+                .containsExactly(
+                        new SequenceSplit(0, 3, 0, 7), new SequenceSplit(1, 3, 1, 7), new SequenceSplit(2, 3, 2, 7));
         assertThat(indices(splits.get(0))).containsExactly(0L, 3L, 6L);
         assertThat(indices(splits.get(2))).containsExactly(2L, 5L);
     }
@@ -34,8 +35,10 @@ class SequenceSourceTest {
         PendingSplitsSerializer pending = new PendingSplitsSerializer();
         Collection<SequenceSplit> several = List.of(split, new SequenceSplit(0, 4, 0, 5));
 
-        assertThat(splits.deserialize(splits.getVersion(), splits.serialize(split))).isEqualTo(split);
-        assertThat(pending.deserialize(pending.getVersion(), pending.serialize(several))).isEqualTo(several);
+        assertThat(splits.deserialize(splits.getVersion(), splits.serialize(split)))
+                .isEqualTo(split);
+        assertThat(pending.deserialize(pending.getVersion(), pending.serialize(several)))
+                .isEqualTo(several);
     }
 
     @Test
@@ -50,8 +53,12 @@ class SequenceSourceTest {
         }
 
         assertThat(out).extracting(r -> r.index).containsExactly(0L, 2L, 4L);
-        assertThat(statuses).containsExactly(InputStatus.MORE_AVAILABLE, InputStatus.MORE_AVAILABLE,
-                InputStatus.NOTHING_AVAILABLE, InputStatus.NOTHING_AVAILABLE);
+        assertThat(statuses)
+                .containsExactly(
+                        InputStatus.MORE_AVAILABLE,
+                        InputStatus.MORE_AVAILABLE,
+                        InputStatus.NOTHING_AVAILABLE,
+                        InputStatus.NOTHING_AVAILABLE);
         assertThat(reader.isAvailable()).as("idle, never END_OF_INPUT").isNotDone();
         assertThat(reader.snapshotState(1)).isEmpty();
     }
