@@ -26,6 +26,9 @@ final class S3Backend implements Closeable {
 
     private final S3FileSystemSettings settings;
     private final S3ClientOwner owner;
+    /** How long closing waits for the aborts of uploads still running after {@code s3.close.timeout}, in ms. */
+    static final long ABORT_WAIT_MS = 5_000;
+
     private final UploadEngine uploads;
     private final TransferManagerUploads transferManagerUploads;
     private final MetricsBeans beans;
@@ -77,8 +80,10 @@ final class S3Backend implements Closeable {
     }
 
     /**
-     * Waits up to {@code s3.close.timeout} for parts still uploading, then closes the S3 clients;
-     * requests still in flight after that fail. Then logs the last summary line and unregisters the MBeans.
+     * Waits up to {@code s3.close.timeout} for parts still uploading; if some still are, cancels them and
+     * aborts their multipart uploads (waiting up to {@value #ABORT_WAIT_MS} ms), so the failed streams leave
+     * nothing at the server. Then closes the S3 clients (requests still in flight fail), logs the last
+     * summary line and unregisters the MBeans.
      */
     @Override
     public void close() throws IOException {
@@ -87,10 +92,18 @@ final class S3Backend implements Closeable {
             if (!uploads.budget().awaitNothingInFlight(waitMs)) {
                 LOG.warn(
                         "Closing the S3 filesystem ({}) after waiting {} ms (s3.close.timeout) with {} bytes of parts"
-                                + " still uploading; those uploads fail",
+                                + " still uploading; those uploads fail and are aborted",
                         owner,
                         waitMs,
                         uploads.budget().inFlightBytes());
+                int notAborted = uploads.abortOpenUploads(ABORT_WAIT_MS);
+                if (notAborted > 0) {
+                    LOG.warn(
+                            "{} multipart uploads of the S3 filesystem ({}) could not be aborted while it closed;"
+                                    + " a bucket lifecycle rule for incomplete multipart uploads removes them",
+                            notAborted,
+                            owner);
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

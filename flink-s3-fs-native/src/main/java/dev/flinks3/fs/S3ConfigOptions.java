@@ -292,7 +292,8 @@ public final class S3ConfigOptions {
             .durationType()
             .defaultValue(Duration.ofSeconds(60))
             .withDescription("How long closing the filesystem waits for parts still uploading before it closes the S3 "
-                    + "client (uploads still running then fail; one warning says how many bytes).");
+                    + "client (uploads still running then fail and their multipart uploads are aborted; one warning"
+                    + " says how many bytes).");
 
     public static final ConfigOption<Duration> CLIENT_CLOSE_TIMEOUT = ConfigOptions.key("s3.client.close.timeout")
             .durationType()

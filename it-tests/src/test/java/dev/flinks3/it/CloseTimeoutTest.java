@@ -24,8 +24,8 @@ import org.junit.jupiter.api.Timeout;
  * UploadPart for {@value #PART_HELD_BACK_SECONDS} s while a stream has one part uploading. With 1 s,
  * closing returns well before the answer (after the 1 s and the client owner's wait of up to 5 s for its
  * scheduler), the stream's upload fails and no object appears; with the default (60 s), closing waits
- * until the part has its answer. (The failed stream's multipart upload stays at the server: the closed
- * client cannot abort it, and a bucket lifecycle rule for incomplete uploads has to remove it.)
+ * until the part has its answer. The stream whose part was still uploading leaves nothing at the server:
+ * closing cancels the part and aborts the multipart upload before it closes the clients.
  */
 class CloseTimeoutTest extends AbstractS3ProxyFileSystemTest {
 
@@ -49,6 +49,10 @@ class CloseTimeoutTest extends AbstractS3ProxyFileSystemTest {
         assertThat(s3.listObjectsV2(b -> b.bucket(target.bucket()).prefix(key(dir) + "/"))
                         .contents())
                 .as("objects under %s", dir)
+                .isEmpty();
+        assertThat(s3.listMultipartUploads(b -> b.bucket(target.bucket()).prefix(key(dir) + "/"))
+                        .uploads())
+                .as("multipart uploads under %s", dir)
                 .isEmpty();
     }
 

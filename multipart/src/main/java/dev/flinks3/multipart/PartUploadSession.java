@@ -9,6 +9,7 @@ import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
@@ -38,6 +39,11 @@ public final class PartUploadSession {
     private final Object lock = new Object();
     private final TreeMap<Integer, CompletedPart> parts = new TreeMap<>();
     private final List<CompletableFuture<Void>> settling = new ArrayList<>();
+    /** The requests of the parts in flight, cancelled by {@link #cancelAndAbort()}. */
+    private final List<CompletableFuture<CompletedPart>> requests = new ArrayList<>();
+    /** The engine's sessions whose upload exists and may be aborted: this one from creation to its end. */
+    private final Set<PartUploadSession> openUploads;
+
     private CompletableFuture<String> uploadId;
     private int nextPartNumber;
     private boolean handedOut;
@@ -50,8 +56,10 @@ public final class PartUploadSession {
             CommitGuard guard,
             int maxPartsInFlight,
             String existingUploadId,
-            List<CompletedPart> existingParts) {
+            List<CompletedPart> existingParts,
+            Set<PartUploadSession> openUploads) {
         this.client = client;
+        this.openUploads = openUploads;
         this.target = target;
         this.metrics = metrics;
         this.guard = guard;
@@ -136,13 +144,15 @@ public final class PartUploadSession {
             partNumber = nextPartNumber++;
             if (uploadId == null) {
                 uploadId = client.createMultipartUpload(target);
+                openUploads.add(this);
                 metrics.uploadStarted();
             }
             id = uploadId;
         }
         long size = body.remaining();
         metrics.partStarted();
-        CompletableFuture<Void> settled = id.thenCompose(upload -> client.uploadPart(target, upload, partNumber, body))
+        CompletableFuture<Void> settled = id.thenCompose(
+                        upload -> track(client.uploadPart(target, upload, partNumber, body)))
                 .handle((part, error) -> {
                     metrics.partFinished(size, error == null);
                     if (error != null) {
@@ -160,6 +170,14 @@ public final class PartUploadSession {
             settling.removeIf(CompletableFuture::isDone);
             settling.add(settled);
         }
+    }
+
+    private CompletableFuture<CompletedPart> track(CompletableFuture<CompletedPart> request) {
+        synchronized (lock) {
+            requests.removeIf(CompletableFuture::isDone);
+            requests.add(request);
+        }
+        return request;
     }
 
     /**
@@ -217,6 +235,9 @@ public final class PartUploadSession {
     public String handOut() throws IOException {
         synchronized (lock) {
             handedOut = uploadId != null;
+            if (handedOut) {
+                openUploads.remove(this);
+            }
         }
         return uploadIdOrNull();
     }
@@ -233,10 +254,10 @@ public final class PartUploadSession {
         CompletableFuture<Void> all;
         synchronized (lock) {
             if (ended || handedOut || uploadId == null) {
-                ended = true;
+                endLocked();
                 return CompletableFuture.completedFuture(null);
             }
-            ended = true;
+            endLocked();
             id = uploadId;
             all = allSettledLocked();
         }
@@ -245,6 +266,29 @@ public final class PartUploadSession {
                         ? CompletableFuture.<Void>completedFuture(null)
                         : client.abortMultipartUpload(target, upload).thenRun(metrics::uploadAborted))
                 .thenCompose(f -> f);
+    }
+
+    /**
+     * Gives the upload up at once, for a filesystem that closes while parts are still uploading: cancels
+     * the requests of the parts in flight (the HTTP client drops them), then aborts as {@link #abort()}
+     * does. The stream's writer sees its parts fail. Does nothing to an upload handed out, completed or
+     * never created. Idempotent; does not block.
+     *
+     * @return a future that completes when the abort is done; it fails with the abort's error
+     */
+    public CompletableFuture<Void> cancelAndAbort() {
+        List<CompletableFuture<CompletedPart>> inFlight;
+        synchronized (lock) {
+            if (ended || handedOut) {
+                return CompletableFuture.completedFuture(null);
+            }
+            inFlight = new ArrayList<>(requests);
+        }
+        failure.record(new InterruptedIOException("the S3 filesystem closed while " + target + " was uploading"));
+        for (CompletableFuture<CompletedPart> request : inFlight) {
+            request.cancel(true);
+        }
+        return abort();
     }
 
     /** The first failure recorded, or {@code null}. */
@@ -264,9 +308,15 @@ public final class PartUploadSession {
 
     private void markCompleted() {
         synchronized (lock) {
-            ended = true;
+            endLocked();
         }
         metrics.uploadCompleted();
+    }
+
+    /** Ends the session: completed, aborted or given up. */
+    private void endLocked() {
+        ended = true;
+        openUploads.remove(this);
     }
 
     private String uploadIdOrNull() throws IOException {

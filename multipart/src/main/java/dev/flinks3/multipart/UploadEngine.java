@@ -6,8 +6,15 @@ import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.UploadSettings;
 import dev.flinks3.transfer.WriteCondition;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The upload engine of one process: opens {@link MultipartUploadStream}s that share one buffer budget
@@ -27,6 +34,7 @@ public final class UploadEngine {
     private final PartBufferPool pool;
     private final UploadMetrics metrics;
     private final CommitGuard guard;
+    private final Set<PartUploadSession> openUploads = ConcurrentHashMap.newKeySet();
 
     /**
      * @param client the S3 seam (not closed by the engine)
@@ -95,6 +103,35 @@ public final class UploadEngine {
         return guard.completionCarriesCondition(near);
     }
 
+    /**
+     * Gives up every multipart upload of this engine's streams that is still open, for a filesystem that
+     * closes while parts are uploading: cancels the parts in flight and sends AbortMultipartUpload, so no
+     * upload is left at the server for a lifecycle rule to remove. Uploads handed out to persisted state
+     * (the recoverable writer's) are left alone. The streams fail on their next call.
+     *
+     * @param waitMs how long to wait for the aborts, in ms
+     * @return the number of uploads whose abort did not finish in time or failed (0 if all were aborted)
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public int abortOpenUploads(long waitMs) throws InterruptedException {
+        List<CompletableFuture<Void>> aborts = new ArrayList<>();
+        for (PartUploadSession session : List.copyOf(openUploads)) {
+            aborts.add(session.cancelAndAbort());
+        }
+        try {
+            CompletableFuture.allOf(aborts.toArray(new CompletableFuture<?>[0])).get(waitMs, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            // counted below
+        }
+        int notAborted = 0;
+        for (CompletableFuture<Void> abort : aborts) {
+            if (!abort.isDone() || abort.isCompletedExceptionally()) {
+                notAborted++;
+            }
+        }
+        return notAborted;
+    }
+
     /** Counters and gauges of all streams of this engine. */
     public UploadMetrics metrics() {
         return metrics;
@@ -124,6 +161,6 @@ public final class UploadEngine {
 
     private PartUploadSession session(S3Location target, String uploadId, List<CompletedPart> parts) {
         return new PartUploadSession(
-                client, target, metrics, guard, settings.maxPartsInFlightPerStream(), uploadId, parts);
+                client, target, metrics, guard, settings.maxPartsInFlightPerStream(), uploadId, parts, openUploads);
     }
 }

@@ -122,6 +122,8 @@ public final class BenchmarkSession {
         Path work = Files.createDirectories(output.resolve("work"));
         String date = Instant.now().toString();
         List<ContenderResult> results = new ArrayList<>();
+        // Read before pinning: a pinned process sees only the server's core.
+        Machine machine = Machine.current();
         if (s3.embedded()) {
             cpuPinning.pinThisProcessAsServer();
         }
@@ -166,11 +168,7 @@ public final class BenchmarkSession {
                 }
             }
             BenchmarkResults benchmark = new BenchmarkResults(
-                    date,
-                    Machine.current(),
-                    configuration(endpoint),
-                    results,
-                    server == null ? null : injectedFaults(server));
+                    date, machine, configuration(endpoint), results, server == null ? null : injectedFaults(server));
             Json.write(output.resolve("results.json"), benchmark);
             Path report = new ReportWriter(output).write(benchmark);
             out.println("results: " + output.resolve("results.json").toAbsolutePath());
