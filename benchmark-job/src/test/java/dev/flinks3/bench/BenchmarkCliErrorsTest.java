@@ -78,7 +78,13 @@ class BenchmarkCliErrorsTest {
                         List.of("fsbench", "--s3-profile", "moon"), "--s3-profile: Unknown network profile 'moon'"),
                 Arguments.of(List.of("fsbench", "--contenders", "nobody"), "unknown contender 'nobody'"),
                 Arguments.of(List.of("fsbench", "--rounds", "0"), "--rounds must be at least 1"),
-                Arguments.of(List.of("fsbench", "--workloads", "EVERYTHING"), "--workloads"));
+                Arguments.of(List.of("fsbench", "--workloads", "EVERYTHING"), "--workloads"),
+                Arguments.of(
+                        List.of("fsbench", "--server-storage", "floppy"),
+                        "--server-storage must be auto, tmpfs or disk, was 'floppy'"),
+                Arguments.of(
+                        List.of("local", "--server-storage", "floppy"),
+                        "--server-storage must be auto, tmpfs or disk, was 'floppy'"));
     }
 
     @ParameterizedTest(name = "{0}")

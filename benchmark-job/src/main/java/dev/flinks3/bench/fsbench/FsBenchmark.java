@@ -4,6 +4,7 @@ import dev.flinks3.bench.common.ChildJvm;
 import dev.flinks3.bench.common.Contender;
 import dev.flinks3.bench.common.CpuPinning;
 import dev.flinks3.bench.common.Json;
+import dev.flinks3.bench.common.ServerStorage;
 import dev.flinks3.bench.fsbench.report.Comparison;
 import dev.flinks3.bench.fsbench.report.MarkdownReport;
 import dev.flinks3.bench.fsbench.workloads.FsWorkload;
@@ -49,6 +50,7 @@ final class FsBenchmark {
      * @param eventTimeout the longest one set-up, timed part or check may take
      * @param contenderConfiguration extra Flink configuration per contender name
      * @param cpuPinning the cores of the server and of the contenders
+     * @param serverStorage where the server keeps its objects ({@code --server-storage})
      */
     record Settings(
             String command,
@@ -64,7 +66,8 @@ final class FsBenchmark {
             boolean jitWarmUp,
             Duration eventTimeout,
             Map<String, Map<String, String>> contenderConfiguration,
-            CpuPinning cpuPinning) {
+            CpuPinning cpuPinning,
+            ServerStorage.Choice serverStorage) {
 
         /** The Flink configuration {@code contender} gets: the server's endpoint and keys, then its own extra keys. */
         Map<String, String> configurationOf(String contender, URI endpoint, Path tmpDir) {
@@ -80,6 +83,7 @@ final class FsBenchmark {
     private final Map<String, String> fileSystemClasses = new TreeMap<>();
     private final List<String> warmUpFailures = new ArrayList<>();
     private final RunDescription description;
+    private final ServerStorage storage;
 
     FsBenchmark(Settings settings, PrintStream progress) throws IOException {
         this.settings = settings;
@@ -88,6 +92,12 @@ final class FsBenchmark {
         for (Contender contender : settings.contenders()) {
             jars.put(contender.name(), contender.describe());
         }
+        // A round's objects stay until its bucket is dropped; a multipart upload holds its parts and the object at
+        // once.
+        this.storage = ServerStorage.choose(
+                settings.serverStorage(),
+                settings.outDir().resolve("server-data"),
+                2 * settings.sizes().storedBytesPerRound());
         this.description = new RunDescription(
                 settings.command(),
                 settings.profile(),
@@ -95,7 +105,8 @@ final class FsBenchmark {
                 settings.sizes(),
                 jars,
                 Instant.now().toString(),
-                settings.cpuPinning().describe());
+                settings.cpuPinning().describe(),
+                storage.describe());
     }
 
     /** Runs everything and returns the markdown report (also written to {@code results.md}). */
@@ -114,8 +125,9 @@ final class FsBenchmark {
                 buckets.add(bucket(contender, round));
             }
         }
-        try (ServerProcess server = ServerProcess.start(
-                jvm, out.resolve("server-data"), settings.profile(), buckets, logs.resolve("s3-server.log"))) {
+        progress.println("S3 server's objects on " + storage.describe());
+        try (ServerProcess server =
+                ServerProcess.start(jvm, storage.dir(), settings.profile(), buckets, logs.resolve("s3-server.log"))) {
             ContenderProcess contenders = new ContenderProcess(jvm, server, settings.eventTimeout());
             if (settings.warmUp()) {
                 for (Contender contender : settings.contenders()) {
@@ -136,6 +148,8 @@ final class FsBenchmark {
                     writeResults(out);
                 }
             }
+        } finally {
+            storage.release();
         }
         return writeResults(out);
     }

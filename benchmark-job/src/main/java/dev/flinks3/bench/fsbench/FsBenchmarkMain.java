@@ -4,6 +4,7 @@ import dev.flinks3.bench.BenchmarkCli;
 import dev.flinks3.bench.common.Contender;
 import dev.flinks3.bench.common.ContenderConfiguration;
 import dev.flinks3.bench.common.CpuPinning;
+import dev.flinks3.bench.common.ServerStorage;
 import dev.flinks3.bench.common.UsageException;
 import dev.flinks3.bench.fsbench.workloads.FsWorkload;
 import dev.flinks3.bench.fsbench.workloads.WorkloadSizes;
@@ -202,6 +203,14 @@ public final class FsBenchmarkMain implements Callable<Integer> {
                     + "server's CPU is not taken from the client measured (default: ${DEFAULT-VALUE}).")
     boolean pinCpus;
 
+    @Option(
+            names = "--server-storage",
+            defaultValue = "auto",
+            description = "Where the S3 server keeps its objects: tmpfs (/dev/shm, memory), disk (under --output), "
+                    + "or auto: tmpfs when it and the machine's memory have room for what a round stores, since "
+                    + "the server's filesystem backend writes every part twice (default: ${DEFAULT-VALUE}).")
+    String serverStorage;
+
     @Spec
     CommandSpec spec;
 
@@ -269,6 +278,7 @@ public final class FsBenchmarkMain implements Callable<Integer> {
         if (rounds < 1) {
             throw new UsageException("--rounds must be at least 1, was " + rounds);
         }
+        ServerStorage.Choice storage = ServerStorage.Choice.parse(serverStorage);
         try {
             NetworkProfile.named(profile);
         } catch (IllegalArgumentException e) {
@@ -293,7 +303,8 @@ public final class FsBenchmarkMain implements Callable<Integer> {
                 jitWarmUp,
                 Duration.ofMinutes(eventTimeoutMinutes),
                 contenderConfiguration(),
-                CpuPinning.forThisMachine(pinCpus));
+                CpuPinning.forThisMachine(pinCpus),
+                storage);
         String report = new FsBenchmark(settings, System.out).run();
         System.out.println();
         System.out.println(report);

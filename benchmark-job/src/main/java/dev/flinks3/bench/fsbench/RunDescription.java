@@ -16,6 +16,7 @@ import java.util.Map;
  * @param pluginJars each contender's jar (file name, size, time, SHA-256 prefix), in report order
  * @param startedAt when the run started, ISO-8601
  * @param cpuPinning which cores the S3 server and the contenders ran on, or why they were not pinned
+ * @param serverStorage where the S3 server kept its objects (tmpfs or disk) and why
  */
 public record RunDescription(
         String command,
@@ -24,7 +25,8 @@ public record RunDescription(
         WorkloadSizes sizes,
         Map<String, String> pluginJars,
         String startedAt,
-        String cpuPinning) {
+        String cpuPinning,
+        String serverStorage) {
 
     public RunDescription {
         pluginJars = Collections.unmodifiableMap(new LinkedHashMap<>(pluginJars));

@@ -149,7 +149,8 @@ public final class ReportCommand implements Callable<Integer> {
                         bucket(run),
                         1,
                         List.of(label),
-                        command));
+                        command,
+                        null));
         return new BenchmarkResults(Instant.now().toString(), Machine.current(), configuration, List.of(run));
     }
 

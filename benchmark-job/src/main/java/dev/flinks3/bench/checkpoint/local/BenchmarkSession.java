@@ -14,6 +14,7 @@ import dev.flinks3.bench.common.Contender;
 import dev.flinks3.bench.common.CpuPinning;
 import dev.flinks3.bench.common.Json;
 import dev.flinks3.bench.common.PluginInfo;
+import dev.flinks3.bench.common.ServerStorage;
 import dev.flinks3.bench.common.ServerTraffic;
 import dev.flinks3.testserver.EmbeddedS3Server;
 import dev.flinks3.testserver.FaultProfile;
@@ -58,6 +59,7 @@ public final class BenchmarkSession {
     private final boolean keepWork;
     private final boolean warmUp;
     private final CpuPinning cpuPinning;
+    private final ServerStorage.Choice serverStorage;
     private final PrintStream out;
 
     /**
@@ -82,6 +84,7 @@ public final class BenchmarkSession {
             boolean keepWork,
             boolean warmUp,
             CpuPinning cpuPinning,
+            ServerStorage.Choice serverStorage,
             PrintStream out) {
         this.job = job;
         this.s3 = s3;
@@ -101,6 +104,7 @@ public final class BenchmarkSession {
         this.keepWork = keepWork;
         this.warmUp = warmUp;
         this.cpuPinning = cpuPinning;
+        this.serverStorage = serverStorage;
         this.out = out;
         // Generous: a contender that hangs is killed rather than blocking the other contenders.
         Duration timeout = job.duration()
@@ -124,10 +128,15 @@ public final class BenchmarkSession {
         List<ContenderResult> results = new ArrayList<>();
         // Read before pinning: a pinned process sees only the server's core.
         Machine machine = Machine.current();
+        // Runs are released when they end, so the server holds one run's checkpoints (incremental ones share
+        // files across checkpoints, a restored job checkpoints again) and the parts of uploads in progress.
+        ServerStorage storage = s3.embedded()
+                ? ServerStorage.choose(serverStorage, work.resolve("s3"), 6 * job.expectedStateBytes() + (1L << 30))
+                : null;
         if (s3.embedded()) {
             cpuPinning.pinThisProcessAsServer();
         }
-        try (EmbeddedS3Server server = s3.embedded() ? startServer(work) : null) {
+        try (EmbeddedS3Server server = s3.embedded() ? startServer(storage.dir()) : null) {
             Map<String, Path> flinkConf = new HashMap<>();
             for (Contender contender : contenders) {
                 flinkConf.put(contender.name(), writeFlinkConfiguration(work, server, contender.name()));
@@ -137,6 +146,9 @@ public final class BenchmarkSession {
                     : server.endpoint().toString();
             out.println("S3: " + endpoint + " (" + s3.profile() + "), bucket " + s3.bucket() + "; job: " + job);
             out.println("CPUs: " + (server == null ? "not pinned (external endpoint)" : cpuPinning.describe()));
+            if (storage != null) {
+                out.println("S3 server's objects on " + storage.describe());
+            }
             if (server != null && server.faultProfile() != null) {
                 out.println("S3 faults: " + server.faultProfile());
             }
@@ -167,8 +179,12 @@ public final class BenchmarkSession {
                     }
                 }
             }
+            RunConfiguration configuration = storage == null
+                    ? configuration(endpoint)
+                    : configuration(endpoint)
+                            .withServerSetup(cpuPinning.describe() + "; its objects on " + storage.describe());
             BenchmarkResults benchmark = new BenchmarkResults(
-                    date, machine, configuration(endpoint), results, server == null ? null : injectedFaults(server));
+                    date, machine, configuration, results, server == null ? null : injectedFaults(server));
             Json.write(output.resolve("results.json"), benchmark);
             Path report = new ReportWriter(output).write(benchmark);
             out.println("results: " + output.resolve("results.json").toAbsolutePath());
@@ -177,6 +193,9 @@ public final class BenchmarkSession {
         } finally {
             if (!keepWork) {
                 deleteRecursively(work);
+                if (storage != null) {
+                    storage.release();
+                }
             }
         }
     }
@@ -308,9 +327,9 @@ public final class BenchmarkSession {
         }
     }
 
-    private EmbeddedS3Server startServer(Path work) {
+    private EmbeddedS3Server startServer(Path dataDir) {
         return EmbeddedS3Server.builder()
-                .baseDir(work.resolve("s3"))
+                .baseDir(dataDir)
                 .profile(NetworkProfile.named(s3.profile()))
                 .bucket(s3.bucket())
                 .faultProfile(s3.faultProfile())

@@ -6,6 +6,7 @@ import dev.flinks3.bench.checkpoint.results.ContenderResult;
 import dev.flinks3.bench.common.Contender;
 import dev.flinks3.bench.common.ContenderConfiguration;
 import dev.flinks3.bench.common.CpuPinning;
+import dev.flinks3.bench.common.ServerStorage;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
@@ -67,6 +68,15 @@ public final class SessionOptions {
                             + " each contender's run deletes its files and checkpoint objects when it ends.")
     boolean keepWork;
 
+    @Option(
+            names = "--server-storage",
+            defaultValue = "auto",
+            description = "Where the embedded S3 server keeps its objects: tmpfs (/dev/shm, memory), disk (under"
+                    + " --output), or auto: tmpfs when it and the machine's memory have room for six times the"
+                    + " job's state, since the server's filesystem backend writes every part twice"
+                    + " (default: ${DEFAULT-VALUE}).")
+    String serverStorage;
+
     /**
      * Checks the job's and the S3 target's options, runs every contender and writes the results and report.
      *
@@ -86,6 +96,7 @@ public final class SessionOptions {
             throws Exception {
         job.validate();
         s3.validate();
+        ServerStorage.Choice storage = ServerStorage.Choice.parse(serverStorage);
         BenchmarkResults results = new BenchmarkSession(
                         job,
                         s3,
@@ -100,6 +111,7 @@ public final class SessionOptions {
                         keepWork,
                         warmUp,
                         pinning,
+                        storage,
                         System.out)
                 .run();
         return results.contenders().stream().allMatch(ContenderResult::succeeded) ? 0 : 1;

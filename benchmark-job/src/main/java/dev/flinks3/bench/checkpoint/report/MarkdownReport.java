@@ -99,6 +99,9 @@ final class MarkdownReport {
                 Units.formatMegabytes(conf.expectedStateBytes()),
                 conf.restoreParallelism() > 0 ? "restore at parallelism " + conf.restoreParallelism() + "; " : "",
                 conf.rounds()));
+        if (conf.serverSetup() != null) {
+            md.append("S3 server: ").append(conf.serverSetup()).append(".\n\n");
+        }
         if (results.s3Faults() != null) {
             md.append(faults(results.s3Faults()));
         }

@@ -20,6 +20,8 @@ import java.util.Map;
  * @param rounds rounds over the contenders (order alternating)
  * @param contenders contender names in report order
  * @param command the command line that produced the results
+ * @param serverSetup how the embedded S3 server ran (its cores, where it kept its objects), or {@code null}
+ *     for an external endpoint or results written before it was recorded
  */
 public record RunConfiguration(
         Map<String, String> jobParameters,
@@ -32,7 +34,8 @@ public record RunConfiguration(
         String bucket,
         int rounds,
         List<String> contenders,
-        String command) {
+        String command,
+        String serverSetup) {
 
     /** The configuration of a run of {@code job}. */
     public static RunConfiguration of(
@@ -55,7 +58,25 @@ public record RunConfiguration(
                 bucket,
                 rounds,
                 contenders,
-                command);
+                command,
+                null);
+    }
+
+    /** This configuration with {@code serverSetup}. */
+    public RunConfiguration withServerSetup(String serverSetup) {
+        return new RunConfiguration(
+                jobParameters,
+                keyCount,
+                totalRecords,
+                expectedStateBytes,
+                restoreParallelism,
+                s3Profile,
+                endpoint,
+                bucket,
+                rounds,
+                contenders,
+                command,
+                serverSetup);
     }
 
     public RunConfiguration {

@@ -64,6 +64,8 @@ public final class MarkdownReport {
                 .append(" / rival.\n\n");
         out.append("Processes: the S3 server in its own JVM, each contender in its own JVM; ")
                 .append(run.cpuPinning())
+                .append("; the server's objects on ")
+                .append(run.serverStorage())
                 .append(".\n\n");
         out.append("Sizes: stream ")
                 .append(mib(s.streamBytes()))

@@ -38,6 +38,19 @@ public record WorkloadSizes(
     private static final int KIB = 1024;
     private static final long MIB = 1024L * 1024;
 
+    /**
+     * The most bytes one contender's round leaves on the server before its bucket is dropped, in bytes: an
+     * upper bound over every workload's objects.
+     */
+    public long storedBytesPerRound() {
+        return streamBytes * (2L + concurrentStreams)
+                + (long) smallFiles * smallFileBytes
+                + (long) positionalReadBytes * positionalReads
+                + restoreFiles * restoreFileBytes
+                + (long) deleteObjects * deleteObjectBytes
+                + persistBytes;
+    }
+
     /** The largest write or read a contender is handed in one call, in bytes (see {@link PatternData}). */
     public static final int MAX_CALL_BYTES = 4 * 1024 * 1024;
 

@@ -42,7 +42,8 @@ record LocalModeProcess(int exitCode, String console, BenchmarkResults results) 
                 "--contender",
                 "ours"));
         command.addAll(arguments);
-        command.addAll(List.of("--output", output.toString(), "--keep-work"));
+        // The tests read the server's objects from the output folder: on disk, kept after the run.
+        command.addAll(List.of("--output", output.toString(), "--keep-work", "--server-storage", "disk"));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         String console = new String(process.getInputStream().readAllBytes());
         assertThat(process.waitFor(4, TimeUnit.MINUTES)).isTrue();

@@ -55,6 +55,7 @@ class ReportFiguresTest {
                                 + "| throughput (MB/s) | failure |",
                         "| 5 | **FAILED** | 24.7 | 0.0 | 0.0 | 1.54 | - | Checkpoint Coordinator is suspending. |",
                         "| 4 | completed | 19.6 | 94.4 | 94.4 | 3.51 | 26.9 | - |");
+        assertThat(md).as("how the server ran").contains("S3 server: pinned to CPU 1; objects on tmpfs.");
         Map<String, JFreeChart> charts = charts(results);
         for (String name : PER_CHECKPOINT) {
             XYPlot plot = charts.get(name).getXYPlot();

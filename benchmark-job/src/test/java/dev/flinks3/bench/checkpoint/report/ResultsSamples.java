@@ -76,7 +76,8 @@ final class ResultsSamples {
                         "flink-benchmark",
                         rounds,
                         contenders,
-                        "java -jar x.jar compare"),
+                        "java -jar x.jar compare",
+                        "pinned to CPU 1; objects on tmpfs"),
                 runs);
     }
 }

@@ -29,7 +29,8 @@ class MarkdownReportTest {
                 WorkloadSizes.defaults(),
                 jars,
                 "2026-01-01T00:00:00Z",
-                "S3 server pinned to CPU 1, contenders to CPU 0 (taskset)");
+                "S3 server pinned to CPU 1, contenders to CPU 0 (taskset)",
+                "tmpfs, /dev/shm/flinks3-s3-server-1 (room for the 7.0 GiB the run stores at once)");
     }
 
     @Test
@@ -45,7 +46,8 @@ class MarkdownReportTest {
         assertThat(markdown).contains("| workload | unit | ours | native | ours / native |");
         assertThat(markdown)
                 .contains("Processes: the S3 server in its own JVM, each contender in its own JVM; "
-                        + "S3 server pinned to CPU 1, contenders to CPU 0 (taskset).");
+                        + "S3 server pinned to CPU 1, contenders to CPU 0 (taskset); the server's objects on tmpfs, "
+                        + "/dev/shm/flinks3-s3-server-1 (room for the 7.0 GiB the run stores at once).");
         assertThat(markdown).contains("| one stream write | MB/s | 210 (200-220) | 50.0 (48.0-52.0) | 4.20x |");
         assertThat(markdown).contains("| one stream write | 1.00 (1.00-1.00) | 2.00 (2.00-2.00) | 0.50x |");
         assertThat(markdown).contains("| one stream write | 10 (10-10) | 10 (10-10) | 1.00x |");
