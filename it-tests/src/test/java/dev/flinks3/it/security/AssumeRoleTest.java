@@ -5,7 +5,6 @@ import static com.github.tomakehurst.wiremock.client.WireMock.containing;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
-import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
@@ -46,33 +45,25 @@ class AssumeRoleTest {
     private static final String BASE_ACCESS_KEY = "AKIAFLINKS3BASEKEY";
     private static final String ROLE_ACCESS_KEY = "ASIAFLINKS3ROLEKEY";
     private static final String ROLE_SESSION_TOKEN = "IQoJb3JpZ2luX2VjEflinks3-assumed-role-session-token";
-    private static final String STS_ENDPOINT_PROPERTY = "aws.endpointUrlSts";
 
+    private LocalSts localSts;
     private WireMockServer sts;
-    private String savedStsEndpoint;
 
     @BeforeEach
     void startSts() {
-        sts = new WireMockServer(wireMockConfig().bindAddress("127.0.0.1").dynamicPort());
-        sts.start();
+        localSts = new LocalSts();
+        sts = localSts.server();
         sts.stubFor(post(urlEqualTo("/"))
                 .withRequestBody(containing("Action=AssumeRole"))
                 .willReturn(aResponse()
                         .withStatus(200)
                         .withHeader("Content-Type", "text/xml")
                         .withBody(stsAnswer())));
-        savedStsEndpoint = System.getProperty(STS_ENDPOINT_PROPERTY);
-        System.setProperty(STS_ENDPOINT_PROPERTY, "http://127.0.0.1:" + sts.port());
     }
 
     @AfterEach
     void stopSts() {
-        if (savedStsEndpoint == null) {
-            System.clearProperty(STS_ENDPOINT_PROPERTY);
-        } else {
-            System.setProperty(STS_ENDPOINT_PROPERTY, savedStsEndpoint);
-        }
-        sts.stop();
+        localSts.close();
     }
 
     @Test

@@ -5,7 +5,6 @@ import static com.github.tomakehurst.wiremock.client.WireMock.containing;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
-import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -49,28 +48,21 @@ class DelegationTokenTest {
     private static final String FIRST_KEY = "ASIAFLINKS3FIRST";
     private static final String RENEWED_KEY = "ASIAFLINKS3RENEWED";
 
+    private LocalSts localSts;
     private WireMockServer sts;
-    private String savedStsEndpoint;
 
     @BeforeEach
     void startSts() {
-        sts = new WireMockServer(wireMockConfig().bindAddress("127.0.0.1").dynamicPort());
-        sts.start();
+        localSts = new LocalSts();
+        sts = localSts.server();
         // Until the test has seen them used, every answer is the first session, expiring in seconds, so
         // Flink keeps renewing it; then the stand-in switches to the renewed session.
         stubSession(FIRST_KEY, "4 seconds");
-        savedStsEndpoint = System.getProperty("aws.endpointUrlSts");
-        System.setProperty("aws.endpointUrlSts", "http://127.0.0.1:" + sts.port());
     }
 
     @AfterEach
     void stopSts() {
-        if (savedStsEndpoint == null) {
-            System.clearProperty("aws.endpointUrlSts");
-        } else {
-            System.setProperty("aws.endpointUrlSts", savedStsEndpoint);
-        }
-        sts.stop();
+        localSts.close();
         DelegatedCredentials.clear();
     }
 
