@@ -1,5 +1,7 @@
 package dev.flinks3.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.flinks3.testserver.EmbeddedS3Server;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -87,6 +89,18 @@ abstract class AbstractS3ProxyFileSystemTest {
     }
 
     /** The object's bytes as a plain SDK GET sees them. */
+    /** Asserts that no object is at {@code path} and no object or multipart upload is left under {@link #dir}. */
+    protected void assertNothingLeftAt(Path path) throws IOException {
+        assertThat(s3.listMultipartUploads(b -> b.bucket(target.bucket()).prefix(key(dir)))
+                        .uploads())
+                .as("multipart uploads left under %s", dir)
+                .isEmpty();
+        assertThat(fs.exists(path)).isFalse();
+        assertThat(s3.listObjectsV2(b -> b.bucket(target.bucket()).prefix(key(dir)))
+                        .contents())
+                .isEmpty();
+    }
+
     protected byte[] objectBytes(Path path) {
         return s3.getObjectAsBytes(b -> b.bucket(target.bucket()).key(key(path)))
                 .asByteArray();

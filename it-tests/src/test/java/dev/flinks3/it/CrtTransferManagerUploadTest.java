@@ -258,17 +258,6 @@ class CrtTransferManagerUploadTest extends AbstractS3ProxyFileSystemTest {
         }
     }
 
-    private void assertNothingLeftAt(Path path) throws IOException {
-        assertThat(s3.listMultipartUploads(b -> b.bucket(target.bucket()).prefix(key(dir)))
-                        .uploads())
-                .as("multipart uploads left under %s", dir)
-                .isEmpty();
-        assertThat(fs.exists(path)).isFalse();
-        assertThat(s3.listObjectsV2(b -> b.bucket(target.bucket()).prefix(key(dir)))
-                        .contents())
-                .isEmpty();
-    }
-
     private List<RequestRecord> requestsFor(Path path) {
         String key = key(path);
         return server.requestLog().entries().stream()

@@ -75,13 +75,6 @@ class UploadFailureTest extends AbstractS3ProxyFileSystemTest {
                         RequestKind.CREATE_MULTIPART_UPLOAD,
                         RequestKind.UPLOAD_PART,
                         RequestKind.COMPLETE_MULTIPART_UPLOAD);
-        assertThat(s3.listMultipartUploads(b -> b.bucket(target.bucket()).prefix(key(dir)))
-                        .uploads())
-                .as("multipart uploads left under %s", dir)
-                .isEmpty();
-        assertThat(fs.exists(path)).isFalse();
-        assertThat(s3.listObjectsV2(b -> b.bucket(target.bucket()).prefix(key(dir)))
-                        .contents())
-                .isEmpty();
+        assertNothingLeftAt(path);
     }
 }
