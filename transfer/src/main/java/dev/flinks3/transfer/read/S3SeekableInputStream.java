@@ -44,6 +44,12 @@ import java.util.Objects;
  * move this stream's position or touch its connection, as Flink's {@code ByteBufferReadable} and
  * disaggregated state (ForSt) expect.
  *
+ * <p><b>One version.</b> Every GET after the stream's first (the next range, read-ahead, a re-request
+ * after a broken body, positional reads) sends {@code If-Match} with the ETag the first answer carried,
+ * and every answer's length and ETag must be the first ones: an object replaced while the stream reads
+ * it fails the read with an {@link ObjectChangedException}, and no byte of the new version is handed
+ * out (S3 API reference, GetObject "If-Match"; S3A's change detection does the same).
+ *
  * <p><b>Failures.</b> A missing object raises {@link FileNotFoundException} naming the {@code s3://}
  * location, at the first read (or at {@link #length()}). A connection that breaks mid-body is
  * re-requested from the current position, at most three GETs per range (or per positional read);
@@ -83,6 +89,9 @@ public final class S3SeekableInputStream extends InputStream {
     private final int chunkBytes;
     private final int parallelism;
     private final ReadAheadBudget readAheadBudget;
+    /** The ETag of the first answer, sent as {@code If-Match} by every later GET of this stream. */
+    private final ObjectVersion version;
+
     private volatile long length;
     private long position;
     private RangeReader range;
@@ -134,6 +143,7 @@ public final class S3SeekableInputStream extends InputStream {
         this.chunkBytes = (int) Math.min(settings.readAheadBytes(), MAX_CHUNK_BYTES);
         this.parallelism = settings.readAheadParallelism();
         this.readAheadBudget = readAhead;
+        this.version = new ObjectVersion(location);
         if (knownLength < -1) {
             throw new IllegalArgumentException("known length " + knownLength + " of " + location + " must be >= -1");
         }
@@ -327,7 +337,7 @@ public final class S3SeekableInputStream extends InputStream {
         }
         RangeRead read;
         try {
-            read = RangeFetch.of(client, location, position, dst, length)
+            read = RangeFetch.of(client, location, position, dst, length, version)
                     .begin()
                     .await();
         } catch (EOFException pastTheEnd) {
@@ -402,7 +412,7 @@ public final class S3SeekableInputStream extends InputStream {
             }
             if (range == null) {
                 long size = nextRangeSize(len);
-                range = new RangeReader(client, location, position, endOf(position, size), length);
+                range = new RangeReader(client, location, position, endOf(position, size), length, version);
                 rangeBytesRead = 0;
             }
             long gap = position - range.position();
@@ -453,7 +463,7 @@ public final class S3SeekableInputStream extends InputStream {
             return false;
         }
         readAheadWindows = windows;
-        readAhead = new ParallelReadAhead(client, location, position, length, chunkBytes, windows);
+        readAhead = new ParallelReadAhead(client, location, position, length, chunkBytes, windows, version);
         return true;
     }
 
