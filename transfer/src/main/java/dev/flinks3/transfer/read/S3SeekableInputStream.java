@@ -27,8 +27,10 @@ import java.util.Objects;
  * A stream holds at most parallelism x chunk size bytes of read-ahead buffers.
  *
  * <p><b>Lazy seek.</b> {@link #seek(long)} only records the wanted position. The next read skips a
- * forward gap of up to {@value #MAX_FORWARD_SKIP_BYTES} bytes on the open connection; for a backward
- * or longer forward seek it releases the connection (a remainder of up to 64 KiB is drained so the
+ * forward gap of up to {@value #MAX_FORWARD_SKIP_BYTES} bytes on the open connection; a reader that
+ * moves forward by at most {@value #SEQUENTIAL_SKIP_BYTES} bytes between reads, within or just past the
+ * range asked for, is still reading sequentially (its ranges keep growing, its read-ahead keeps going).
+ * For a backward or longer forward seek it releases the connection (a remainder of up to 64 KiB is drained so the
  * connection is reused, a larger one aborted) and sends a new ranged GET.
  *
  * <p><b>Adaptive range after a seek.</b> A reader that seeks away is often a random reader that
@@ -83,6 +85,14 @@ public final class S3SeekableInputStream extends InputStream {
     /** Factor by which each range of a reader that stays sequential after a seek grows. */
     public static final int RANGE_GROWTH = 4;
 
+    /**
+     * Longest forward move between two reads (a {@link #seek} or {@link #skip} ahead) of a reader that is
+     * still taken to read sequentially: within or just past the bytes already asked for, it keeps the
+     * ranges growing and the read-ahead going, as reading straight through would, instead of starting
+     * again at {@value #FIRST_RANGE_AFTER_SEEK_BYTES} bytes.
+     */
+    public static final long SEQUENTIAL_SKIP_BYTES = 16 * 1024;
+
     private final ObjectClient client;
     private final S3Location location;
     private final long rangeBytes;
@@ -97,9 +107,14 @@ public final class S3SeekableInputStream extends InputStream {
     private RangeReader range;
     /** Bytes the open range gave to reads (skipped bytes not counted), to tell a sequential reader. */
     private long rangeBytesRead;
+    /** Longest forward gap skipped on the open range, to tell a reader that skips a little from a random one. */
+    private long rangeLongestSkip;
     /** Bytes the next range asks for when a reader continues sequentially; shrinks after a seek. */
     private long nextRangeBytes;
-    /** True once {@link #seek} moved the position away from where sequential reading would go on. */
+    /**
+     * True once {@link #seek} moved the position away from where sequential reading would go on: backward,
+     * forward by more than {@value #SEQUENTIAL_SKIP_BYTES} bytes, or anywhere before any range was asked for.
+     */
     private boolean seekedAway;
 
     private ParallelReadAhead readAhead;
@@ -167,7 +182,9 @@ public final class S3SeekableInputStream extends InputStream {
         if (newPosition < 0) {
             throw new EOFException("cannot seek to negative position " + newPosition + " in " + location);
         }
-        if (newPosition != position) {
+        long ahead = newPosition - position;
+        boolean reading = range != null || readAhead != null;
+        if (ahead != 0 && (!reading || ahead < 0 || ahead > SEQUENTIAL_SKIP_BYTES)) {
             seekedAway = true;
         }
         position = newPosition;
@@ -396,11 +413,13 @@ public final class S3SeekableInputStream extends InputStream {
         }
         while (true) {
             if (range != null && !continuesAt(range, position)) {
-                // Sequential: the reader went on where the range ended, having read (not skipped) at
-                // least half of it; random reads that merely cross a range's end do not qualify.
-                boolean sequential = range.position() == range.end()
-                        && position == range.end()
-                        && rangeBytesRead >= (range.end() - range.start()) / 2;
+                // Sequential: the reader went on where the range ended (or a little past it), having read
+                // (not skipped) at least half of it or skipped only a little at a time; random reads that
+                // merely cross a range's end do not qualify.
+                boolean sequential = position >= range.end()
+                        && position - range.position() <= SEQUENTIAL_SKIP_BYTES
+                        && (rangeBytesRead >= (range.end() - range.start()) / 2
+                                || rangeLongestSkip <= SEQUENTIAL_SKIP_BYTES);
                 boolean fullSize = range.end() - range.start() >= rangeBytes;
                 closeRange();
                 if (sequential && fullSize && startReadAhead()) {
@@ -414,8 +433,10 @@ public final class S3SeekableInputStream extends InputStream {
                 long size = nextRangeSize(len);
                 range = new RangeReader(client, location, position, endOf(position, size), length, version);
                 rangeBytesRead = 0;
+                rangeLongestSkip = 0;
             }
             long gap = position - range.position();
+            rangeLongestSkip = Math.max(rangeLongestSkip, gap);
             if (gap > 0 && range.discard(gap) < gap) {
                 learnLength(range);
                 closeRange();

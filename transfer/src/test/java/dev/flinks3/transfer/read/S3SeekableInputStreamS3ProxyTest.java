@@ -28,13 +28,18 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * An object replaced by one of the same length while a stream reads it, over HTTP against S3Proxy:
- * every GET of a stream after its first sends {@code If-Match} with the ETag the first one saw, the
- * server answers 412, and the read fails with an {@link ObjectChangedException}; no byte of the new
- * version is handed out. The object is replaced in the server's store between two ranged GETs.
+ * {@link S3SeekableInputStream} over HTTP against S3Proxy, counted and checked at the server.
+ *
+ * <p>An object replaced by one of the same length while a stream reads it: every GET of a stream after
+ * its first sends {@code If-Match} with the ETag the first one saw, the server answers 412, and the read
+ * fails with an {@link ObjectChangedException}; no byte of the new version is handed out. The object is
+ * replaced in the server's store between two ranged GETs.
+ *
+ * <p>A reader that skips a few KiB forward between small reads sends as few GETs as one reading
+ * straight through.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-class ReplacedObjectS3ProxyTest {
+class S3SeekableInputStreamS3ProxyTest {
 
     private static final String BUCKET = "replaced-object";
     private static final int MIB = 1024 * 1024;
@@ -148,6 +153,44 @@ class ReplacedObjectS3ProxyTest {
             assertThat(gets.get(0).header("if-match")).isEmpty();
             assertThat(gets.get(1).header("if-match")).contains(eTag);
             assertThat(gets.get(2).header("if-match")).contains(eTag);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(ClientSettings.HttpClientType.class)
+    void aReaderSkippingAFewKibForwardSendsNoMoreGetsThanOneReadingStraightThrough(ClientSettings.HttpClientType http)
+            throws IOException {
+        try (S3ClientOwner owner = owner(http)) {
+            ObjectClient client = owner.objectClient();
+            S3Location location = newLocation();
+            byte[] data = randomBytes(8 * MIB);
+            client.put(location, ByteBuffer.wrap(data), WriteCondition.NONE).join();
+            ReadSettings settings = ReadSettings.builder()
+                    .readAheadBytes(MIB)
+                    .readAheadParallelism(1)
+                    .build();
+
+            server.requestLog().clear();
+            try (S3SeekableInputStream in = new S3SeekableInputStream(client, location, settings, data.length)) {
+                assertThat(in.readAllBytes()).isEqualTo(data);
+            }
+            long straight = server.requestLog().count(RequestKind.GET_OBJECT);
+
+            server.requestLog().clear();
+            int read = 4 * 1024;
+            int skip = 6 * 1024;
+            byte[] block = new byte[read];
+            try (S3SeekableInputStream in = new S3SeekableInputStream(client, location, settings, data.length)) {
+                for (long at = 0; at + read <= data.length; at += read + skip) {
+                    in.seek(at);
+                    assertThat(in.readNBytes(block, 0, read)).isEqualTo(read);
+                    assertThat(block).isEqualTo(Arrays.copyOfRange(data, (int) at, (int) at + read));
+                }
+            }
+            long skipping = server.requestLog().count(RequestKind.GET_OBJECT);
+
+            assertThat(straight).isEqualTo(8);
+            assertThat(skipping).isLessThanOrEqualTo(straight);
         }
     }
 
