@@ -49,6 +49,8 @@ public class S3FileSystemFactory implements FileSystemFactory {
 
     private static final Logger LOG = LoggerFactory.getLogger(S3FileSystemFactory.class);
     private static final SortedMap<String, String> NO_OVERRIDES = Collections.emptySortedMap();
+    /** Flink 2.0+ has PathsCopyingFileSystem; Flink 1.20 cannot define {@link PathsCopyingS3FileSystem}. */
+    private static final boolean PATHS_COPYING = flinkHas("org.apache.flink.core.fs.PathsCopyingFileSystem");
 
     private S3FileSystemSettings settings;
     private Map<String, S3FileSystemSettings> bucketSettings = Map.of();
@@ -121,16 +123,35 @@ public class S3FileSystemFactory implements FileSystemFactory {
             }
             clients.put(overrides, backend);
         }
-        S3FileSystem fs = new S3FileSystem(
-                fsUri,
-                backend.objectClient(),
-                backend.uploads(),
-                backend.transferManagerUploads(),
-                backend.bulkCopy(),
-                backend.readAhead(),
-                effective);
+        S3FileSystem fs = PATHS_COPYING
+                ? PathsCopyingS3FileSystem.create(
+                        fsUri,
+                        backend.objectClient(),
+                        backend.uploads(),
+                        backend.transferManagerUploads(),
+                        backend.bulkCopy(),
+                        backend.readAhead(),
+                        effective)
+                : new S3FileSystem(
+                        fsUri,
+                        backend.objectClient(),
+                        backend.uploads(),
+                        backend.transferManagerUploads(),
+                        backend.bulkCopy(),
+                        backend.readAhead(),
+                        effective);
         LOG.info("Created {} (flinks3) on {} with {}", fs.getUri(), backend, effective);
         return fs;
+    }
+
+    /** Whether Flink's class loader (parent-first for {@code org.apache.flink}) has the class. */
+    private static boolean flinkHas(String className) {
+        try {
+            Class.forName(className, false, FileSystem.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
     }
 
     /**

@@ -54,7 +54,7 @@ public final class JobLauncher {
             }
         }
         StreamExecutionEnvironment env = environments.apply(conf);
-        LargeStateGeneratorJob.addTo(env, parameters, parallelism, AfterLastRecord.IDLE);
+        LargeStateGeneratorJob.addTo(env, parameters, parallelism, AfterLastRecord.IDLE, restorePath != null);
         return env.executeAsync(LargeStateGeneratorJob.JOB_NAME + (restorePath == null ? "" : " (restore)"));
     }
 
