@@ -166,13 +166,25 @@ public final class SdkObjectClient implements ObjectClient {
      */
     @Override
     public RangeStream get(S3Location location, long start, long endExclusive) throws IOException {
+        return get(location, start, endExclusive, null);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>As {@link #get(S3Location, long, long)}; a 412 answer to {@code If-Match} is an {@link
+     * S3RequestException} of status 412 saying the object changed while it was read.
+     */
+    @Override
+    public RangeStream get(S3Location location, long start, long endExclusive, String ifMatch) throws IOException {
         if (start < 0 || endExclusive <= start) {
             throw new IllegalArgumentException("invalid range [" + start + ", " + endExclusive + ") of " + location);
         }
         GetObjectRequest.Builder request = GetObjectRequest.builder()
                 .bucket(location.bucket())
                 .key(location.key())
-                .range("bytes=" + start + "-" + (endExclusive - 1));
+                .range("bytes=" + start + "-" + (endExclusive - 1))
+                .ifMatch(ifMatch);
         sse.decorate(request);
         checksums.decorate(request);
         ResponseInputStream<GetObjectResponse> body;
@@ -200,7 +212,9 @@ public final class SdkObjectClient implements ObjectClient {
                     null);
         }
         return VerifiedRangeStream.of(
-                new SdkRangeStream(body, location, SdkRangeStream.objectLength(response)), response, location);
+                new SdkRangeStream(body, location, SdkRangeStream.objectLength(response), response.eTag()),
+                response,
+                location);
     }
 
     /**
@@ -212,6 +226,16 @@ public final class SdkObjectClient implements ObjectClient {
      */
     @Override
     public CompletableFuture<RangeRead> readInto(S3Location location, long start, ByteBuffer dst) {
+        return readInto(location, start, dst, null);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>As {@link #readInto(S3Location, long, ByteBuffer)}, with {@code If-Match} when {@code ifMatch} is set.
+     */
+    @Override
+    public CompletableFuture<RangeRead> readInto(S3Location location, long start, ByteBuffer dst, String ifMatch) {
         int length = dst.remaining();
         if (start < 0 || length < 1) {
             throw new IllegalArgumentException(
@@ -220,7 +244,8 @@ public final class SdkObjectClient implements ObjectClient {
         GetObjectRequest.Builder request = GetObjectRequest.builder()
                 .bucket(location.bucket())
                 .key(location.key())
-                .range("bytes=" + start + "-" + (start + length - 1));
+                .range("bytes=" + start + "-" + (start + length - 1))
+                .ifMatch(ifMatch);
         sse.decorate(request);
         checksums.decorate(request);
         BufferBodyTransformer body = new BufferBodyTransformer(location, start, dst);
