@@ -144,8 +144,9 @@ public final class LargeStateGeneratorJob {
      *
      * @param parallelism parallelism of every operator (the restore may use another than the first run)
      * @param afterLastRecord whether the source idles (for the runner to cancel) or ends after its last record
+     * @return the accumulator's output (the index of each processed record), for a caller to add another sink to
      */
-    public static void addTo(
+    public static SingleOutputStreamOperator<Long> addTo(
             StreamExecutionEnvironment env,
             JobParameters parameters,
             int parallelism,
@@ -170,5 +171,6 @@ public final class LargeStateGeneratorJob {
                 .sinkTo(new DiscardingSink<>())
                 .name(SINK_NAME)
                 .uid(SINK_NAME);
+        return accumulated;
     }
 }
