@@ -29,6 +29,7 @@ import org.apache.flink.core.fs.FSDataInputStream;
 import org.apache.flink.core.fs.FSDataOutputStream;
 import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.FileSystemKind;
 import org.apache.flink.core.fs.ICloseableRegistry;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.core.fs.PathsCopyingFileSystem.CopyRequest;
@@ -130,6 +131,14 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
     @Override
     public boolean isDistributedFS() {
         return true;
+    }
+
+    /**
+     * {@link FileSystemKind#OBJECT_STORE}. Flink 1.20 declares {@code FileSystem.getKind()} abstract and
+     * calls it; Flink 2.x dropped the method, so it carries no {@code @Override}.
+     */
+    public FileSystemKind getKind() {
+        return FileSystemKind.OBJECT_STORE;
     }
 
     // ---- status and listing --------------------------------------------------------------------

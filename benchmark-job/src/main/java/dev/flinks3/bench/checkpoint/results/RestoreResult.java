@@ -28,6 +28,11 @@ package dev.flinks3.bench.checkpoint.results;
  *     record generator alone ({@code n}: the records before the checkpoint plus those after the restore), which
  *     the state read back must equal; null in results written before it was computed
  * @param sourceKeys keys those records create
+ * @param checkpointParallelism the parallelism of the job that wrote the checkpoint (a rescale when it differs
+ *     from {@code parallelism}); 0 in results written before it was recorded
+ * @param submitToAllRunningMs from the submission call (client clock) until the last subtask's RUNNING timestamp
+ *     as the REST API reports it (JobManager clock; one machine in local mode), without the lag of the REST
+ *     API's cached job view that {@code submitToRunningMs} has; 0 if not recorded
  */
 public record RestoreResult(
         long checkpointId,
@@ -47,7 +52,9 @@ public record RestoreResult(
         double recordsPerSecondWindow1,
         double recordsPerSecondWindow2,
         String sourceDigest,
-        long sourceKeys) {
+        long sourceKeys,
+        int checkpointParallelism,
+        long submitToAllRunningMs) {
 
     /** Length of each of the two windows after the restore whose records/s are reported, in seconds. */
     public static final int WINDOW_SECONDS = 10;
@@ -84,6 +91,8 @@ public record RestoreResult(
                 0,
                 0,
                 null,
+                0,
+                0,
                 0);
     }
 }
