@@ -41,7 +41,7 @@ final class CommitGuard {
     private final ObjectClient client;
     private final boolean conditionalWrites;
     /** Whether PutObject and CompleteMultipartUpload honour If-None-Match: null until probed. */
-    private Honoured honoured;
+    private final Honoured honoured = new Honoured();
 
     CommitGuard(ObjectClient client, boolean conditionalWrites) {
         this.client = client;
@@ -56,7 +56,7 @@ final class CommitGuard {
      * @throws IOException if the probe of the server fails
      */
     WriteCondition prepareCompletion(S3Location target, WriteCondition requested) throws IOException {
-        if (requested == WriteCondition.IF_NONE_MATCH && conditionalWrites && !probe(target).completion) {
+        if (requested == WriteCondition.IF_NONE_MATCH && conditionalWrites && !probe(target, false).completion) {
             return headCheck(target);
         }
         return prepare(target, requested, false);
@@ -68,67 +68,72 @@ final class CommitGuard {
      * #prepareCompletion} does); false with conditional writes switched off.
      */
     boolean completionCarriesCondition(S3Location near) throws IOException {
-        return conditionalWrites && probe(near).completion;
+        return conditionalWrites && probe(near, false).completion;
     }
 
-    /** What the probe found: whether PutObject and CompleteMultipartUpload honour If-None-Match. */
+    /** What the probes found so far: whether PutObject and CompleteMultipartUpload honour If-None-Match. */
     private static final class Honoured {
-        final boolean put;
-        final boolean completion;
-
-        Honoured(boolean put, boolean completion) {
-            this.put = put;
-            this.completion = completion;
-        }
+        /** null until probed */
+        Boolean put;
+        /** null until probed */
+        Boolean completion;
     }
 
-    private synchronized Honoured probe(S3Location near) throws IOException {
-        if (honoured == null) {
-            honoured = probeConditionalWrites(near);
-            if (!honoured.put || !honoured.completion) {
-                String ignoredBy = !honoured.put && !honoured.completion
-                        ? "PutObject and CompleteMultipartUpload"
-                        : honoured.put ? "CompleteMultipartUpload" : "PutObject";
-                String files = !honoured.put && !honoured.completion
-                        ? "all files"
-                        : honoured.put ? "files that span several parts" : "files of one part";
+    /**
+     * Probes the request kind not probed yet ({@code put}: PutObject, else CompleteMultipartUpload), each
+     * on its first conditional write only, so that a store refusing multipart requests (a KMS key policy
+     * without kms:Decrypt) still takes small files.
+     */
+    private synchronized Honoured probe(S3Location near, boolean put) throws IOException {
+        if (put ? honoured.put == null : honoured.completion == null) {
+            boolean result = put ? probeConditionalPut(near) : probeConditionalCompletion(near);
+            if (put) {
+                honoured.put = result;
+            } else {
+                honoured.completion = result;
+            }
+            if (!result) {
                 LOG.warn(
                         "This S3 server ignores If-None-Match: * on {} (a probe at {} was overwritten): {} written"
                                 + " with WriteMode.NO_OVERWRITE are checked with a HEAD just before the commit"
                                 + " instead, which a concurrent writer can race.",
-                        ignoredBy,
+                        put ? "PutObject" : "CompleteMultipartUpload",
                         near,
-                        files);
+                        put ? "files of one part" : "files that span several parts");
             }
         }
         return honoured;
     }
 
-    /**
-     * Writes an object of its own, then a conditional PutObject and a one-part upload completed with the
-     * condition onto it; each is honoured if refused with 412.
-     */
-    private Honoured probeConditionalWrites(S3Location near) throws IOException {
+    /** Writes an object of its own, then a conditional PutObject onto it; true if refused with 412. */
+    private boolean probeConditionalPut(S3Location near) throws IOException {
+        S3Location probe = near.withKey(near.key() + PROBE_KEY_SUFFIX + UUID.randomUUID());
+        Await.result(client.put(probe, ByteBuffer.allocate(1), WriteCondition.NONE));
+        try {
+            Await.result(client.put(probe, ByteBuffer.allocate(3), WriteCondition.IF_NONE_MATCH));
+            return false;
+        } catch (FileAlreadyExistsException refused) {
+            return true;
+        } finally {
+            client.delete(probe);
+        }
+    }
+
+    /** Completes a one-part upload with If-None-Match onto an object of its own; true if refused. */
+    private boolean probeConditionalCompletion(S3Location near) throws IOException {
         S3Location probe = near.withKey(near.key() + PROBE_KEY_SUFFIX + UUID.randomUUID());
         Await.result(client.put(probe, ByteBuffer.allocate(1), WriteCondition.NONE));
         String uploadId = null;
         try {
-            boolean put;
-            try {
-                Await.result(client.put(probe, ByteBuffer.allocate(3), WriteCondition.IF_NONE_MATCH));
-                put = false;
-            } catch (FileAlreadyExistsException refused) {
-                put = true;
-            }
             uploadId = Await.result(client.createMultipartUpload(probe));
             CompletedPart part = Await.result(client.uploadPart(probe, uploadId, 1, ByteBuffer.allocate(2)));
             try {
                 Await.result(
                         client.completeMultipartUpload(probe, uploadId, List.of(part), WriteCondition.IF_NONE_MATCH));
                 uploadId = null;
-                return new Honoured(put, false);
+                return false;
             } catch (FileAlreadyExistsException refused) {
-                return new Honoured(put, true);
+                return true;
             }
         } finally {
             if (uploadId != null) {
@@ -154,7 +159,7 @@ final class CommitGuard {
         if (requested != WriteCondition.IF_NONE_MATCH) {
             return requested;
         }
-        if (!conditionalWrites || (put && !probe(target).put)) {
+        if (!conditionalWrites || (put && !probe(target, true).put)) {
             return headCheck(target);
         }
         return requested;

@@ -1,6 +1,7 @@
 package dev.flinks3.transfer.sdk;
 
 import dev.flinks3.transfer.ClientSettings;
+import dev.flinks3.transfer.S3Errors;
 import java.time.Duration;
 import javax.xml.stream.XMLStreamException;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
@@ -195,6 +196,12 @@ public final class S3RetryStrategy {
                 throw new TokenAcquisitionFailedException(
                         "The server answered the resent body as corrupted again,"
                                 + " so it rejects the request's form rather than bytes spoilt in flight",
+                        token,
+                        request.failure());
+            }
+            if (S3Errors.isUnknownHost(request.failure())) {
+                throw new TokenAcquisitionFailedException(
+                        "The server's host name does not resolve, which retrying within seconds does not change",
                         token,
                         request.failure());
             }
