@@ -144,13 +144,14 @@ public final class LargeStateGeneratorJob {
      *
      * @param parallelism parallelism of every operator (the restore may use another than the first run)
      * @param afterLastRecord whether the source idles (for the runner to cancel) or ends after its last record
+     * @return the accumulator's output (the index of each processed record), for a caller to add another sink to
      */
-    public static void addTo(
+    public static SingleOutputStreamOperator<Long> addTo(
             StreamExecutionEnvironment env,
             JobParameters parameters,
             int parallelism,
             AfterLastRecord afterLastRecord) {
-        addTo(env, parameters, parallelism, afterLastRecord, false);
+        return addTo(env, parameters, parallelism, afterLastRecord, false);
     }
 
     /**
@@ -159,8 +160,9 @@ public final class LargeStateGeneratorJob {
      * --rate-after-restore} (unthrottled when 0), and its accumulator verifies the state once they are processed.
      *
      * @param restored whether the job is submitted to restore from a checkpoint
+     * @return the accumulator's output (the index of each processed record), for a caller to add another sink to
      */
-    public static void addTo(
+    public static SingleOutputStreamOperator<Long> addTo(
             StreamExecutionEnvironment env,
             JobParameters parameters,
             int parallelism,
@@ -201,5 +203,6 @@ public final class LargeStateGeneratorJob {
                 .sinkTo(new DiscardingSink<>())
                 .name(SINK_NAME)
                 .uid(SINK_NAME);
+        return accumulated;
     }
 }

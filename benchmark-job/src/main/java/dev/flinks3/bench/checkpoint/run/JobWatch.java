@@ -36,7 +36,7 @@ public final class JobWatch {
      *
      * @throws RunFailure with the job's root exception
      */
-    void requireAlive(JsonNode job) throws RunFailure, IOException {
+    public void requireAlive(JsonNode job) throws RunFailure, IOException {
         String state = job.path("state").asString("");
         if (TERMINAL.contains(state)) {
             throw new RunFailure("job " + jobId + " is " + state + rootCause());
