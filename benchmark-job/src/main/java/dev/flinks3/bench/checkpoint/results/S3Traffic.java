@@ -1,5 +1,6 @@
 package dev.flinks3.bench.checkpoint.results;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.flinks3.bench.common.ServerTraffic;
 import dev.flinks3.testserver.RequestKind;
 import java.util.Map;
@@ -16,7 +17,11 @@ import java.util.Map;
  * @param serverCpuNanos the server process's CPU time during the phase, all its threads, in ns (0 in results
  *     written before it was recorded)
  */
-public record S3Traffic(long requests, Map<String, Long> requestsByOperation, long bytesRead, long serverCpuNanos) {
+public record S3Traffic(
+        long requests,
+        Map<String, Long> requestsByOperation,
+        long bytesRead,
+        @JsonInclude(JsonInclude.Include.NON_DEFAULT) long serverCpuNanos) {
 
     public S3Traffic {
         requestsByOperation = Map.copyOf(requestsByOperation);
