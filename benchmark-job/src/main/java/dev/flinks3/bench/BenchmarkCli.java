@@ -7,6 +7,8 @@ import dev.flinks3.bench.checkpoint.local.LocalCommand;
 import dev.flinks3.bench.checkpoint.local.RunContenderCommand;
 import dev.flinks3.bench.common.UsageException;
 import dev.flinks3.bench.fsbench.FsBenchmarkMain;
+import dev.flinks3.bench.soak.RunSoakCommand;
+import dev.flinks3.bench.soak.SoakCommand;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -23,6 +25,7 @@ import picocli.CommandLine.ParseResult;
  * java -jar benchmark-job/target/flinks3-benchmark-job.jar report --rest-url http://jm:8081 --job-id ID --output out
  * java -jar benchmark-job/target/flinks3-benchmark-job.jar report --results a.json --results b.json --output ab
  * java -jar benchmark-job/target/flinks3-benchmark-job.jar fsbench   # filesystem-level benchmark
+ * java -jar benchmark-job/target/flinks3-benchmark-job.jar soak      # hours under faults and TaskManager stops
  * </pre>
  * Each command prints its options with {@code --help}, the jar its version with {@code --version}. A
  * user's mistake (an option it cannot parse or a value out of range, an unknown name, a missing file, an
@@ -40,7 +43,9 @@ import picocli.CommandLine.ParseResult;
             ClusterCommand.class,
             ReportCommand.class,
             FsBenchmarkMain.class,
-            RunContenderCommand.class
+            RunContenderCommand.class,
+            SoakCommand.class,
+            RunSoakCommand.class
         })
 public final class BenchmarkCli {
 

@@ -20,13 +20,14 @@ import org.slf4j.LoggerFactory;
  *
  * <p>No overwrite uses S3 conditional writes ({@code If-None-Match: *}, 412 when the key exists). For
  * servers without them (settings {@code conditionalWritesEnabled = false}) it falls back to a HEAD just
- * before the commit, which leaves a small race window. Some servers honour {@code If-None-Match: *} on
- * PutObject but ignore it on CompleteMultipartUpload and overwrite (Ceph RGW 16.2). A server whose
- * answers showed that it checks flexible checksums as S3 does ({@link ObjectClient#checksFlexibleChecksums})
- * is trusted with the condition. For any other, before the first conditional completion a probe next to
- * the target finds out (an object, then a one-part upload completed onto it with the condition; both
- * removed again), and where the condition is ignored, completions fall back to the HEAD check, with one
- * warning. After a failed commit request, a HEAD tells
+ * before the commit, which leaves a small race window. Servers are reported to accept the header yet not
+ * enforce it: Ceph RGW 16.2 on CompleteMultipartUpload, MinIO releases of 2022-2024 (which do echo
+ * CRC32C, so a checksum echo proves nothing here), SeaweedFS. So before the first conditional write, a
+ * probe next to the target finds out for both requests, whatever the checksum answers said: an object,
+ * then a conditional PutObject onto it and a one-part upload completed onto it with the condition, all
+ * removed again. Where a request was found to ignore the condition, that request falls back to the HEAD
+ * check, with one warning; {@code NO_OVERWRITE} never overwrites silently. After a failed commit
+ * request, a HEAD tells
  * whether the request took effect and only the response was lost (connection drop, or a retry answered
  * NoSuchUpload or 412 because the first attempt had already succeeded): the object then carries
  * exactly the ETag the writer computed. An identical object that was already at the key is
@@ -39,8 +40,8 @@ final class CommitGuard {
 
     private final ObjectClient client;
     private final boolean conditionalWrites;
-    /** Whether CompleteMultipartUpload honours If-None-Match: null until probed. */
-    private Boolean completionHonoursCondition;
+    /** Whether PutObject and CompleteMultipartUpload honour If-None-Match: null until probed. */
+    private Honoured honoured;
 
     CommitGuard(ObjectClient client, boolean conditionalWrites) {
         this.client = client;
@@ -55,13 +56,10 @@ final class CommitGuard {
      * @throws IOException if the probe of the server fails
      */
     WriteCondition prepareCompletion(S3Location target, WriteCondition requested) throws IOException {
-        if (requested == WriteCondition.IF_NONE_MATCH
-                && conditionalWrites
-                && !client.checksFlexibleChecksums()
-                && !completionHonoursCondition(target)) {
+        if (requested == WriteCondition.IF_NONE_MATCH && conditionalWrites && !probe(target).completion) {
             return headCheck(target);
         }
-        return prepare(target, requested);
+        return prepare(target, requested, false);
     }
 
     /**
@@ -70,39 +68,67 @@ final class CommitGuard {
      * #prepareCompletion} does); false with conditional writes switched off.
      */
     boolean completionCarriesCondition(S3Location near) throws IOException {
-        return conditionalWrites && (client.checksFlexibleChecksums() || completionHonoursCondition(near));
+        return conditionalWrites && probe(near).completion;
     }
 
-    private synchronized boolean completionHonoursCondition(S3Location near) throws IOException {
-        if (completionHonoursCondition == null) {
-            completionHonoursCondition = probeConditionalCompletion(near);
-            if (!completionHonoursCondition) {
+    /** What the probe found: whether PutObject and CompleteMultipartUpload honour If-None-Match. */
+    private static final class Honoured {
+        final boolean put;
+        final boolean completion;
+
+        Honoured(boolean put, boolean completion) {
+            this.put = put;
+            this.completion = completion;
+        }
+    }
+
+    private synchronized Honoured probe(S3Location near) throws IOException {
+        if (honoured == null) {
+            honoured = probeConditionalWrites(near);
+            if (!honoured.put || !honoured.completion) {
+                String ignoredBy = !honoured.put && !honoured.completion
+                        ? "PutObject and CompleteMultipartUpload"
+                        : honoured.put ? "CompleteMultipartUpload" : "PutObject";
+                String files = !honoured.put && !honoured.completion
+                        ? "all files"
+                        : honoured.put ? "files that span several parts" : "files of one part";
                 LOG.warn(
-                        "This S3 server ignores If-None-Match: * on CompleteMultipartUpload (a probe at {} was"
-                                + " overwritten): files written with WriteMode.NO_OVERWRITE that span several parts are"
-                                + " checked with a HEAD just before the commit instead, which a concurrent writer can race."
-                                + " Files of one part use the conditional PutObject, which this server honours.",
-                        near);
+                        "This S3 server ignores If-None-Match: * on {} (a probe at {} was overwritten): {} written"
+                                + " with WriteMode.NO_OVERWRITE are checked with a HEAD just before the commit"
+                                + " instead, which a concurrent writer can race.",
+                        ignoredBy,
+                        near,
+                        files);
             }
         }
-        return completionHonoursCondition;
+        return honoured;
     }
 
-    /** Completes a one-part upload with If-None-Match onto an object of its own; true if refused. */
-    private boolean probeConditionalCompletion(S3Location near) throws IOException {
+    /**
+     * Writes an object of its own, then a conditional PutObject and a one-part upload completed with the
+     * condition onto it; each is honoured if refused with 412.
+     */
+    private Honoured probeConditionalWrites(S3Location near) throws IOException {
         S3Location probe = near.withKey(near.key() + PROBE_KEY_SUFFIX + UUID.randomUUID());
         Await.result(client.put(probe, ByteBuffer.allocate(1), WriteCondition.NONE));
         String uploadId = null;
         try {
+            boolean put;
+            try {
+                Await.result(client.put(probe, ByteBuffer.allocate(3), WriteCondition.IF_NONE_MATCH));
+                put = false;
+            } catch (FileAlreadyExistsException refused) {
+                put = true;
+            }
             uploadId = Await.result(client.createMultipartUpload(probe));
             CompletedPart part = Await.result(client.uploadPart(probe, uploadId, 1, ByteBuffer.allocate(2)));
             try {
                 Await.result(
                         client.completeMultipartUpload(probe, uploadId, List.of(part), WriteCondition.IF_NONE_MATCH));
                 uploadId = null;
-                return false;
+                return new Honoured(put, false);
             } catch (FileAlreadyExistsException refused) {
-                return true;
+                return new Honoured(put, true);
             }
         } finally {
             if (uploadId != null) {
@@ -116,13 +142,22 @@ final class CommitGuard {
      * The condition to send with the commit request.
      *
      * @throws FileAlreadyExistsException if no overwrite is asked, the server lacks conditional writes
-     *     and an object exists at {@code target}
+     *     (switched off, or found by the probe to ignore them on PutObject) and an object exists at {@code
+     *     target}
+     * @throws IOException if the probe of the server fails
      */
     WriteCondition prepare(S3Location target, WriteCondition requested) throws IOException {
-        if (requested != WriteCondition.IF_NONE_MATCH || conditionalWrites) {
+        return prepare(target, requested, true);
+    }
+
+    private WriteCondition prepare(S3Location target, WriteCondition requested, boolean put) throws IOException {
+        if (requested != WriteCondition.IF_NONE_MATCH) {
             return requested;
         }
-        return headCheck(target);
+        if (!conditionalWrites || (put && !probe(target).put)) {
+            return headCheck(target);
+        }
+        return requested;
     }
 
     private WriteCondition headCheck(S3Location target) throws IOException {

@@ -15,7 +15,9 @@ final class RandomFaults {
         NONE,
         INTERNAL_ERROR,
         SLOW_DOWN,
-        RESET
+        RESET,
+        MID_BODY_RESET,
+        SLOW_ANSWER
     }
 
     private final FaultProfile profile;
@@ -23,13 +25,15 @@ final class RandomFaults {
     private final AtomicLong internalErrors = new AtomicLong();
     private final AtomicLong slowDowns = new AtomicLong();
     private final AtomicLong resets = new AtomicLong();
+    private final AtomicLong midBodyResets = new AtomicLong();
+    private final AtomicLong slowAnswers = new AtomicLong();
 
     RandomFaults(FaultProfile profile) {
         this.profile = profile;
         this.random = new Random(profile.seed());
     }
 
-    /** The fault for the next request; counted as injected. */
+    /** The fault for the next request; counted as injected (a mid-body reset only once its body is cut). */
     Fault next() {
         double draw;
         synchronized (random) {
@@ -40,12 +44,16 @@ final class RandomFaults {
             case INTERNAL_ERROR -> internalErrors.incrementAndGet();
             case SLOW_DOWN -> slowDowns.incrementAndGet();
             case RESET -> resets.incrementAndGet();
+            case SLOW_ANSWER -> slowAnswers.incrementAndGet();
             default -> {}
         }
         return fault;
     }
 
-    /** Splits [0, 1): resets first, then 500 and 503 in equal halves of the error rate, the rest served. */
+    /**
+     * Splits [0, 1): resets first, then 500 and 503 in equal halves of the error rate, then mid-body resets,
+     * then slow answers, the rest served (so a profile without the last two draws as before they existed).
+     */
     private Fault choose(double draw) {
         if (draw < profile.resetRate()) {
             return Fault.RESET;
@@ -54,7 +62,19 @@ final class RandomFaults {
         if (error < profile.errorRate() / 2) {
             return Fault.INTERNAL_ERROR;
         }
-        return error < profile.errorRate() ? Fault.SLOW_DOWN : Fault.NONE;
+        if (error < profile.errorRate()) {
+            return Fault.SLOW_DOWN;
+        }
+        double rest = error - profile.errorRate();
+        if (rest < profile.midBodyResetRate()) {
+            return Fault.MID_BODY_RESET;
+        }
+        return rest - profile.midBodyResetRate() < profile.slowRate() ? Fault.SLOW_ANSWER : Fault.NONE;
+    }
+
+    /** Counts a mid-body reset once the body really was cut (a request without a body is served instead). */
+    void countMidBodyReset() {
+        midBodyResets.incrementAndGet();
     }
 
     FaultProfile profile() {
@@ -62,6 +82,7 @@ final class RandomFaults {
     }
 
     InjectedFaults counts() {
-        return new InjectedFaults(internalErrors.get(), slowDowns.get(), resets.get());
+        return new InjectedFaults(
+                internalErrors.get(), slowDowns.get(), resets.get(), midBodyResets.get(), slowAnswers.get());
     }
 }

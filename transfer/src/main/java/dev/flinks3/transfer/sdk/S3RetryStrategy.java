@@ -61,11 +61,11 @@ import software.amazon.awssdk.retries.api.TokenAcquisitionFailedException;
  */
 public final class S3RetryStrategy {
 
-    /** Defaults of the settings' retry delays. */
-    public static final long BASE_DELAY_MS = 100;
+    /** Defaults of the settings' retry delays, in ms: {@link ClientSettings}' (declared there, once). */
+    public static final long BASE_DELAY_MS = ClientSettings.DEFAULT_RETRY_BASE_DELAY_MS;
 
-    public static final long THROTTLING_BASE_DELAY_MS = 1_000;
-    public static final long MAX_DELAY_MS = 20_000;
+    public static final long THROTTLING_BASE_DELAY_MS = ClientSettings.DEFAULT_THROTTLING_RETRY_BASE_DELAY_MS;
+    public static final long MAX_DELAY_MS = ClientSettings.DEFAULT_RETRY_MAX_DELAY_MS;
 
     /**
      * A per-request plugin that makes 409 {@code ConditionalRequestConflict} final for the request it is

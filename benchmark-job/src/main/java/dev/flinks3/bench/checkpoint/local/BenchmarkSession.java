@@ -62,6 +62,8 @@ public final class BenchmarkSession {
     private final CpuPinning cpuPinning;
     private final ServerStorage.Choice serverStorage;
     private final PrintStream out;
+    private String childCommand = "run-contender";
+    private List<String> childArguments = List.of();
 
     /**
      * @param contenderConf Flink configuration for single contenders by name ({@code --conf}), after the common one
@@ -113,6 +115,23 @@ public final class BenchmarkSession {
                 .plus(job.checkpointTimeout().multipliedBy(2))
                 .plusMinutes(5);
         this.jvm = new ContenderJvm(new ChildJvm(output.resolve("work"), cpuPinning), jvmOptions, timeout);
+    }
+
+    /**
+     * Runs each contender with another hidden command of the jar than {@code run-contender}, e.g. the soak's
+     * {@code run-soak}, which takes the same arguments and these after them.
+     *
+     * @return this
+     */
+    public BenchmarkSession withChildCommand(String command, List<String> extraArguments) {
+        this.childCommand = command;
+        this.childArguments = List.copyOf(extraArguments);
+        return this;
+    }
+
+    /** The output folder. */
+    public Path output() {
+        return output;
     }
 
     /**
@@ -278,11 +297,13 @@ public final class BenchmarkSession {
                 "--work-dir", runDir.toString(),
                 "--managed-memory", managedMemory,
                 "--result", resultFile.toString()));
+        arguments.addAll(childArguments);
         out.println("== " + runName + ": " + contender.jar());
         // Readings of the server at the run's start and at each phase marker, attributing its requests to phases.
         ServerTraffic start = server == null ? null : ServerTraffic.of(server);
         Map<String, ServerTraffic> atPhase = new HashMap<>();
         ContenderJvm.Exit exit = jvm.run(
+                childCommand,
                 runName,
                 contender.pluginsRoot(runDir),
                 arguments,
@@ -356,7 +377,9 @@ public final class BenchmarkSession {
                 profile.seed(),
                 injected.internalErrors(),
                 injected.slowDowns(),
-                injected.resets());
+                injected.resets(),
+                injected.midBodyResets(),
+                injected.slowAnswers());
     }
 
     /**

@@ -7,14 +7,14 @@ import java.util.regex.Pattern;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** The command line a benchmark was started with, for its results, with secrets masked. */
-final class CommandLines {
+public final class CommandLines {
 
     private static final Pattern SECRET = Pattern.compile("secret|password|token|credential");
 
     private CommandLines() {}
 
     /** {@code java -jar flinks3-benchmark-job.jar <args>}, any {@code -Dkey=value} with a secret-like key masked. */
-    static String describe(CommandSpec spec) {
+    public static String describe(CommandSpec spec) {
         List<String> words = new ArrayList<>(List.of("java", "-jar", "flinks3-benchmark-job.jar"));
         for (String arg : spec.commandLine().getParseResult().originalArgs()) {
             words.add(mask(arg));

@@ -72,13 +72,26 @@ final class ContenderJvm {
             Consumer<String> lines,
             Consumer<String> phases)
             throws IOException, InterruptedException {
+        return run("run-contender", name, pluginsRoot, arguments, logDir, lines, phases);
+    }
+
+    /** As {@link #run(String, Path, List, Path, Consumer, Consumer)} with another hidden command of the jar. */
+    Exit run(
+            String command,
+            String name,
+            Path pluginsRoot,
+            List<String> arguments,
+            Path logDir,
+            Consumer<String> lines,
+            Consumer<String> phases)
+            throws IOException, InterruptedException {
         Files.createDirectories(logDir);
         Path logConfig = logDir.resolve("log4j2.properties");
         Files.writeString(logConfig, LOG4J_CONFIG);
         List<String> options = new ArrayList<>(jvmOptions);
         options.add("-Dlog4j2.configurationFile=" + logConfig.toAbsolutePath());
         options.add("-Dflinks3.bench.log=" + logDir.resolve("flink.log").toAbsolutePath());
-        List<String> args = new ArrayList<>(List.of("run-contender"));
+        List<String> args = new ArrayList<>(List.of(command));
         args.addAll(arguments);
         Process process = launcher.startContender(
                 BenchmarkCli.class.getName(), options, args, pluginsRoot, logDir.resolve("stderr.log"));

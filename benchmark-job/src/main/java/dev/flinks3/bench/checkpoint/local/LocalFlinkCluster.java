@@ -28,6 +28,8 @@ public final class LocalFlinkCluster implements AutoCloseable {
 
     private final MiniCluster miniCluster;
     private final URI restAddress;
+    /** The index of the running TaskManager: MiniCluster keeps stopped ones in its list, new ones are appended. */
+    private int runningTaskManager;
 
     private LocalFlinkCluster(MiniCluster miniCluster, URI restAddress) {
         this.miniCluster = miniCluster;
@@ -91,6 +93,21 @@ public final class LocalFlinkCluster implements AutoCloseable {
             conf.set(RestOptions.PORT, restAddress.getPort());
             return new StreamExecutionEnvironment(conf);
         };
+    }
+
+    /**
+     * Stops the TaskManager ({@link MiniCluster#terminateTaskManager}: its TaskExecutor closes, cancelling the
+     * tasks it runs and releasing their slots, so the JobManager fails the job over) and starts a new one with
+     * the same slots in its place. The TaskManager shares this JVM, so its process and the filesystem plugin's
+     * clients live on: this is a TaskManager lost to the cluster, not a process killed. MiniCluster keeps each
+     * stopped TaskExecutor object in its list (closed), a few objects per stop that stay on the heap.
+     *
+     * @throws Exception if the TaskManager does not stop within a minute or the new one does not start
+     */
+    public synchronized void replaceTaskManager() throws Exception {
+        miniCluster.terminateTaskManager(runningTaskManager).get(CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        miniCluster.startTaskManager();
+        runningTaskManager++;
     }
 
     @Override

@@ -22,7 +22,7 @@ public final class S3Options {
     @Option(
             names = "--s3-profile",
             defaultValue = "wan",
-            description = "Network profile of the embedded S3 server: lan or wan (default: ${DEFAULT-VALUE}).")
+            description = "Network profile of the embedded S3 server: lan, wan or rescale (default: ${DEFAULT-VALUE}).")
     String profile;
 
     @Option(
@@ -59,6 +59,28 @@ public final class S3Options {
                     + " client) or full (S3Proxy's filesystem backend, every signature verified)"
                     + " (default: ${DEFAULT-VALUE}).")
     String serverMode;
+
+    @Option(
+            names = "--s3-mid-body-resets",
+            defaultValue = "0",
+            description = "Fraction of signed requests with a body whose connection the embedded server closes half-way"
+                    + " through it (an UploadPart's body, a GET's answer) (default: ${DEFAULT-VALUE}, none).")
+    double midBodyResetRate;
+
+    @Option(
+            names = "--s3-slow-answers",
+            defaultValue = "0",
+            description = "Fraction of signed requests the embedded server holds back --s3-slow-answer-time before"
+                    + " serving them (default: ${DEFAULT-VALUE}, none).")
+    double slowRate;
+
+    @Option(
+            names = "--s3-slow-answer-time",
+            defaultValue = "12s",
+            converter = dev.flinks3.bench.checkpoint.job.DurationConverter.class,
+            description = "How long a slow answer is held back, e.g. 12s: past the client's attempt timeout"
+                    + " (s3.request.attempt-timeout) to make it retry (default: ${DEFAULT-VALUE}).")
+    java.time.Duration slowAnswerTime;
 
     @Option(
             names = "-D",
@@ -113,17 +135,27 @@ public final class S3Options {
      * @throws IllegalArgumentException if the rate is outside [0, 1], or faults are asked of an external endpoint
      */
     public FaultProfile faultProfile() {
-        if (faultRate == 0) {
+        if (faultRate == 0 && midBodyResetRate == 0 && slowRate == 0) {
             return null;
         }
-        if (!(faultRate > 0 && faultRate <= 1)) {
+        if (!(faultRate >= 0 && faultRate <= 1)) {
             throw new IllegalArgumentException("--s3-faults must be a fraction in [0, 1], was " + faultRate);
+        }
+        if (!(midBodyResetRate >= 0 && midBodyResetRate <= 1)) {
+            throw new IllegalArgumentException(
+                    "--s3-mid-body-resets must be a fraction in [0, 1], was " + midBodyResetRate);
+        }
+        if (!(slowRate >= 0 && slowRate <= 1)) {
+            throw new IllegalArgumentException("--s3-slow-answers must be a fraction in [0, 1], was " + slowRate);
         }
         if (!embedded()) {
             throw new IllegalArgumentException(
                     "--s3-faults needs the embedded server; it cannot be used with --endpoint");
         }
-        return FaultProfile.of(faultRate).withSeed(faultSeed);
+        return FaultProfile.of(faultRate)
+                .withSeed(faultSeed)
+                .withMidBodyResets(midBodyResetRate)
+                .withSlowAnswers(slowRate, slowAnswerTime.toMillis());
     }
 
     public URI endpoint() {

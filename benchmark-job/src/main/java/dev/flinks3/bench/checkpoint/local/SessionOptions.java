@@ -94,27 +94,45 @@ public final class SessionOptions {
             CpuPinning pinning,
             CommandSpec spec)
             throws Exception {
+        BenchmarkResults results = session(mode, job, s3, contenderNames, rounds, warmUp, pinning, spec)
+                .run();
+        return results.contenders().stream().allMatch(ContenderResult::succeeded) ? 0 : 1;
+    }
+
+    /**
+     * The session {@link #run} runs, for a command that changes it before it runs (the soak's).
+     *
+     * @throws Exception as {@link #run}
+     */
+    public BenchmarkSession session(
+            String mode,
+            JobParameters job,
+            S3Options s3,
+            List<String> contenderNames,
+            int rounds,
+            boolean warmUp,
+            CpuPinning pinning,
+            CommandSpec spec)
+            throws Exception {
         job.validate();
         s3.validate();
         ServerStorage.Choice storage = ServerStorage.Choice.parse(serverStorage);
-        BenchmarkResults results = new BenchmarkSession(
-                        job,
-                        s3,
-                        restoreParallelism(job),
-                        contenders(contenderNames),
-                        rounds,
-                        output(mode, s3.profile()),
-                        jvmOptions(),
-                        contenderConfiguration(),
-                        managedMemory,
-                        CommandLines.describe(spec),
-                        keepWork,
-                        warmUp,
-                        pinning,
-                        storage,
-                        System.out)
-                .run();
-        return results.contenders().stream().allMatch(ContenderResult::succeeded) ? 0 : 1;
+        return new BenchmarkSession(
+                job,
+                s3,
+                restoreParallelism(job),
+                contenders(contenderNames),
+                rounds,
+                output(mode, s3.profile()),
+                jvmOptions(),
+                contenderConfiguration(),
+                managedMemory,
+                CommandLines.describe(spec),
+                keepWork,
+                warmUp,
+                pinning,
+                storage,
+                System.out);
     }
 
     int restoreParallelism(JobParameters job) {

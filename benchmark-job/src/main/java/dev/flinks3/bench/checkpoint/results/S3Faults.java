@@ -10,12 +10,26 @@ package dev.flinks3.bench.checkpoint.results;
  * @param internalErrors requests answered with 500 InternalError
  * @param slowDowns requests answered with 503 SlowDown
  * @param resets connections closed before a response
+ * @param midBodyResets connections closed half-way through a request's or an answer's body
+ * @param slowAnswers requests held back before they were served
  */
 public record S3Faults(
-        double errorRate, double resetRate, long seed, long internalErrors, long slowDowns, long resets) {
+        double errorRate,
+        double resetRate,
+        long seed,
+        long internalErrors,
+        long slowDowns,
+        long resets,
+        long midBodyResets,
+        long slowAnswers) {
+
+    /** Errors and resets before the answer only. */
+    public S3Faults(double errorRate, double resetRate, long seed, long internalErrors, long slowDowns, long resets) {
+        this(errorRate, resetRate, seed, internalErrors, slowDowns, resets, 0, 0);
+    }
 
     /** All injected faults. */
     public long injected() {
-        return internalErrors + slowDowns + resets;
+        return internalErrors + slowDowns + resets + midBodyResets + slowAnswers;
     }
 }

@@ -3,6 +3,8 @@ package dev.flinks3.bench.checkpoint.run;
 import dev.flinks3.bench.checkpoint.rest.FlinkRestClient;
 import dev.flinks3.bench.checkpoint.results.RestoreResult;
 import dev.flinks3.bench.checkpoint.results.RunResult;
+import dev.flinks3.bench.checkpoint.stats.CheckpointStats;
+import java.util.List;
 
 /**
  * One run of the benchmark against one Flink cluster: the checkpointing phase, then the restore
@@ -38,6 +40,22 @@ public final class BenchmarkRun {
             throw new RunFailure("restore failed: " + FailureMessages.describe(e), e, result(checkpointing, null));
         }
         return result(checkpointing, restore);
+    }
+
+    /**
+     * Only the restore: restarts the job from {@code checkpoint} and verifies its state against what the job
+     * held there, as {@link #run} does after its checkpointing phase (for runs that checkpoint their own way,
+     * such as the soak's).
+     *
+     * @param keys the keys the state held at that checkpoint
+     * @param stateDigest the state's digest at that checkpoint
+     * @throws Exception if the restored job fails, or does not run or verify in time
+     */
+    public RestoreResult restore(CheckpointStats checkpoint, long keys, long stateDigest, int parallelism)
+            throws Exception {
+        CheckpointingPhase.Outcome outcome =
+                new CheckpointingPhase.Outcome("", 0, 0, keys, stateDigest, 0, 0, List.of(), checkpoint);
+        return new RestorePhase(launcher, rest, events).run(outcome, parallelism);
     }
 
     private RunResult result(CheckpointingPhase.Outcome checkpointing, RestoreResult restore) {

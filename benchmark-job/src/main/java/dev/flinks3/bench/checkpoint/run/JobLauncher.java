@@ -4,11 +4,14 @@ import dev.flinks3.bench.checkpoint.job.JobParameters;
 import dev.flinks3.bench.checkpoint.job.LargeStateGeneratorJob;
 import dev.flinks3.bench.checkpoint.job.StateBackendKind;
 import dev.flinks3.bench.checkpoint.job.source.SequenceSource.AfterLastRecord;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.RecoveryClaimMode;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
@@ -21,6 +24,7 @@ public final class JobLauncher {
     private final Function<Configuration, StreamExecutionEnvironment> environments;
     private final Configuration jobConfiguration;
     private final JobParameters parameters;
+    private final Consumer<DataStream<Long>> extraSinks;
 
     /**
      * @param environments creates an environment carrying the given job configuration
@@ -30,9 +34,24 @@ public final class JobLauncher {
             Function<Configuration, StreamExecutionEnvironment> environments,
             Configuration jobConfiguration,
             JobParameters parameters) {
+        this(environments, jobConfiguration, parameters, stream -> {});
+    }
+
+    /**
+     * A launcher whose job also writes the accumulator's output (the index of each processed record) to sinks
+     * of the caller's, e.g. a FileSink whose files the soak checks for every record exactly once.
+     *
+     * @param extraSinks adds sinks to the accumulator's output
+     */
+    public JobLauncher(
+            Function<Configuration, StreamExecutionEnvironment> environments,
+            Configuration jobConfiguration,
+            JobParameters parameters,
+            Consumer<DataStream<Long>> extraSinks) {
         this.environments = environments;
         this.jobConfiguration = jobConfiguration;
         this.parameters = parameters;
+        this.extraSinks = extraSinks;
     }
 
     /**
@@ -46,6 +65,9 @@ public final class JobLauncher {
         Configuration conf = new Configuration(jobConfiguration);
         if (restorePath != null) {
             conf.set(StateRecoveryOptions.SAVEPOINT_PATH, restorePath);
+            // As an autoscaler restores its job: the restored job owns the checkpoint (claim mode), so a state
+            // backend may keep using the checkpoint's files where they lie instead of copying them.
+            conf.set(StateRecoveryOptions.RESTORE_MODE, RecoveryClaimMode.CLAIM);
             if (parameters.stateBackend() == StateBackendKind.FORST) {
                 // The restored job only reads its state back, and ForSt 2.3.0 cannot cancel it while a
                 // checkpoint is under way: its tasks wait in ForStKeyedStateBackend.dispose for the snapshot's
@@ -54,7 +76,8 @@ public final class JobLauncher {
             }
         }
         StreamExecutionEnvironment env = environments.apply(conf);
-        LargeStateGeneratorJob.addTo(env, parameters, parallelism, AfterLastRecord.IDLE);
+        extraSinks.accept(
+                LargeStateGeneratorJob.addTo(env, parameters, parallelism, AfterLastRecord.IDLE, restorePath != null));
         return env.executeAsync(LargeStateGeneratorJob.JOB_NAME + (restorePath == null ? "" : " (restore)"));
     }
 

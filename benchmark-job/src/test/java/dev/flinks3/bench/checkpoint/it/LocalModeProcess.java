@@ -31,12 +31,20 @@ record LocalModeProcess(int exitCode, String console, BenchmarkResults results) 
      * @param arguments the options after {@code local --plugin ours=... --contender ours}
      */
     static LocalModeProcess run(Path output, List<String> arguments) throws Exception {
+        return run("local", output, arguments);
+    }
+
+    /**
+     * Runs a command of the jar that takes local mode's options ({@code local}, {@code soak}) into a fresh
+     * {@code output} folder (work files kept).
+     */
+    static LocalModeProcess run(String mode, Path output, List<String> arguments) throws Exception {
         deleteRecursively(output);
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-jar",
                 TARGET.resolve("flinks3-benchmark-job.jar").toString(),
-                "local",
+                mode,
                 "--plugin",
                 "ours=" + ourPluginJar(),
                 "--contender",

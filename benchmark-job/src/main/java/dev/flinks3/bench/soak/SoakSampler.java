@@ -1,0 +1,168 @@
+package dev.flinks3.bench.soak;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.LongSupplier;
+import java.util.stream.Stream;
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+
+/**
+ * Reads a {@link SoakSample} of this JVM: the heap after a full collection ({@link MemoryMXBean#gc()}, then the
+ * heap in use), the filesystem plugin's gauges from its platform MBeans ({@code dev.flinks3:type=S3FileSystem,*},
+ * summed over its filesystem configurations), the threads, {@code /proc/self/fd}, the TCP connections to the S3
+ * endpoint ({@code /proc/self/net/tcp} and {@code tcp6} entries in state ESTABLISHED whose socket is one of this
+ * process's), the temporary files and the multipart uploads open at the server. Linux only for descriptors and
+ * connections (-1 elsewhere). Not thread-safe.
+ */
+final class SoakSampler {
+
+    private static final String ESTABLISHED = "01";
+
+    private final MBeanServer mbeans = ManagementFactory.getPlatformMBeanServer();
+    private final int endpointPort;
+    private final List<Path> temporaryDirs;
+    private final LongSupplier uploadsAtServer;
+
+    /**
+     * @param endpointPort the S3 endpoint's TCP port
+     * @param temporaryDirs the folders whose files count as temporary files
+     * @param uploadsAtServer the multipart uploads open at the server now, or -1 if they cannot be listed
+     */
+    SoakSampler(int endpointPort, List<Path> temporaryDirs, LongSupplier uploadsAtServer) {
+        this.endpointPort = endpointPort;
+        this.temporaryDirs = List.copyOf(temporaryDirs);
+        this.uploadsAtServer = uploadsAtServer;
+    }
+
+    SoakSample sample() {
+        MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+        memory.gc();
+        long heap = memory.getHeapMemoryUsage().getUsed();
+        return new SoakSample(
+                System.currentTimeMillis(),
+                heap,
+                pluginSum("BufferedBytes"),
+                pluginSum("ReadAheadBytes"),
+                pluginSum("PartsInFlight"),
+                openUploadsByClient(),
+                connectionsToEndpoint(),
+                ManagementFactory.getThreadMXBean().getThreadCount(),
+                openFileDescriptors(),
+                temporaryFiles(),
+                uploadsAtServer.getAsLong());
+    }
+
+    private long openUploadsByClient() {
+        long started = pluginSum("MultipartUploadsStarted");
+        if (started < 0) {
+            return -1;
+        }
+        return started - pluginSum("MultipartUploadsCompleted") - pluginSum("MultipartUploadsAborted");
+    }
+
+    /** An attribute summed over the plugin's filesystem MBeans; -1 without any. */
+    private long pluginSum(String attribute) {
+        try {
+            Set<ObjectName> names = mbeans.queryNames(new ObjectName("dev.flinks3:type=S3FileSystem,*"), null);
+            if (names.isEmpty()) {
+                return -1;
+            }
+            long sum = 0;
+            for (ObjectName name : names) {
+                sum += ((Number) mbeans.getAttribute(name, attribute)).longValue();
+            }
+            return sum;
+        } catch (JMException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    private static long openFileDescriptors() {
+        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+            return fds.count();
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    /** The inodes of this process's sockets. */
+    private static Set<String> socketInodes() throws IOException {
+        Set<String> inodes = new HashSet<>();
+        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+            for (Path fd : (Iterable<Path>) fds::iterator) {
+                try {
+                    String target = Files.readSymbolicLink(fd).toString();
+                    if (target.startsWith("socket:[")) {
+                        inodes.add(target.substring("socket:[".length(), target.length() - 1));
+                    }
+                } catch (IOException e) {
+                    // Closed since it was listed.
+                }
+            }
+        }
+        return inodes;
+    }
+
+    private long connectionsToEndpoint() {
+        try {
+            Set<String> inodes = socketInodes();
+            String port = String.format(Locale.ROOT, "%04X", endpointPort);
+            long count = 0;
+            for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
+                Path path = Path.of(table);
+                if (!Files.isReadable(path)) {
+                    continue;
+                }
+                for (String line : Files.readAllLines(path)) {
+                    String[] fields = line.trim().split("\\s+");
+                    // sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode
+                    if (fields.length < 10 || !fields[2].contains(":")) {
+                        continue;
+                    }
+                    String remotePort = fields[2].substring(fields[2].indexOf(':') + 1);
+                    if (remotePort.equals(port) && ESTABLISHED.equals(fields[3]) && inodes.contains(fields[9])) {
+                        count++;
+                    }
+                }
+            }
+            return count;
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    private long temporaryFiles() {
+        long count = 0;
+        for (Path dir : temporaryDirs) {
+            if (!Files.isDirectory(dir)) {
+                continue;
+            }
+            try (Stream<Path> paths = Files.walk(dir)) {
+                count += paths.filter(Files::isRegularFile)
+                        .filter(p -> !insideRocksDb(dir.relativize(p)))
+                        .count();
+            } catch (IOException | RuntimeException e) {
+                // A folder removed while it was walked: count what the next reading sees.
+            }
+        }
+        return count;
+    }
+
+    private static boolean insideRocksDb(Path relative) {
+        for (Path part : relative) {
+            if (part.toString().equals("db")) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
