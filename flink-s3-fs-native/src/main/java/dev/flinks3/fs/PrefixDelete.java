@@ -46,7 +46,10 @@ final class PrefixDelete {
         for (ListPage page = listing.next(); page != null; page = listing.next()) {
             List<String> keys = new ArrayList<>(page.objects().size());
             for (ObjectMetadata object : page.objects()) {
-                keys.add(object.key());
+                // The object client drops entries outside the prefix; this delete never relies on it alone.
+                if (object.key().startsWith(prefix)) {
+                    keys.add(object.key());
+                }
             }
             deleteBatches(keys);
         }

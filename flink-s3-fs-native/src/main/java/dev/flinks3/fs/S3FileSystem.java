@@ -29,9 +29,10 @@ import org.apache.flink.core.fs.FSDataInputStream;
 import org.apache.flink.core.fs.FSDataOutputStream;
 import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.FileSystemKind;
 import org.apache.flink.core.fs.ICloseableRegistry;
 import org.apache.flink.core.fs.Path;
-import org.apache.flink.core.fs.PathsCopyingFileSystem;
+import org.apache.flink.core.fs.PathsCopyingFileSystem.CopyRequest;
 import org.apache.flink.core.fs.RecoverableWriter;
 
 /**
@@ -61,7 +62,7 @@ import org.apache.flink.core.fs.RecoverableWriter;
  * <p><b>Exactly-once sinks</b> get an {@link S3RecoverableWriter} from {@link #createRecoverableWriter()},
  * on the same client and upload engine.
  */
-public class S3FileSystem extends FileSystem implements EntropyInjectingFileSystem, PathsCopyingFileSystem {
+public class S3FileSystem extends FileSystem implements EntropyInjectingFileSystem {
 
     private static final char[] ENTROPY_ALPHABET =
             "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".toCharArray();
@@ -142,6 +143,14 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
     @Override
     public boolean isDistributedFS() {
         return true;
+    }
+
+    /**
+     * {@link FileSystemKind#OBJECT_STORE}. Flink 1.20 declares {@code FileSystem.getKind()} abstract and
+     * calls it; Flink 2.x dropped the method, so it carries no {@code @Override}.
+     */
+    public FileSystemKind getKind() {
+        return FileSystemKind.OBJECT_STORE;
     }
 
     // ---- status and listing --------------------------------------------------------------------
@@ -370,8 +379,11 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
 
     // ---- bulk copy to local disk ---------------------------------------------------------------
 
-    /** True when bulk copy is enabled and the copy goes from this filesystem to a local file. */
-    @Override
+    /**
+     * True when bulk copy is enabled and the copy goes from this filesystem to a local file. Flink 2.x
+     * calls it through {@code PathsCopyingFileSystem}, which {@link PathsCopyingS3FileSystem} adds where
+     * Flink has it.
+     */
     public boolean canCopyPaths(Path source, Path destination) {
         String sourceScheme = source.toUri().getScheme();
         return bulkCopy != null
@@ -386,7 +398,6 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
      *
      * @throws IOException the first failed download, naming its location; incomplete files are deleted
      */
-    @Override
     public void copyFiles(List<CopyRequest> requests, ICloseableRegistry closeableRegistry) throws IOException {
         if (bulkCopy == null) {
             throw new IOException("Bulk copy is not available on " + uri);

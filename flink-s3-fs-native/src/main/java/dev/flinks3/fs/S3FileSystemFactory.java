@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.net.URI;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
+import java.util.TreeMap;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.IllegalConfigurationException;
 import org.apache.flink.core.fs.FileSystem;
@@ -19,15 +21,17 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Configuration.</b> {@link #configure} reads and validates every option of {@link
  * S3ConfigOptions} and fails with an {@link IllegalConfigurationException} naming the key, so a bad
- * value stops the process at start-up. The S3 clients, the upload engine and the read-ahead budget
- * are built at the first {@link #create} and shared by every filesystem of this factory (one per
- * bucket, as Flink caches filesystems by scheme and authority) until the factory is configured again.
+ * value stops the process at start-up. The S3 client of a configuration is built at the first {@link
+ * #create} and shared by every filesystem of this factory (one per bucket, as Flink caches filesystems
+ * by scheme and authority) until the factory is configured again. Every S3 client of the process, of
+ * both schemes and every per-bucket configuration, is a light client on the one {@link S3Runtime}: one
+ * HTTP connection pool, one set of executors, one upload budget and one read-ahead budget per process.
  *
  * <p><b>Per-bucket configuration.</b> A key set for one bucket ({@code s3.bucket.<bucket>.<key>}, or
  * S3A's {@code fs.s3a.bucket.<bucket>.<key>}; see {@link BucketKeys}) overrides the global key for the
  * filesystems of that bucket. Every bucket so configured is validated in {@link #configure}; buckets
- * whose per-bucket keys and values are equal share one set of S3 clients, and buckets without any
- * share the global one.
+ * whose per-bucket keys and values are equal share one S3 client, and buckets without any share the
+ * global one.
  *
  * <p><b>Priority.</b> Flink 2.3 registers, for each scheme, the factory with the highest {@link
  * #getPriority()}; the configuration key {@code fs.<scheme>.priority.<factory class>} overrides a
@@ -45,12 +49,16 @@ public class S3FileSystemFactory implements FileSystemFactory {
 
     private static final Logger LOG = LoggerFactory.getLogger(S3FileSystemFactory.class);
     private static final SortedMap<String, String> NO_OVERRIDES = Collections.emptySortedMap();
+    /** Flink 2.0+ has PathsCopyingFileSystem; Flink 1.20 cannot define {@link PathsCopyingS3FileSystem}. */
+    private static final boolean PATHS_COPYING = flinkHas("org.apache.flink.core.fs.PathsCopyingFileSystem");
 
     private S3FileSystemSettings settings;
     private Map<String, S3FileSystemSettings> bucketSettings = Map.of();
     private Map<String, SortedMap<String, String>> bucketOverrides = Map.of();
-    /** The clients of each distinct effective configuration, by its per-bucket overrides (empty: global). */
-    private final Map<SortedMap<String, String>, S3Backend> backends = new HashMap<>();
+    /** The configuration's values: with the per-bucket overrides, what tells configurations apart. */
+    private SortedMap<String, String> values = NO_OVERRIDES;
+    /** This factory's leases on the runtime's clients, by per-bucket overrides (empty: global). */
+    private final Map<SortedMap<String, String>, S3Runtime.Client> clients = new HashMap<>();
 
     @Override
     public String getScheme() {
@@ -82,10 +90,11 @@ public class S3FileSystemFactory implements FileSystemFactory {
         }
         logKeysWithoutEffect(config);
         UnknownKeys.warnOnce(config);
-        closeBackend();
+        closeClients();
         settings = parsed;
         bucketSettings = perBucket;
         bucketOverrides = overrides;
+        this.values = new TreeMap<>(values);
     }
 
     /**
@@ -102,39 +111,68 @@ public class S3FileSystemFactory implements FileSystemFactory {
         S3FileSystemSettings effective = bucket == null ? settings : bucketSettings.getOrDefault(bucket, settings);
         SortedMap<String, String> overrides =
                 bucket == null ? NO_OVERRIDES : bucketOverrides.getOrDefault(bucket, NO_OVERRIDES);
-        S3Backend backend = backends.get(overrides);
+        S3Runtime.Client backend = clients.get(overrides);
         if (backend == null) {
             try {
-                backend = new S3Backend(effective, getScheme());
+                backend = S3Runtime.lease(settings, effective, List.of(values, overrides), getScheme());
             } catch (RuntimeException e) {
                 throw new IOException(
                         "Could not create the S3 client for " + getScheme() + "://"
                                 + (overrides.isEmpty() ? "" : bucket) + ": " + e.getMessage(),
                         e);
             }
-            backends.put(overrides, backend);
+            clients.put(overrides, backend);
         }
-        S3FileSystem fs = new S3FileSystem(
-                fsUri,
-                backend.objectClient(),
-                backend.uploads(),
-                backend.transferManagerUploads(),
-                backend.bulkCopy(),
-                backend.readAhead(),
-                effective);
+        S3FileSystem fs = PATHS_COPYING
+                ? PathsCopyingS3FileSystem.create(
+                        fsUri,
+                        backend.objectClient(),
+                        backend.uploads(),
+                        backend.transferManagerUploads(),
+                        backend.bulkCopy(),
+                        backend.readAhead(),
+                        effective)
+                : new S3FileSystem(
+                        fsUri,
+                        backend.objectClient(),
+                        backend.uploads(),
+                        backend.transferManagerUploads(),
+                        backend.bulkCopy(),
+                        backend.readAhead(),
+                        effective);
         LOG.info("Created {} (flinks3) on {} with {}", fs.getUri(), backend, effective);
         return fs;
     }
 
-    private void closeBackend() {
-        for (S3Backend backend : backends.values()) {
+    /** Whether Flink's class loader (parent-first for {@code org.apache.flink}) has the class. */
+    private static boolean flinkHas(String className) {
+        try {
+            Class.forName(className, false, FileSystem.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
+    }
+
+    /**
+     * Gives back this factory's share of the process runtime: its S3 clients close once no other
+     * factory uses the same configuration, and the runtime once no client is left. Filesystems of this
+     * factory fail afterwards. Flink never calls it (filesystems live as long as the process); {@link
+     * #configure} does, and embedders and tests may. Idempotent.
+     */
+    public synchronized void close() {
+        closeClients();
+    }
+
+    private void closeClients() {
+        for (S3Runtime.Client client : clients.values()) {
             try {
-                backend.close();
+                client.close();
             } catch (IOException e) {
                 LOG.warn("Could not close the S3 clients of the previous configuration", e);
             }
         }
-        backends.clear();
+        clients.clear();
     }
 
     private static void logKeysWithoutEffect(Configuration config) {

@@ -11,10 +11,12 @@ import java.util.ArrayDeque;
  * <p>Buffers of the base part size are kept for reuse when given back (up to {@code maxIdleBuffers}),
  * so a busy process does not allocate and collect a part-sized array per part (on a heap of a few GiB
  * such arrays are humongous objects that pile up until a collection finds them). Idle buffers hold no
- * budget, and they are held softly: the garbage collector may take them back when the heap runs
- * short, and a later {@link #take} allocates again. The heap held by the pool is at most
- * {@code budget + maxIdleBuffers x basePartBytes}. Buffers of other sizes (the small first buffers of a
- * stream, grown parts) are allocated and dropped. Thread-safe.
+ * budget while idle but count against its limit ({@link UploadBudget#keepIdle}): a buffer is kept only
+ * while the bytes in use and idle fit in the limit, and idle buffers are dropped when a new allocation
+ * needs their room, so used and idle buffers together stay within the limit. They are held softly: the
+ * garbage collector may take them back when the heap runs short, and a later {@link #take} allocates
+ * again. Buffers of other sizes (the small first buffers of a stream, grown parts) are allocated and
+ * dropped. Thread-safe.
  */
 public final class PartBufferPool {
 
@@ -48,6 +50,7 @@ public final class PartBufferPool {
                 return reused;
             }
         }
+        dropIdleExcess();
         return ByteBuffer.allocate(capacity);
     }
 
@@ -61,6 +64,7 @@ public final class PartBufferPool {
      */
     public ByteBuffer grow(ByteBuffer smaller, int capacity) throws InterruptedIOException {
         budget.acquire(capacity - smaller.capacity());
+        dropIdleExcess();
         ByteBuffer larger = ByteBuffer.allocate(capacity);
         smaller.flip();
         larger.put(smaller);
@@ -89,7 +93,7 @@ public final class PartBufferPool {
         budget.release(buffer.capacity(), wasInFlight);
         if (buffer.capacity() == pooledBytes) {
             synchronized (this) {
-                if (idle.size() < maxIdleBuffers) {
+                if (idle.size() < maxIdleBuffers && budget.keepIdle(pooledBytes)) {
                     idle.addFirst(new SoftReference<>(buffer));
                 }
             }
@@ -105,10 +109,19 @@ public final class PartBufferPool {
     private synchronized ByteBuffer pollIdle() {
         while (!idle.isEmpty()) {
             ByteBuffer buffer = idle.pollFirst().get();
+            budget.idleGone(pooledBytes);
             if (buffer != null) {
                 return buffer;
             }
         }
         return null;
+    }
+
+    /** Drops the oldest idle buffers while used and idle bytes together exceed the budget's limit. */
+    private synchronized void dropIdleExcess() {
+        while (!idle.isEmpty() && budget.idleExcess() > 0) {
+            idle.pollLast();
+            budget.idleGone(pooledBytes);
+        }
     }
 }

@@ -21,7 +21,10 @@ import org.slf4j.LoggerFactory;
  * writing many files in turn, or more streams growing their first parts than the limit holds), so
  * waiting could never end: the request is then granted beyond the limit and counted in
  * {@link #overcommittedGrants()}. The limit therefore holds whenever the buffers being filled fit in
- * it (streams x part size below the limit), and a writer never deadlocks. Thread-safe.
+ * it (streams x part size below the limit), and a writer never deadlocks. Idle buffers that a {@link
+ * PartBufferPool} keeps for reuse count against the limit as well ({@link #keepIdle}): a pool keeps one
+ * only while held and idle bytes fit, and drops idle ones when new buffers need their room, so the heap
+ * of part buffers, used and idle, stays within the limit. Thread-safe.
  */
 public final class UploadBudget {
 
@@ -31,6 +34,7 @@ public final class UploadBudget {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition released = lock.newCondition();
     private long heldBytes;
+    private long idleBytes;
     private long inFlightBytes;
     private long peakHeldBytes;
     private long overcommittedGrants;
@@ -149,6 +153,50 @@ public final class UploadBudget {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Counts {@code bytes} of an idle buffer a {@link PartBufferPool} wants to keep for reuse, if the
+     * held and idle bytes stay within the limit with it: idle buffers are heap the limit counts too.
+     *
+     * @return true if the buffer may be kept (and is now counted as idle), false if it is to be dropped
+     */
+    boolean keepIdle(long bytes) {
+        lock.lock();
+        try {
+            if (heldBytes + idleBytes + bytes > limitBytes) {
+                return false;
+            }
+            idleBytes += bytes;
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** An idle buffer counted by {@link #keepIdle} was taken again or dropped. */
+    void idleGone(long bytes) {
+        lock.lock();
+        try {
+            idleBytes = Math.max(0, idleBytes - bytes);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Bytes by which held and idle buffers together exceed the limit now: idle buffers to drop, 0 if none. */
+    long idleExcess() {
+        lock.lock();
+        try {
+            return Math.min(idleBytes, Math.max(0, heldBytes + idleBytes - limitBytes));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Bytes of idle buffers kept by the pools on this budget (a gauge for tests). */
+    public long idleBytes() {
+        return locked(() -> idleBytes);
     }
 
     /** Bytes held now (a gauge for metrics). */

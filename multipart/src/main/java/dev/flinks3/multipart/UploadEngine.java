@@ -41,14 +41,27 @@ public final class UploadEngine {
      * @param settings part size, parts in flight per stream, process buffer bound, conditional writes
      */
     public UploadEngine(ObjectClient client, UploadSettings settings) {
+        this(client, settings, new UploadBuffers(settings.maxBufferedBytesPerProcess()));
+    }
+
+    /**
+     * An engine whose streams take their part buffers from {@code buffers}, shared with the engines of
+     * the process's other client configurations: the buffer limit is {@code buffers}' limit, not
+     * {@code settings}' {@link UploadSettings#maxBufferedBytesPerProcess()}.
+     *
+     * @param client the S3 seam (not closed by the engine)
+     * @param settings part size, parts in flight per stream, conditional writes
+     * @param buffers the process's part buffers and their budget (not owned)
+     */
+    public UploadEngine(ObjectClient client, UploadSettings settings, UploadBuffers buffers) {
         this.client = Objects.requireNonNull(client, "client");
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.budget = new UploadBudget(settings.maxBufferedBytesPerProcess());
-        this.sizing = new PartSizing(
-                settings.partSizeBytes(), settings.maxBufferedBytesPerProcess(), settings.maxPartsInFlightPerStream());
+        this.budget = buffers.budget();
+        this.sizing =
+                new PartSizing(settings.partSizeBytes(), budget.limitBytes(), settings.maxPartsInFlightPerStream());
         // One stream's worth of idle buffers: keeping what a burst of streams had in use would hold
         // that much heap after the burst for as long as the collector is not short of memory.
-        this.pool = new PartBufferPool(budget, sizing.basePartBytes(), settings.maxPartsInFlightPerStream() + 1);
+        this.pool = buffers.pool(sizing.basePartBytes(), settings.maxPartsInFlightPerStream() + 1);
         this.metrics = new UploadMetrics(budget);
         this.guard = new CommitGuard(client, settings.conditionalWritesEnabled());
     }
@@ -132,12 +145,12 @@ public final class UploadEngine {
         return notAborted;
     }
 
-    /** Counters and gauges of all streams of this engine. */
+    /** Counters of all streams of this engine, and the gauges of the (shared) budget. */
     public UploadMetrics metrics() {
         return metrics;
     }
 
-    /** The process-wide buffer bound shared by all streams. */
+    /** The process-wide buffer bound shared by all streams (of every engine on the same {@link UploadBuffers}). */
     public UploadBudget budget() {
         return budget;
     }

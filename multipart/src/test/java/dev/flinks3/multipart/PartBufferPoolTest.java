@@ -74,4 +74,34 @@ class PartBufferPoolTest {
         assertThat(pool.idleBuffers()).isZero();
         assertThat(pool.take(PART / 4)).isNotSameAs(small);
     }
+
+    @Test
+    void idleBuffersCountAgainstTheLimitSoUsedAndIdleBuffersNeverExceedIt() throws Exception {
+        UploadBudget small = new UploadBudget(4 * PART);
+        PartBufferPool pool = new PartBufferPool(small, PART, 8);
+        ByteBuffer[] parts = new ByteBuffer[4];
+        for (int i = 0; i < parts.length; i++) {
+            parts[i] = pool.take(PART);
+        }
+        for (ByteBuffer part : parts) {
+            pool.give(part);
+        }
+        assertThat(small.idleBytes()).isEqualTo(4L * PART);
+
+        // A stream's small first buffer and its growth need room the idle buffers take: they go.
+        ByteBuffer first = pool.take(PART / 2);
+        assertThat(small.heldBytes() + small.idleBytes()).isLessThanOrEqualTo(small.limitBytes());
+        ByteBuffer grown = pool.grow(first, 3 * PART);
+        assertThat(small.heldBytes() + small.idleBytes())
+                .as("held %d + idle %d bytes", small.heldBytes(), small.idleBytes())
+                .isLessThanOrEqualTo(small.limitBytes());
+        assertThat(pool.idleBuffers()).isEqualTo(1);
+
+        pool.give(grown);
+        ByteBuffer reused = pool.take(PART);
+        assertThat(reused).isIn((Object[]) parts);
+        pool.give(reused);
+        assertThat(small.heldBytes()).isZero();
+        assertThat(small.idleBytes()).isEqualTo(PART);
+    }
 }

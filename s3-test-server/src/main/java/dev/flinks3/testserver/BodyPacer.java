@@ -10,7 +10,7 @@ import java.io.InterruptedIOException;
  * sleeps a fixed time per 8 KiB and so loses most of its rate to rounding. Not thread-safe: one
  * body is read or written by one thread at a time.
  */
-final class BodyPacer {
+final class BodyPacer implements BytePacer {
 
     /** Waits shorter than this are skipped; the next deadline absorbs them. */
     private static final long MIN_SLEEP_NANOS = 1_000_000L;
@@ -26,7 +26,8 @@ final class BodyPacer {
     }
 
     /** Marks the start of the body's clock if this is its first chunk. */
-    void begin() {
+    @Override
+    public void begin() {
         if (!started) {
             started = true;
             startNanos = System.nanoTime();
@@ -38,7 +39,8 @@ final class BodyPacer {
      *
      * @throws InterruptedIOException if interrupted while waiting
      */
-    void pace(long count) throws InterruptedIOException {
+    @Override
+    public void pace(long count) throws InterruptedIOException {
         begin();
         bytes += count;
         long due = startNanos + (long) (bytes * nanosPerByte);

@@ -64,6 +64,7 @@ public final class EmbeddedS3Server implements AutoCloseable {
     private final S3Proxy proxy;
     private final RequestLog requestLog;
     private final FaultInjectionFilter faults = new FaultInjectionFilter();
+    private final AnswerRewriteFilter answers = new AnswerRewriteFilter();
     private final RandomFaults randomFaults;
     private final List<String> initialBuckets;
     private final boolean tls;
@@ -109,6 +110,7 @@ public final class EmbeddedS3Server implements AutoCloseable {
         if (builder.verifyTrailingChecksums) {
             context.addFilter(new TrailingChecksumFilter(), "/*", requests);
         }
+        context.addFilter(answers, "/*", requests);
         context.addFilter(new SelfDelimitedResponseFilter(), "/*", requests);
     }
 
@@ -207,6 +209,14 @@ public final class EmbeddedS3Server implements AutoCloseable {
     /** The random faults injected so far; {@link InjectedFaults#NONE} without a fault profile. */
     public InjectedFaults injectedFaults() {
         return randomFaults == null ? InjectedFaults.NONE : randomFaults.counts();
+    }
+
+    /**
+     * The rules that rewrite the real answers of S3Proxy into the wrong answers of other S3 stores; none
+     * until a test arms one.
+     */
+    public AnswerRewriteFilter answers() {
+        return answers;
     }
 
     /** Removes all faults not yet triggered. */

@@ -12,10 +12,12 @@ import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpServletResponseWrapper;
 import java.io.IOException;
+import java.util.function.Supplier;
 
 /**
  * Applies a {@link NetworkProfile} to each request: the profile's latency once per authenticated
- * request before S3Proxy serves it, and the request and response bodies paced to the profile's rate.
+ * request before S3Proxy serves it, and the request and response bodies paced to the profile's rate per
+ * body and, with a shared limit, to one rate per direction that all bodies of the server share.
  *
  * <p>This sits in front of S3Proxy's servlet, so the delay is paid once per S3 request however many
  * blob-store calls S3Proxy makes to serve it. Only signed requests are delayed, as the latency
@@ -25,10 +27,17 @@ final class NetworkEmulationFilter implements Filter {
 
     private final long latencyNanos;
     private final long bytesPerSecond;
+    /** All request bodies together, and all response bodies together; null without a shared limit. */
+    private final SharedBandwidthPacer sharedUpload;
+
+    private final SharedBandwidthPacer sharedDownload;
 
     NetworkEmulationFilter(NetworkProfile profile) {
         this.latencyNanos = profile.latency().toNanos();
         this.bytesPerSecond = profile.bytesPerSecond();
+        long shared = profile.sharedBytesPerSecond();
+        this.sharedUpload = shared > 0 ? new SharedBandwidthPacer(shared) : null;
+        this.sharedDownload = shared > 0 ? new SharedBandwidthPacer(shared) : null;
     }
 
     @Override
@@ -41,8 +50,12 @@ final class NetworkEmulationFilter implements Filter {
         }
         if (bytesPerSecond > 0) {
             chain.doFilter(
-                    new PacedRequest(http, bytesPerSecond),
-                    new PacedResponse((HttpServletResponse) response, bytesPerSecond));
+                    new PacedRequest(http, () -> new BodyPacer(bytesPerSecond)),
+                    new PacedResponse((HttpServletResponse) response, () -> new BodyPacer(bytesPerSecond)));
+        } else if (sharedDownload != null) {
+            chain.doFilter(
+                    new PacedRequest(http, () -> sharedUpload),
+                    new PacedResponse((HttpServletResponse) response, () -> sharedDownload));
         } else {
             chain.doFilter(request, response);
         }
@@ -55,36 +68,36 @@ final class NetworkEmulationFilter implements Filter {
     }
 
     private static final class PacedRequest extends HttpServletRequestWrapper {
-        private final long bytesPerSecond;
+        private final Supplier<BytePacer> pacer;
         private ServletInputStream body;
 
-        PacedRequest(HttpServletRequest request, long bytesPerSecond) {
+        PacedRequest(HttpServletRequest request, Supplier<BytePacer> pacer) {
             super(request);
-            this.bytesPerSecond = bytesPerSecond;
+            this.pacer = pacer;
         }
 
         @Override
         public ServletInputStream getInputStream() throws IOException {
             if (body == null) {
-                body = new PacedServletInputStream(super.getInputStream(), new BodyPacer(bytesPerSecond));
+                body = new PacedServletInputStream(super.getInputStream(), pacer.get());
             }
             return body;
         }
     }
 
     private static final class PacedResponse extends HttpServletResponseWrapper {
-        private final long bytesPerSecond;
+        private final Supplier<BytePacer> pacer;
         private ServletOutputStream body;
 
-        PacedResponse(HttpServletResponse response, long bytesPerSecond) {
+        PacedResponse(HttpServletResponse response, Supplier<BytePacer> pacer) {
             super(response);
-            this.bytesPerSecond = bytesPerSecond;
+            this.pacer = pacer;
         }
 
         @Override
         public ServletOutputStream getOutputStream() throws IOException {
             if (body == null) {
-                body = new PacedServletOutputStream(super.getOutputStream(), new BodyPacer(bytesPerSecond));
+                body = new PacedServletOutputStream(super.getOutputStream(), pacer.get());
             }
             return body;
         }

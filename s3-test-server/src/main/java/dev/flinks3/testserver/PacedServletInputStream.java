@@ -4,13 +4,13 @@ import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletInputStream;
 import java.io.IOException;
 
-/** A request body that hands its bytes to the servlet no faster than a {@link BodyPacer} allows. */
+/** A request body that hands its bytes to the servlet no faster than a {@link BytePacer} allows. */
 final class PacedServletInputStream extends ServletInputStream {
 
     private final ServletInputStream body;
-    private final BodyPacer pacer;
+    private final BytePacer pacer;
 
-    PacedServletInputStream(ServletInputStream body, BodyPacer pacer) {
+    PacedServletInputStream(ServletInputStream body, BytePacer pacer) {
         this.body = body;
         this.pacer = pacer;
     }

@@ -3,12 +3,12 @@ package dev.flinks3.testserver;
 import jakarta.servlet.ServletOutputStream;
 import java.io.IOException;
 
-/** A response body that reaches the connection no faster than a {@link BodyPacer} allows. */
+/** A response body that reaches the connection no faster than a {@link BytePacer} allows. */
 final class PacedServletOutputStream extends ForwardingServletOutputStream {
 
-    private final BodyPacer pacer;
+    private final BytePacer pacer;
 
-    PacedServletOutputStream(ServletOutputStream body, BodyPacer pacer) {
+    PacedServletOutputStream(ServletOutputStream body, BytePacer pacer) {
         super(body);
         this.pacer = pacer;
     }

@@ -67,6 +67,6 @@ public final class S3ServerMain {
     private static IllegalArgumentException usage(String problem) {
         return new IllegalArgumentException(
                 problem
-                        + "; usage: S3ServerMain [--port N] [--dir PATH] [--profile lan|wan] [--bucket NAME]... [--faults RATE]");
+                        + "; usage: S3ServerMain [--port N] [--dir PATH] [--profile lan|wan|rescale] [--bucket NAME]... [--faults RATE]");
     }
 }

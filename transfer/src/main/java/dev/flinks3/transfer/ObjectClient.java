@@ -43,6 +43,23 @@ public interface ObjectClient {
     RangeStream get(S3Location location, long start, long endExclusive) throws IOException;
 
     /**
+     * {@link #get(S3Location, long, long)} of one version of the object: with {@code ifMatch}, the GET
+     * sends {@code If-Match} with that ETag, so a stream whose object was replaced since its first GET
+     * fails instead of mixing bytes of two versions (S3 API reference, GetObject: "If-Match").
+     * Implementations that cannot send it accept only {@code null}.
+     *
+     * @param ifMatch the ETag the object must still have, {@code null} for whatever version is there
+     * @throws S3RequestException of status 412 if the object's ETag is no longer {@code ifMatch}
+     * @throws UnsupportedOperationException if {@code ifMatch} is set and the implementation cannot send it
+     */
+    default RangeStream get(S3Location location, long start, long endExclusive, String ifMatch) throws IOException {
+        if (ifMatch != null) {
+            throw new UnsupportedOperationException(getClass().getName() + " cannot send If-Match");
+        }
+        return get(location, start, endExclusive);
+    }
+
+    /**
      * One ranged GET of bytes {@code [start, start + dst.remaining())}, its body copied into {@code dst}
      * (heap or direct) from its position on as it arrives: no thread waits for the body, and nothing is
      * copied twice. {@code dst}'s position and limit are not moved; the result says how many bytes came.
@@ -59,6 +76,22 @@ public interface ObjectClient {
      * @throws IllegalArgumentException if {@code start} is negative or {@code dst} has no room
      */
     CompletableFuture<RangeRead> readInto(S3Location location, long start, ByteBuffer dst);
+
+    /**
+     * {@link #readInto(S3Location, long, ByteBuffer)} of one version of the object: with {@code ifMatch},
+     * the GET sends {@code If-Match} with that ETag, as {@link #get(S3Location, long, long, String)} does.
+     *
+     * @param ifMatch the ETag the object must still have, {@code null} for whatever version is there
+     * @return as {@link #readInto(S3Location, long, ByteBuffer)}; also fails with an {@link
+     *     S3RequestException} of status 412 if the object's ETag is no longer {@code ifMatch}
+     * @throws UnsupportedOperationException if {@code ifMatch} is set and the implementation cannot send it
+     */
+    default CompletableFuture<RangeRead> readInto(S3Location location, long start, ByteBuffer dst, String ifMatch) {
+        if (ifMatch != null) {
+            throw new UnsupportedOperationException(getClass().getName() + " cannot send If-Match");
+        }
+        return readInto(location, start, dst);
+    }
 
     /**
      * One ranged GET of bytes {@code [start, endExclusive)}, its body written into {@code file} at the

@@ -16,4 +16,13 @@ public abstract class RangeStream extends InputStream {
      * {@code Content-Length} when the answer was the whole object).
      */
     public abstract long objectLength();
+
+    /**
+     * The object's ETag as the answer told it, to send as {@code If-Match} with the next GETs of the
+     * same stream (S3 API reference, GetObject: "If-Match"); {@code null} if the answer had none (the
+     * GET of an empty object) or the implementation does not tell it.
+     */
+    public String eTag() {
+        return null;
+    }
 }

@@ -77,4 +77,19 @@ final class OperationBean implements S3OperationMBean {
     public int getLatencySamples() {
         return metrics.latency().samples();
     }
+
+    @Override
+    public double getMeanConnectionWaitMillis() {
+        return metrics.meanConnectionWaitNanos() / NANOS_PER_MILLI;
+    }
+
+    @Override
+    public double getMeanTimeToFirstByteMillis() {
+        return metrics.meanTimeToFirstByteNanos() / NANOS_PER_MILLI;
+    }
+
+    @Override
+    public double getMeanBodyMillis() {
+        return metrics.meanBodyNanos() / NANOS_PER_MILLI;
+    }
 }

@@ -47,4 +47,13 @@ public interface S3OperationMBean {
 
     /** Requests in the latency window. */
     int getLatencySamples();
+
+    /** Mean time an attempt waited for a pooled HTTP connection since start, in ms. */
+    double getMeanConnectionWaitMillis();
+
+    /** Mean time from an attempt's start to the first byte of its answer since start, in ms. */
+    double getMeanTimeToFirstByteMillis();
+
+    /** Mean time from an answer's first byte to its last (the body) since start, in ms. */
+    double getMeanBodyMillis();
 }

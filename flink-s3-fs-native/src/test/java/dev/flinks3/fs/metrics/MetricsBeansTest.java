@@ -38,6 +38,11 @@ class MetricsBeansTest {
                     "dev.flinks3:type=S3Operation,scheme=s3,endpoint=127.0.0.1_9000,operation=UploadPart");
             assertThat(server.isRegistered(uploadPart)).isTrue();
             assertThat(server.getAttribute(uploadPart, "LatencyP99Millis")).isEqualTo(0.0);
+            assertThat(server.getAttribute(uploadPart, "MeanConnectionWaitMillis"))
+                    .isEqualTo(0.0);
+            assertThat(server.getAttribute(uploadPart, "MeanTimeToFirstByteMillis"))
+                    .isEqualTo(0.0);
+            assertThat(server.getAttribute(uploadPart, "MeanBodyMillis")).isEqualTo(0.0);
             assertThat(server.queryNames(new ObjectName("dev.flinks3:type=S3Operation,*"), null))
                     .hasSize(S3RequestMetrics.OPERATIONS.size() + 1);
         }

@@ -19,8 +19,8 @@ import java.util.ArrayDeque;
  * A position outside the window ({@link #covers(long)} false) is not served: the caller falls back to
  * its single-connection path and closes this read-ahead.
  *
- * <p>Every chunk is checked against the object's length, so bytes of a replaced object are never
- * mixed in. Not thread-safe: one reader thread; the HTTP client's threads only fill chunks.
+ * <p>Every chunk is fetched with {@code If-Match} and checked against the object's length and ETag
+ * ({@link ObjectVersion}), so bytes of a replaced object are never mixed in. Not thread-safe: one reader thread; the HTTP client's threads only fill chunks.
  */
 final class ParallelReadAhead implements Closeable {
 
@@ -29,6 +29,7 @@ final class ParallelReadAhead implements Closeable {
     private final long objectLength;
     private final int chunkBytes;
     private final int parallelism;
+    private final ObjectVersion version;
     private final ArrayDeque<ReadAheadChunk> window = new ArrayDeque<>();
     private final ArrayDeque<byte[]> spareBuffers = new ArrayDeque<>();
     private long nextChunkStart;
@@ -40,9 +41,16 @@ final class ParallelReadAhead implements Closeable {
      * @param objectLength the object's length in bytes
      * @param chunkBytes bytes per chunk (one ranged GET each)
      * @param parallelism chunks in the window, so GETs in flight at most and buffers held at most
+     * @param version the version of the object the stream reads, shared by its GETs
      */
     ParallelReadAhead(
-            ObjectClient client, S3Location location, long start, long objectLength, int chunkBytes, int parallelism) {
+            ObjectClient client,
+            S3Location location,
+            long start,
+            long objectLength,
+            int chunkBytes,
+            int parallelism,
+            ObjectVersion version) {
         if (chunkBytes < 1 || parallelism < 1 || start < 0) {
             throw new IllegalArgumentException(
                     "read-ahead of " + parallelism + " chunks of " + chunkBytes + " bytes from byte " + start);
@@ -52,6 +60,7 @@ final class ParallelReadAhead implements Closeable {
         this.objectLength = objectLength;
         this.chunkBytes = chunkBytes;
         this.parallelism = parallelism;
+        this.version = version;
         this.nextChunkStart = start;
         fill();
     }
@@ -119,7 +128,7 @@ final class ParallelReadAhead implements Closeable {
         while (window.size() < parallelism && nextChunkStart < objectLength) {
             int length = (int) Math.min(chunkBytes, objectLength - nextChunkStart);
             ReadAheadChunk chunk =
-                    new ReadAheadChunk(client, location, nextChunkStart, length, objectLength, buffer(length));
+                    new ReadAheadChunk(client, location, nextChunkStart, length, objectLength, buffer(length), version);
             window.addLast(chunk);
             nextChunkStart += length;
             chunk.fetch();

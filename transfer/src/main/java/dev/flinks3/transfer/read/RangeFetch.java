@@ -19,9 +19,11 @@ import java.util.concurrent.ExecutionException;
  * whose bodies the HTTP client writes straight into it ({@link ObjectClient#readInto}), so no thread waits
  * for them.
  * A body that breaks mid-way is asked for again from where it broke, with at most {@value
- * RangeReader#MAX_ATTEMPTS} GETs in all; every answer's object length is checked against the expected
- * one (or the first answer's), so bytes of two versions of an object are never mixed. A missing
- * object and any other S3 error are final. Thread-safe.
+ * RangeReader#MAX_ATTEMPTS} GETs in all. Each GET sends {@code If-Match} with the ETag the stream
+ * first saw ({@link ObjectVersion}), and every answer's object length and ETag are checked against the
+ * expected ones (or the first answer's), so bytes of two versions of an object are never mixed: a
+ * replaced object fails with an {@link ObjectChangedException}. A missing object and any other S3 error
+ * are final. Thread-safe.
  */
 final class RangeFetch {
 
@@ -30,6 +32,7 @@ final class RangeFetch {
     private final long start;
     private final ByteBuffer dst;
     private final int length;
+    private final ObjectVersion version;
     private final CompletableFuture<RangeRead> result = new CompletableFuture<>();
     private final List<Throwable> breaks = new ArrayList<>(0);
     private volatile long objectLength;
@@ -37,13 +40,19 @@ final class RangeFetch {
     private volatile boolean cancelled;
 
     private RangeFetch(
-            ObjectClient client, S3Location location, long start, ByteBuffer dst, long expectedObjectLength) {
+            ObjectClient client,
+            S3Location location,
+            long start,
+            ByteBuffer dst,
+            long expectedObjectLength,
+            ObjectVersion version) {
         this.client = client;
         this.location = location;
         this.start = start;
         this.dst = dst.duplicate();
         this.length = dst.remaining();
         this.objectLength = expectedObjectLength;
+        this.version = version;
     }
 
     /**
@@ -52,10 +61,16 @@ final class RangeFetch {
      * @param dst receives {@code dst.remaining()} bytes from its position on; its position and limit are
      *     not moved
      * @param expectedObjectLength the object's length in bytes if known, else -1
+     * @param version the version of the object the stream reads, shared by its GETs
      */
     static RangeFetch of(
-            ObjectClient client, S3Location location, long start, ByteBuffer dst, long expectedObjectLength) {
-        return new RangeFetch(client, location, start, dst, expectedObjectLength);
+            ObjectClient client,
+            S3Location location,
+            long start,
+            ByteBuffer dst,
+            long expectedObjectLength,
+            ObjectVersion version) {
+        return new RangeFetch(client, location, start, dst, expectedObjectLength, version);
     }
 
     /** Sends the first GET (none if already cancelled) and returns at once. Call once. */
@@ -111,10 +126,11 @@ final class RangeFetch {
             return;
         }
         CompletableFuture<RangeRead> read;
+        String ifMatch = version.ifMatch();
         try {
             ByteBuffer rest = dst.duplicate();
             rest.position(rest.position() + done);
-            read = client.readInto(location, start + done, rest);
+            read = client.readInto(location, start + done, rest, ifMatch);
         } catch (RuntimeException e) {
             result.completeExceptionally(e);
             return;
@@ -129,7 +145,7 @@ final class RangeFetch {
                 arrived(done, answer);
                 return;
             }
-            Throwable cause = unwrap(failure);
+            Throwable cause = version.explain(unwrap(failure), ifMatch);
             if (cause instanceof PartialBodyException && attempt < RangeReader.MAX_ATTEMPTS && !cancelled) {
                 synchronized (breaks) {
                     breaks.add(cause);
@@ -147,8 +163,13 @@ final class RangeFetch {
     private void arrived(int done, RangeRead answer) {
         long expected = objectLength;
         if (expected >= 0 && answer.objectLength() != expected) {
-            result.completeExceptionally(new IOException(location + " has " + answer.objectLength()
-                    + " bytes now, not the " + expected + " it had when the read began"));
+            result.completeExceptionally(version.lengthChanged(expected, answer.objectLength()));
+            return;
+        }
+        try {
+            version.check(answer.eTag());
+        } catch (ObjectChangedException e) {
+            result.completeExceptionally(e);
             return;
         }
         objectLength = answer.objectLength();

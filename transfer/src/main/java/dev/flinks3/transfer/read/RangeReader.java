@@ -18,8 +18,10 @@ import java.util.List;
  * <p>A body that breaks mid-way (connection reset, socket timeout, a body that ends before its
  * {@code Content-Length}) is re-requested from the current position with a new ranged GET, so the
  * caller sees exactly the object's bytes; at most {@value #MAX_ATTEMPTS} GETs are made per reader.
- * {@link FileNotFoundException} and interrupts are never retried. Every GET checks that the object's
- * length is still the one first seen, so bytes of two versions of an object are never mixed.
+ * {@link FileNotFoundException} and interrupts are never retried. Every GET after the stream's first
+ * sends {@code If-Match} with the ETag the stream first saw ({@link ObjectVersion}) and checks that the
+ * object's length and ETag are still the ones first seen, so bytes of two versions of an object are
+ * never mixed: a replaced object fails with an {@link ObjectChangedException}.
  *
  * <p>Not thread-safe, except {@link #abort()}, which another thread may call to drop the connection.
  */
@@ -42,6 +44,7 @@ final class RangeReader implements Closeable {
     private final S3Location location;
     private final long start;
     private final long end;
+    private final ObjectVersion version;
     private long position;
     private long objectLength;
     private volatile RangeStream body;
@@ -54,8 +57,15 @@ final class RangeReader implements Closeable {
      * @param start first byte to read
      * @param end byte after the last one to read; may lie beyond the object's end
      * @param expectedObjectLength the object's length in bytes if already known, else -1
+     * @param version the version of the object the stream reads, shared by its GETs
      */
-    RangeReader(ObjectClient client, S3Location location, long start, long end, long expectedObjectLength) {
+    RangeReader(
+            ObjectClient client,
+            S3Location location,
+            long start,
+            long end,
+            long expectedObjectLength,
+            ObjectVersion version) {
         if (start < 0 || end < start) {
             throw new IllegalArgumentException("bad range [" + start + ", " + end + ") of " + location);
         }
@@ -65,6 +75,7 @@ final class RangeReader implements Closeable {
         this.position = start;
         this.end = end;
         this.objectLength = expectedObjectLength;
+        this.version = version;
     }
 
     /** The first byte this reader was asked for. */
@@ -206,8 +217,9 @@ final class RangeReader implements Closeable {
         }
         attempts++;
         RangeStream opened;
+        String ifMatch = version.ifMatch();
         try {
-            opened = client.get(location, position, end);
+            opened = client.get(location, position, end, ifMatch);
         } catch (EOFException e) {
             return false;
         } catch (S3RequestException e) {
@@ -216,15 +228,20 @@ final class RangeReader implements Closeable {
             if (e.statusCode() == 416) {
                 return false;
             }
-            throw withEarlierFailures(e);
+            throw withEarlierFailures((IOException) version.explain(e, ifMatch));
         } catch (IOException e) {
             throw withEarlierFailures(e);
         }
         long length = opened.objectLength();
         if (objectLength >= 0 && length >= 0 && length != objectLength) {
             opened.abort();
-            throw withEarlierFailures(new IOException(location + " changed while being read: its length was "
-                    + objectLength + " bytes and is now " + length + " bytes"));
+            throw withEarlierFailures(version.lengthChanged(objectLength, length));
+        }
+        try {
+            version.check(opened.eTag());
+        } catch (ObjectChangedException e) {
+            opened.abort();
+            throw withEarlierFailures(e);
         }
         if (length >= 0) {
             objectLength = length;

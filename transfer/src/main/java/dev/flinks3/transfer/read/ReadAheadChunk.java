@@ -21,6 +21,7 @@ final class ReadAheadChunk {
     private final int length;
     private final long objectLength;
     private final byte[] buffer;
+    private final ObjectVersion version;
     private volatile RangeFetch fetch;
     private volatile boolean cancelled;
 
@@ -28,8 +29,16 @@ final class ReadAheadChunk {
      * @param buffer receives the bytes from index 0; at least {@code length} long and not touched by
      *     anyone else until the chunk is fetched (a cancelled chunk's buffer may still be written)
      * @param objectLength the object's length in bytes; a GET that reports another length fails
+     * @param version the version of the object the stream reads, shared by its GETs
      */
-    ReadAheadChunk(ObjectClient client, S3Location location, long start, int length, long objectLength, byte[] buffer) {
+    ReadAheadChunk(
+            ObjectClient client,
+            S3Location location,
+            long start,
+            int length,
+            long objectLength,
+            byte[] buffer,
+            ObjectVersion version) {
         if (buffer.length < length) {
             throw new IllegalArgumentException("buffer of " + buffer.length + " bytes for a chunk of " + length);
         }
@@ -39,6 +48,7 @@ final class ReadAheadChunk {
         this.length = length;
         this.objectLength = objectLength;
         this.buffer = buffer;
+        this.version = version;
     }
 
     long start() {
@@ -56,7 +66,8 @@ final class ReadAheadChunk {
 
     /** Sends the chunk's GET unless the chunk was cancelled; returns at once. Call once. */
     void fetch() {
-        RangeFetch created = RangeFetch.of(client, location, start, ByteBuffer.wrap(buffer, 0, length), objectLength);
+        RangeFetch created =
+                RangeFetch.of(client, location, start, ByteBuffer.wrap(buffer, 0, length), objectLength, version);
         fetch = created;
         if (cancelled) {
             created.cancel();
@@ -85,7 +96,7 @@ final class ReadAheadChunk {
             read = running.await();
         } catch (FileNotFoundException e) {
             throw e;
-        } catch (InterruptedIOException e) {
+        } catch (InterruptedIOException | ObjectChangedException e) {
             throw e;
         } catch (IOException e) {
             throw new IOException(

@@ -27,8 +27,10 @@ import java.util.Objects;
  * A stream holds at most parallelism x chunk size bytes of read-ahead buffers.
  *
  * <p><b>Lazy seek.</b> {@link #seek(long)} only records the wanted position. The next read skips a
- * forward gap of up to {@value #MAX_FORWARD_SKIP_BYTES} bytes on the open connection; for a backward
- * or longer forward seek it releases the connection (a remainder of up to 64 KiB is drained so the
+ * forward gap of up to {@value #MAX_FORWARD_SKIP_BYTES} bytes on the open connection; a reader that
+ * moves forward by at most {@value #SEQUENTIAL_SKIP_BYTES} bytes between reads, within or just past the
+ * range asked for, is still reading sequentially (its ranges keep growing, its read-ahead keeps going).
+ * For a backward or longer forward seek it releases the connection (a remainder of up to 64 KiB is drained so the
  * connection is reused, a larger one aborted) and sends a new ranged GET.
  *
  * <p><b>Adaptive range after a seek.</b> A reader that seeks away is often a random reader that
@@ -43,6 +45,12 @@ import java.util.Objects;
  * (and their {@code readFully} forms) send one ranged GET of exactly the bytes asked for, and never
  * move this stream's position or touch its connection, as Flink's {@code ByteBufferReadable} and
  * disaggregated state (ForSt) expect.
+ *
+ * <p><b>One version.</b> Every GET after the stream's first (the next range, read-ahead, a re-request
+ * after a broken body, positional reads) sends {@code If-Match} with the ETag the first answer carried,
+ * and every answer's length and ETag must be the first ones: an object replaced while the stream reads
+ * it fails the read with an {@link ObjectChangedException}, and no byte of the new version is handed
+ * out (S3 API reference, GetObject "If-Match"; S3A's change detection does the same).
  *
  * <p><b>Failures.</b> A missing object raises {@link FileNotFoundException} naming the {@code s3://}
  * location, at the first read (or at {@link #length()}). A connection that breaks mid-body is
@@ -77,20 +85,36 @@ public final class S3SeekableInputStream extends InputStream {
     /** Factor by which each range of a reader that stays sequential after a seek grows. */
     public static final int RANGE_GROWTH = 4;
 
+    /**
+     * Longest forward move between two reads (a {@link #seek} or {@link #skip} ahead) of a reader that is
+     * still taken to read sequentially: within or just past the bytes already asked for, it keeps the
+     * ranges growing and the read-ahead going, as reading straight through would, instead of starting
+     * again at {@value #FIRST_RANGE_AFTER_SEEK_BYTES} bytes.
+     */
+    public static final long SEQUENTIAL_SKIP_BYTES = 16 * 1024;
+
     private final ObjectClient client;
     private final S3Location location;
     private final long rangeBytes;
     private final int chunkBytes;
     private final int parallelism;
     private final ReadAheadBudget readAheadBudget;
+    /** The ETag of the first answer, sent as {@code If-Match} by every later GET of this stream. */
+    private final ObjectVersion version;
+
     private volatile long length;
     private long position;
     private RangeReader range;
     /** Bytes the open range gave to reads (skipped bytes not counted), to tell a sequential reader. */
     private long rangeBytesRead;
+    /** Longest forward gap skipped on the open range, to tell a reader that skips a little from a random one. */
+    private long rangeLongestSkip;
     /** Bytes the next range asks for when a reader continues sequentially; shrinks after a seek. */
     private long nextRangeBytes;
-    /** True once {@link #seek} moved the position away from where sequential reading would go on. */
+    /**
+     * True once {@link #seek} moved the position away from where sequential reading would go on: backward,
+     * forward by more than {@value #SEQUENTIAL_SKIP_BYTES} bytes, or anywhere before any range was asked for.
+     */
     private boolean seekedAway;
 
     private ParallelReadAhead readAhead;
@@ -134,6 +158,7 @@ public final class S3SeekableInputStream extends InputStream {
         this.chunkBytes = (int) Math.min(settings.readAheadBytes(), MAX_CHUNK_BYTES);
         this.parallelism = settings.readAheadParallelism();
         this.readAheadBudget = readAhead;
+        this.version = new ObjectVersion(location);
         if (knownLength < -1) {
             throw new IllegalArgumentException("known length " + knownLength + " of " + location + " must be >= -1");
         }
@@ -157,7 +182,9 @@ public final class S3SeekableInputStream extends InputStream {
         if (newPosition < 0) {
             throw new EOFException("cannot seek to negative position " + newPosition + " in " + location);
         }
-        if (newPosition != position) {
+        long ahead = newPosition - position;
+        boolean reading = range != null || readAhead != null;
+        if (ahead != 0 && (!reading || ahead < 0 || ahead > SEQUENTIAL_SKIP_BYTES)) {
             seekedAway = true;
         }
         position = newPosition;
@@ -327,7 +354,7 @@ public final class S3SeekableInputStream extends InputStream {
         }
         RangeRead read;
         try {
-            read = RangeFetch.of(client, location, position, dst, length)
+            read = RangeFetch.of(client, location, position, dst, length, version)
                     .begin()
                     .await();
         } catch (EOFException pastTheEnd) {
@@ -386,11 +413,13 @@ public final class S3SeekableInputStream extends InputStream {
         }
         while (true) {
             if (range != null && !continuesAt(range, position)) {
-                // Sequential: the reader went on where the range ended, having read (not skipped) at
-                // least half of it; random reads that merely cross a range's end do not qualify.
-                boolean sequential = range.position() == range.end()
-                        && position == range.end()
-                        && rangeBytesRead >= (range.end() - range.start()) / 2;
+                // Sequential: the reader went on where the range ended (or a little past it), having read
+                // (not skipped) at least half of it or skipped only a little at a time; random reads that
+                // merely cross a range's end do not qualify.
+                boolean sequential = position >= range.end()
+                        && position - range.position() <= SEQUENTIAL_SKIP_BYTES
+                        && (rangeBytesRead >= (range.end() - range.start()) / 2
+                                || rangeLongestSkip <= SEQUENTIAL_SKIP_BYTES);
                 boolean fullSize = range.end() - range.start() >= rangeBytes;
                 closeRange();
                 if (sequential && fullSize && startReadAhead()) {
@@ -402,10 +431,12 @@ public final class S3SeekableInputStream extends InputStream {
             }
             if (range == null) {
                 long size = nextRangeSize(len);
-                range = new RangeReader(client, location, position, endOf(position, size), length);
+                range = new RangeReader(client, location, position, endOf(position, size), length, version);
                 rangeBytesRead = 0;
+                rangeLongestSkip = 0;
             }
             long gap = position - range.position();
+            rangeLongestSkip = Math.max(rangeLongestSkip, gap);
             if (gap > 0 && range.discard(gap) < gap) {
                 learnLength(range);
                 closeRange();
@@ -453,7 +484,7 @@ public final class S3SeekableInputStream extends InputStream {
             return false;
         }
         readAheadWindows = windows;
-        readAhead = new ParallelReadAhead(client, location, position, length, chunkBytes, windows);
+        readAhead = new ParallelReadAhead(client, location, position, length, chunkBytes, windows, version);
         return true;
     }
 

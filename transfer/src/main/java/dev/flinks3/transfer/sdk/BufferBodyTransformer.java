@@ -49,6 +49,7 @@ final class BufferBodyTransformer implements AsyncResponseTransformer<GetObjectR
     public void onResponse(GetObjectResponse response) {
         Attempt current = attempt;
         current.objectLength = SdkRangeStream.objectLength(response);
+        current.eTag = response.eTag();
         current.checksummed = response.checksumCRC32C() != null
                 || response.checksumCRC32() != null
                 || response.checksumCRC64NVME() != null
@@ -98,6 +99,7 @@ final class BufferBodyTransformer implements AsyncResponseTransformer<GetObjectR
         final CompletableFuture<RangeRead> result = new CompletableFuture<>();
         private final ByteBuffer target;
         volatile long objectLength = -1;
+        volatile String eTag;
         volatile boolean checksummed;
         volatile boolean streaming;
         volatile boolean refused;
@@ -149,7 +151,7 @@ final class BufferBodyTransformer implements AsyncResponseTransformer<GetObjectR
 
         @Override
         public void onComplete() {
-            result.complete(new RangeRead(copied, objectLength));
+            result.complete(new RangeRead(copied, objectLength, eTag));
         }
     }
 }

@@ -15,13 +15,17 @@ import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.CreateMultipartUploadResponse;
+import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.UploadPartCopyRequest;
 
 /**
  * Server-side copy of an object too large for one CopyObject (over 5 GiB, S3 user guide "Copying
  * objects"): CreateMultipartUpload on the target, UploadPartCopy of consecutive byte ranges of the
- * source in parallel, CompleteMultipartUpload. A failure aborts the upload, so no part is left
- * behind; the first cause is thrown with an abort failure suppressed. Thread-safe.
+ * source in parallel, CompleteMultipartUpload. The source's ETag is read first (HeadObject) and every
+ * UploadPartCopy sends it as {@code x-amz-copy-source-if-match}, so a source replaced during the copy
+ * fails it (412) instead of joining parts of two versions. A failure aborts the upload, so no part is
+ * left behind; the first cause is thrown with an abort failure suppressed. Thread-safe.
  */
 final class MultipartCopy {
 
@@ -51,9 +55,19 @@ final class MultipartCopy {
      * there. Blocks until done; retries happen per request inside the SDK.
      *
      * @throws java.io.FileNotFoundException if the source does not exist
-     * @throws IOException if a request fails; the upload is aborted first
+     * @throws IOException if a request fails (the upload is aborted first), if the source's length is
+     *     no longer {@code sourceLength}, or if the source was replaced during the copy (412)
      */
     void copy(S3Location source, S3Location target, long sourceLength) throws IOException {
+        HeadObjectRequest.Builder head =
+                HeadObjectRequest.builder().bucket(source.bucket()).key(source.key());
+        sse.decorate(head);
+        HeadObjectResponse version = S3Errors.await(s3.headObject(head.build()), "HeadObject", source);
+        if (version.contentLength() != null && version.contentLength() != sourceLength) {
+            throw new IOException(source + " changed before it was copied: it was listed with " + sourceLength
+                    + " bytes and has " + version.contentLength() + " bytes now");
+        }
+        String sourceETag = version.eTag();
         CreateMultipartUploadRequest.Builder create =
                 CreateMultipartUploadRequest.builder().bucket(target.bucket()).key(target.key());
         sse.decorate(create);
@@ -63,7 +77,9 @@ final class MultipartCopy {
                 target);
         try {
             List<CompletedPart> parts = SlidingWindow.run(
-                    ranges(sourceLength), partsInFlight, range -> copyPart(source, target, uploadId, range));
+                    ranges(sourceLength),
+                    partsInFlight,
+                    range -> copyPart(source, sourceETag, target, uploadId, range));
             CompleteMultipartUploadRequest.Builder complete = CompleteMultipartUploadRequest.builder()
                     .bucket(target.bucket())
                     .key(target.key())
@@ -94,12 +110,13 @@ final class MultipartCopy {
     }
 
     private CompletableFuture<CompletedPart> copyPart(
-            S3Location source, S3Location target, String uploadId, PartRange range) {
+            S3Location source, String sourceETag, S3Location target, String uploadId, PartRange range) {
         int partNumber = range.partNumber;
         UploadPartCopyRequest.Builder request = UploadPartCopyRequest.builder()
                 .sourceBucket(source.bucket())
                 .sourceKey(source.key())
                 .copySourceRange("bytes=" + range.firstByte + "-" + range.lastByte)
+                .copySourceIfMatch(sourceETag)
                 .destinationBucket(target.bucket())
                 .destinationKey(target.key())
                 .uploadId(uploadId)

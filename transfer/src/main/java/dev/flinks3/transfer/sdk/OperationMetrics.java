@@ -4,13 +4,18 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 import software.amazon.awssdk.core.metrics.CoreMetric;
+import software.amazon.awssdk.http.HttpMetric;
 import software.amazon.awssdk.metrics.MetricCollection;
+import software.amazon.awssdk.metrics.SdkMetric;
 
 /**
  * What the requests of one S3 operation (e.g. {@code UploadPart}) went through: requests (API calls),
  * their HTTP attempts and retries, failed attempts by the class the AWS SDK gives them ({@link
- * CoreMetric#ERROR_TYPE}: throttling, other error answer, configured timeout, I/O, other), and the latency
- * of whole requests over a {@link LatencyWindow sliding window}.
+ * CoreMetric#ERROR_TYPE}: throttling, other error answer, configured timeout, I/O, other), the latency
+ * of whole requests over a {@link LatencyWindow sliding window}, and where the attempts' time went: waiting
+ * for a pooled connection ({@link HttpMetric#CONCURRENCY_ACQUIRE_DURATION}), from sending to the answer's
+ * first byte ({@link CoreMetric#TIME_TO_FIRST_BYTE}) and from there to its last ({@link
+ * CoreMetric#TIME_TO_LAST_BYTE}), summed over attempts.
  *
  * <p>Counted from the metric collection the SDK publishes after each call; adding to counters and one
  * ring slot allocates nothing. Thread-safe.
@@ -30,6 +35,12 @@ public final class OperationMetrics {
     private final LongAdder ioErrorAttempts = new LongAdder();
     private final LongAdder otherErrorAttempts = new LongAdder();
     private final LatencyWindow latency;
+    private final LongAdder connectionWaitNanos = new LongAdder();
+    private final LongAdder connectionWaits = new LongAdder();
+    private final LongAdder firstByteNanos = new LongAdder();
+    private final LongAdder firstBytes = new LongAdder();
+    private final LongAdder bodyNanos = new LongAdder();
+    private final LongAdder bodies = new LongAdder();
 
     OperationMetrics(String operation, LatencyWindow latency) {
         this.operation = operation;
@@ -49,12 +60,47 @@ public final class OperationMetrics {
             if (ATTEMPT.equals(child.name())) {
                 attempts.increment();
                 countError(child.metricValues(CoreMetric.ERROR_TYPE));
+                countTimes(child);
             }
         }
         List<Duration> durations = apiCall.metricValues(CoreMetric.API_CALL_DURATION);
         if (!durations.isEmpty()) {
             latency.record(durations.get(0).toNanos());
         }
+    }
+
+    /** Adds an attempt's connection wait, time to first byte and body time (last byte after the first). */
+    private void countTimes(MetricCollection attempt) {
+        Duration wait = first(attempt, HttpMetric.CONCURRENCY_ACQUIRE_DURATION);
+        if (wait != null) {
+            connectionWaitNanos.add(wait.toNanos());
+            connectionWaits.increment();
+        }
+        Duration firstByte = first(attempt, CoreMetric.TIME_TO_FIRST_BYTE);
+        if (firstByte != null) {
+            firstByteNanos.add(firstByte.toNanos());
+            firstBytes.increment();
+            Duration lastByte = first(attempt, CoreMetric.TIME_TO_LAST_BYTE);
+            if (lastByte != null && lastByte.compareTo(firstByte) >= 0) {
+                bodyNanos.add(lastByte.minus(firstByte).toNanos());
+                bodies.increment();
+            }
+        }
+    }
+
+    /** The first value of a metric in the collection or, for the HTTP client's metrics, in its children. */
+    private static <T> T first(MetricCollection collection, SdkMetric<T> metric) {
+        List<T> values = collection.metricValues(metric);
+        if (!values.isEmpty()) {
+            return values.get(0);
+        }
+        for (MetricCollection child : collection.children()) {
+            T value = first(child, metric);
+            if (value != null) {
+                return value;
+            }
+        }
+        return null;
     }
 
     private void countError(List<String> errorTypes) {
@@ -130,6 +176,32 @@ public final class OperationMetrics {
         return otherErrorAttempts.sum();
     }
 
+    /**
+     * Mean time an attempt waited for a pooled HTTP connection, in nanoseconds; 0 before the first
+     * attempt the HTTP client reported it for.
+     */
+    public long meanConnectionWaitNanos() {
+        return mean(connectionWaitNanos, connectionWaits);
+    }
+
+    /**
+     * Mean time from an attempt's start to the first byte of its answer (request written, the server's
+     * work, the network both ways), in nanoseconds; 0 before the first answer.
+     */
+    public long meanTimeToFirstByteNanos() {
+        return mean(firstByteNanos, firstBytes);
+    }
+
+    /** Mean time from an answer's first byte to its last (the body's transfer), in nanoseconds; 0 before the first. */
+    public long meanBodyNanos() {
+        return mean(bodyNanos, bodies);
+    }
+
+    private static long mean(LongAdder total, LongAdder count) {
+        long n = count.sum();
+        return n == 0 ? 0 : total.sum() / n;
+    }
+
     /** Latency of whole requests (all attempts and backoffs) in the sliding window. */
     public LatencyWindow.Percentiles latency() {
         return latency.percentiles();
@@ -140,6 +212,8 @@ public final class OperationMetrics {
         return operation + ": " + requests() + " requests (" + failedRequests() + " failed), " + attempts()
                 + " attempts, " + retries() + " retries, throttled " + throttledAttempts() + ", error answers "
                 + errorAnswerAttempts() + ", timeouts " + timedOutAttempts() + ", I/O errors " + ioErrorAttempts()
-                + ", other errors " + otherErrorAttempts() + ", latency " + latency();
+                + ", other errors " + otherErrorAttempts() + ", latency " + latency() + ", mean connection wait "
+                + meanConnectionWaitNanos() / 1000 + " us, first byte " + meanTimeToFirstByteNanos() / 1000
+                + " us, body " + meanBodyNanos() / 1000 + " us";
     }
 }

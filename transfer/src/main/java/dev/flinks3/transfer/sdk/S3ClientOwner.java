@@ -12,11 +12,10 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
@@ -32,24 +31,23 @@ import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3AsyncClientBuilder;
 import software.amazon.awssdk.services.s3.S3Configuration;
 import software.amazon.awssdk.transfer.s3.S3TransferManager;
-import software.amazon.awssdk.utils.ThreadFactoryBuilder;
 
 /**
- * The one owner of everything heavy on the S3 side of a process: the HTTP client (CRT or Netty)
- * with its connection pool and event loops and the asynchronous S3 client on it, or the CRT-based
- * S3 client ({@link ClientSettings.ClientType#CRT}, see {@link CrtS3Client}), the credentials provider
- * (and STS client), the executors that complete futures and schedule retries and timeouts, and the
- * budget of read-ahead windows ({@link ReadAheadBudget}), whose ranged GETs complete on that executor.
- * Built once per filesystem from {@link S3Settings}; {@link #close()} releases everything in the
- * reverse order of creation. The {@link #objectClient() object client} and the {@link
- * #bulkDownloader() bulk downloader} are cheap views on that client.
+ * One S3 client configuration (credentials, region, endpoint, SSE, bucket options, retry policy) as a
+ * light client on the process's shared {@link S3Transport}: the asynchronous S3 client on the
+ * transport's HTTP client and executors, or the CRT-based S3 client ({@link
+ * ClientSettings.ClientType#CRT}, see {@link CrtS3Client}, which keeps its own native connection pool),
+ * the credentials provider (and STS client) and the request metrics of this configuration. {@link
+ * #close()} releases what it built, in the reverse order of creation, and its share of the transport's
+ * HTTP client; the transport itself stays open for the other owners on it. The {@link #objectClient()
+ * object client} and the {@link #bulkDownloader() bulk downloader} are cheap views on that client.
  *
  * <p>On the SDK's client the Transfer Manager is not used: with the Java-based client its
  * multipart download reads parts by part number, which S3-compatible servers such as S3Proxy do not
  * implement, while the {@link BulkDownloader}'s ranged GETs through the object client work
  * everywhere. On the CRT-based S3 client it is: that client downloads with ranged GETs natively.
  *
- * <p>Thread-safe. Futures of the object client complete on this owner's completion executor, so
+ * <p>Thread-safe. Futures of the object client complete on the transport's completion executor, so
  * callers' callbacks never run on (and never block) an event-loop thread.
  */
 public final class S3ClientOwner implements Closeable {
@@ -63,16 +61,13 @@ public final class S3ClientOwner implements Closeable {
     /** Most ranged GETs of one file a bulk download has in flight. */
     static final int RANGES_IN_FLIGHT_PER_FILE = 4;
 
-    private static final int SCHEDULER_THREADS = 2;
-    private static final long EXECUTOR_SHUTDOWN_WAIT_MS = 5_000;
-
     private final Closer closer = new Closer();
     private final ClosedGuard closedGuard = new ClosedGuard();
     private final S3Settings settings;
     private final Region region;
     private final S3Credentials credentials;
     private final S3RequestMetrics requestMetrics = new S3RequestMetrics();
-    private final ReadAheadBudget readAheadBudget = new ReadAheadBudget(DefaultMemoryLimit.ofThisJvm());
+    private final S3Transport transport;
     private final SdkObjectClient objectClient;
     private final BulkDownloader bulkDownloader;
     private final ClientSettings.HttpClientType httpClientInUse;
@@ -80,8 +75,9 @@ public final class S3ClientOwner implements Closeable {
     private final S3TransferManager transferManager;
 
     /**
-     * Builds the clients. The new owner owns every resource it creates and nothing passed in;
-     * {@code settings} is immutable.
+     * Builds the clients on a transport of their own, which {@link #close()} closes too (a process
+     * with one configuration, tests). The new owner owns every resource it creates and nothing passed
+     * in; {@code settings} is immutable.
      *
      * @throws IllegalArgumentException if a setting cannot be applied (an unknown credentials
      *     provider class, an SSE-C key that is not a 256-bit key)
@@ -89,7 +85,22 @@ public final class S3ClientOwner implements Closeable {
      *     configuration; everything created so far is closed first
      */
     public S3ClientOwner(S3Settings settings) {
-        this(settings, SdkObjectClient.MAX_SINGLE_COPY_BYTES, COPY_PART_BYTES);
+        this(settings, null, SdkObjectClient.MAX_SINGLE_COPY_BYTES, COPY_PART_BYTES);
+    }
+
+    /**
+     * Builds a light client on {@code transport}, which stays owned by the caller and must outlive
+     * this owner.
+     *
+     * @throws IllegalArgumentException if a setting cannot be applied (see {@link
+     *     #S3ClientOwner(S3Settings)}), {@link IllegalStateException} if {@code transport} is closed
+     */
+    public S3ClientOwner(S3Settings settings, S3Transport transport) {
+        this(
+                settings,
+                Objects.requireNonNull(transport, "transport"),
+                SdkObjectClient.MAX_SINGLE_COPY_BYTES,
+                COPY_PART_BYTES);
     }
 
     /**
@@ -97,11 +108,16 @@ public final class S3ClientOwner implements Closeable {
      * chosen (tests copy a few MiB in parts instead of 5 GiB).
      */
     S3ClientOwner(S3Settings settings, long maxSingleCopyBytes, long copyPartBytes) {
+        this(settings, null, maxSingleCopyBytes, copyPartBytes);
+    }
+
+    private S3ClientOwner(S3Settings settings, S3Transport shared, long maxSingleCopyBytes, long copyPartBytes) {
         this.settings = settings;
         try {
+            this.transport = shared != null ? shared : closer.register(new S3Transport());
             this.region = resolveRegion(settings);
-            ThreadPoolExecutor completion = closer.register(new Shutdown<>(completionExecutor())).executor;
-            ScheduledThreadPoolExecutor scheduler = closer.register(new Shutdown<>(scheduler())).executor;
+            ThreadPoolExecutor completion = transport.completion();
+            ScheduledThreadPoolExecutor scheduler = transport.scheduler();
             this.credentials =
                     closer.register(S3Credentials.create(settings.client().credentials(), region));
             this.proxies = HttpProxies.of(settings.client());
@@ -116,7 +132,7 @@ public final class S3ClientOwner implements Closeable {
                         .executor(completion)
                         .build());
             } else {
-                SdkAsyncHttpClient http = AsyncHttpClientFactory.create(settings.client(), proxies, closer);
+                SdkAsyncHttpClient http = transport.httpClient(settings.client(), proxies, closer);
                 this.httpClientInUse = AsyncHttpClientFactory.typeOf(http);
                 RetryStrategy retryStrategy = S3RetryStrategy.create(settings.client(), requestMetrics);
                 s3 = closer.register(clientBuilder(http, completion, scheduler, retryStrategy)
@@ -162,10 +178,10 @@ public final class S3ClientOwner implements Closeable {
 
     /**
      * The budget of read-ahead windows that the input streams on this owner's clients share ({@link
-     * DefaultMemoryLimit}); the windows' ranged GETs complete on this owner's completion executor.
+     * DefaultMemoryLimit}): the transport's, shared by every owner on it.
      */
     public ReadAheadBudget readAheadBudget() {
-        return readAheadBudget;
+        return transport.readAheadBudget();
     }
 
     /**
@@ -198,7 +214,8 @@ public final class S3ClientOwner implements Closeable {
     }
 
     /**
-     * Closes the S3 client, the HTTP client, the credentials and the executors, in that order.
+     * Closes the S3 client, the credentials and this owner's share of the HTTP client (and, with a
+     * transport of its own, the HTTP client and the executors), in that order.
      * Requests still in flight fail, and later requests are not sent: both fail with an {@link
      * IOException} saying that the S3 filesystem is closed ({@link ClosedGuard}).
      *
@@ -296,38 +313,6 @@ public final class S3ClientOwner implements Closeable {
         return interceptors;
     }
 
-    /**
-     * Completes the SDK's futures off the event loops. Unbounded queue on purpose: a bounded one
-     * would make the SDK run callbacks on the event-loop thread when it is full.
-     */
-    private static ThreadPoolExecutor completionExecutor() {
-        int threads = Math.max(8, 2 * Runtime.getRuntime().availableProcessors());
-        ThreadPoolExecutor executor = new ThreadPoolExecutor(
-                threads,
-                threads,
-                60,
-                TimeUnit.SECONDS,
-                new LinkedBlockingQueue<>(),
-                new ThreadFactoryBuilder()
-                        .threadNamePrefix("flinks3-s3-completion")
-                        .daemonThreads(true)
-                        .build());
-        executor.allowCoreThreadTimeOut(true);
-        return executor;
-    }
-
-    /** Runs the SDK's attempt timeouts and retry delays; every attempt schedules (and mostly cancels) a task. */
-    private static ScheduledThreadPoolExecutor scheduler() {
-        ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(
-                SCHEDULER_THREADS,
-                new ThreadFactoryBuilder()
-                        .threadNamePrefix("flinks3-s3-scheduler")
-                        .daemonThreads(true)
-                        .build());
-        scheduler.setRemoveOnCancelPolicy(true);
-        return scheduler;
-    }
-
     @Override
     public String toString() {
         return "S3ClientOwner{client=" + settings.client().client()
@@ -339,28 +324,5 @@ public final class S3ClientOwner implements Closeable {
                 + ", credentials=" + credentials
                 + ", checksums=" + settings.client().checksumsEnabled()
                 + "}";
-    }
-
-    /** Shuts an executor down on close, waiting briefly for running callbacks. */
-    private static final class Shutdown<E extends ExecutorService> implements AutoCloseable {
-        final E executor;
-
-        Shutdown(E executor) {
-            this.executor = executor;
-        }
-
-        @Override
-        public void close() {
-            executor.shutdown();
-            try {
-                if (!executor.awaitTermination(EXECUTOR_SHUTDOWN_WAIT_MS, TimeUnit.MILLISECONDS)) {
-                    executor.shutdownNow();
-                }
-            } catch (InterruptedException e) {
-                // interrupted while waiting: stop the executor now and keep the caller's interrupt
-                executor.shutdownNow();
-                Thread.currentThread().interrupt();
-            }
-        }
     }
 }

@@ -21,10 +21,15 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.FileTransformerConfiguration;
 import software.amazon.awssdk.core.FileTransformerConfiguration.FailureBehavior;
 import software.amazon.awssdk.core.FileTransformerConfiguration.FileWriteOption;
@@ -45,7 +50,6 @@ import software.amazon.awssdk.services.s3.model.CreateMultipartUploadResponse;
 import software.amazon.awssdk.services.s3.model.Delete;
 import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
 import software.amazon.awssdk.services.s3.model.DeleteObjectsRequest;
-import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
@@ -61,6 +65,7 @@ import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 import software.amazon.awssdk.services.s3.model.Part;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.PutObjectResponse;
+import software.amazon.awssdk.services.s3.model.S3Error;
 import software.amazon.awssdk.services.s3.model.S3Object;
 import software.amazon.awssdk.services.s3.model.UploadPartRequest;
 import software.amazon.awssdk.services.s3.model.UploadPartResponse;
@@ -77,6 +82,8 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
  */
 public final class SdkObjectClient implements ObjectClient {
 
+    private static final Logger LOG = LoggerFactory.getLogger(SdkObjectClient.class);
+
     /** CopyObject copies up to 5 GiB; above that S3 requires a multipart copy. */
     static final long MAX_SINGLE_COPY_BYTES = 5L * 1024 * 1024 * 1024;
     /** DeleteObjects takes at most 1,000 keys per request. */
@@ -92,6 +99,17 @@ public final class SdkObjectClient implements ObjectClient {
     private static final SdkPlugin CONTENT_MD5 = LegacyMd5Plugin.create();
 
     private static final int DELETE_REQUESTS_IN_FLIGHT = 4;
+    /**
+     * Per-key codes of a DeleteObjects answer that S3 documents as transient (the key was not deleted
+     * this time): those keys are sent again.
+     */
+    static final Set<String> RETRYABLE_KEY_ERRORS =
+            Set.of("InternalError", "SlowDown", "ServiceUnavailable", "RequestTimeout", "OperationAborted");
+    /** Attempts per key reported with a retryable code, the first included. */
+    static final int DELETE_KEY_ATTEMPTS = 5;
+
+    private static final long DELETE_KEY_BASE_BACKOFF_MS = 100;
+    private static final long DELETE_KEY_MAX_BACKOFF_MS = 5_000;
 
     private final S3AsyncClient s3;
     private final SseDecorator sse;
@@ -148,13 +166,25 @@ public final class SdkObjectClient implements ObjectClient {
      */
     @Override
     public RangeStream get(S3Location location, long start, long endExclusive) throws IOException {
+        return get(location, start, endExclusive, null);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>As {@link #get(S3Location, long, long)}; a 412 answer to {@code If-Match} is an {@link
+     * S3RequestException} of status 412 saying the object changed while it was read.
+     */
+    @Override
+    public RangeStream get(S3Location location, long start, long endExclusive, String ifMatch) throws IOException {
         if (start < 0 || endExclusive <= start) {
             throw new IllegalArgumentException("invalid range [" + start + ", " + endExclusive + ") of " + location);
         }
         GetObjectRequest.Builder request = GetObjectRequest.builder()
                 .bucket(location.bucket())
                 .key(location.key())
-                .range("bytes=" + start + "-" + (endExclusive - 1));
+                .range("bytes=" + start + "-" + (endExclusive - 1))
+                .ifMatch(ifMatch);
         sse.decorate(request);
         checksums.decorate(request);
         ResponseInputStream<GetObjectResponse> body;
@@ -182,7 +212,9 @@ public final class SdkObjectClient implements ObjectClient {
                     null);
         }
         return VerifiedRangeStream.of(
-                new SdkRangeStream(body, location, SdkRangeStream.objectLength(response)), response, location);
+                new SdkRangeStream(body, location, SdkRangeStream.objectLength(response), response.eTag()),
+                response,
+                location);
     }
 
     /**
@@ -194,6 +226,16 @@ public final class SdkObjectClient implements ObjectClient {
      */
     @Override
     public CompletableFuture<RangeRead> readInto(S3Location location, long start, ByteBuffer dst) {
+        return readInto(location, start, dst, null);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>As {@link #readInto(S3Location, long, ByteBuffer)}, with {@code If-Match} when {@code ifMatch} is set.
+     */
+    @Override
+    public CompletableFuture<RangeRead> readInto(S3Location location, long start, ByteBuffer dst, String ifMatch) {
         int length = dst.remaining();
         if (start < 0 || length < 1) {
             throw new IllegalArgumentException(
@@ -202,7 +244,8 @@ public final class SdkObjectClient implements ObjectClient {
         GetObjectRequest.Builder request = GetObjectRequest.builder()
                 .bucket(location.bucket())
                 .key(location.key())
-                .range("bytes=" + start + "-" + (start + length - 1));
+                .range("bytes=" + start + "-" + (start + length - 1))
+                .ifMatch(ifMatch);
         sse.decorate(request);
         checksums.decorate(request);
         BufferBodyTransformer body = new BufferBodyTransformer(location, start, dst);
@@ -291,32 +334,122 @@ public final class SdkObjectClient implements ObjectClient {
         return result;
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>What the server answers is checked, not trusted:
+     *
+     * <ul>
+     *   <li>Objects and common prefixes outside {@code prefix} are dropped with one warning per listing
+     *       (SeaweedFS answered {@code prefix=chk-1/} with keys of {@code chk-10/}); callers that delete or
+     *       rename what they list never touch another directory's objects.
+     *   <li>A page marked truncated without a continuation token (Huawei OBS, some Ceph builds) gets a
+     *       token of our own that continues the listing with {@code start-after} its last key or prefix;
+     *       entries at or before that point are dropped. A truncated page that brings nothing new fails
+     *       with an {@link S3RequestException} naming the server's fault, so a listing never ends silently
+     *       early.
+     * </ul>
+     */
     @Override
     public ListPage list(String bucket, String prefix, String delimiter, String continuationToken, int maxKeys)
             throws IOException {
+        String startAfter = StartAfterToken.startAfter(continuationToken);
         ListObjectsV2Request request = ListObjectsV2Request.builder()
                 .bucket(bucket)
                 .prefix(prefix)
                 .delimiter(delimiter)
-                .continuationToken(continuationToken)
+                .continuationToken(startAfter == null ? continuationToken : null)
+                .startAfter(startAfter)
                 .maxKeys(maxKeys)
                 .build();
         String where = "s3://" + bucket + "/" + prefix;
         ListObjectsV2Response response = sendAndWait("ListObjectsV2", where, () -> s3.listObjectsV2(request));
+        String required = prefix == null ? "" : prefix;
+        List<String> foreign = new ArrayList<>();
+        String last = startAfter;
         List<ObjectMetadata> objects = new ArrayList<>(response.contents().size());
         for (S3Object object : response.contents()) {
-            objects.add(new ObjectMetadata(
-                    object.key(),
-                    object.size(),
-                    object.eTag(),
-                    object.lastModified() == null ? 0 : object.lastModified().toEpochMilli()));
+            String key = object.key();
+            if (key == null || !key.startsWith(required)) {
+                foreign.add(key);
+            } else if (startAfter == null || key.compareTo(startAfter) > 0) {
+                objects.add(new ObjectMetadata(
+                        key,
+                        object.size(),
+                        object.eTag(),
+                        object.lastModified() == null
+                                ? 0
+                                : object.lastModified().toEpochMilli()));
+                last = StartAfterToken.later(last, key);
+            }
         }
         List<String> prefixes = new ArrayList<>(response.commonPrefixes().size());
         for (CommonPrefix common : response.commonPrefixes()) {
-            prefixes.add(common.prefix());
+            String commonPrefix = common.prefix();
+            if (commonPrefix == null || !commonPrefix.startsWith(required)) {
+                foreign.add(commonPrefix);
+            } else if (startAfter == null || commonPrefix.compareTo(startAfter) > 0) {
+                prefixes.add(commonPrefix);
+                last = StartAfterToken.later(last, commonPrefix);
+            }
         }
-        boolean more = Boolean.TRUE.equals(response.isTruncated()) && response.nextContinuationToken() != null;
-        return new ListPage(objects, prefixes, more ? response.nextContinuationToken() : null);
+        if (!foreign.isEmpty()) {
+            LOG.warn(
+                    "The S3 server answered ListObjectsV2 of {} with {} entries outside that prefix, e.g. {}; they are"
+                            + " ignored (listings, deletes and renames act only on keys under the prefix asked for)",
+                    where,
+                    foreign.size(),
+                    foreign.get(0));
+        }
+        if (!Boolean.TRUE.equals(response.isTruncated())) {
+            return new ListPage(objects, prefixes, null);
+        }
+        if (response.nextContinuationToken() != null
+                && !response.nextContinuationToken().isEmpty()) {
+            return new ListPage(objects, prefixes, response.nextContinuationToken());
+        }
+        if (last == null || last.equals(startAfter)) {
+            throw new S3RequestException(
+                    "ListObjectsV2",
+                    where,
+                    200,
+                    null,
+                    "The server marked the listing page truncated but sent no continuation token, and a request"
+                            + " with start-after " + (startAfter == null ? "(none)" : startAfter)
+                            + " brought no key past it: the server does not page listings as S3 does, so the"
+                            + " listing cannot be completed",
+                    null);
+        }
+        if (startAfter == null) {
+            LOG.warn(
+                    "The S3 server marked a ListObjectsV2 page of {} truncated without a continuation token;"
+                            + " the listing continues with start-after the last key",
+                    where);
+        }
+        return new ListPage(objects, prefixes, StartAfterToken.of(last));
+    }
+
+    /**
+     * Continuation tokens of our own for listings the server truncated without one: the key to send as
+     * {@code start-after}, behind a NUL character that XML (so no server's token) can hold.
+     */
+    static final class StartAfterToken {
+        private static final String MARK = "\u0000start-after\u0000";
+
+        private StartAfterToken() {}
+
+        static String of(String key) {
+            return MARK + key;
+        }
+
+        /** The key to start after, or {@code null} for a server's own token or none. */
+        static String startAfter(String token) {
+            return token != null && token.startsWith(MARK) ? token.substring(MARK.length()) : null;
+        }
+
+        static String later(String a, String b) {
+            return a == null || b.compareTo(a) > 0 ? b : a;
+        }
     }
 
     /**
@@ -324,7 +457,10 @@ public final class SdkObjectClient implements ObjectClient {
      *
      * <p>Any number of keys is accepted: they are sent as DeleteObjects requests of at most
      * {@value #MAX_KEYS_PER_DELETE} keys, a few in parallel, each with {@code Content-MD5} (as servers
-     * that predate S3's flexible checksums require) besides the SDK's checksum.
+     * that predate S3's flexible checksums require) besides the SDK's checksum. Keys the answer reports
+     * with a retryable code (InternalError, SlowDown, ServiceUnavailable, ...) are sent again with
+     * exponential backoff (from 100 ms, at most 5 s, {@value #DELETE_KEY_ATTEMPTS} attempts in all); the
+     * keys returned are those reported with a final code (AccessDenied) or still failing then.
      */
     @Override
     public List<String> deleteBatch(String bucket, List<String> keys) throws IOException {
@@ -340,6 +476,15 @@ public final class SdkObjectClient implements ObjectClient {
     }
 
     private CompletableFuture<List<String>> deleteObjects(String bucket, List<String> keys) {
+        return deleteObjects(bucket, keys, 1);
+    }
+
+    /**
+     * One DeleteObjects request, then again for the keys its answer reported with a retryable code
+     * ({@link #RETRYABLE_KEY_ERRORS}), after a backoff, up to {@value #DELETE_KEY_ATTEMPTS} attempts.
+     * Completes with the keys not deleted, each with its code and message.
+     */
+    private CompletableFuture<List<String>> deleteObjects(String bucket, List<String> keys, int attempt) {
         List<ObjectIdentifier> objects = new ArrayList<>(keys.size());
         for (String key : keys) {
             objects.add(ObjectIdentifier.builder().key(key).build());
@@ -350,14 +495,39 @@ public final class SdkObjectClient implements ObjectClient {
                 .overrideConfiguration(override -> override.addPlugin(CONTENT_MD5))
                 .build();
         String where = "s3://" + bucket + "/" + keys.get(0) + " and " + (keys.size() - 1) + " more keys";
-        return send("DeleteObjects", where, () -> s3.deleteObjects(request), SdkObjectClient::failedKeys);
-    }
-
-    private static List<String> failedKeys(DeleteObjectsResponse response) {
-        List<String> failed = new ArrayList<>(response.errors().size());
-        response.errors()
-                .forEach(error -> failed.add(error.key() + " (" + error.code() + ": " + error.message() + ")"));
-        return failed;
+        return send("DeleteObjects", where, () -> s3.deleteObjects(request), response -> response)
+                .thenCompose(response -> {
+                    List<String> retry = new ArrayList<>();
+                    List<String> failed = new ArrayList<>();
+                    for (S3Error error : response.errors()) {
+                        if (attempt < DELETE_KEY_ATTEMPTS && RETRYABLE_KEY_ERRORS.contains(error.code())) {
+                            retry.add(error.key());
+                        } else {
+                            failed.add(error.key() + " (" + error.code() + ": " + error.message()
+                                    + (attempt > 1 ? ", after " + attempt + " attempts" : "") + ")");
+                        }
+                    }
+                    if (retry.isEmpty()) {
+                        return CompletableFuture.completedFuture(failed);
+                    }
+                    long backoffMillis =
+                            Math.min(DELETE_KEY_MAX_BACKOFF_MS, DELETE_KEY_BASE_BACKOFF_MS << (attempt - 1));
+                    long jittered =
+                            backoffMillis / 2 + ThreadLocalRandom.current().nextLong(backoffMillis / 2 + 1);
+                    LOG.debug(
+                            "DeleteObjects of {} reported {} keys with retryable errors; sent again in {} ms",
+                            where,
+                            retry.size(),
+                            jittered);
+                    return CompletableFuture.supplyAsync(
+                                    () -> retry, CompletableFuture.delayedExecutor(jittered, TimeUnit.MILLISECONDS))
+                            .thenCompose(again -> deleteObjects(bucket, again, attempt + 1))
+                            .thenApply(stillFailed -> {
+                                List<String> all = new ArrayList<>(failed);
+                                all.addAll(stillFailed);
+                                return all;
+                            });
+                });
     }
 
     @Override
@@ -556,6 +726,16 @@ public final class SdkObjectClient implements ObjectClient {
             if (!Boolean.TRUE.equals(page.isTruncated())) {
                 return uploads;
             }
+            if (page.nextKeyMarker() == null && page.nextUploadIdMarker() == null) {
+                throw new S3RequestException(
+                        "ListMultipartUploads",
+                        where,
+                        200,
+                        null,
+                        "The server marked the page truncated but sent no next key or upload id marker:"
+                                + " the listing of uploads cannot be continued",
+                        null);
+            }
             keyMarker = page.nextKeyMarker();
             uploadIdMarker = page.nextUploadIdMarker();
         }
@@ -579,6 +759,17 @@ public final class SdkObjectClient implements ObjectClient {
             }
             if (!Boolean.TRUE.equals(page.isTruncated())) {
                 return parts;
+            }
+            if (page.nextPartNumberMarker() == null
+                    || page.nextPartNumberMarker().equals(partNumberMarker)) {
+                throw new S3RequestException(
+                        "ListParts",
+                        where,
+                        200,
+                        null,
+                        "The server marked the page truncated but sent no new next part number marker: the"
+                                + " listing of parts cannot be continued",
+                        null);
             }
             partNumberMarker = page.nextPartNumberMarker();
         }

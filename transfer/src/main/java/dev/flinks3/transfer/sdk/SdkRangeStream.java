@@ -18,12 +18,18 @@ final class SdkRangeStream extends RangeStream {
     private final ResponseInputStream<GetObjectResponse> body;
     private final S3Location location;
     private final long objectLength;
+    private final String eTag;
     private boolean aborted;
 
-    SdkRangeStream(ResponseInputStream<GetObjectResponse> body, S3Location location, long objectLength) {
+    /**
+     * @param objectLength the whole object's length in bytes, -1 if unknown
+     * @param eTag the object's ETag from the answer, {@code null} if it had none
+     */
+    SdkRangeStream(ResponseInputStream<GetObjectResponse> body, S3Location location, long objectLength, String eTag) {
         this.body = body;
         this.location = location;
         this.objectLength = objectLength;
+        this.eTag = eTag;
     }
 
     /** The stream for a range that holds no bytes: the GET of an empty object. */
@@ -104,6 +110,11 @@ final class SdkRangeStream extends RangeStream {
     @Override
     public long objectLength() {
         return objectLength;
+    }
+
+    @Override
+    public String eTag() {
+        return eTag;
     }
 
     /** Releases the connection; reads nothing more from it. */

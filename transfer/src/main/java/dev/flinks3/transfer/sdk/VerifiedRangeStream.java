@@ -98,6 +98,11 @@ final class VerifiedRangeStream extends RangeStream {
     }
 
     @Override
+    public String eTag() {
+        return body.eTag();
+    }
+
+    @Override
     public void close() throws IOException {
         if (checked == null) {
             body.close();

@@ -242,7 +242,9 @@ public final class InMemoryObjectClient implements ObjectClient {
         return get(location, start, endExclusive, null);
     }
 
-    private RangeStream get(S3Location location, long start, long endExclusive, String ifMatch) throws IOException {
+    /** {@inheritDoc} An {@code ifMatch} that is not the stored object's ETag fails with 412 PreconditionFailed. */
+    @Override
+    public RangeStream get(S3Location location, long start, long endExclusive, String ifMatch) throws IOException {
         if (start < 0 || endExclusive <= start) {
             throw new IllegalArgumentException("bad range [" + start + ", " + endExclusive + ")");
         }
@@ -293,6 +295,12 @@ public final class InMemoryObjectClient implements ObjectClient {
      */
     @Override
     public CompletableFuture<RangeRead> readInto(S3Location location, long start, ByteBuffer dst) {
+        return readInto(location, start, dst, null);
+    }
+
+    /** {@inheritDoc} As {@link #readInto(S3Location, long, ByteBuffer)}, with the If-Match of {@link #get}. */
+    @Override
+    public CompletableFuture<RangeRead> readInto(S3Location location, long start, ByteBuffer dst, String ifMatch) {
         int length = dst.remaining();
         if (start < 0 || length < 1) {
             throw new IllegalArgumentException("bad range of " + length + " bytes from " + start);
@@ -304,7 +312,7 @@ public final class InMemoryObjectClient implements ObjectClient {
                 return;
             }
             try {
-                future.complete(copyRange(location, start, target));
+                future.complete(copyRange(location, start, target, ifMatch));
             } catch (Throwable t) {
                 future.completeExceptionally(t);
             }
@@ -313,11 +321,11 @@ public final class InMemoryObjectClient implements ObjectClient {
         return future;
     }
 
-    private RangeRead copyRange(S3Location location, long start, ByteBuffer target) throws IOException {
+    private RangeRead copyRange(S3Location location, long start, ByteBuffer target, String ifMatch) throws IOException {
         int length = target.remaining();
         byte[] chunk = new byte[Math.min(length, 64 * 1024)];
         int copied = 0;
-        try (RangeStream body = get(location, start, start + length)) {
+        try (RangeStream body = get(location, start, start + length, ifMatch)) {
             while (copied < length) {
                 int n;
                 try {
@@ -332,7 +340,7 @@ public final class InMemoryObjectClient implements ObjectClient {
                 target.put(chunk, 0, n);
                 copied += n;
             }
-            return new RangeRead(copied, body.objectLength());
+            return new RangeRead(copied, body.objectLength(), body.eTag());
         }
     }
 
@@ -901,6 +909,11 @@ public final class InMemoryObjectClient implements ObjectClient {
         @Override
         public long objectLength() {
             return data.length;
+        }
+
+        @Override
+        public String eTag() {
+            return eTag;
         }
 
         private boolean release() {

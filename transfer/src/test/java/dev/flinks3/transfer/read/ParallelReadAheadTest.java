@@ -243,7 +243,8 @@ class ParallelReadAheadTest {
         byte[] source = store(16 * CHUNK);
         Gate gets = client.gate(Operation.GET);
         gets.close();
-        ParallelReadAhead readAhead = new ParallelReadAhead(client, LOCATION, 0, source.length, CHUNK, PARALLELISM);
+        ParallelReadAhead readAhead = new ParallelReadAhead(
+                client, LOCATION, 0, source.length, CHUNK, PARALLELISM, new ObjectVersion(LOCATION));
         assertThat(gets.held()).isEqualTo(PARALLELISM);
         gets.releaseOne();
         byte[] b = new byte[10];
@@ -308,7 +309,8 @@ class ParallelReadAheadTest {
     @Test
     void cancelledChunkAbortsOrSkipsItsGet() throws IOException {
         byte[] source = store(4 * CHUNK);
-        ReadAheadChunk notStarted = new ReadAheadChunk(client, LOCATION, 0, CHUNK, source.length, new byte[CHUNK]);
+        ReadAheadChunk notStarted = new ReadAheadChunk(
+                client, LOCATION, 0, CHUNK, source.length, new byte[CHUNK], new ObjectVersion(LOCATION));
         notStarted.cancel();
         notStarted.fetch();
         assertThat(client.calls(Operation.GET)).isZero();
@@ -320,7 +322,8 @@ class ParallelReadAheadTest {
             inFlight[0].cancel();
             return new SocketException("Connection reset");
         }));
-        inFlight[0] = new ReadAheadChunk(client, LOCATION, CHUNK, CHUNK, source.length, new byte[CHUNK]);
+        inFlight[0] = new ReadAheadChunk(
+                client, LOCATION, CHUNK, CHUNK, source.length, new byte[CHUNK], new ObjectVersion(LOCATION));
         inFlight[0].fetch();
         assertThatThrownBy(inFlight[0]::await).isInstanceOf(IOException.class);
         // Cancelled: the broken body was not re-requested.

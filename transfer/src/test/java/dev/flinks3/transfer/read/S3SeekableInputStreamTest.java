@@ -398,8 +398,25 @@ class S3SeekableInputStreamTest {
             client.store(LOCATION, new byte[3 * RANGE]);
             in.seek(0);
             assertThatThrownBy(() -> readN(in, 100))
-                    .isInstanceOf(IOException.class)
-                    .hasMessageContaining("changed while being read");
+                    .isInstanceOf(ObjectChangedException.class)
+                    .hasMessageContaining("changed while it was read");
+        }
+    }
+
+    @Test
+    void objectReplacedByOneOfTheSameLengthFailsEveryLaterRead() throws IOException {
+        byte[] data = store(2 * RANGE);
+
+        try (S3SeekableInputStream in = open(-1)) {
+            assertThat(readN(in, 100)).isEqualTo(Arrays.copyOf(data, 100));
+            byte[] other = data.clone();
+            other[0] ^= 1;
+            client.store(LOCATION, other);
+            in.seek(RANGE + 5);
+            assertThatThrownBy(() -> readN(in, 100))
+                    .isInstanceOf(ObjectChangedException.class)
+                    .hasMessageContaining(LOCATION.toString());
+            assertThatThrownBy(() -> in.readFully(0, new byte[10], 0, 10)).isInstanceOf(ObjectChangedException.class);
         }
     }
 

@@ -18,6 +18,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The SDK really publishes what {@link S3RequestMetrics} counts: error answers of the real server
@@ -127,6 +129,33 @@ class S3RequestMetricsS3ProxyTest {
             assertThat(own.requestMetrics().bytesDownloaded()).isEqualTo(200_000);
             assertThat(own.requestMetrics().operations().get("GetObject").requests())
                     .isEqualTo(1);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(ClientSettings.HttpClientType.class)
+    @Timeout(60)
+    void eachOperationTellsWhereItsAttemptsTimeWent(ClientSettings.HttpClientType http) throws Exception {
+        try (S3ClientOwner own =
+                new S3ClientOwner(TestSettings.forServer(server, http).build())) {
+            byte[] data = new byte[2_000_000];
+            new java.util.Random(11).nextBytes(data);
+            S3Location location = S3Location.of("s3", BUCKET, "timed-" + http);
+            S3Errors.await(
+                    own.objectClient().put(location, ByteBuffer.wrap(data), WriteCondition.NONE),
+                    "PutObject",
+                    location);
+            for (int i = 0; i < 3; i++) {
+                own.objectClient()
+                        .readInto(location, i * 100_000L, ByteBuffer.allocate(1_500_000))
+                        .get(30, java.util.concurrent.TimeUnit.SECONDS);
+            }
+
+            OperationMetrics get = own.requestMetrics().operations().get("GetObject");
+            assertThat(get.meanTimeToFirstByteNanos()).isPositive();
+            assertThat(get.meanBodyNanos()).isPositive();
+            assertThat(get.meanConnectionWaitNanos()).isNotNegative();
+            assertThat(get.toString()).contains("first byte").contains("body");
         }
     }
 

@@ -559,6 +559,30 @@ public abstract class SdkObjectClientS3ProxyTest {
     }
 
     @Test
+    void largeCopySendsTheSourceETagWithEveryPartAndFailsOnceTheSourceIsReplaced() throws IOException {
+        S3Location source = newLocation();
+        byte[] data = randomBytes(11 * MIB + 5);
+        put(source, data);
+        String eTag = client.head(source).eTag();
+        S3Location target = newLocation();
+        server.requestLog().clear();
+
+        client.copy(source, target, data.length);
+
+        assertThat(server.requestLog().entries(RequestKind.UPLOAD_PART_COPY))
+                .hasSize(3)
+                .allSatisfy(part ->
+                        assertThat(part.header("x-amz-copy-source-if-match")).contains(eTag));
+        // A source whose length is no longer the listed one has changed: nothing is copied.
+        S3Location other = newLocation();
+        assertThatThrownBy(() -> client.copy(source, other, data.length + 1L))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining(source.toString())
+                .hasMessageContaining("changed");
+        assertThat(pendingUploadIds(other)).isEmpty();
+    }
+
+    @Test
     void failedMultipartCopyIsAborted() throws IOException {
         S3Location source = newLocation();
         put(source, randomBytes(11 * MIB));

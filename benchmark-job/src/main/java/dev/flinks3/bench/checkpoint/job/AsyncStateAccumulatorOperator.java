@@ -30,6 +30,8 @@ public final class AsyncStateAccumulatorOperator extends AbstractAsyncStateStrea
     private static final long serialVersionUID = 1L;
 
     private final RecordGenerator generator;
+    private final long totalRecords;
+    private final long recordsAfterRestore;
 
     private transient ValueState<byte[]> values;
     private transient StateLedger ledger;
@@ -42,7 +44,17 @@ public final class AsyncStateAccumulatorOperator extends AbstractAsyncStateStrea
     private transient boolean readBackStarted;
 
     public AsyncStateAccumulatorOperator(RecordGenerator generator) {
+        this(generator, 0, 0);
+    }
+
+    /**
+     * @param totalRecords the records of the first run ({@code 0 .. totalRecords-1})
+     * @param recordsAfterRestore records a restored job processes after them before it reads its state back
+     */
+    public AsyncStateAccumulatorOperator(RecordGenerator generator, long totalRecords, long recordsAfterRestore) {
         this.generator = generator;
+        this.totalRecords = totalRecords;
+        this.recordsAfterRestore = recordsAfterRestore;
     }
 
     @Override
@@ -57,10 +69,13 @@ public final class AsyncStateAccumulatorOperator extends AbstractAsyncStateStrea
         values = getRuntimeContext()
                 .getState(new ValueStateDescriptor<>("value", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
         ledger.open();
+        ledger.expectRecordsAfterRestore(generator, totalRecords, recordsAfterRestore);
         if (ledger.restored()) {
             expected = ledger.recordedAtRestore();
             actual = new KeyGroupDigests(ledger.range());
             keysReadBack = new BitSet(generator.keyCount());
+        }
+        if (ledger.restored() && !ledger.awaitsRecordsAfterRestore()) {
             getProcessingTimeService()
                     .registerTimer(
                             getProcessingTimeService().getCurrentProcessingTime(), time -> verifyRestoredState());
@@ -80,6 +95,11 @@ public final class AsyncStateAccumulatorOperator extends AbstractAsyncStateStrea
             ledger.recordProcessed(record.key, created, oldDigest, newDigest);
             if (expected != null && !keysReadBack.get((int) record.key)) {
                 expected.update(ledger.keyGroup(record.key), created, oldDigest, newDigest);
+            }
+            if (ledger.recordAfterRestoreProcessed()) {
+                getProcessingTimeService()
+                        .registerTimer(
+                                getProcessingTimeService().getCurrentProcessingTime(), time -> verifyRestoredState());
             }
             output.collect(new StreamRecord<>(record.index));
         });

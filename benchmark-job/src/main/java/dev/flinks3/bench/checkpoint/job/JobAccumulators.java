@@ -25,5 +25,18 @@ public final class JobAccumulators {
     /** Digest of the restored state as read back (sum over subtasks). */
     public static final String RESTORED_STATE_DIGEST = "restoredStateDigest";
 
+    /**
+     * Wall-clock time (epoch ms) at which the restored job processed its first record after the restore
+     * (minimum over subtasks); only with {@code --records-after-restore}.
+     */
+    public static final String FIRST_RECORD_AFTER_RESTORE_MS = "firstRecordAfterRestoreMs";
+
+    /**
+     * Records the restored job processed after the restore, per wall-clock second (a histogram keyed by epoch
+     * second, summed over subtasks; the REST API shows it as {@code {second=records, ...}}); only with {@code
+     * --records-after-restore}.
+     */
+    public static final String RECORDS_AFTER_RESTORE_PER_SECOND = "recordsAfterRestorePerSecond";
+
     private JobAccumulators() {}
 }

@@ -112,6 +112,22 @@ public final class JobParameters implements Serializable {
                     + "(default: ${DEFAULT-VALUE}).")
     String forstCacheSize;
 
+    @Option(
+            names = {"--records-after-restore", "--recordsAfterRestore"},
+            defaultValue = "0",
+            description = "Records the restored job processes after the restore (the source's indices after its "
+                    + "last checkpointed one), so a report can show records/s after a restore; the restored state "
+                    + "is verified once they are processed. 0: none, the state is verified at once "
+                    + "(default: ${DEFAULT-VALUE}).")
+    long recordsAfterRestore;
+
+    @Option(
+            names = {"--rate-after-restore", "--rateAfterRestore"},
+            defaultValue = "0",
+            description = "Records per second of the restored job's source across all subtasks; 0: as fast as the "
+                    + "job processes them (default: ${DEFAULT-VALUE}).")
+    double rateAfterRestore;
+
     /** Value size in bytes. */
     public int valueSizeBytes() {
         return Math.multiplyExact(valueSizeKb, 1024);
@@ -190,6 +206,16 @@ public final class JobParameters implements Serializable {
         return duration;
     }
 
+    /** {@code --records-after-restore}: records the restored job processes; 0 for none. */
+    public long recordsAfterRestore() {
+        return recordsAfterRestore;
+    }
+
+    /** {@code --rate-after-restore} in records per second; 0 when the restored job's source is not throttled. */
+    public double rateAfterRestore() {
+        return rateAfterRestore;
+    }
+
     public StateBackendKind stateBackend() {
         return stateBackend;
     }
@@ -220,6 +246,13 @@ public final class JobParameters implements Serializable {
             throw new IllegalArgumentException(
                     "--forst-cache-size must be a size such as 64m or 1g, was '" + forstCacheSize + "'", e);
         }
+        if (recordsAfterRestore < 0) {
+            throw new IllegalArgumentException("--records-after-restore must be 0 or more, was " + recordsAfterRestore);
+        }
+        if (!(rateAfterRestore >= 0) || Double.isInfinite(rateAfterRestore)) {
+            throw new IllegalArgumentException(
+                    "--rate-after-restore must be 0 (not throttled) or a positive rate, was " + rateAfterRestore);
+        }
         if (minPause.isNegative()) {
             throw new IllegalArgumentException("--min-pause must not be negative, was " + minPause);
         }
@@ -247,6 +280,8 @@ public final class JobParameters implements Serializable {
         add(args, "--duration", duration.toMillis() + "ms");
         add(args, "--state-backend", stateBackend.configName());
         add(args, "--forst-cache-size", forstCacheSize);
+        add(args, "--records-after-restore", Long.toString(recordsAfterRestore));
+        add(args, "--rate-after-restore", Double.toString(rateAfterRestore));
         return args;
     }
 

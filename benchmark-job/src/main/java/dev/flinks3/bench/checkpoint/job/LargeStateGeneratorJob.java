@@ -151,12 +151,36 @@ public final class LargeStateGeneratorJob {
             JobParameters parameters,
             int parallelism,
             AfterLastRecord afterLastRecord) {
+        return addTo(env, parameters, parallelism, afterLastRecord, false);
+    }
+
+    /**
+     * Adds the job's pipeline to {@code env}, for a fresh start or for a job restored from the first run's
+     * checkpoint: a restored job's source also emits {@code --records-after-restore} records, at {@code
+     * --rate-after-restore} (unthrottled when 0), and its accumulator verifies the state once they are processed.
+     *
+     * @param restored whether the job is submitted to restore from a checkpoint
+     * @return the accumulator's output (the index of each processed record), for a caller to add another sink to
+     */
+    public static SingleOutputStreamOperator<Long> addTo(
+            StreamExecutionEnvironment env,
+            JobParameters parameters,
+            int parallelism,
+            AfterLastRecord afterLastRecord,
+            boolean restored) {
         RecordGenerator generator = RecordGenerator.of(parameters);
+        double rate = !restored || parameters.recordsAfterRestore() == 0
+                ? parameters.recordsPerSecond()
+                : parameters.rateAfterRestore() > 0 ? parameters.rateAfterRestore() : Double.POSITIVE_INFINITY;
         env.setParallelism(parallelism);
         env.setMaxParallelism(MAX_PARALLELISM);
         KeyedStream<GeneratedRecord, Long> keyed = env.fromSource(
                         new SequenceSource(
-                                generator, parameters.totalRecords(), parameters.recordsPerSecond(), afterLastRecord),
+                                generator,
+                                parameters.totalRecords(),
+                                rate,
+                                afterLastRecord,
+                                parameters.recordsAfterRestore()),
                         WatermarkStrategy.noWatermarks(),
                         SOURCE_NAME,
                         TypeInformation.of(GeneratedRecord.class))
@@ -164,8 +188,16 @@ public final class LargeStateGeneratorJob {
                 .keyBy(record -> record.key, Types.LONG);
         SingleOutputStreamOperator<Long> accumulated = parameters.stateBackend() == StateBackendKind.FORST
                 ? keyed.enableAsyncState()
-                        .transform(ACCUMULATOR_NAME, Types.LONG, new AsyncStateAccumulatorOperator(generator))
-                : keyed.transform(ACCUMULATOR_NAME, Types.LONG, new StateAccumulatorOperator(generator));
+                        .transform(
+                                ACCUMULATOR_NAME,
+                                Types.LONG,
+                                new AsyncStateAccumulatorOperator(
+                                        generator, parameters.totalRecords(), parameters.recordsAfterRestore()))
+                : keyed.transform(
+                        ACCUMULATOR_NAME,
+                        Types.LONG,
+                        new StateAccumulatorOperator(
+                                generator, parameters.totalRecords(), parameters.recordsAfterRestore()));
         accumulated
                 .uid(ACCUMULATOR_NAME)
                 .sinkTo(new DiscardingSink<>())

@@ -50,11 +50,16 @@ public final class RecordGenerator implements Serializable {
 
     /** The record at {@code index} (0-based). */
     public GeneratedRecord record(long index) {
-        long key = index < keyCount ? index : Math.floorMod(mix(index ^ KEY_SALT), keyCount);
+        long key = keyOf(index);
         int offset = (int) Math.floorMod(mix(index ^ OFFSET_SALT), (long) valueSizeBytes - payloadBytes + 1);
         byte[] payload = new byte[payloadBytes];
         new SplittableRandom(mix(index ^ PAYLOAD_SALT)).nextBytes(payload);
         return new GeneratedRecord(index, key, payload, offset);
+    }
+
+    /** The key of the record at {@code index}, without making its payload: {@code record(index).key}. */
+    public long keyOf(long index) {
+        return index < keyCount ? index : Math.floorMod(mix(index ^ KEY_SALT), keyCount);
     }
 
     /** The value a key holds when it is first seen: {@code valueSizeBytes} pseudo-random bytes. */

@@ -30,6 +30,8 @@ public final class StateAccumulatorOperator extends AbstractStreamOperator<Long>
     private static final long serialVersionUID = 1L;
 
     private final RecordGenerator generator;
+    private final long totalRecords;
+    private final long recordsAfterRestore;
 
     private transient ValueStateDescriptor<byte[]> valueDescriptor;
     private transient ValueState<byte[]> values;
@@ -37,7 +39,17 @@ public final class StateAccumulatorOperator extends AbstractStreamOperator<Long>
     private transient boolean verified;
 
     public StateAccumulatorOperator(RecordGenerator generator) {
+        this(generator, 0, 0);
+    }
+
+    /**
+     * @param totalRecords the records of the first run ({@code 0 .. totalRecords-1})
+     * @param recordsAfterRestore records a restored job processes after them before it verifies its state
+     */
+    public StateAccumulatorOperator(RecordGenerator generator, long totalRecords, long recordsAfterRestore) {
         this.generator = generator;
+        this.totalRecords = totalRecords;
+        this.recordsAfterRestore = recordsAfterRestore;
     }
 
     @Override
@@ -52,7 +64,8 @@ public final class StateAccumulatorOperator extends AbstractStreamOperator<Long>
     public void open() throws Exception {
         super.open();
         ledger.open();
-        if (ledger.restored()) {
+        ledger.expectRecordsAfterRestore(generator, totalRecords, recordsAfterRestore);
+        if (ledger.restored() && !ledger.awaitsRecordsAfterRestore()) {
             getProcessingTimeService()
                     .registerTimer(
                             getProcessingTimeService().getCurrentProcessingTime(), time -> verifyRestoredState());
@@ -74,6 +87,11 @@ public final class StateAccumulatorOperator extends AbstractStreamOperator<Long>
         long newDigest = ValueDigest.of(record.key, value);
         values.update(value);
         ledger.recordProcessed(record.key, created, oldDigest, newDigest);
+        if (ledger.recordAfterRestoreProcessed()) {
+            getProcessingTimeService()
+                    .registerTimer(
+                            getProcessingTimeService().getCurrentProcessingTime(), time -> verifyRestoredState());
+        }
         output.collect(element.replace(record.index));
     }
 

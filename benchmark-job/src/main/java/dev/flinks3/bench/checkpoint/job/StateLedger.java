@@ -1,7 +1,9 @@
 package dev.flinks3.bench.checkpoint.job;
 
 import java.util.List;
+import org.apache.flink.api.common.accumulators.Histogram;
 import org.apache.flink.api.common.accumulators.LongCounter;
+import org.apache.flink.api.common.accumulators.LongMinimum;
 import org.apache.flink.api.common.functions.RuntimeContext;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
@@ -28,6 +30,12 @@ final class StateLedger {
     private LongCounter keysCreated;
     private LongCounter stateDigest;
     private PluginMetricsAccumulators pluginMetrics;
+    /** Records of this subtask's key groups the restored job is to process before it verifies; 0 for none. */
+    private long recordsAfterRestoreExpected;
+
+    private long recordsAfterRestore;
+    private LongMinimum firstRecordAfterRestoreMs;
+    private Histogram recordsAfterRestorePerSecond;
 
     private StateLedger(
             ListState<KeyGroupDigest> recordedDigests,
@@ -72,6 +80,48 @@ final class StateLedger {
         if (restored()) {
             stateDigest.add(digests.totalDigest());
         }
+    }
+
+    /**
+     * Called from the operator's {@code open} after {@link #open()}: in a restored job that is to process the
+     * records {@code totalRecords .. totalRecords+recordsAfterRestore-1}, counts those of this subtask's key
+     * groups (their keys alone, no payloads) and registers the accumulators that time them.
+     */
+    void expectRecordsAfterRestore(RecordGenerator generator, long totalRecords, long recordsAfterRestore) {
+        if (!restored() || recordsAfterRestore == 0) {
+            return;
+        }
+        long mine = 0;
+        for (long index = totalRecords; index < totalRecords + recordsAfterRestore; index++) {
+            if (digests.range().contains(keyGroup(generator.keyOf(index)))) {
+                mine++;
+            }
+        }
+        recordsAfterRestoreExpected = mine;
+        firstRecordAfterRestoreMs = new LongMinimum();
+        runtimeContext.addAccumulator(JobAccumulators.FIRST_RECORD_AFTER_RESTORE_MS, firstRecordAfterRestoreMs);
+        recordsAfterRestorePerSecond = new Histogram();
+        runtimeContext.addAccumulator(JobAccumulators.RECORDS_AFTER_RESTORE_PER_SECOND, recordsAfterRestorePerSecond);
+    }
+
+    /** Whether the restored job still has records of this subtask to process before it verifies its state. */
+    boolean awaitsRecordsAfterRestore() {
+        return recordsAfterRestore < recordsAfterRestoreExpected;
+    }
+
+    /**
+     * Counts one record processed by the restored job (call after {@link #recordProcessed}).
+     *
+     * @return true for the record that completes this subtask's records after the restore: time to verify
+     */
+    boolean recordAfterRestoreProcessed() {
+        if (recordsAfterRestorePerSecond == null || !awaitsRecordsAfterRestore()) {
+            return false;
+        }
+        long now = System.currentTimeMillis();
+        firstRecordAfterRestoreMs.add(now);
+        recordsAfterRestorePerSecond.add((int) (now / 1000));
+        return ++recordsAfterRestore == recordsAfterRestoreExpected;
     }
 
     boolean restored() {

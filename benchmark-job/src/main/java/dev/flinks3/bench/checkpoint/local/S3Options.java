@@ -21,7 +21,7 @@ public final class S3Options {
     @Option(
             names = "--s3-profile",
             defaultValue = "wan",
-            description = "Network profile of the embedded S3 server: lan or wan (default: ${DEFAULT-VALUE}).")
+            description = "Network profile of the embedded S3 server: lan, wan or rescale (default: ${DEFAULT-VALUE}).")
     String profile;
 
     @Option(

@@ -61,6 +61,9 @@ final class MarkdownReport {
         if (results.contenders().size() > 1) {
             md.append("\n## Comparison\n\n").append(comparison());
         }
+        if (runs.stream().anyMatch(r -> r.restore() != null)) {
+            md.append("\n## Restore and rescale\n\n").append(rescale());
+        }
         md.append("\n## Charts\n\n");
         md.append("Failed checkpoints are crosses in their run's colour; a contender has one colour in every chart, "
                 + "its rounds differ by marker and shade. Time is counted from the job's start to each "
@@ -345,6 +348,62 @@ final class MarkdownReport {
             md.append("### Plugin metrics\n\n").append(pluginMetrics(plugin)).append('\n');
         }
         return md.toString();
+    }
+
+    /**
+     * One row per run that restored: the parallelism before and after, the time from submission until the REST
+     * API showed every subtask RUNNING and until the first record after the restore was processed, what the S3
+     * server sent in GetObject answers and the requests it served from submission to all RUNNING, records/s in
+     * the two windows after all RUNNING, and whether the state read back equals what the source's records make.
+     */
+    private String rescale() {
+        MarkdownTable table = new MarkdownTable(List.of(
+                "run",
+                "parallelism",
+                "submission to all RUNNING (s)",
+                "to first record (s)",
+                "server sent (MB)",
+                "requests during the restore",
+                "records/s 0-" + RestoreResult.WINDOW_SECONDS + " s",
+                "records/s " + RestoreResult.WINDOW_SECONDS + "-" + 2 * RestoreResult.WINDOW_SECONDS + " s",
+                "verified against the source"));
+        for (RunFigures run : runs) {
+            RestoreResult restore = run.restore();
+            if (restore == null) {
+                continue;
+            }
+            S3Traffic traffic = run.result().s3Traffic().get("restore");
+            boolean after = restore.recordsAfterRestore() > 0;
+            table.row(List.of(
+                    run.label(),
+                    (restore.checkpointParallelism() > 0 ? restore.checkpointParallelism() + " -> " : "")
+                            + restore.parallelism(),
+                    positiveSeconds(
+                            restore.submitToAllRunningMs() > 0
+                                    ? restore.submitToAllRunningMs()
+                                    : restore.submitToRunningMs()),
+                    after ? positiveSeconds(restore.submitToFirstRecordMs()) : "-",
+                    traffic == null ? "-" : mb(traffic.bytesRead()),
+                    traffic == null ? "-" : requestsByKind(traffic),
+                    after ? String.format(Locale.ROOT, "%.0f", restore.recordsPerSecondWindow1()) : "-",
+                    after ? String.format(Locale.ROOT, "%.0f", restore.recordsPerSecondWindow2()) : "-",
+                    restore.sourceDigest() == null ? "-" : restore.verified() ? "yes" : "no"));
+        }
+        return table + "\nSubmission to all RUNNING: from the submission call until the last subtask's RUNNING"
+                + " timestamp that the REST API reports. Server sent: the object bytes of every GetObject answer from submission until all subtasks"
+                + " ran. Records/s: records the restored job processed after the restore (`--records-after-restore`),"
+                + " in the first and second " + RestoreResult.WINDOW_SECONDS + " s after all subtasks ran.\n";
+    }
+
+    private static String requestsByKind(S3Traffic traffic) {
+        StringBuilder cells = new StringBuilder(Long.toString(traffic.requests()));
+        String kinds = traffic.requestsByOperation().entrySet().stream()
+                .sorted(Map.Entry.comparingByKey())
+                .map(e -> e.getKey() + " " + e.getValue())
+                .collect(java.util.stream.Collectors.joining(", "));
+        return kinds.isEmpty()
+                ? cells.toString()
+                : cells.append(": ").append(kinds).toString();
     }
 
     /**

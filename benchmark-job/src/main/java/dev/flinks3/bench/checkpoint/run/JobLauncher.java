@@ -10,6 +10,7 @@ import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.RecoveryClaimMode;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
@@ -64,6 +65,9 @@ public final class JobLauncher {
         Configuration conf = new Configuration(jobConfiguration);
         if (restorePath != null) {
             conf.set(StateRecoveryOptions.SAVEPOINT_PATH, restorePath);
+            // As an autoscaler restores its job: the restored job owns the checkpoint (claim mode), so a state
+            // backend may keep using the checkpoint's files where they lie instead of copying them.
+            conf.set(StateRecoveryOptions.RESTORE_MODE, RecoveryClaimMode.CLAIM);
             if (parameters.stateBackend() == StateBackendKind.FORST) {
                 // The restored job only reads its state back, and ForSt 2.3.0 cannot cancel it while a
                 // checkpoint is under way: its tasks wait in ForStKeyedStateBackend.dispose for the snapshot's
@@ -72,7 +76,8 @@ public final class JobLauncher {
             }
         }
         StreamExecutionEnvironment env = environments.apply(conf);
-        extraSinks.accept(LargeStateGeneratorJob.addTo(env, parameters, parallelism, AfterLastRecord.IDLE));
+        extraSinks.accept(
+                LargeStateGeneratorJob.addTo(env, parameters, parallelism, AfterLastRecord.IDLE, restorePath != null));
         return env.executeAsync(LargeStateGeneratorJob.JOB_NAME + (restorePath == null ? "" : " (restore)"));
     }
 

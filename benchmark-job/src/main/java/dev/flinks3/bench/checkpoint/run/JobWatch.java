@@ -83,6 +83,17 @@ public final class JobWatch {
      */
     public long jobManagerRestoreMs(JsonNode job) throws IOException {
         long received = job.path("timestamps").path("INITIALIZING").asLong(0);
+        long lastRunning = lastRunningTimestamp(job);
+        return received > 0 && lastRunning >= received ? lastRunning - received : 0;
+    }
+
+    /**
+     * When the last subtask switched to RUNNING, epoch ms of the JobManager's clock ({@code
+     * /vertices/:id/subtasktimes}); 0 if no subtask reported it.
+     *
+     * @param job the job's {@code /jobs/:jobid} page, read once all subtasks run
+     */
+    public long lastRunningTimestamp(JsonNode job) throws IOException {
         long lastRunning = 0;
         for (JsonNode vertex : job.path("vertices")) {
             JsonNode times = rest.subtaskTimes(jobId, vertex.path("id").asString(""));
@@ -91,7 +102,7 @@ public final class JobWatch {
                         lastRunning, subtask.path("timestamps").path("RUNNING").asLong(0));
             }
         }
-        return received > 0 && lastRunning >= received ? lastRunning - received : 0;
+        return lastRunning;
     }
 
     /** {@code ": <first line of the newest exception>"}, or empty if the job recorded none. */

@@ -2,7 +2,9 @@ package dev.flinks3.bench.checkpoint.job.source;
 
 import dev.flinks3.bench.checkpoint.job.GeneratedRecord;
 import dev.flinks3.bench.checkpoint.job.RecordGenerator;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.api.connector.source.SourceReader;
@@ -33,6 +35,7 @@ public final class SequenceSource implements Source<GeneratedRecord, SequenceSpl
     private final long totalRecords;
     private final double recordsPerSecond;
     private final AfterLastRecord afterLastRecord;
+    private final long recordsAfterRestore;
 
     /** What the source does once all its records are emitted. */
     public enum AfterLastRecord {
@@ -50,14 +53,37 @@ public final class SequenceSource implements Source<GeneratedRecord, SequenceSpl
      */
     public SequenceSource(
             RecordGenerator generator, long totalRecords, double recordsPerSecond, AfterLastRecord afterLastRecord) {
+        this(generator, totalRecords, recordsPerSecond, afterLastRecord, 0);
+    }
+
+    /**
+     * A source that, when its enumerator is restored from a checkpoint, also emits the records {@code
+     * totalRecords .. totalRecords+recordsAfterRestore-1}: work for a restored job, to measure its rate after the
+     * restore. The enumerator adds them once, when it is restored with no split that reaches past {@code
+     * totalRecords} pending (the benchmark's restored job runs without restarts, so nothing restores it twice).
+     *
+     * @param recordsPerSecond rate across all subtasks, positive, or {@link Double#POSITIVE_INFINITY} for as fast
+     *     as the job takes them
+     * @param recordsAfterRestore records added after a restore, 0 or more
+     */
+    public SequenceSource(
+            RecordGenerator generator,
+            long totalRecords,
+            double recordsPerSecond,
+            AfterLastRecord afterLastRecord,
+            long recordsAfterRestore) {
         if (totalRecords <= 0 || !(recordsPerSecond > 0)) {
             throw new IllegalArgumentException("totalRecords and recordsPerSecond must be positive, were "
                     + totalRecords + " and " + recordsPerSecond);
+        }
+        if (recordsAfterRestore < 0) {
+            throw new IllegalArgumentException("recordsAfterRestore must be 0 or more, was " + recordsAfterRestore);
         }
         this.generator = generator;
         this.totalRecords = totalRecords;
         this.recordsPerSecond = recordsPerSecond;
         this.afterLastRecord = afterLastRecord;
+        this.recordsAfterRestore = recordsAfterRestore;
     }
 
     @Override
@@ -72,7 +98,9 @@ public final class SequenceSource implements Source<GeneratedRecord, SequenceSpl
 
     @SuppressWarnings("unchecked") // Flink's perSecond() returns a raw strategy.
     private RateLimiter<SequenceSplit> rateLimiter(int parallelism) {
-        RateLimiterStrategy<SequenceSplit> strategy = RateLimiterStrategy.perSecond(recordsPerSecond);
+        RateLimiterStrategy<SequenceSplit> strategy = Double.isInfinite(recordsPerSecond)
+                ? RateLimiterStrategy.noOp()
+                : RateLimiterStrategy.perSecond(recordsPerSecond);
         return strategy.createRateLimiter(parallelism);
     }
 
@@ -88,7 +116,15 @@ public final class SequenceSource implements Source<GeneratedRecord, SequenceSpl
     @Override
     public SplitEnumerator<SequenceSplit, Collection<SequenceSplit>> restoreEnumerator(
             SplitEnumeratorContext<SequenceSplit> context, Collection<SequenceSplit> pending) {
-        return new SequenceEnumerator(context, pending, afterLastRecord == AfterLastRecord.FINISH);
+        List<SequenceSplit> splits = new ArrayList<>(pending);
+        if (recordsAfterRestore > 0 && splits.stream().noneMatch(split -> split.end() > totalRecords)) {
+            for (SequenceSplit split :
+                    SequenceSplit.partition(totalRecords + recordsAfterRestore, context.currentParallelism())) {
+                splits.add(new SequenceSplit(
+                        split.splitIndex(), split.stride(), totalRecords + split.splitIndex(), split.end()));
+            }
+        }
+        return new SequenceEnumerator(context, splits, afterLastRecord == AfterLastRecord.FINISH);
     }
 
     @Override

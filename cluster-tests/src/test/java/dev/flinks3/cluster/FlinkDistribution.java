@@ -1,0 +1,175 @@
+package dev.flinks3.cluster;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * One Flink version installed from Maven Central: Flink's distribution archive is not served there, so
+ * the module jars its {@code lib/} holds (flink-core, flink-runtime, flink-clients, flink-streaming-java,
+ * the RPC system, the RocksDB state backend, the file connector, log4j) are fetched by Maven with their
+ * dependencies into {@code lib/}, and Flink's contract test suites with the JUnit console launcher into
+ * {@code suite/}. The fetch runs {@code mvn package} on {@code src/test/flink-distribution/pom.xml} with
+ * {@code -Dflink.version}; where it fails (offline, a version not published) the calling test is skipped
+ * with Maven's output as the reason.
+ *
+ * <p>System properties (set by this module's pom): {@code flinks3.distribution.pom}, {@code
+ * flinks3.distributions.dir} (where installations go, one folder per version), {@code flinks3.maven.home}
+ * and {@code flinks3.maven.repo} (the Maven running the build and its local repository).
+ */
+final class FlinkDistribution {
+
+    private static final Duration FETCH_TIMEOUT = Duration.ofMinutes(5);
+
+    private final String version;
+    private final Path home;
+
+    private FlinkDistribution(String version, Path home) {
+        this.version = version;
+        this.home = home;
+    }
+
+    /**
+     * The installation of {@code version}, fetched on first use (later calls and later builds reuse it).
+     *
+     * @throws org.opentest4j.TestAbortedException if Maven cannot fetch the version's jars
+     */
+    static synchronized FlinkDistribution fetch(String version) throws IOException, InterruptedException {
+        Path home = Path.of(System.getProperty("flinks3.distributions.dir", "target/flink"))
+                .resolve(version)
+                .toAbsolutePath();
+        // The marker holds the pom it was fetched with: a changed pom fetches again.
+        Path pom = Path.of(System.getProperty("flinks3.distribution.pom", "src/test/flink-distribution/pom.xml"));
+        String fetchedWith = version + "\n" + Files.readString(pom, StandardCharsets.UTF_8);
+        Path fetched = home.resolve(".fetched");
+        if (!Files.exists(fetched)
+                || !Files.readString(fetched, StandardCharsets.UTF_8).equals(fetchedWith)) {
+            Files.createDirectories(home);
+            for (String dir : new String[] {"lib", "suite"}) {
+                deleteRecursively(home.resolve(dir));
+            }
+            Path log = home.resolve("fetch.log");
+            List<String> command = new ArrayList<>(List.of(
+                    maven(),
+                    "-B",
+                    "-ntp",
+                    "-f",
+                    pom.toString(),
+                    "package",
+                    "-Dflink.version=" + version,
+                    "-Ddistribution.dir=" + home));
+            String repo = System.getProperty("flinks3.maven.repo");
+            if (repo != null && !repo.isBlank()) {
+                command.add("-Dmaven.repo.local=" + repo);
+            }
+            Process maven = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile())
+                    .start();
+            boolean exited = maven.waitFor(FETCH_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            if (!exited) {
+                maven.destroyForcibly().waitFor();
+            }
+            if (!exited || maven.exitValue() != 0) {
+                String output = Files.readString(log, StandardCharsets.UTF_8);
+                String reason = "Flink " + version + "'s jars could not be fetched from Maven Central ("
+                        + (exited ? "mvn exit code " + maven.exitValue() : "mvn ran longer than " + FETCH_TIMEOUT)
+                        + "), skipping; Maven's output ends:\n"
+                        + tail(output, 2_000);
+                System.out.println(reason);
+                Assumptions.abort(reason);
+            }
+            Files.writeString(fetched, fetchedWith);
+        }
+        return new FlinkDistribution(version, home);
+    }
+
+    /** The Flink version, e.g. {@code 1.20.5}. */
+    String version() {
+        return version;
+    }
+
+    /** True for Flink 1.x. */
+    boolean isFlink1() {
+        return version.startsWith("1.");
+    }
+
+    /** The jars of a distribution's {@code lib/}: Flink's class path. */
+    List<Path> lib() throws IOException {
+        return jars(home.resolve("lib"));
+    }
+
+    /** Flink's {@code flink-core} test jar (the contract suites), the JUnit console launcher, AssertJ. */
+    List<Path> suite() throws IOException {
+        return jars(home.resolve("suite"));
+    }
+
+    /**
+     * Copies the plugin jar into {@code <root>/plugins/s3-fs-native/}, as README's install section says.
+     *
+     * @return the plugins folder, for {@code FLINK_PLUGINS_DIR}
+     */
+    static Path installPlugin(Path root, Path pluginJar) throws IOException {
+        if (!Files.isRegularFile(pluginJar)) {
+            throw new IllegalStateException("The plugin jar " + pluginJar + " is not built: build flink-s3-fs-native "
+                    + "first ('mvn -B -ntp install -pl flink-s3-fs-native -am -DskipTests')");
+        }
+        Path plugins = root.resolve("plugins");
+        Path dir = Files.createDirectories(plugins.resolve("s3-fs-native"));
+        Files.copy(pluginJar, dir.resolve(pluginJar.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+        return plugins;
+    }
+
+    /** The shaded plugin jar this build made (system property {@code flinks3.plugin.jar}). */
+    static Path pluginJar() {
+        return Path.of(System.getProperty(
+                        "flinks3.plugin.jar",
+                        "../flink-s3-fs-native/target/flinks3-flink-s3-fs-native-0.1.0-SNAPSHOT-plugin.jar"))
+                .toAbsolutePath()
+                .normalize();
+    }
+
+    private static List<Path> jars(Path dir) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(p -> p.getFileName().toString().endsWith(".jar"))
+                    .sorted()
+                    .toList();
+        }
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        }
+    }
+
+    private static String maven() {
+        String mavenHome = System.getProperty("flinks3.maven.home");
+        if (mavenHome != null && Files.isExecutable(Path.of(mavenHome, "bin", "mvn"))) {
+            return Path.of(mavenHome, "bin", "mvn").toString();
+        }
+        return "mvn";
+    }
+
+    private static String tail(String text, int chars) {
+        return text.length() <= chars ? text : text.substring(text.length() - chars);
+    }
+
+    @Override
+    public String toString() {
+        return "Flink " + version + " at " + home;
+    }
+}

@@ -1,0 +1,107 @@
+package dev.flinks3.it.answers;
+
+import dev.flinks3.it.FlinkS3FileSystems;
+import dev.flinks3.it.S3TestTarget;
+import dev.flinks3.testserver.AnswerRewriteFilter;
+import dev.flinks3.testserver.EmbeddedS3Server;
+import dev.flinks3.testserver.RequestKind;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.util.Map;
+import org.apache.flink.core.fs.FSDataOutputStream;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.FileSystem.WriteMode;
+import org.apache.flink.core.fs.FileSystemFactory;
+import org.apache.flink.core.fs.Path;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * An S3Proxy of its own for one test class, whose answers the test rewrites ({@link AnswerRewriteFilter}),
+ * with our filesystem on it (created through Flink's factory, as Flink does) and a plain SDK client to
+ * check what really is on the server. Close it after the class.
+ */
+final class RewrittenAnswersServer implements AutoCloseable {
+
+    static final String BUCKET = "answers";
+
+    private final EmbeddedS3Server server;
+    private final S3TestTarget target;
+    private final S3Client s3;
+
+    /** @param authenticate false to let rules hide signed headers from S3Proxy */
+    RewrittenAnswersServer(boolean authenticate) {
+        server = EmbeddedS3Server.builder()
+                .bucket(BUCKET)
+                .authenticate(authenticate)
+                .start();
+        target = new S3TestTarget(
+                "S3Proxy with rewritten answers",
+                server.endpoint(),
+                server.accessKey(),
+                server.secretKey(),
+                server.region(),
+                BUCKET);
+        s3 = target.sdkClient();
+    }
+
+    EmbeddedS3Server server() {
+        return server;
+    }
+
+    AnswerRewriteFilter answers() {
+        return server.answers();
+    }
+
+    S3Client s3() {
+        return s3;
+    }
+
+    S3TestTarget target() {
+        return target;
+    }
+
+    /** A filesystem factory of its own with these extra options; close its clients with {@link #close(FileSystemFactory)}. */
+    FileSystemFactory factory(Map<String, String> options) {
+        return FlinkS3FileSystems.factory("s3", target.flinkConfiguration(options));
+    }
+
+    static FileSystem fileSystem(FileSystemFactory factory) throws IOException {
+        return factory.create(URI.create("s3://" + BUCKET + "/"));
+    }
+
+    static void close(FileSystemFactory factory) {
+        FlinkS3FileSystems.closeClients(factory);
+    }
+
+    /** Requests of a kind the server received so far. */
+    long count(RequestKind kind) {
+        return server.requestLog().count(kind);
+    }
+
+    static void write(FileSystem fs, Path path, byte[] data, WriteMode mode) throws IOException {
+        try (FSDataOutputStream out = fs.create(path, mode)) {
+            out.write(data);
+        }
+    }
+
+    static byte[] read(FileSystem fs, Path path) throws IOException {
+        try (InputStream in = fs.open(path)) {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            in.transferTo(bytes);
+            return bytes.toByteArray();
+        }
+    }
+
+    static String key(Path path) {
+        String p = path.toUri().getPath();
+        return p.startsWith("/") ? p.substring(1) : p;
+    }
+
+    @Override
+    public void close() throws Exception {
+        s3.close();
+        server.close();
+    }
+}

@@ -1,0 +1,234 @@
+package dev.flinks3.transfer.sdk;
+
+import dev.flinks3.transfer.ClientSettings;
+import dev.flinks3.transfer.DefaultMemoryLimit;
+import dev.flinks3.transfer.HttpProxy;
+import dev.flinks3.transfer.read.ReadAheadBudget;
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import software.amazon.awssdk.http.async.SdkAsyncHttpClient;
+import software.amazon.awssdk.utils.ThreadFactoryBuilder;
+
+/**
+ * What every S3 client of a process shares: the asynchronous HTTP client (CRT or Netty) with its
+ * connection pool and event loops, the executor that completes the SDK's futures off the event loops,
+ * the scheduler of attempt timeouts and retry delays, and the budget of read-ahead windows ({@link
+ * ReadAheadBudget}). Each {@link S3ClientOwner} built on it is a light client (credentials, region,
+ * endpoint, SSE, bucket options, retry policy) on this transport, as the SDK allows many clients on one
+ * {@code httpClient(...)}, which it then does not close.
+ *
+ * <p>Clients whose connection settings are equal ({@link #connectionKey}: HTTP client type, connection
+ * maximum, timeouts, trusted CAs, proxy) share one HTTP client; a per-bucket configuration that changes
+ * one of them gets a second HTTP client, on the same executors. HTTP clients are reference-counted by
+ * the owners using them and closed by the last one. {@link #close()} closes what is left and the
+ * executors. Thread-safe.
+ */
+public final class S3Transport implements Closeable {
+
+    private static final int SCHEDULER_THREADS = 2;
+    private static final long EXECUTOR_SHUTDOWN_WAIT_MS = 5_000;
+
+    private final Closer closer = new Closer();
+    private final ThreadPoolExecutor completion;
+    private final ScheduledThreadPoolExecutor scheduler;
+    private final ReadAheadBudget readAheadBudget;
+    private final Map<List<Object>, SharedHttpClient> httpClients = new HashMap<>();
+    private boolean closed;
+
+    /** Starts the executors (threads start on demand) with the read-ahead budget of this JVM's heap. */
+    public S3Transport() {
+        this(new ReadAheadBudget(DefaultMemoryLimit.ofThisJvm()));
+    }
+
+    /** As {@link #S3Transport()} with the given read-ahead budget. */
+    public S3Transport(ReadAheadBudget readAheadBudget) {
+        this.readAheadBudget = readAheadBudget;
+        this.completion = closer.register(new Shutdown<>(newCompletionExecutor())).executor;
+        this.scheduler = closer.register(new Shutdown<>(newScheduler())).executor;
+    }
+
+    /**
+     * The budget of read-ahead windows that all input streams of this process share ({@link
+     * DefaultMemoryLimit}); the windows' ranged GETs complete on this transport's completion executor.
+     */
+    public ReadAheadBudget readAheadBudget() {
+        return readAheadBudget;
+    }
+
+    /** The HTTP clients open now (one per distinct {@link #connectionKey}). */
+    public synchronized int httpClients() {
+        return httpClients.size();
+    }
+
+    ThreadPoolExecutor completion() {
+        return completion;
+    }
+
+    ScheduledThreadPoolExecutor scheduler() {
+        return scheduler;
+    }
+
+    /**
+     * The HTTP client for {@code settings}' connection settings, shared with every owner of equal ones;
+     * {@code lease} is registered with the caller's {@code closer}, and the last owner to close its
+     * lease closes the client.
+     *
+     * @throws IllegalStateException if this transport is closed
+     * @throws IllegalArgumentException if the configured CA file cannot be read
+     */
+    synchronized SdkAsyncHttpClient httpClient(ClientSettings settings, HttpProxies proxies, Closer leases) {
+        if (closed) {
+            throw new IllegalStateException("the S3 transport is closed");
+        }
+        List<Object> key = connectionKey(settings, proxies);
+        SharedHttpClient shared = httpClients.get(key);
+        if (shared == null) {
+            Closer own = new Closer();
+            try {
+                shared = new SharedHttpClient(key, AsyncHttpClientFactory.create(settings, proxies, own), own);
+            } catch (RuntimeException e) {
+                throw own.closeAfterFailure(e);
+            } catch (Error e) {
+                throw own.closeAfterFailure(e);
+            }
+            httpClients.put(key, shared);
+        }
+        shared.references++;
+        leases.register(shared::release);
+        return shared.client;
+    }
+
+    /**
+     * What decides which HTTP client a client gets: the HTTP client type, connection maximum,
+     * connection, socket, idle and acquisition timeouts, trusted CA file and proxy route.
+     */
+    static List<Object> connectionKey(ClientSettings settings, HttpProxies proxies) {
+        HttpProxy proxy = proxies.proxy().orElse(null);
+        return Arrays.asList(
+                settings.httpClient(),
+                settings.maxConnections(),
+                settings.connectionTimeout(),
+                settings.socketTimeout(),
+                settings.connectionMaxIdleTime(),
+                settings.apiCallAttemptTimeout(),
+                settings.sslCaFile(),
+                proxy,
+                proxies.nonProxyHosts());
+    }
+
+    /**
+     * Closes the HTTP clients still open and the executors (waiting up to {@value
+     * #EXECUTOR_SHUTDOWN_WAIT_MS} ms for running callbacks). Idempotent.
+     *
+     * @throws IOException the first failure to close, later ones suppressed
+     */
+    @Override
+    public void close() throws IOException {
+        Closer clients = new Closer();
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            for (SharedHttpClient shared : httpClients.values()) {
+                clients.register(shared.closer);
+            }
+            httpClients.clear();
+        }
+        clients.register(closer);
+        clients.close();
+    }
+
+    @Override
+    public synchronized String toString() {
+        return "S3Transport{httpClients=" + httpClients.size() + ", readAhead=" + readAheadBudget + "}";
+    }
+
+    /**
+     * Completes the SDK's futures off the event loops. Unbounded queue on purpose: a bounded one
+     * would make the SDK run callbacks on the event-loop thread when it is full.
+     */
+    private static ThreadPoolExecutor newCompletionExecutor() {
+        int threads = Math.max(8, 2 * Runtime.getRuntime().availableProcessors());
+        ThreadPoolExecutor executor = new ThreadPoolExecutor(
+                threads,
+                threads,
+                60,
+                TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(),
+                new ThreadFactoryBuilder()
+                        .threadNamePrefix("flinks3-s3-completion")
+                        .daemonThreads(true)
+                        .build());
+        executor.allowCoreThreadTimeOut(true);
+        return executor;
+    }
+
+    /** Runs the SDK's attempt timeouts and retry delays; every attempt schedules (and mostly cancels) a task. */
+    private static ScheduledThreadPoolExecutor newScheduler() {
+        ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(
+                SCHEDULER_THREADS,
+                new ThreadFactoryBuilder()
+                        .threadNamePrefix("flinks3-s3-scheduler")
+                        .daemonThreads(true)
+                        .build());
+        scheduler.setRemoveOnCancelPolicy(true);
+        return scheduler;
+    }
+
+    /** One HTTP client and what it owns (event loops, trust context), with the owners using it. */
+    private final class SharedHttpClient {
+        final List<Object> key;
+        final SdkAsyncHttpClient client;
+        final Closer closer;
+        int references;
+
+        SharedHttpClient(List<Object> key, SdkAsyncHttpClient client, Closer closer) {
+            this.key = key;
+            this.client = client;
+            this.closer = closer;
+        }
+
+        void release() throws IOException {
+            synchronized (S3Transport.this) {
+                if (--references > 0 || httpClients.get(key) != this) {
+                    return;
+                }
+                httpClients.remove(key);
+            }
+            closer.close();
+        }
+    }
+
+    /** Shuts an executor down on close, waiting briefly for running callbacks. */
+    private static final class Shutdown<E extends ExecutorService> implements AutoCloseable {
+        final E executor;
+
+        Shutdown(E executor) {
+            this.executor = executor;
+        }
+
+        @Override
+        public void close() {
+            executor.shutdown();
+            try {
+                if (!executor.awaitTermination(EXECUTOR_SHUTDOWN_WAIT_MS, TimeUnit.MILLISECONDS)) {
+                    executor.shutdownNow();
+                }
+            } catch (InterruptedException e) {
+                // interrupted while waiting: stop the executor now and keep the caller's interrupt
+                executor.shutdownNow();
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}
