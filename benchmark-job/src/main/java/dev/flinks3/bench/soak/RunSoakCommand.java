@@ -73,12 +73,13 @@ public final class RunSoakCommand implements Callable<Integer> {
 
     private static final Duration POLL = Duration.ofMillis(500);
     private static final Duration RECOVERY_TIMEOUT = Duration.ofMinutes(5);
-    private static final String KILL_DESCRIPTION = "MiniCluster.terminateTaskManager(0) while a checkpoint was in"
-            + " progress, then MiniCluster.startTaskManager() with the same slots: the TaskExecutor closes, its tasks"
-            + " are cancelled (their streams closed or abandoned mid-upload) and the JobManager restarts the job from"
-            + " its latest completed checkpoint (fixed-delay restarts, 1 s). The TaskManager shares the JVM with the"
-            + " JobManager and the plugin, so its process and the plugin's S3 clients live on: a TaskManager lost to"
-            + " the cluster, not a process killed with SIGKILL.";
+    private static final String KILL_DESCRIPTION =
+            "MiniCluster.terminateTaskManager(the running one) while a checkpoint was in"
+                    + " progress, then MiniCluster.startTaskManager() with the same slots: the TaskExecutor closes, its tasks"
+                    + " are cancelled (their streams closed or abandoned mid-upload) and the JobManager restarts the job from"
+                    + " its latest completed checkpoint (fixed-delay restarts, 1 s). The TaskManager shares the JVM with the"
+                    + " JobManager and the plugin, so its process and the plugin's S3 clients live on: a TaskManager lost to"
+                    + " the cluster, not a process killed with SIGKILL.";
 
     @Mixin
     JobParameters job = new JobParameters();
@@ -444,7 +445,7 @@ public final class RunSoakCommand implements Callable<Integer> {
         }
         Map<String, String> entries = new HashMap<>();
         properties.stringPropertyNames().forEach(key -> entries.put(key, properties.getProperty(key)));
-        if (attemptTimeout != null) {
+        if (attemptTimeout != null && !attemptTimeout.isZero()) {
             entries.putIfAbsent("s3.request.attempt-timeout", attemptTimeout.toMillis() + " ms");
         }
         return entries;

@@ -83,8 +83,9 @@ public final class SoakCommand implements Callable<Integer> {
             names = "--attempt-timeout",
             defaultValue = "10s",
             converter = DurationConverter.class,
-            description = "s3.request.attempt-timeout of the plugin unless given with -D, shorter than"
-                    + " --s3-slow-answer-time so a slow answer makes it retry (default: ${DEFAULT-VALUE}).")
+            description = "With --s3-slow-answers: s3.request.attempt-timeout of the plugin unless given with -D,"
+                    + " shorter than --s3-slow-answer-time so a slow answer makes it retry (default: ${DEFAULT-VALUE});"
+                    + " without slow answers the plugin keeps its own.")
     Duration attemptTimeout;
 
     @Option(
@@ -153,11 +154,17 @@ public final class SoakCommand implements Callable<Integer> {
         benchmark.withChildCommand(
                 "run-soak",
                 List.of(
-                        "--soak-result", soakResult.toString(),
-                        "--sample-interval", sampleInterval.toMillis() + "ms",
-                        "--kill-interval", killInterval.toMillis() + "ms",
-                        "--attempt-timeout", attemptTimeout.toMillis() + "ms",
-                        "--delete-objects", Boolean.toString(s3.endpoint() != null && !keepObjects)));
+                        "--soak-result",
+                        soakResult.toString(),
+                        "--sample-interval",
+                        sampleInterval.toMillis() + "ms",
+                        "--kill-interval",
+                        killInterval.toMillis() + "ms",
+                        // Only slow answers need a short attempt timeout; a real store keeps the plugin's.
+                        "--attempt-timeout",
+                        slowAnswers() ? attemptTimeout.toMillis() + "ms" : "0ms",
+                        "--delete-objects",
+                        Boolean.toString(s3.endpoint() != null && !keepObjects)));
         return report(output, benchmark.run(), soakResult);
     }
 
@@ -177,6 +184,10 @@ public final class SoakCommand implements Callable<Integer> {
             report.failures().forEach(f -> System.out.println("soak check failed: " + f));
         }
         return report.passed() ? 0 : 1;
+    }
+
+    private boolean slowAnswers() {
+        return s3.embedded() && s3.faultProfile() != null && s3.faultProfile().slowRate() > 0;
     }
 
     /** The job's parameters with the soak's duration, and the soak's smaller state and interval unless given. */
