@@ -1,8 +1,8 @@
 package dev.flinks3.fs;
 
 import dev.flinks3.multipart.UploadEngine;
-import dev.flinks3.multipart.crt.TransferManagerUploads;
 import dev.flinks3.transfer.ObjectClient;
+import dev.flinks3.transfer.UploadStreams;
 import dev.flinks3.transfer.read.ReadAheadBudget;
 import java.net.URI;
 import org.apache.flink.core.fs.PathsCopyingFileSystem;
@@ -26,22 +26,21 @@ final class PathsCopyingS3FileSystem extends S3FileSystem implements PathsCopyin
             URI uri,
             ObjectClient client,
             UploadEngine uploads,
-            TransferManagerUploads transferManagerUploads,
+            UploadStreams streams,
             BulkCopy bulkCopy,
             ReadAheadBudget readAhead,
             S3FileSystemSettings settings) {
-        return new PathsCopyingS3FileSystem(
-                uri, client, uploads, transferManagerUploads, bulkCopy, readAhead, settings);
+        return new PathsCopyingS3FileSystem(uri, client, uploads, streams, bulkCopy, readAhead, settings);
     }
 
     private PathsCopyingS3FileSystem(
             URI uri,
             ObjectClient client,
             UploadEngine uploads,
-            TransferManagerUploads transferManagerUploads,
+            UploadStreams streams,
             BulkCopy bulkCopy,
             ReadAheadBudget readAhead,
             S3FileSystemSettings settings) {
-        super(uri, client, uploads, transferManagerUploads, bulkCopy, readAhead, settings);
+        super(uri, client, uploads, streams, bulkCopy, readAhead, settings);
     }
 }

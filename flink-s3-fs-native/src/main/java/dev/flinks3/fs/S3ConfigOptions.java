@@ -324,12 +324,13 @@ public final class S3ConfigOptions {
                             .presto("multipart.min-part-size")
                             .toArray())
                     .withDescription("Size of one multipart-upload part: the bytes a stream buffers before the part is"
-                            + " uploaded in the background. 5 MiB to 5 GiB. A plain number is bytes; units such as"
+                            + " uploaded in the background. 5 MiB to 1 GiB (S3 allows 5 GiB; each part is buffered in"
+                            + " one heap array). A plain number is bytes; units such as"
                             + " '64m' or '64MB' are accepted. A stream closed before one part fills is sent as one"
                             + " PutObject. Needs an 's3.request.attempt-timeout' of at least 1 s per MiB. Bulk copies"
                             + " (restore) size their ranged GETs by 's3.bulk-copy.range-size' instead."),
             UploadSettings.MIN_PART_SIZE,
-            UploadSettings.MAX_PART_SIZE);
+            UploadSettings.MAX_BUFFERED_PART_SIZE);
 
     public static final ConfigOption<Integer> MAX_PARTS_IN_FLIGHT = ranged(
             ConfigOptions.key("s3.upload.max.concurrent.uploads")

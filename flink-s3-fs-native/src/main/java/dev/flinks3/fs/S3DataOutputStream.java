@@ -1,35 +1,22 @@
 package dev.flinks3.fs;
 
-import dev.flinks3.multipart.MultipartUploadStream;
-import dev.flinks3.multipart.crt.TransferManagerUploadStream;
+import dev.flinks3.transfer.UploadStream;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.util.function.LongSupplier;
 import org.apache.flink.core.fs.FSDataOutputStream;
 
 /**
- * Flink's view of a {@link MultipartUploadStream} (or, with {@code s3.client: crt}, a {@link
- * TransferManagerUploadStream}): parts upload in the background while the caller writes, and the object appears at its key, whole, only when {@link #close()} succeeds.
+ * Flink's view of an {@link UploadStream} (our engine's multipart upload stream, or, with {@code
+ * s3.client: crt}, the Transfer Manager's): parts upload in the background while the caller writes, and the object appears at its key, whole, only when {@link #close()} succeeds.
  *
  * <p>{@link #flush()} and {@link #sync()} do nothing: S3 has no partial objects, so nothing written
  * becomes durable before {@code close()}. Flink's checkpoint streams rely only on {@code close()}.
  */
 final class S3DataOutputStream extends FSDataOutputStream {
 
-    private final OutputStream out;
-    private final LongSupplier position;
+    private final UploadStream out;
 
-    S3DataOutputStream(MultipartUploadStream out) {
-        this(out, out::getPos);
-    }
-
-    S3DataOutputStream(TransferManagerUploadStream out) {
-        this(out, out::getPos);
-    }
-
-    private S3DataOutputStream(OutputStream out, LongSupplier position) {
+    S3DataOutputStream(UploadStream out) {
         this.out = out;
-        this.position = position;
     }
 
     @Override
@@ -45,7 +32,7 @@ final class S3DataOutputStream extends FSDataOutputStream {
     /** Bytes written so far. */
     @Override
     public long getPos() {
-        return position.getAsLong();
+        return out.getPos();
     }
 
     @Override

@@ -1,11 +1,11 @@
 package dev.flinks3.fs;
 
 import dev.flinks3.multipart.UploadEngine;
-import dev.flinks3.multipart.crt.TransferManagerUploads;
 import dev.flinks3.transfer.ListPage;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.ObjectMetadata;
 import dev.flinks3.transfer.S3Location;
+import dev.flinks3.transfer.UploadStreams;
 import dev.flinks3.transfer.WriteCondition;
 import dev.flinks3.transfer.read.ReadAheadBudget;
 import dev.flinks3.transfer.read.S3SeekableInputStream;
@@ -47,7 +47,7 @@ import org.apache.flink.core.fs.RecoverableWriter;
  * directory ({@link VisibleObjects}).
  *
  * <p><b>Writes</b> go through the shared {@link UploadEngine} (with {@code s3.client: crt}, streams
- * larger than one part through {@link TransferManagerUploads}): parts upload while the caller writes and
+ * larger than one part through the Transfer Manager, behind the same {@link UploadStreams} port): parts upload while the caller writes and
  * the object appears only when the stream is closed. {@code NO_OVERWRITE} is a conditional write
  * ({@code If-None-Match: *}) that cannot race; on servers without conditional writes a HEAD checks
  * the key at create and again just before the commit. {@code OVERWRITE} never deletes first, so readers
@@ -71,7 +71,7 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
     private final BucketPaths paths;
     private final ObjectClient client;
     private final UploadEngine uploads;
-    private final TransferManagerUploads transferManagerUploads;
+    private final UploadStreams streams;
     private final BulkCopy bulkCopy;
     private final ReadAheadBudget readAhead;
     private final S3FileSystemSettings settings;
@@ -80,7 +80,9 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
     /**
      * @param uri the filesystem's URI, {@code scheme://bucket}; a path is {@code scheme://bucket/key}
      * @param client the S3 seam; not owned
-     * @param uploads the upload engine on the same client; not owned
+     * @param uploads the upload engine on the same client (the recoverable writer's); not owned
+     * @param streams opens the streams of {@link #create}: {@code uploads} itself, or the Transfer
+     *     Manager's uploads with {@code s3.client: crt}, chosen where the clients are built; not owned
      * @param bulkCopy copies objects to local files for {@link #copyFiles}; {@code null} to let Flink copy
      *     file by file through {@link #open}
      * @param readAhead runs parallel read-ahead GETs of input streams and bounds their memory; not
@@ -91,25 +93,11 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
             URI uri,
             ObjectClient client,
             UploadEngine uploads,
+            UploadStreams streams,
             BulkCopy bulkCopy,
             ReadAheadBudget readAhead,
             S3FileSystemSettings settings) {
-        this(uri, client, uploads, null, bulkCopy, readAhead, settings);
-    }
-
-    /**
-     * As the constructor above, with the streams of {@link #create} uploaded through {@code
-     * transferManagerUploads} ({@code s3.client: crt}); {@code null} uploads them through {@code uploads}.
-     */
-    public S3FileSystem(
-            URI uri,
-            ObjectClient client,
-            UploadEngine uploads,
-            TransferManagerUploads transferManagerUploads,
-            BulkCopy bulkCopy,
-            ReadAheadBudget readAhead,
-            S3FileSystemSettings settings) {
-        this.transferManagerUploads = transferManagerUploads;
+        this.streams = Objects.requireNonNull(streams, "streams");
         this.uri = URI.create(uri.getScheme() + "://" + (uri.getAuthority() == null ? "" : uri.getAuthority()) + "/");
         this.paths = new BucketPaths(this.uri);
         this.client = Objects.requireNonNull(client, "client");
@@ -326,10 +314,7 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
                 throw new FileAlreadyExistsException(location.toString(), null, "an object exists at the key");
             }
         }
-        if (transferManagerUploads != null) {
-            return new S3DataOutputStream(transferManagerUploads.openStream(location, condition));
-        }
-        return new S3DataOutputStream(uploads.openStream(location, condition));
+        return new S3DataOutputStream(streams.openStream(location, condition));
     }
 
     /** Same as {@link #open(Path)}: read sizes come from the read-ahead settings, not the buffer size. */

@@ -128,7 +128,7 @@ public class S3FileSystemFactory implements FileSystemFactory {
                         fsUri,
                         backend.objectClient(),
                         backend.uploads(),
-                        backend.transferManagerUploads(),
+                        backend.streams(),
                         backend.bulkCopy(),
                         backend.readAhead(),
                         effective)
@@ -136,7 +136,7 @@ public class S3FileSystemFactory implements FileSystemFactory {
                         fsUri,
                         backend.objectClient(),
                         backend.uploads(),
-                        backend.transferManagerUploads(),
+                        backend.streams(),
                         backend.bulkCopy(),
                         backend.readAhead(),
                         effective);

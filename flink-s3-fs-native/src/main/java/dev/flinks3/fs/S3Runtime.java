@@ -7,6 +7,7 @@ import dev.flinks3.multipart.UploadBuffers;
 import dev.flinks3.multipart.UploadEngine;
 import dev.flinks3.multipart.crt.TransferManagerUploads;
 import dev.flinks3.transfer.ObjectClient;
+import dev.flinks3.transfer.UploadStreams;
 import dev.flinks3.transfer.read.ReadAheadBudget;
 import dev.flinks3.transfer.sdk.S3ClientOwner;
 import dev.flinks3.transfer.sdk.S3Transport;
@@ -161,7 +162,7 @@ final class S3Runtime {
         private final S3FileSystemSettings settings;
         private final S3ClientOwner owner;
         private final UploadEngine uploads;
-        private final TransferManagerUploads transferManagerUploads;
+        private final UploadStreams streams;
         private final MetricsBeans beans;
         private final MetricsSummaryLog summaryLog;
         /** Guarded by {@code S3Runtime.class}. */
@@ -173,8 +174,8 @@ final class S3Runtime {
             this.settings = settings;
             this.owner = new S3ClientOwner(settings.s3(), runtime.transport);
             this.uploads = new UploadEngine(owner.objectClient(), settings.s3().upload(), runtime.buffers);
-            this.transferManagerUploads = owner.transferManager() == null
-                    ? null
+            this.streams = owner.transferManager() == null
+                    ? uploads
                     : new TransferManagerUploads(owner.transferManager(), uploads, owner.objectClient(), settings.s3());
             S3FileSystemMetrics metrics =
                     new S3FileSystemMetrics(owner.requestMetrics(), uploads.metrics(), owner.readAheadBudget());
@@ -193,9 +194,12 @@ final class S3Runtime {
             return uploads;
         }
 
-        /** With {@code s3.client: crt}, the Transfer Manager's uploads of {@code create()} streams; else {@code null}. */
-        TransferManagerUploads transferManagerUploads() {
-            return transferManagerUploads;
+        /**
+         * The streams of {@code create()}: with {@code s3.client: crt} the Transfer Manager's uploads, else
+         * the upload engine; the one choice of the engine.
+         */
+        UploadStreams streams() {
+            return streams;
         }
 
         BulkCopy bulkCopy() {

@@ -392,6 +392,9 @@ public final class S3SettingsFactory {
         });
     }
 
+    /** Storage classes whose objects a GET cannot read until restored (S3 user guide, "Storage classes"). */
+    private static final java.util.Set<String> ARCHIVE_STORAGE_CLASSES = java.util.Set.of("GLACIER", "DEEP_ARCHIVE");
+
     /** Storage class, requester pays and, for a bucket, its access point. */
     private static void bucketPolicy(ConfigReader config, ClientSettings.Builder b, UploadSettings.Builder upload) {
         nonBlank(config, STORAGE_CLASS).ifPresent(e -> {
@@ -410,6 +413,14 @@ public final class S3SettingsFactory {
                                                     .sorted()
                                                     .toArray(String[]::new))
                                     + " (S3's storage classes)"));
+            if (ARCHIVE_STORAGE_CLASSES.contains(known)) {
+                throw ConfigReader.invalid(
+                        e,
+                        "a storage class whose objects can be read at once: " + known + " objects must be restored"
+                                + " (RestoreObject, minutes to hours) before a GET, so checkpoints and files written"
+                                + " there could not be read at a restore; use STANDARD, INTELLIGENT_TIERING,"
+                                + " STANDARD_IA or GLACIER_IR, or a lifecycle rule to archive old objects");
+            }
             upload.storageClass(known);
         });
         b.requesterPays(config.bool(REQUESTER_PAYS_ENABLED));

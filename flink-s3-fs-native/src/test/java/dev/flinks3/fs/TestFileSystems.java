@@ -28,13 +28,8 @@ final class TestFileSystems {
     }
 
     static S3FileSystem fileSystem(InMemoryObjectClient client, S3FileSystemSettings settings, BulkCopy bulkCopy) {
-        return new S3FileSystem(
-                URI.create("s3://" + BUCKET),
-                client,
-                new UploadEngine(client, settings.s3().upload()),
-                bulkCopy,
-                null,
-                settings);
+        UploadEngine uploads = new UploadEngine(client, settings.s3().upload());
+        return new S3FileSystem(URI.create("s3://" + BUCKET), client, uploads, uploads, bulkCopy, null, settings);
     }
 
     static S3Location location(String key) {

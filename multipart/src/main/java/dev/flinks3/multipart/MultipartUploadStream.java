@@ -4,9 +4,9 @@ import dev.flinks3.transfer.CompletedPart;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.UploadSettings;
+import dev.flinks3.transfer.UploadStream;
 import dev.flinks3.transfer.WriteCondition;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Objects;
@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * <p>One writer thread. {@code close()} and {@code cancel()} may come from another thread and then wait
  * for a running write to return (a write blocked for a permit or budget returns on interrupt).
  */
-public final class MultipartUploadStream extends OutputStream {
+public final class MultipartUploadStream extends UploadStream {
 
     private static final Logger LOG = LoggerFactory.getLogger(MultipartUploadStream.class);
     private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
@@ -78,6 +78,7 @@ public final class MultipartUploadStream extends OutputStream {
     }
 
     /** Bytes written so far, counting a resumed upload's earlier parts. */
+    @Override
     public synchronized long getPos() {
         return position;
     }

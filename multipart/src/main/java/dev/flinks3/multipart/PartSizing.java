@@ -1,6 +1,7 @@
 package dev.flinks3.multipart;
 
 import dev.flinks3.transfer.CompletedPart;
+import dev.flinks3.transfer.UploadSettings;
 
 /**
  * The size of each part of an upload, by part number.
@@ -17,15 +18,15 @@ public final class PartSizing {
 
     /** Parts per size step; the part size doubles after each step. */
     public static final int PARTS_PER_STEP = 2_000;
-    /** Largest part this engine buffers: 1 GiB (a Java array holds less than 2 GiB). */
-    public static final long MAX_BUFFERED_PART_BYTES = 1L << 30;
+    /** Largest part this engine buffers: 1 GiB (a Java array holds less than 2 GiB); larger sizes are refused. */
+    public static final long MAX_BUFFERED_PART_BYTES = UploadSettings.MAX_BUFFERED_PART_SIZE;
 
     private final int basePartBytes;
     private final int maxPartBytes;
 
     /**
      * @param configuredPartBytes the part size from the settings (5 MiB..5 GiB); sizes above 1 GiB
-     *     are capped at 1 GiB
+     *     are refused by {@link UploadSettings}, and capped here for callers that bypass it
      * @param budgetBytes the process-wide buffer bound
      * @param partsInFlightPerStream the per-stream limit of parts being uploaded
      */

@@ -4,6 +4,7 @@ import dev.flinks3.transfer.CompletedPart;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.UploadSettings;
+import dev.flinks3.transfer.UploadStreams;
 import dev.flinks3.transfer.WriteCondition;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -25,7 +26,7 @@ import java.util.concurrent.TimeoutException;
  * wait for permits and budget on their own threads. The client stays owned by the caller. No static
  * state; thread-safe.
  */
-public final class UploadEngine {
+public final class UploadEngine implements UploadStreams {
 
     private final ObjectClient client;
     private final UploadSettings settings;
@@ -72,6 +73,7 @@ public final class UploadEngine {
      * @param condition {@link WriteCondition#IF_NONE_MATCH} to fail the commit with
      *     {@link java.nio.file.FileAlreadyExistsException} if an object exists (NO_OVERWRITE)
      */
+    @Override
     public MultipartUploadStream openStream(S3Location target, WriteCondition condition) {
         return newStream(target, condition, null, List.of());
     }

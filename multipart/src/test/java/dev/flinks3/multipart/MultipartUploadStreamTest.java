@@ -200,7 +200,10 @@ class MultipartUploadStreamTest {
 
     @Test
     void lostPutResponseIsRecognisedByTheObjectsETag() throws IOException {
-        client.inject(Fault.on(Operation.PUT).afterEffect().failingWith(new IOException("connection reset")));
+        client.inject(Fault.on(Operation.PUT)
+                .when(call -> call.location().equals(target))
+                .afterEffect()
+                .failingWith(new IOException("connection reset")));
         byte[] data = random(100, 10);
         try (MultipartUploadStream out = engine.openStream(target, WriteCondition.IF_NONE_MATCH)) {
             out.write(data);
@@ -247,11 +250,13 @@ class MultipartUploadStreamTest {
 
         assertThatThrownBy(out::close).isInstanceOf(FileAlreadyExistsException.class);
         assertThat(client.bytesOf(target)).isEqualTo(old);
-        assertThat(client.calls(Operation.ABORT_MULTIPART_UPLOAD)).isEqualTo(1);
+        assertThat(client.calls(Operation.ABORT_MULTIPART_UPLOAD))
+                .as("aborts of the stream's upload and of the probe's refused one")
+                .isEqualTo(2);
         assertThat(client.pendingUploads()).isEmpty();
         assertThat(client.calls(Operation.COMPLETE_MULTIPART_UPLOAD))
-                .as("S3 is trusted with If-None-Match: no probe")
-                .isEqualTo(1);
+                .as("the probe's completion (If-None-Match is probed whatever the checksum echo says) and the stream's")
+                .isEqualTo(2);
     }
 
     @Test

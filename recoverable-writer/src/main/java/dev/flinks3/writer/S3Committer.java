@@ -18,7 +18,9 @@ import org.slf4j.LoggerFactory;
  * Publishes a closed stream's object: CompleteMultipartUpload of the recorded parts (a zero-byte
  * object is written with one PutObject).
  *
- * <p>{@link #commitAfterRecovery()} is idempotent, as Flink's contract requires: if the upload is gone
+ * <p>{@link #commitAfterRecovery()} is idempotent, as Flink's contract requires. It first checks with one
+ * HEAD whether the object at the key already has the recorded length and the ETag the recorded parts
+ * give; then it sends no completion at all. Otherwise, if the upload is gone
  * because an earlier attempt completed it, the object at the key is accepted only if it has exactly
  * the recorded length and, where the server's ETags allow the comparison, the ETag the recorded parts
  * give. Anything else is an error naming the key and both lengths (compare Flink's
@@ -64,12 +66,48 @@ final class S3Committer implements RecoverableFsDataOutputStream.Committer {
      */
     @Override
     public void commitAfterRecovery() throws IOException {
+        if (alreadyCommitted()) {
+            discardTails();
+            return;
+        }
         try {
             complete();
         } catch (IOException failure) {
             acceptExistingObject(failure);
         }
         discardTails();
+    }
+
+    /**
+     * True if the object at the key is already the one the recorded parts give: the recorded length and
+     * exactly the multipart ETag of the recorded parts. One HEAD, sent before any completion, so that a
+     * restore of many files an earlier attempt committed spends no completions (and none of their
+     * retries: Ceph RGW before a 2026 fix answers 500 instead of NoSuchUpload for a gone upload, which
+     * the client retries). Where the ETags cannot be compared, false: the completion decides.
+     */
+    private boolean alreadyCommitted() throws IOException {
+        if (recoverable.uploadId() == null) {
+            return false;
+        }
+        String expected = ETags.ofParts(recoverable.parts());
+        if (expected == null) {
+            return false;
+        }
+        ObjectMetadata existing;
+        try {
+            existing = client.head(recoverable.target());
+        } catch (FileNotFoundException absent) {
+            return false;
+        }
+        if (existing.length() != recoverable.length() || !ETags.same(expected, existing.eTag())) {
+            return false;
+        }
+        LOG.debug(
+                "{} was already committed ({} bytes, ETag {}); accepting it after recovery without a completion",
+                recoverable.target(),
+                existing.length(),
+                existing.eTag());
+        return true;
     }
 
     @Override

@@ -27,7 +27,8 @@ import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 /**
  * An S3-compatible server in this JVM: S3Proxy with its filesystem backend, SigV4 (and V2)
  * authentication with fixed keys (or none, see {@link Builder#authenticate}), listening on 127.0.0.1
- * only, path-style addressing.
+ * only, path-style addressing. {@link ServerMode#BENCHMARK} keeps the objects in memory and accepts
+ * signatures unverified instead, for benchmarks ({@link Builder#mode}).
  *
  * <p>Servlet filters sit in front of S3Proxy: one records every request in a {@link RequestLog}, one
  * applies a {@link NetworkProfile} (added latency, paced bodies), one answers requests chosen with
@@ -51,6 +52,12 @@ public final class EmbeddedS3Server implements AutoCloseable {
      */
     public static final String REQUEST_SUMMARY_PATH = "/__flinks3/requests";
 
+    /**
+     * The path under which {@code DELETE <path><bucket>/<prefix>} calls {@link #dropObjects} for
+     * processes outside this JVM.
+     */
+    public static final String DROP_OBJECTS_PATH = "/__flinks3/objects/";
+
     /** The signing region; S3Proxy accepts any, clients need one. */
     public static final String REGION = "us-east-1";
 
@@ -68,6 +75,7 @@ public final class EmbeddedS3Server implements AutoCloseable {
     private final RandomFaults randomFaults;
     private final List<String> initialBuckets;
     private final boolean tls;
+    private final ServerMode mode;
     private volatile URI endpoint;
 
     private EmbeddedS3Server(Builder builder) throws IOException {
@@ -77,14 +85,20 @@ public final class EmbeddedS3Server implements AutoCloseable {
         this.profile = builder.profile;
         this.initialBuckets = List.copyOf(builder.buckets);
         this.requestLog = new RequestLog(builder.keepRequestEntries);
-        Properties properties = new Properties();
-        properties.setProperty(FILESYSTEM_BASEDIR, baseDir.toAbsolutePath().toString());
-        this.blobStore = BlobStores.create("filesystem", properties);
+        this.mode = builder.mode;
+        if (mode == ServerMode.BENCHMARK) {
+            this.blobStore = new InMemoryBlobStore(BlobStores.create("transient", new Properties()));
+        } else {
+            Properties properties = new Properties();
+            properties.setProperty(FILESYSTEM_BASEDIR, baseDir.toAbsolutePath().toString());
+            this.blobStore = BlobStores.create("filesystem", properties);
+        }
         this.tls = builder.tlsKeyStore != null;
+        boolean authenticate = builder.authenticate && mode == ServerMode.FULL;
         S3Proxy.Builder s3Proxy = S3Proxy.builder()
                 .blobStore(blobStore)
                 .awsAuthentication(
-                        builder.authenticate ? AuthenticationType.AWS_V2_OR_V4 : AuthenticationType.NONE,
+                        authenticate ? AuthenticationType.AWS_V2_OR_V4 : AuthenticationType.NONE,
                         ACCESS_KEY,
                         SECRET_KEY)
                 .stopTimeout(STOP_TIMEOUT_MS);
@@ -98,6 +112,7 @@ public final class EmbeddedS3Server implements AutoCloseable {
         ServletContextHandler context = servletContext(proxy);
         EnumSet<DispatcherType> requests = EnumSet.of(DispatcherType.REQUEST);
         context.addFilter(new RequestCountsEndpoint(requestLog), "/*", requests);
+        context.addFilter(new ObjectDropEndpoint(this), "/*", requests);
         context.addFilter(new RequestLogFilter(requestLog), "/*", requests);
         if (!profile.isUnlimited()) {
             context.addFilter(new NetworkEmulationFilter(profile), "/*", requests);
@@ -180,6 +195,11 @@ public final class EmbeddedS3Server implements AutoCloseable {
         return baseDir;
     }
 
+    /** Whether this server verifies signatures and stores objects on disk ({@link ServerMode}). */
+    public ServerMode mode() {
+        return mode;
+    }
+
     /** The network profile this server applies. */
     public NetworkProfile profile() {
         return profile;
@@ -243,6 +263,29 @@ public final class EmbeddedS3Server implements AutoCloseable {
                         .contentLength((long) content.length)
                         .build(),
                 new ByteArrayInputStream(content));
+    }
+
+    /**
+     * Deletes every object whose key starts with {@code prefix}, and uploads in progress to such keys,
+     * directly in the backend (no request, nothing logged): a benchmark releasing a finished run's objects.
+     * In {@link ServerMode#FULL} the prefix names a folder of the filesystem backend ({@code run-1/} and
+     * {@code run-1} alike); in {@link ServerMode#BENCHMARK} any key prefix.
+     *
+     * @param prefix a key prefix; empty for the whole bucket (the bucket itself stays)
+     * @throws UncheckedIOException if a file cannot be deleted
+     */
+    public void dropObjects(String bucket, String prefix) {
+        if (blobStore instanceof InMemoryBlobStore memory) {
+            memory.drop(bucket, prefix);
+        } else if (prefix.isEmpty()) {
+            try (Stream<Path> children = Files.list(baseDir.resolve(bucket))) {
+                children.forEach(EmbeddedS3Server::deleteRecursively);
+            } catch (IOException e) {
+                throw new UncheckedIOException("Could not empty bucket " + bucket, e);
+            }
+        } else {
+            deleteRecursively(baseDir.resolve(bucket).resolve(prefix));
+        }
     }
 
     private static boolean isGracefulStopTimeout(Throwable e) {
@@ -327,8 +370,19 @@ public final class EmbeddedS3Server implements AutoCloseable {
         private FaultProfile faultProfile;
         private Path tlsKeyStore;
         private String tlsKeyStorePassword;
+        private ServerMode mode = ServerMode.FULL;
 
         private Builder() {}
+
+        /**
+         * {@link ServerMode#FULL} (the default: S3Proxy's filesystem backend, signatures verified) or
+         * {@link ServerMode#BENCHMARK} (objects in memory, signatures accepted unverified; the base directory
+         * is then created but holds nothing).
+         */
+        public Builder mode(ServerMode mode) {
+            this.mode = Objects.requireNonNull(mode, "mode");
+            return this;
+        }
 
         /**
          * Serves HTTPS only, with the key and certificate chain of a PKCS12 key store (see {@link

@@ -13,7 +13,8 @@ import java.util.concurrent.CountDownLatch;
  *
  * <p>Once listening it prints one line {@code S3_SERVER_READY <endpoint>} on standard output, for a
  * parent process to wait on. {@code --bucket} may repeat; {@code --faults 0.03} injects random faults
- * ({@link FaultProfile#of}). The server keeps request counts only
+ * ({@link FaultProfile#of}); {@code --mode benchmark} keeps objects in memory and accepts signatures
+ * unverified ({@link ServerMode}). The server keeps request counts only
  * (memory stays flat over a long run); {@code GET <endpoint>/__flinks3/requests} returns them (a
  * {@link RequestSummary}: requests, serve time and bytes sent per operation) and {@code DELETE} on
  * that path resets them. They are also printed when the process stops.
@@ -39,6 +40,7 @@ public final class S3ServerMain {
                 case "--dir" -> builder.baseDir(Path.of(value));
                 case "--profile" -> builder.profile(NetworkProfile.named(value));
                 case "--bucket" -> buckets.add(value);
+                case "--mode" -> builder.mode(ServerMode.named(value));
                 case "--faults" -> builder.faultProfile(FaultProfile.of(Double.parseDouble(value)));
                 default -> throw usage("unknown option " + option);
             }
@@ -59,7 +61,7 @@ public final class S3ServerMain {
                             }
                         },
                         "s3-server-shutdown"));
-        System.out.println(READY + " " + server.endpoint() + " profile=" + server.profile());
+        System.out.println(READY + " " + server.endpoint() + " profile=" + server.profile() + " mode=" + server.mode());
         System.out.flush();
         stopped.await();
     }
@@ -67,6 +69,6 @@ public final class S3ServerMain {
     private static IllegalArgumentException usage(String problem) {
         return new IllegalArgumentException(
                 problem
-                        + "; usage: S3ServerMain [--port N] [--dir PATH] [--profile lan|wan|rescale] [--bucket NAME]... [--faults RATE]");
+                        + "; usage: S3ServerMain [--port N] [--dir PATH] [--profile lan|wan|rescale] [--bucket NAME]... [--faults RATE] [--mode full|benchmark]");
     }
 }

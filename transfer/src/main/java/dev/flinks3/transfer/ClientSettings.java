@@ -4,7 +4,6 @@ import static dev.flinks3.transfer.SettingChecks.blankToNull;
 import static dev.flinks3.transfer.SettingChecks.inRange;
 import static dev.flinks3.transfer.SettingChecks.positive;
 
-import dev.flinks3.transfer.sdk.S3RetryStrategy;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,6 +34,12 @@ public final class ClientSettings {
     public static final Duration DEFAULT_API_CALL_ATTEMPT_TIMEOUT = Duration.ofMinutes(2);
     public static final Duration DEFAULT_API_CALL_TIMEOUT = Duration.ofMinutes(10);
     public static final int DEFAULT_MAX_RETRIES = 10;
+    /** Default base of the backoff between retries, in ms (full jitter). */
+    public static final long DEFAULT_RETRY_BASE_DELAY_MS = 100;
+    /** Default base of the backoff after a throttled attempt (503 SlowDown), in ms (half jitter). */
+    public static final long DEFAULT_THROTTLING_RETRY_BASE_DELAY_MS = 1_000;
+    /** Default longest backoff between retries, in ms. */
+    public static final long DEFAULT_RETRY_MAX_DELAY_MS = 20_000;
     /** Most retries of one request that may be configured. */
     public static final int MAX_MAX_RETRIES = 100;
 
@@ -307,9 +312,9 @@ public final class ClientSettings {
         private Duration apiCallAttemptTimeout = DEFAULT_API_CALL_ATTEMPT_TIMEOUT;
         private Duration apiCallTimeout = DEFAULT_API_CALL_TIMEOUT;
         private int maxRetries = DEFAULT_MAX_RETRIES;
-        private Duration retryBaseDelay = Duration.ofMillis(S3RetryStrategy.BASE_DELAY_MS);
-        private Duration throttlingRetryBaseDelay = Duration.ofMillis(S3RetryStrategy.THROTTLING_BASE_DELAY_MS);
-        private Duration retryMaxDelay = Duration.ofMillis(S3RetryStrategy.MAX_DELAY_MS);
+        private Duration retryBaseDelay = Duration.ofMillis(DEFAULT_RETRY_BASE_DELAY_MS);
+        private Duration throttlingRetryBaseDelay = Duration.ofMillis(DEFAULT_THROTTLING_RETRY_BASE_DELAY_MS);
+        private Duration retryMaxDelay = Duration.ofMillis(DEFAULT_RETRY_MAX_DELAY_MS);
         private boolean checksumsEnabled = DEFAULT_CHECKSUMS_ENABLED;
         private boolean chunkedEncodingEnabled = DEFAULT_CHUNKED_ENCODING_ENABLED;
         private Path sslCaFile;

@@ -114,6 +114,9 @@ public final class S3Errors {
             return fromServiceAnswer(operation, location, (AwsServiceException) cause);
         }
         String hint = tlsHint(cause);
+        if (hint == null) {
+            hint = unknownHostHint(cause);
+        }
         return new S3RequestException(
                 operation, String.valueOf(location), 0, null, hint != null ? hint : crtErrorAnswerHint(cause), cause);
     }
@@ -133,6 +136,55 @@ public final class S3Errors {
         String message = failure.getMessage();
         return message != null && message.contains(CRT_STATUS_ERROR) ? CRT_ERROR_ANSWER_HINT : null;
     }
+
+    /**
+     * Said when the server's host name does not resolve: with virtual-host addressing the bucket is part
+     * of the host name ({@code bucket.minio:9000}), which custom endpoints rarely resolve.
+     */
+    static final String UNKNOWN_HOST_HINT = "The host name does not resolve. With a custom endpoint (MinIO, Ceph,"
+            + " an appliance) set 's3.path-style-access: true': without it the bucket is put in front of the"
+            + " endpoint's host name (virtual-host addressing, bucket.host), which such servers rarely resolve";
+
+    private static String unknownHostHint(Throwable failure) {
+        return isUnknownHost(failure) ? UNKNOWN_HOST_HINT : null;
+    }
+
+    /**
+     * True if {@code failure} or one of its causes is an {@link java.net.UnknownHostException}, or the
+     * CRT HTTP client's failed DNS resolution.
+     */
+    public static boolean isUnknownHost(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof java.net.UnknownHostException) {
+                return true;
+            }
+            // The CRT HTTP client's words for it (aws-c-io's AWS_IO_DNS_INVALID_NAME and kin).
+            String message = t.getMessage();
+            if (message != null && message.toLowerCase(Locale.ROOT).contains("dns resolution")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Said for a 403 of a multipart upload request: with SSE-KMS, CreateMultipartUpload, UploadPart and
+     * CompleteMultipartUpload need {@code kms:Decrypt} besides {@code kms:GenerateDataKey} (S3 user guide,
+     * "Uploading and copying objects using multipart upload", permissions), so a key policy without it
+     * lets small files (one PutObject) through and fails the large ones.
+     */
+    static final String KMS_MULTIPART_HINT = "If the bucket or s3.sse.type uses SSE-KMS: multipart uploads need"
+            + " kms:GenerateDataKey and kms:Decrypt on the KMS key (a single PutObject needs only"
+            + " kms:GenerateDataKey, so small files work while large ones fail); grant both to the role or user"
+            + " in the key policy";
+
+    /**
+     * Said for a 403 InvalidObjectState of a read: the object is archived (S3 user guide, "Restoring an
+     * archived object").
+     */
+    static final String ARCHIVED_HINT = "The object is in an archive storage class (GLACIER or DEEP_ARCHIVE, or an"
+            + " archive tier of INTELLIGENT_TIERING) and must be restored with RestoreObject before it can be read;"
+            + " s3.storage-class refuses those classes for what the plugin writes";
 
     /** What to configure when the TLS handshake failed, typically on a certificate no trusted CA signed. */
     static final String TLS_HINT = "If the server's certificate is signed by a private CA, give that CA's PEM file"
@@ -285,6 +337,16 @@ public final class S3Errors {
         }
         if (status == 409 && "ConditionalRequestConflict".equals(code)) {
             return operation.startsWith("CompleteMultipartUpload") ? MULTIPART_CONFLICT_HINT : CONFLICT_HINT;
+        }
+        if (status == 403 && "InvalidObjectState".equals(code)) {
+            return ARCHIVED_HINT;
+        }
+        if (status == 403
+                && (operation.startsWith("CreateMultipartUpload")
+                        || operation.startsWith("UploadPart")
+                        || operation.startsWith("CompleteMultipartUpload"))
+                && (code == null || "AccessDenied".equals(code) || code.startsWith("KMS"))) {
+            return KMS_MULTIPART_HINT;
         }
         if (code == null && status >= 400 && status < 500 && operation.startsWith("HeadObject")) {
             return HEAD_WITHOUT_CODE_HINT;

@@ -21,6 +21,11 @@ public final class UploadSettings {
     public static final long MIN_PART_SIZE = 5L * 1024 * 1024;
     /** S3's largest part size: 5 GiB. */
     public static final long MAX_PART_SIZE = 5L * 1024 * 1024 * 1024;
+    /**
+     * Largest part size that may be configured: 1 GiB, as the upload engine holds each part in one heap
+     * array (a Java array holds less than 2 GiB), below S3's {@value #MAX_PART_SIZE}.
+     */
+    public static final long MAX_BUFFERED_PART_SIZE = 1L << 30;
 
     public static final long DEFAULT_PART_SIZE = 8L * 1024 * 1024;
     public static final int DEFAULT_MAX_PARTS_IN_FLIGHT = 8;
@@ -53,7 +58,7 @@ public final class UploadSettings {
         return new Builder(this);
     }
 
-    /** Size of each multipart part in bytes, {@value #MIN_PART_SIZE}..{@value #MAX_PART_SIZE}. */
+    /** Size of each multipart part in bytes, {@value #MIN_PART_SIZE}..{@value #MAX_BUFFERED_PART_SIZE}. */
     public long partSizeBytes() {
         return partSizeBytes;
     }
@@ -111,7 +116,7 @@ public final class UploadSettings {
 
         /** @throws IllegalArgumentException outside 5 MiB..5 GiB */
         public Builder partSizeBytes(long value) {
-            this.partSizeBytes = inRange("part size in bytes", value, MIN_PART_SIZE, MAX_PART_SIZE);
+            this.partSizeBytes = inRange("part size in bytes", value, MIN_PART_SIZE, MAX_BUFFERED_PART_SIZE);
             return this;
         }
 

@@ -80,6 +80,29 @@ public final class ServerStorage {
         return onDisk(diskDir, "disk, " + diskDir + " (tmpfs not used: " + lacking + ")");
     }
 
+    /**
+     * The objects in the S3 server JVM's heap ({@code --server-mode benchmark}); {@code dir} is only the
+     * server's unused base folder.
+     *
+     * @param neededBytes the most bytes the run is expected to store at once
+     * @param maxHeapBytes the server JVM's maximum heap, in bytes
+     * @throws UsageException if that heap cannot hold {@code neededBytes} with 1 GiB beside it
+     */
+    public static ServerStorage inHeap(Path dir, long neededBytes, long maxHeapBytes) {
+        long wanted = neededBytes + (1L << 30);
+        if (maxHeapBytes < wanted) {
+            throw new UsageException("--server-mode benchmark keeps the S3 server's objects in its JVM's heap: the run"
+                    + " stores up to " + gib(neededBytes) + ", the heap is at most " + gib(maxHeapBytes)
+                    + "; give the JVM -Xmx" + (wanted >> 30) + "g or more, or use --server-mode full");
+        }
+        return new ServerStorage(
+                dir,
+                false,
+                "the server JVM's heap (--server-mode benchmark: objects in memory, parts joined without copying,"
+                        + " signatures accepted unverified; room for the " + gib(neededBytes)
+                        + " the run stores at once)");
+    }
+
     private static ServerStorage onDisk(Path diskDir, String description) {
         return new ServerStorage(diskDir, false, description);
     }

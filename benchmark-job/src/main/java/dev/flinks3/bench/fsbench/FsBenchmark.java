@@ -9,6 +9,7 @@ import dev.flinks3.bench.fsbench.report.Comparison;
 import dev.flinks3.bench.fsbench.report.MarkdownReport;
 import dev.flinks3.bench.fsbench.workloads.FsWorkload;
 import dev.flinks3.bench.fsbench.workloads.WorkloadSizes;
+import dev.flinks3.testserver.ServerMode;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -50,7 +51,8 @@ final class FsBenchmark {
      * @param eventTimeout the longest one set-up, timed part or check may take
      * @param contenderConfiguration extra Flink configuration per contender name
      * @param cpuPinning the cores of the server and of the contenders
-     * @param serverStorage where the server keeps its objects ({@code --server-storage})
+     * @param serverStorage where the server keeps its objects ({@code --server-storage}) in {@link ServerMode#FULL}
+     * @param serverMode what the server charges per request ({@code --server-mode})
      */
     record Settings(
             String command,
@@ -67,7 +69,8 @@ final class FsBenchmark {
             Duration eventTimeout,
             Map<String, Map<String, String>> contenderConfiguration,
             CpuPinning cpuPinning,
-            ServerStorage.Choice serverStorage) {
+            ServerStorage.Choice serverStorage,
+            ServerMode serverMode) {
 
         /** The Flink configuration {@code contender} gets: the server's endpoint and keys, then its own extra keys. */
         Map<String, String> configurationOf(String contender, URI endpoint, Path tmpDir) {
@@ -84,6 +87,8 @@ final class FsBenchmark {
     private final List<String> warmUpFailures = new ArrayList<>();
     private final RunDescription description;
     private final ServerStorage storage;
+    /** The server JVM's -Xmx in GiB: its objects stay in its heap in {@link ServerMode#BENCHMARK}. */
+    private final long serverHeapGib;
 
     FsBenchmark(Settings settings, PrintStream progress) throws IOException {
         this.settings = settings;
@@ -94,10 +99,12 @@ final class FsBenchmark {
         }
         // A round's objects stay until its bucket is dropped; a multipart upload holds its parts and the object at
         // once.
-        this.storage = ServerStorage.choose(
-                settings.serverStorage(),
-                settings.outDir().resolve("server-data"),
-                2 * settings.sizes().storedBytesPerRound());
+        long stored = 2 * settings.sizes().storedBytesPerRound();
+        this.serverHeapGib = Math.max(1, (stored >> 30) + 2);
+        this.storage = settings.serverMode() == ServerMode.BENCHMARK
+                ? ServerStorage.inHeap(settings.outDir().resolve("server-data"), stored, serverHeapGib << 30)
+                : ServerStorage.choose(
+                        settings.serverStorage(), settings.outDir().resolve("server-data"), stored);
         this.description = new RunDescription(
                 settings.command(),
                 settings.profile(),
@@ -126,8 +133,14 @@ final class FsBenchmark {
             }
         }
         progress.println("S3 server's objects on " + storage.describe());
-        try (ServerProcess server =
-                ServerProcess.start(jvm, storage.dir(), settings.profile(), buckets, logs.resolve("s3-server.log"))) {
+        try (ServerProcess server = ServerProcess.start(
+                jvm,
+                storage.dir(),
+                settings.profile(),
+                settings.serverMode(),
+                serverHeapGib,
+                buckets,
+                logs.resolve("s3-server.log"))) {
             ContenderProcess contenders = new ContenderProcess(jvm, server, settings.eventTimeout());
             if (settings.warmUp()) {
                 for (Contender contender : settings.contenders()) {

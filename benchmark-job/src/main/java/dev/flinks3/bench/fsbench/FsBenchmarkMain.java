@@ -9,6 +9,7 @@ import dev.flinks3.bench.common.UsageException;
 import dev.flinks3.bench.fsbench.workloads.FsWorkload;
 import dev.flinks3.bench.fsbench.workloads.WorkloadSizes;
 import dev.flinks3.testserver.NetworkProfile;
+import dev.flinks3.testserver.ServerMode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -211,6 +212,14 @@ public final class FsBenchmarkMain implements Callable<Integer> {
                     + "the server's filesystem backend writes every part twice (default: ${DEFAULT-VALUE}).")
     String serverStorage;
 
+    @Option(
+            names = "--server-mode",
+            defaultValue = "benchmark",
+            description = "What the S3 server charges per request: benchmark (objects in its heap, parts joined"
+                    + " without copying, signatures accepted unverified: what S3 does not charge the client) or"
+                    + " full (S3Proxy's filesystem backend, every signature verified) (default: ${DEFAULT-VALUE}).")
+    String serverMode;
+
     @Spec
     CommandSpec spec;
 
@@ -279,6 +288,12 @@ public final class FsBenchmarkMain implements Callable<Integer> {
             throw new UsageException("--rounds must be at least 1, was " + rounds);
         }
         ServerStorage.Choice storage = ServerStorage.Choice.parse(serverStorage);
+        ServerMode mode;
+        try {
+            mode = ServerMode.named(serverMode);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--server-mode: " + e.getMessage(), e);
+        }
         try {
             NetworkProfile.named(profile);
         } catch (IllegalArgumentException e) {
@@ -304,7 +319,8 @@ public final class FsBenchmarkMain implements Callable<Integer> {
                 Duration.ofMinutes(eventTimeoutMinutes),
                 contenderConfiguration(),
                 CpuPinning.forThisMachine(pinCpus),
-                storage);
+                storage,
+                mode);
         String report = new FsBenchmark(settings, System.out).run();
         System.out.println();
         System.out.println(report);

@@ -80,6 +80,7 @@ public final class ProxiedFileSystem implements AutoCloseable {
                 URI.create("s3://" + bucket + "/"),
                 owner.objectClient(),
                 uploads,
+                uploads,
                 owner.bulkDownloader()::download,
                 null,
                 settings);

@@ -97,7 +97,7 @@ class BadInputTest {
                 bad("s3.close.timeout", "0 ms", "positive duration"),
                 bad("s3.client.close.timeout", "x", "positive duration"),
                 bad("s3.async.enabled", "sometimes", "true or false"),
-                bad("s3.upload.min.part.size", "1048576", "from 5 MiB to 5 GiB"),
+                bad("s3.upload.min.part.size", "1048576", "from 5 MiB to 1 GiB"),
                 bad("s3.upload.max.concurrent.uploads", "0", "from 1 to 10000"),
                 bad("s3.upload.max-buffered-size", "1 mb", "at least 5 MiB"),
                 bad("s3.conditional-writes.enabled", "on", "true or false"),
@@ -143,7 +143,7 @@ class BadInputTest {
                         "s3.bucket.<bucket>.accesspoint.arn"),
                 // Per-bucket keys are checked for their bucket and named as written.
                 bad("s3.bucket.lake.accesspoint.arn", "arn:aws:iam::123456789012:role/flink", "access point ARN"),
-                bad("s3.bucket.savepoints.upload.min.part.size", "1 mb", "from 5 MiB to 5 GiB"),
+                bad("s3.bucket.savepoints.upload.min.part.size", "1 mb", "from 5 MiB to 1 GiB"),
                 bad("fs.s3a.bucket.savepoints.create.storage.class", "FROZEN", "STANDARD_IA"),
                 bad(
                         Map.of("fs.s3a.bucket.savepoints.access.key", "AKIAEXAMPLE"),

@@ -5,9 +5,9 @@ import dev.flinks3.multipart.UploadBudget;
 import dev.flinks3.multipart.UploadMetrics;
 import dev.flinks3.transfer.CompletedPart;
 import dev.flinks3.transfer.S3Location;
+import dev.flinks3.transfer.UploadStream;
 import dev.flinks3.transfer.WriteCondition;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.util.Arrays;
 import java.util.Objects;
 import org.slf4j.Logger;
@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>One writer thread; {@code close()} from another thread waits for a running write to return.
  */
-public final class TransferManagerUploadStream extends OutputStream {
+public final class TransferManagerUploadStream extends UploadStream {
 
     private static final Logger LOG = LoggerFactory.getLogger(TransferManagerUploadStream.class);
     /** First capacity of the held first part; it doubles up to the part size. */
@@ -61,6 +61,7 @@ public final class TransferManagerUploadStream extends OutputStream {
     }
 
     /** Bytes written so far. */
+    @Override
     public synchronized long getPos() {
         return position;
     }

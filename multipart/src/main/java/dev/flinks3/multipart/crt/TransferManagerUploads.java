@@ -6,6 +6,7 @@ import dev.flinks3.transfer.PendingUpload;
 import dev.flinks3.transfer.S3Errors;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.S3Settings;
+import dev.flinks3.transfer.UploadStreams;
 import dev.flinks3.transfer.WriteCondition;
 import dev.flinks3.transfer.sdk.SseDecorator;
 import java.io.IOException;
@@ -41,7 +42,7 @@ import software.amazon.awssdk.transfer.s3.S3TransferManager;
  * <p>SSE-S3, SSE-KMS and SSE-C go with the request as headers; the client copies them to the requests
  * that need them. Thread-safe; holds no resources of its own.
  */
-public final class TransferManagerUploads {
+public final class TransferManagerUploads implements UploadStreams {
 
     private static final Logger LOG = LoggerFactory.getLogger(TransferManagerUploads.class);
     /**
@@ -85,6 +86,7 @@ public final class TransferManagerUploads {
      * @param condition {@link WriteCondition#IF_NONE_MATCH} to fail the commit with {@link
      *     java.nio.file.FileAlreadyExistsException} if an object exists (NO_OVERWRITE)
      */
+    @Override
     public TransferManagerUploadStream openStream(S3Location target, WriteCondition condition) {
         return new TransferManagerUploadStream(
                 this, Objects.requireNonNull(target, "target"), Objects.requireNonNull(condition, "condition"));

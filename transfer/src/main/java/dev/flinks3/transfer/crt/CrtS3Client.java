@@ -3,6 +3,8 @@ package dev.flinks3.transfer.crt;
 import dev.flinks3.transfer.NonProxyHosts;
 import dev.flinks3.transfer.S3Settings;
 import dev.flinks3.transfer.UploadSettings;
+import dev.flinks3.transfer.sdk.CrtNativeLibrary;
+import dev.flinks3.transfer.sdk.CrtThroughputMonitor;
 import dev.flinks3.transfer.sdk.HttpProxies;
 import dev.flinks3.transfer.sdk.S3Credentials;
 import dev.flinks3.transfer.sdk.S3RequestMetrics;

@@ -1,9 +1,6 @@
 package dev.flinks3.transfer.sdk;
 
 import dev.flinks3.transfer.ClientSettings;
-import dev.flinks3.transfer.crt.CrtNativeLibrary;
-import dev.flinks3.transfer.crt.CrtThroughputMonitor;
-import dev.flinks3.transfer.crt.CrtTrustStore;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import software.amazon.awssdk.crt.io.TlsContext;

@@ -1,6 +1,7 @@
 package dev.flinks3.transfer.sdk;
 
 import dev.flinks3.transfer.ClientSettings;
+import dev.flinks3.transfer.S3Errors;
 import java.time.Duration;
 import javax.xml.stream.XMLStreamException;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
@@ -61,11 +62,11 @@ import software.amazon.awssdk.retries.api.TokenAcquisitionFailedException;
  */
 public final class S3RetryStrategy {
 
-    /** Defaults of the settings' retry delays. */
-    public static final long BASE_DELAY_MS = 100;
+    /** Defaults of the settings' retry delays, in ms: {@link ClientSettings}' (declared there, once). */
+    public static final long BASE_DELAY_MS = ClientSettings.DEFAULT_RETRY_BASE_DELAY_MS;
 
-    public static final long THROTTLING_BASE_DELAY_MS = 1_000;
-    public static final long MAX_DELAY_MS = 20_000;
+    public static final long THROTTLING_BASE_DELAY_MS = ClientSettings.DEFAULT_THROTTLING_RETRY_BASE_DELAY_MS;
+    public static final long MAX_DELAY_MS = ClientSettings.DEFAULT_RETRY_MAX_DELAY_MS;
 
     /**
      * A per-request plugin that makes 409 {@code ConditionalRequestConflict} final for the request it is
@@ -195,6 +196,12 @@ public final class S3RetryStrategy {
                 throw new TokenAcquisitionFailedException(
                         "The server answered the resent body as corrupted again,"
                                 + " so it rejects the request's form rather than bytes spoilt in flight",
+                        token,
+                        request.failure());
+            }
+            if (S3Errors.isUnknownHost(request.failure())) {
+                throw new TokenAcquisitionFailedException(
+                        "The server's host name does not resolve, which retrying within seconds does not change",
                         token,
                         request.failure());
             }

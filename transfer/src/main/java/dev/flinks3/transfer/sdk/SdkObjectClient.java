@@ -30,9 +30,6 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import software.amazon.awssdk.core.FileTransformerConfiguration;
-import software.amazon.awssdk.core.FileTransformerConfiguration.FailureBehavior;
-import software.amazon.awssdk.core.FileTransformerConfiguration.FileWriteOption;
 import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.SdkPlugin;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
@@ -281,8 +278,8 @@ public final class SdkObjectClient implements ObjectClient {
     /**
      * {@inheritDoc}
      *
-     * <p>The SDK writes the body into the file at the range's offset as it arrives ({@link
-     * AsyncResponseTransformer#toFile}); nothing is buffered in memory.
+     * <p>The body is written into the file at the range's offset as it arrives, on the HTTP client's thread
+     * ({@link FileBodyTransformer}); nothing is buffered in memory.
      */
     @Override
     public CompletableFuture<RangeDownload> readIntoFile(
@@ -296,15 +293,8 @@ public final class SdkObjectClient implements ObjectClient {
                 .range("bytes=" + start + "-" + (endExclusive - 1))
                 .ifMatch(ifMatch);
         sse.decorate(request);
-        FileTransformerConfiguration toFile = FileTransformerConfiguration.builder()
-                .fileWriteOption(FileWriteOption.WRITE_TO_POSITION)
-                .position(start)
-                .failureBehavior(FailureBehavior.LEAVE)
-                .build();
-        CompletableFuture<GetObjectResponse> answer = send(
-                "GetObject",
-                location,
-                () -> s3.getObject(request.build(), AsyncResponseTransformer.toFile(file, toFile)));
+        CompletableFuture<GetObjectResponse> answer =
+                send("GetObject", location, () -> s3.getObject(request.build(), new FileBodyTransformer(file, start)));
         CompletableFuture<RangeDownload> result = answer.handle((response, failure) -> {
             if (failure == null) {
                 if (response.contentRange() == null && start > 0) {

@@ -20,6 +20,7 @@ import dev.flinks3.testserver.EmbeddedS3Server;
 import dev.flinks3.testserver.FaultProfile;
 import dev.flinks3.testserver.InjectedFaults;
 import dev.flinks3.testserver.NetworkProfile;
+import dev.flinks3.testserver.ServerMode;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -149,9 +150,15 @@ public final class BenchmarkSession {
         Machine machine = Machine.current();
         // Runs are released when they end, so the server holds one run's checkpoints (incremental ones share
         // files across checkpoints, a restored job checkpoints again) and the parts of uploads in progress.
-        ServerStorage storage = s3.embedded()
-                ? ServerStorage.choose(serverStorage, work.resolve("s3"), 6 * job.expectedStateBytes() + (1L << 30))
-                : null;
+        long storedBytes = 6 * job.expectedStateBytes() + (1L << 30);
+        ServerStorage storage = !s3.embedded()
+                ? null
+                : s3.serverMode() == ServerMode.BENCHMARK
+                        ? ServerStorage.inHeap(
+                                work.resolve("s3"),
+                                storedBytes / 2,
+                                Runtime.getRuntime().maxMemory())
+                        : ServerStorage.choose(serverStorage, work.resolve("s3"), storedBytes);
         if (s3.embedded()) {
             cpuPinning.pinThisProcessAsServer();
         }
@@ -228,10 +235,7 @@ public final class BenchmarkSession {
     private void releaseRun(Path runDir, EmbeddedS3Server server, String runName) throws IOException {
         deleteRecursively(runDir);
         if (server != null) {
-            deleteRecursively(server.baseDir()
-                    .resolve(s3.bucket())
-                    .resolve(output.getFileName().toString())
-                    .resolve(runName));
+            server.dropObjects(s3.bucket(), output.getFileName() + "/" + runName + "/");
         }
     }
 
@@ -350,6 +354,7 @@ public final class BenchmarkSession {
 
     private EmbeddedS3Server startServer(Path dataDir) {
         return EmbeddedS3Server.builder()
+                .mode(s3.serverMode())
                 .baseDir(dataDir)
                 .profile(NetworkProfile.named(s3.profile()))
                 .bucket(s3.bucket())

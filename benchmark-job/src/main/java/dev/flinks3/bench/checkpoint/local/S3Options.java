@@ -5,6 +5,7 @@ import dev.flinks3.bench.common.UsageException;
 import dev.flinks3.testserver.EmbeddedS3Server;
 import dev.flinks3.testserver.FaultProfile;
 import dev.flinks3.testserver.NetworkProfile;
+import dev.flinks3.testserver.ServerMode;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -51,6 +52,15 @@ public final class S3Options {
     long faultSeed;
 
     @Option(
+            names = "--server-mode",
+            defaultValue = "benchmark",
+            description = "What the embedded S3 server charges per request: benchmark (objects in its heap, parts"
+                    + " joined without copying, signatures accepted unverified: what S3 does not charge the"
+                    + " client) or full (S3Proxy's filesystem backend, every signature verified)"
+                    + " (default: ${DEFAULT-VALUE}).")
+    String serverMode;
+
+    @Option(
             names = "--s3-mid-body-resets",
             defaultValue = "0",
             description = "Fraction of signed requests with a body whose connection the embedded server closes half-way"
@@ -94,6 +104,20 @@ public final class S3Options {
             Reachability.requireReachable("--endpoint", endpoint, "an S3 endpoint");
         }
         faultProfile();
+        serverMode();
+    }
+
+    /**
+     * The embedded server's {@code --server-mode}.
+     *
+     * @throws UsageException naming the option, the value and the allowed ones
+     */
+    public ServerMode serverMode() {
+        try {
+            return ServerMode.named(serverMode);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--server-mode: " + e.getMessage(), e);
+        }
     }
 
     /** Whether the embedded server is used. */

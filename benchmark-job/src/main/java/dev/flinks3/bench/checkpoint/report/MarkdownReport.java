@@ -210,6 +210,7 @@ final class MarkdownReport {
                 table,
                 "S3 server CPU (s)",
                 r -> r.result().serverCpuSeconds() > 0 ? decimal(r.result().serverCpuSeconds()) : "-");
+        row(table, "S3 server core busy while checkpointing (%)", MarkdownReport::serverBusyWhileCheckpointing);
         pluginRow(table, "plugin: S3 requests", m -> Long.toString(m.requests()));
         pluginRow(table, "plugin: retries", m -> Long.toString(m.retries()));
         pluginRow(table, "plugin: throttled attempts", m -> Long.toString(m.throttledAttempts()));
@@ -438,6 +439,18 @@ final class MarkdownReport {
     private static String checkpointingSeconds(RunFigures r) {
         var run = r.result().run();
         return run == null || run.checkpointingSeconds() <= 0 ? "-" : decimal(run.checkpointingSeconds());
+    }
+
+    /**
+     * The server process's CPU time during the checkpointing phase over the phase's wall time, in percent of one
+     * core: near 100 the server, not the contender, sets the pace.
+     */
+    private static String serverBusyWhileCheckpointing(RunFigures r) {
+        var run = r.result().run();
+        var traffic = r.result().s3Traffic().get("checkpointing");
+        return run == null || run.checkpointingSeconds() <= 0 || traffic == null || traffic.serverCpuNanos() <= 0
+                ? "-"
+                : decimal(100 * traffic.serverCpuNanos() / 1e9 / run.checkpointingSeconds());
     }
 
     /** Completed checkpoints over the minutes of the checkpointing phase: runs compared in the same time. */

@@ -16,15 +16,15 @@ import org.junit.jupiter.api.Timeout;
 class S3TrafficTest {
 
     @Test
-    void aPhaseCountsItsRequestsAndTheGetObjectBytesSent() {
+    void aPhaseCountsItsRequestsTheGetObjectBytesSentAndTheServersCpu() {
         ServerTraffic phase = new ServerTraffic(
-                0,
+                3_000_000,
                 new RequestSummary(Map.of(
                         RequestKind.GET_OBJECT, new RequestTotals(5, 1_000, 94_400_618),
                         RequestKind.PUT_OBJECT, new RequestTotals(7, 2_000, 300))));
 
         assertThat(S3Traffic.of(phase))
-                .isEqualTo(new S3Traffic(12, Map.of("GetObject", 5L, "PutObject", 7L), 94_400_618));
+                .isEqualTo(new S3Traffic(12, Map.of("GetObject", 5L, "PutObject", 7L), 94_400_618, 3_000_000));
     }
 
     @Test

@@ -1,4 +1,4 @@
-package dev.flinks3.transfer.crt;
+package dev.flinks3.transfer.sdk;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;

@@ -1,4 +1,4 @@
-package dev.flinks3.transfer.crt;
+package dev.flinks3.transfer.sdk;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,6 +1,5 @@
-package dev.flinks3.transfer.crt;
+package dev.flinks3.transfer.sdk;
 
-import dev.flinks3.transfer.sdk.TrustedCertificates;
 import java.lang.reflect.Field;
 import software.amazon.awssdk.crt.io.TlsContext;
 import software.amazon.awssdk.crt.io.TlsContextOptions;
