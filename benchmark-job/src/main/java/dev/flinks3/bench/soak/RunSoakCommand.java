@@ -129,7 +129,7 @@ public final class RunSoakCommand implements Callable<Integer> {
     boolean deleteObjects;
 
     private final List<SoakSample> samples = Collections.synchronizedList(new ArrayList<>());
-    private final List<SoakOutcome.Kill> kills = new ArrayList<>();
+    private final List<SoakOutcome.Kill> kills = Collections.synchronizedList(new ArrayList<>());
     private final Map<Long, SoakOutcome.Checkpoint> checkpoints =
             Collections.synchronizedMap(new java.util.TreeMap<>());
     private PluginInfo plugin;
@@ -178,20 +178,46 @@ public final class RunSoakCommand implements Callable<Integer> {
                         Map.of(),
                         0,
                         metrics));
-        SoakOutcome soak = new SoakOutcome(
-                List.copyOf(samples),
-                new ArrayList<>(checkpoints.values()),
-                List.copyOf(kills),
+        SoakOutcome soak = outcome(outcome.error());
+        Json.write(soakResultFile, soak);
+        return outcome.failed() || !soak.verified() ? 1 : 0;
+    }
+
+    /** What the soak found so far; written after every sample too, so a run that is stopped keeps its samples. */
+    private SoakOutcome outcome(String error) {
+        List<SoakSample> samplesNow;
+        synchronized (samples) {
+            samplesNow = List.copyOf(samples);
+        }
+        List<SoakOutcome.Checkpoint> checkpointsNow;
+        synchronized (checkpoints) {
+            checkpointsNow = new ArrayList<>(checkpoints.values());
+        }
+        List<SoakOutcome.Kill> killsNow;
+        synchronized (kills) {
+            killsNow = List.copyOf(kills);
+        }
+        return new SoakOutcome(
+                samplesNow,
+                checkpointsNow,
+                killsNow,
                 expected.keys(),
                 hex(expected.digest()),
                 liveDigest,
                 sink,
                 uploadsAtEnd,
                 killInterval.isZero() ? "none" : KILL_DESCRIPTION,
-                outcome.error(),
+                error,
                 soakEnd);
-        Json.write(soakResultFile, soak);
-        return outcome.failed() || !soak.verified() ? 1 : 0;
+    }
+
+    private void sampleAndSave(SoakSampler sampler) {
+        samples.add(sampler.sample());
+        try {
+            Json.write(soakResultFile, outcome("in progress: the run did not reach its end checks"));
+        } catch (IOException | RuntimeException e) {
+            // The next sample writes again; the end writes the final outcome.
+        }
     }
 
     private RunResult loadAndRun(Configuration conf, Map<String, String> entries, Path tmp, RunEvents events)
@@ -223,7 +249,7 @@ public final class RunSoakCommand implements Callable<Integer> {
                 return thread;
             });
             sampling.scheduleAtFixedRate(
-                    () -> samples.add(sampler.sample()), 0, sampleInterval.toMillis(), TimeUnit.MILLISECONDS);
+                    () -> sampleAndSave(sampler), 0, sampleInterval.toMillis(), TimeUnit.MILLISECONDS);
             try {
                 return runJob(cluster, uploads, prefix, events);
             } finally {

@@ -114,7 +114,11 @@ public final class AsyncStateAccumulatorOperator extends AbstractAsyncStateStrea
     @Override
     public void close() throws Exception {
         try {
-            ledger.close();
+            // Null when initializeState failed (a restore that could not read its state): closing must not throw
+            // then, or Flink treats the failure in its failure handling as fatal and stops the TaskManager.
+            if (ledger != null) {
+                ledger.close();
+            }
         } finally {
             super.close();
         }

@@ -104,7 +104,11 @@ public final class StateAccumulatorOperator extends AbstractStreamOperator<Long>
     @Override
     public void close() throws Exception {
         try {
-            ledger.close();
+            // Null when initializeState failed (a restore that could not read its state): closing must not throw
+            // then, or Flink treats the failure in its failure handling as fatal and stops the TaskManager.
+            if (ledger != null) {
+                ledger.close();
+            }
         } finally {
             super.close();
         }
