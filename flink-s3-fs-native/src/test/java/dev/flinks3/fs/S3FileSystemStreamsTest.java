@@ -34,6 +34,7 @@ class S3FileSystemStreamsTest {
 
     @Test
     void aSmallFileIsOnePutObject() throws IOException {
+        probeConditionalWrites();
         write(path("small"), bytes("hello"), WriteMode.NO_OVERWRITE);
 
         assertThat(client.bytesOf(location("small"))).isEqualTo(bytes("hello"));
@@ -44,6 +45,7 @@ class S3FileSystemStreamsTest {
     @Test
     void aLargeFileIsUploadedInPartsAndReadsBackExactly() throws IOException {
         byte[] data = random((int) (2 * PART + 12345));
+        probeConditionalWrites();
 
         try (FSDataOutputStream out = fs.create(path("large"), WriteMode.NO_OVERWRITE)) {
             for (int off = 0; off < data.length; off += 100_000) {
@@ -230,6 +232,17 @@ class S3FileSystemStreamsTest {
         assertThat(fs.listStatus(new Path("s3://bucket/a b/c+d%e=f#g")))
                 .extracting(FileStatus::getPath)
                 .containsExactly(path);
+    }
+
+    /**
+     * The filesystem's first conditional write of each kind (PutObject, CompleteMultipartUpload) probes
+     * whether the server honours {@code If-None-Match} with requests of its own; this writes one file of
+     * each kind and resets the counters, so a test counts only the requests of its own file.
+     */
+    private void probeConditionalWrites() throws IOException {
+        write(path("probed-small"), bytes("x"), WriteMode.NO_OVERWRITE);
+        write(path("probed-large"), random((int) PART + 1), WriteMode.NO_OVERWRITE);
+        client.resetCounters();
     }
 
     private void write(Path path, byte[] data, WriteMode mode) throws IOException {

@@ -3,9 +3,11 @@ package dev.flinks3.transfer.sdk;
 import dev.flinks3.transfer.ClientSettings;
 import dev.flinks3.transfer.DefaultMemoryLimit;
 import dev.flinks3.transfer.HttpProxy;
+import dev.flinks3.transfer.Secret;
 import dev.flinks3.transfer.read.ReadAheadBudget;
 import java.io.Closeable;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -35,6 +37,22 @@ import software.amazon.awssdk.utils.ThreadFactoryBuilder;
 public final class S3Transport implements Closeable {
 
     private static final int SCHEDULER_THREADS = 2;
+
+    /** The JVM's system properties the HTTP clients may read when they are built. */
+    private static final List<String> JVM_PROPERTIES = List.of(
+            "javax.net.ssl.trustStore",
+            "javax.net.ssl.trustStoreType",
+            "javax.net.ssl.trustStorePassword",
+            "https.proxyHost",
+            "https.proxyPort",
+            "https.proxyUser",
+            "https.proxyPassword",
+            "http.proxyHost",
+            "http.proxyPort",
+            "http.proxyUser",
+            "http.proxyPassword",
+            "http.nonProxyHosts");
+
     private static final long EXECUTOR_SHUTDOWN_WAIT_MS = 5_000;
 
     private final Closer closer = new Closer();
@@ -109,11 +127,14 @@ public final class S3Transport implements Closeable {
 
     /**
      * What decides which HTTP client a client gets: the HTTP client type, connection maximum,
-     * connection, socket, idle and acquisition timeouts, trusted CA file and proxy route.
+     * connection, socket, idle and acquisition timeouts, trusted CA file, proxy route, and the JVM's
+     * trust store and proxy properties as they are now ({@link #JVM_PROPERTIES}), which the HTTP
+     * clients may read themselves when they are built (so a client built while they were set is not
+     * handed to a configuration made after they changed). Passwords are held as {@link Secret}s.
      */
     static List<Object> connectionKey(ClientSettings settings, HttpProxies proxies) {
         HttpProxy proxy = proxies.proxy().orElse(null);
-        return Arrays.asList(
+        List<Object> key = new ArrayList<>(Arrays.asList(
                 settings.httpClient(),
                 settings.maxConnections(),
                 settings.connectionTimeout(),
@@ -122,7 +143,12 @@ public final class S3Transport implements Closeable {
                 settings.apiCallAttemptTimeout(),
                 settings.sslCaFile(),
                 proxy,
-                proxies.nonProxyHosts());
+                proxies.nonProxyHosts()));
+        for (String property : JVM_PROPERTIES) {
+            String value = System.getProperty(property);
+            key.add(property.endsWith("Password") ? Secret.ofNullable(value) : value);
+        }
+        return key;
     }
 
     /**
