@@ -97,7 +97,9 @@ final class S3Runtime {
                 RUNTIMES.put(runtimeKey, runtime);
             }
             try {
-                return runtime.client(effective, List.of(scheme, configuration), scheme);
+                // The JVM's trust store and proxy properties count too: an HTTP client may have read them.
+                List<Object> clientKey = List.of(scheme, configuration, S3Transport.jvmConnectionProperties());
+                return runtime.client(effective, clientKey, scheme);
             } catch (RuntimeException | Error e) {
                 runtime.closeIfUnused();
                 throw e;

@@ -144,11 +144,22 @@ public final class S3Transport implements Closeable {
                 settings.sslCaFile(),
                 proxy,
                 proxies.nonProxyHosts()));
+        key.addAll(jvmConnectionProperties());
+        return key;
+    }
+
+    /**
+     * The JVM's trust store and proxy properties as they are now ({@link #JVM_PROPERTIES}), passwords
+     * as {@link Secret}s: part of what tells apart clients built at different times, since the HTTP
+     * clients may read them when they are built. Absent ones are {@code null}.
+     */
+    public static List<Object> jvmConnectionProperties() {
+        List<Object> values = new ArrayList<>(JVM_PROPERTIES.size());
         for (String property : JVM_PROPERTIES) {
             String value = System.getProperty(property);
-            key.add(property.endsWith("Password") ? Secret.ofNullable(value) : value);
+            values.add(property.endsWith("Password") ? Secret.ofNullable(value) : value);
         }
-        return key;
+        return values;
     }
 
     /**
