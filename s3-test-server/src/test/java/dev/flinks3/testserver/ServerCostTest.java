@@ -76,9 +76,12 @@ class ServerCostTest {
         assertThat(benchmark.multipartOverPut())
                 .as("benchmark mode: server CPU of a multipart upload over one PUT's of the same bytes")
                 .isBetween(1 / MULTIPART_OVER_PUT_BOUND, MULTIPART_OVER_PUT_BOUND);
+        // The aim is half of full mode's (0.37x measured on a quiet machine); medians of a few rounds move
+        // by about 1.5x on a shared 2-core machine (0.53x seen in a CI-like run), so the bound is three quarters:
+        // it still fails where benchmark mode stops skipping the signature check.
         assertThat(Costs.median(benchmark.request))
                 .as("benchmark mode: server CPU ns per small request vs full mode's %s", full.request)
-                .isLessThanOrEqualTo(Costs.median(full.request) / 2);
+                .isLessThanOrEqualTo(Costs.median(full.request) * 3 / 4);
     }
 
     private Costs measure(ServerMode mode, byte[] data) throws Exception {
