@@ -19,10 +19,13 @@ import org.apache.flink.core.fs.PathsCopyingFileSystem;
  * The factory calls {@link #create}, typed {@link S3FileSystem}: a constructor call there would make
  * the JVM's verifier load this class to check the assignment, on Flink 1.20 too.
  */
-final class PathsCopyingS3FileSystem extends S3FileSystem implements PathsCopyingFileSystem {
+public final class PathsCopyingS3FileSystem extends S3FileSystem implements PathsCopyingFileSystem {
 
-    /** A filesystem of this class; the arguments of {@link S3FileSystem}'s constructor of the same shape. */
-    static S3FileSystem create(
+    /**
+     * A filesystem of this class; the arguments of {@link S3FileSystem}'s constructor of the same shape.
+     * Call it only where Flink has {@code PathsCopyingFileSystem} (Flink 2.x).
+     */
+    public static S3FileSystem create(
             URI uri,
             ObjectClient client,
             UploadEngine uploads,

@@ -110,7 +110,7 @@ abstract class AbstractFileSinkFailoverTest {
     @Test
     void everyRecordIsCommittedExactlyOnceAndNothingIsLeftBehind() throws Exception {
         Path output = new Path("s3://" + target.bucket() + "/" + run + "/out");
-        assertThat(output.getFileSystem().getClass().getName()).isEqualTo("dev.flinks3.fs.S3FileSystem");
+        assertThat(output.getFileSystem().getClass().getName()).isEqualTo("dev.flinks3.fs.PathsCopyingS3FileSystem");
         FailingOnceAtRecordCount.reset();
         int requestsBefore = requestLog().map(log -> log.entries().size()).orElse(0);
 

@@ -1,5 +1,6 @@
 package dev.flinks3.it.faults;
 
+import dev.flinks3.fs.PathsCopyingS3FileSystem;
 import dev.flinks3.fs.S3FileSystem;
 import dev.flinks3.fs.S3FileSystemSettings;
 import dev.flinks3.it.SharedS3ProxyTarget;
@@ -76,7 +77,8 @@ public final class ProxiedFileSystem implements AutoCloseable {
         S3ClientOwner owner = new S3ClientOwner(settings.s3());
         UploadEngine uploads =
                 new UploadEngine(owner.objectClient(), settings.s3().upload());
-        S3FileSystem fs = new S3FileSystem(
+        // The class the factory creates on Flink 2.x, which also offers PathsCopyingFileSystem's bulk copy.
+        S3FileSystem fs = PathsCopyingS3FileSystem.create(
                 URI.create("s3://" + bucket + "/"),
                 owner.objectClient(),
                 uploads,

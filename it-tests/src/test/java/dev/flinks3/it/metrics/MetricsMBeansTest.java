@@ -59,6 +59,8 @@ class MetricsMBeansTest {
             ObjectName uploadPart = operationBean("s3", proxy, "UploadPart");
             ObjectName getObject = operationBean("s3", proxy, "GetObject");
             assertThat(MBEANS.isRegistered(name)).as("%s registered", name).isTrue();
+            // The upload budget is the process's (one runtime): other streams of this JVM may hold bytes of it.
+            long bufferedBefore = longOf(name, "BufferedBytes");
 
             Path file = new Path("s3://" + SharedS3ProxyTarget.bucket() + "/MetricsMBeansTest/" + UUID.randomUUID());
             byte[] data = new byte[40 * MIB];
@@ -82,7 +84,9 @@ class MetricsMBeansTest {
             assertThat(longOf(name, "MultipartUploadsCompleted")).isEqualTo(1);
             assertThat(longOf(name, "MultipartUploadsAborted")).isZero();
             assertThat(longOf(name, "PartsInFlight")).isZero();
-            assertThat(longOf(name, "BufferedBytes")).isZero();
+            assertThat(longOf(name, "BufferedBytes"))
+                    .as("the stream gave its part buffers back")
+                    .isEqualTo(bufferedBefore);
             assertThat(longOf(name, "ThrottledAttempts"))
                     .as("the two 503 SlowDown answers")
                     .isEqualTo(2);
@@ -149,7 +153,9 @@ class MetricsMBeansTest {
             // Lines keep coming, and a line after the PutObject counts it.
             await().atMost(Duration.ofSeconds(30))
                     .until(() -> summaryLines(logs, prefix + ": ").stream()
-                            .anyMatch(line -> line.contains(": 1 requests (0 failed), 0 retries, 0 throttled")));
+                            // the PutObject, and the If-None-Match probe of the first conditional write
+                            .anyMatch(line ->
+                                    line.matches(".*: [1-9][0-9]* requests \\(0 failed\\), 0 retries, 0 throttled.*")));
             int periodic = summaryLines(logs, prefix + ": ").size();
             await().atMost(Duration.ofSeconds(30))
                     .until(() -> summaryLines(logs, prefix + ": ").size() > periodic);
