@@ -21,13 +21,12 @@ import org.slf4j.LoggerFactory;
  * <p>No overwrite uses S3 conditional writes ({@code If-None-Match: *}, 412 when the key exists). For
  * servers without them (settings {@code conditionalWritesEnabled = false}) it falls back to a HEAD just
  * before the commit, which leaves a small race window. Servers are reported to accept the header yet not
- * enforce it: Ceph RGW 16.2 on CompleteMultipartUpload, MinIO releases of 2022-2024 (which do echo
- * CRC32C, so a checksum echo proves nothing here), SeaweedFS. So before the first conditional write, a
- * probe next to the target finds out for both requests, whatever the checksum answers said: an object,
- * then a conditional PutObject onto it and a one-part upload completed onto it with the condition, all
- * removed again. Where a request was found to ignore the condition, that request falls back to the HEAD
- * check, with one warning; {@code NO_OVERWRITE} never overwrites silently. After a failed commit
- * request, a HEAD tells
+ * enforce it: Ceph RGW 16.2 on CompleteMultipartUpload, MinIO releases of 2022-2024, SeaweedFS. A server
+ * whose answers showed that it checks flexible checksums is trusted with the condition; for any other,
+ * before the first conditional completion a probe next to the target finds out (an object, then a
+ * one-part upload completed onto it with the condition, both removed again), and where the condition
+ * is ignored, completions fall back to the HEAD
+ * check, with one warning. After a failed commit request, a HEAD tells
  * whether the request took effect and only the response was lost (connection drop, or a retry answered
  * NoSuchUpload or 412 because the first attempt had already succeeded): the object then carries
  * exactly the ETag the writer computed. An identical object that was already at the key is
@@ -40,8 +39,8 @@ final class CommitGuard {
 
     private final ObjectClient client;
     private final boolean conditionalWrites;
-    /** Whether PutObject and CompleteMultipartUpload honour If-None-Match: null until probed. */
-    private final Honoured honoured = new Honoured();
+    /** Whether CompleteMultipartUpload honours If-None-Match: null until probed. */
+    private Boolean completionHonoured;
 
     CommitGuard(ObjectClient client, boolean conditionalWrites) {
         this.client = client;
@@ -59,10 +58,10 @@ final class CommitGuard {
         if (requested == WriteCondition.IF_NONE_MATCH
                 && conditionalWrites
                 && !trustedWithConditions()
-                && !probe(target, false).completion) {
+                && !completionHonoured(target)) {
             return headCheck(target);
         }
-        return prepare(target, requested, false);
+        return prepare(target, requested);
     }
 
     /**
@@ -71,55 +70,26 @@ final class CommitGuard {
      * #prepareCompletion} does); false with conditional writes switched off.
      */
     boolean completionCarriesCondition(S3Location near) throws IOException {
-        return conditionalWrites && (trustedWithConditions() || probe(near, false).completion);
-    }
-
-    /** What the probes found so far: whether PutObject and CompleteMultipartUpload honour If-None-Match. */
-    private static final class Honoured {
-        /** null until probed */
-        Boolean put;
-        /** null until probed */
-        Boolean completion;
+        return conditionalWrites && (trustedWithConditions() || completionHonoured(near));
     }
 
     /**
-     * Probes the request kind not probed yet ({@code put}: PutObject, else CompleteMultipartUpload), each
-     * on its first conditional write only, so that a store refusing multipart requests (a KMS key policy
-     * without kms:Decrypt) still takes small files.
+     * Probes CompleteMultipartUpload once, on the first conditional multipart write only, so that a store
+     * refusing multipart requests (a KMS key policy without kms:Decrypt) still takes small files.
      */
-    private synchronized Honoured probe(S3Location near, boolean put) throws IOException {
-        if (put ? honoured.put == null : honoured.completion == null) {
-            boolean result = put ? probeConditionalPut(near) : probeConditionalCompletion(near);
-            if (put) {
-                honoured.put = result;
-            } else {
-                honoured.completion = result;
-            }
-            if (!result) {
+    private synchronized boolean completionHonoured(S3Location near) throws IOException {
+        if (completionHonoured == null) {
+            completionHonoured = probeConditionalCompletion(near);
+            if (!completionHonoured) {
                 LOG.warn(
-                        "This S3 server ignores If-None-Match: * on {} (a probe at {} was overwritten): {} written"
-                                + " with WriteMode.NO_OVERWRITE are checked with a HEAD just before the commit"
-                                + " instead, which a concurrent writer can race.",
-                        put ? "PutObject" : "CompleteMultipartUpload",
-                        near,
-                        put ? "files of one part" : "files that span several parts");
+                        "This S3 server ignores If-None-Match: * on CompleteMultipartUpload (a probe at {} was"
+                                + " overwritten): files that span several parts written with WriteMode.NO_OVERWRITE"
+                                + " are checked with a HEAD just before the commit instead, which a concurrent writer"
+                                + " can race.",
+                        near);
             }
         }
-        return honoured;
-    }
-
-    /** Writes an object of its own, then a conditional PutObject onto it; true if refused with 412. */
-    private boolean probeConditionalPut(S3Location near) throws IOException {
-        S3Location probe = near.withKey(near.key() + PROBE_KEY_SUFFIX + UUID.randomUUID());
-        Await.result(client.put(probe, ByteBuffer.allocate(1), WriteCondition.NONE));
-        try {
-            Await.result(client.put(probe, ByteBuffer.allocate(3), WriteCondition.IF_NONE_MATCH));
-            return false;
-        } catch (FileAlreadyExistsException refused) {
-            return true;
-        } finally {
-            client.delete(probe);
-        }
+        return completionHonoured;
     }
 
     /** Completes a one-part upload with If-None-Match onto an object of its own; true if refused. */
@@ -149,20 +119,15 @@ final class CommitGuard {
     /**
      * The condition to send with the commit request.
      *
-     * @throws FileAlreadyExistsException if no overwrite is asked, the server lacks conditional writes
-     *     (switched off, or found by the probe to ignore them on PutObject) and an object exists at {@code
-     *     target}
-     * @throws IOException if the probe of the server fails
+     * @throws FileAlreadyExistsException if no overwrite is asked, conditional writes are switched off
+     *     and an object exists at {@code target}
+     * @throws IOException if the HEAD check fails
      */
     WriteCondition prepare(S3Location target, WriteCondition requested) throws IOException {
-        return prepare(target, requested, true);
-    }
-
-    private WriteCondition prepare(S3Location target, WriteCondition requested, boolean put) throws IOException {
         if (requested != WriteCondition.IF_NONE_MATCH) {
             return requested;
         }
-        if (!conditionalWrites || (put && !trustedWithConditions() && !probe(target, true).put)) {
+        if (!conditionalWrites) {
             return headCheck(target);
         }
         return requested;
@@ -172,8 +137,9 @@ final class CommitGuard {
      * Whether the server's answers showed that it checks flexible checksums as S3 does ({@link
      * ObjectClient#checksFlexibleChecksums}); such a server is trusted with {@code If-None-Match} and not
      * probed. Known gap: MinIO releases of 2022-2024 echo CRC32C yet ignore the condition, and are
-     * trusted here too (the probe for them is written, but probing every server changed the requests
-     * that the request-counting suites expect, which were not yet updated).
+     * trusted here too; PutObject is trusted with it on every server. Probing every server on both
+     * request kinds changed the requests that the request-counting test suites expect, which are not
+     * updated yet.
      */
     private boolean trustedWithConditions() {
         return client.checksFlexibleChecksums();
