@@ -79,6 +79,8 @@ class CrtTransferManagerUploadTest extends AbstractS3ProxyFileSystemTest {
         Path path = new Path(dir, "large");
         byte[] data = randomBytes(12 * MIB + 123, 1);
         long bytesBefore = metric("BytesUploaded");
+        // The upload budget is the process's (one runtime): other test classes' streams may hold bytes of it.
+        long bufferedBefore = metric("BufferedBytes");
         long completedBefore = metric("MultipartUploadsCompleted");
 
         writeInSmallWrites(path, data, WriteMode.OVERWRITE);
@@ -112,7 +114,7 @@ class CrtTransferManagerUploadTest extends AbstractS3ProxyFileSystemTest {
         assertThat(objectBytes(path)).isEqualTo(data);
         assertThat(metric("BytesUploaded") - bytesBefore).isEqualTo(data.length);
         assertThat(metric("MultipartUploadsCompleted") - completedBefore).isEqualTo(1);
-        assertThat(metric("BufferedBytes")).as("budget given back").isZero();
+        assertThat(metric("BufferedBytes")).as("budget given back").isEqualTo(bufferedBefore);
     }
 
     @Test
@@ -133,6 +135,7 @@ class CrtTransferManagerUploadTest extends AbstractS3ProxyFileSystemTest {
         // the writer is blocked when the part fails.
         byte[] data = randomBytes(64 * MIB, 3);
         long abortedBefore = metric("MultipartUploadsAborted");
+        long bufferedBefore = metric("BufferedBytes");
         server.failNext(RequestKind.UPLOAD_PART, 1, 403, "AccessDenied");
 
         FSDataOutputStream out = fs.create(path, WriteMode.NO_OVERWRITE);
@@ -151,7 +154,7 @@ class CrtTransferManagerUploadTest extends AbstractS3ProxyFileSystemTest {
                 .doesNotContain(RequestKind.COMPLETE_MULTIPART_UPLOAD);
         assertNothingLeftAt(path);
         assertThat(metric("MultipartUploadsAborted") - abortedBefore).isEqualTo(1);
-        assertThat(metric("BufferedBytes")).as("budget given back").isZero();
+        assertThat(metric("BufferedBytes")).as("budget given back").isEqualTo(bufferedBefore);
     }
 
     @Test
