@@ -50,7 +50,7 @@ class BenchmarkCliErrorsTest {
                 Arguments.of(List.of("local", "--no-such-option"), "--no-such-option"),
                 Arguments.of(
                         List.of("local", "--s3-profile", "moon"),
-                        "--s3-profile: Unknown network profile 'moon': expected lan or wan"),
+                        "--s3-profile: Unknown network profile 'moon': expected lan, wan or rescale"),
                 Arguments.of(List.of("local", "--contender", "nobody"), "unknown contender 'nobody'"),
                 Arguments.of(
                         List.of("local", "--endpoint", closedUrl), "--endpoint " + closedUrl + ": nothing answers"),

@@ -41,6 +41,9 @@ class LocalModeSmokeIT {
         LocalModeProcess run = LocalModeProcess.run(
                 OUTPUT,
                 List.of(
+                        // the full server keeps objects as files, which this test looks at
+                        "--server-mode",
+                        "full",
                         "--s3-profile",
                         "lan",
                         "--bucket",
