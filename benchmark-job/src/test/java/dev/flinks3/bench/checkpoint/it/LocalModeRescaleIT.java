@@ -47,6 +47,8 @@ class LocalModeRescaleIT {
                         "lan",
                         "--bucket",
                         bucket,
+                        "--server-mode", // the full server keeps objects as files, which this test counts
+                        "full",
                         "--numKeys",
                         Integer.toString(KEYS),
                         "--valueSizeKb",
