@@ -32,6 +32,8 @@ class LocalModeForStIT {
                         "forst",
                         "--forst-cache-size",
                         "1m",
+                        "--server-mode", // the full server keeps objects as files, which this test looks at
+                        "full",
                         "--s3-profile",
                         "lan",
                         "--bucket",
