@@ -75,14 +75,18 @@ class ProcessRuntimeTest extends AbstractS3ProxyFileSystemTest {
                         .as("one client (and MBean) per scheme and bucket configuration")
                         .hasSize(4);
 
-                // One request after the other from the four clients: one pool hands the same idle
-                // connection to each; four pools would each open their own.
-                for (int i = 0; i < fileSystems.size(); i++) {
-                    assertThat(fileSystems.get(i).exists(files.get(i))).isFalse();
+                // Rounds of one request after the other from the four clients: four pools would each
+                // open a connection of their own (four at least). One pool hands its idle connection to
+                // the next client; as a connection goes back to the pool just after its answer reached
+                // the caller, the next request may find it still busy and open a second one, never more.
+                for (int round = 0; round < 5; round++) {
+                    for (int i = 0; i < fileSystems.size(); i++) {
+                        assertThat(fileSystems.get(i).exists(files.get(i))).isFalse();
+                    }
                 }
-                assertThat(proxy.openConnections())
-                        .as("connections the server saw opened for four clients' sequential requests")
-                        .isEqualTo(1);
+                assertThat(proxy.firstRequestBytes())
+                        .as("connections the server saw opened for the four clients' sequential requests")
+                        .hasSizeBetween(1, 2);
 
                 // A stream of s3a:// in the other bucket holds part bytes: every client's MBean counts
                 // them, as the budget is the one of the process.
