@@ -84,19 +84,36 @@ class LocalModeSmokeIT {
     }
 
     @Test
-    void checkpointsCompletedAndTheirObjectsAreInTheBucket() {
+    void checkpointsCompletedAndTheirObjectsAreInTheBucket() throws IOException {
         List<CheckpointStats> completed = onlyRun().run().checkpoints().stream()
                 .filter(CheckpointStats::completed)
                 .toList();
         assertThat(completed).isNotEmpty();
         URI restored = URI.create(onlyRun().run().restore().checkpointPath());
         assertThat(restored.getHost()).isEqualTo(BUCKET);
+        // The restore claims the checkpoint (as an autoscaler's does), so the restored job's first checkpoint
+        // subsumes and deletes it: what the bucket must hold is the metadata of the latest checkpoint of
+        // either job, next to the job folders of both.
         Path checkpointFolder = OUTPUT.resolve("work/s3")
                 .resolve(BUCKET)
                 .resolve(restored.getPath().substring(1));
-        assertThat(checkpointFolder.resolve("_metadata"))
-                .as("the checkpoint's metadata object")
-                .isRegularFile();
+        Path contenderFolder = checkpointFolder.getParent().getParent();
+        assertThat(checkpointFolder.getParent())
+                .as("the restored job's checkpoint folder")
+                .isDirectory();
+        assertThat(metadataObjects(contenderFolder))
+                .as("checkpoint metadata objects in the bucket")
+                .isNotEmpty()
+                .allSatisfy(metadata -> assertThat(metadata).isRegularFile());
+    }
+
+    /** The {@code chk-N/_metadata} files below the contender's folder of the server's storage. */
+    private static List<Path> metadataObjects(Path contenderFolder) throws IOException {
+        try (var files = Files.walk(contenderFolder)) {
+            return files.filter(p -> p.getFileName().toString().equals("_metadata")
+                            && p.getParent().getFileName().toString().startsWith("chk-"))
+                    .toList();
+        }
     }
 
     @Test
