@@ -22,7 +22,11 @@ import java.util.Objects;
  * ReadSettings#readAheadParallelism()} above 1, a parallel read-ahead then keeps that many ranged
  * GETs of {@link ReadSettings#readAheadBytes()} (at most {@value #MAX_CHUNK_BYTES} bytes) in flight
  * ahead of the reader, their bodies copied into its windows by the HTTP client as they arrive;
- * without, the next range is requested on one connection. A read outside the
+ * without, the next range is requested on one connection. A connection that delivered its full-size
+ * range at {@value #FAST_CONNECTION_BYTES_PER_SECOND} bytes/s or more (a LAN-attached Ceph or MinIO,
+ * where one connection carries hundreds of MB/s) keeps the reader: the next range is asked for on one
+ * connection again, as parallel GETs would add requests and copies and no speed; a slower one (S3 gives
+ * 50 to 90 MB/s per connection) starts the read-ahead. A read outside the
  * read-ahead window (a backward or long seek) drops the read-ahead and goes back to one connection.
  * A stream holds at most parallelism x chunk size bytes of read-ahead buffers.
  *
@@ -93,12 +97,22 @@ public final class S3SeekableInputStream extends InputStream {
      */
     public static final long SEQUENTIAL_SKIP_BYTES = 16 * 1024;
 
+    /**
+     * Rate of a full-size range (from its GET to its last byte read, the reader's own time included) at
+     * and above which a sequential reader stays on one connection instead of starting the parallel
+     * read-ahead: twice what one S3 connection gives, far below what one connection to a server on the
+     * same LAN gives.
+     */
+    public static final long FAST_CONNECTION_BYTES_PER_SECOND = 200_000_000L;
+
     private final ObjectClient client;
     private final S3Location location;
     private final long rangeBytes;
     private final int chunkBytes;
     private final int parallelism;
     private final ReadAheadBudget readAheadBudget;
+    /** {@link #FAST_CONNECTION_BYTES_PER_SECOND}, or another rate in tests. */
+    private final long fastConnectionBytesPerSecond;
     /** The ETag of the first answer, sent as {@code If-Match} by every later GET of this stream. */
     private final ObjectVersion version;
 
@@ -109,6 +123,8 @@ public final class S3SeekableInputStream extends InputStream {
     private long rangeBytesRead;
     /** Longest forward gap skipped on the open range, to tell a reader that skips a little from a random one. */
     private long rangeLongestSkip;
+    /** {@link System#nanoTime()} when the open range was created (its GET is sent at its first read). */
+    private long rangeOpenedNanos;
     /** Bytes the next range asks for when a reader continues sequentially; shrinks after a seek. */
     private long nextRangeBytes;
     /**
@@ -151,6 +167,22 @@ public final class S3SeekableInputStream extends InputStream {
             ReadSettings settings,
             long knownLength,
             ReadAheadBudget readAhead) {
+        this(client, location, settings, knownLength, readAhead, FAST_CONNECTION_BYTES_PER_SECOND);
+    }
+
+    /**
+     * As {@link #S3SeekableInputStream(ObjectClient, S3Location, ReadSettings, long, ReadAheadBudget)}
+     * with the rate at which a connection is fast enough to keep a sequential reader ({@link
+     * Long#MAX_VALUE}: never, so tests on an in-memory client see the read-ahead).
+     */
+    S3SeekableInputStream(
+            ObjectClient client,
+            S3Location location,
+            ReadSettings settings,
+            long knownLength,
+            ReadAheadBudget readAhead,
+            long fastConnectionBytesPerSecond) {
+        this.fastConnectionBytesPerSecond = fastConnectionBytesPerSecond;
         this.client = Objects.requireNonNull(client, "client");
         this.location = Objects.requireNonNull(location, "location");
         this.rangeBytes = settings.readAheadBytes();
@@ -420,9 +452,12 @@ public final class S3SeekableInputStream extends InputStream {
                         && position - range.position() <= SEQUENTIAL_SKIP_BYTES
                         && (rangeBytesRead >= (range.end() - range.start()) / 2
                                 || rangeLongestSkip <= SEQUENTIAL_SKIP_BYTES);
-                boolean fullSize = range.end() - range.start() >= rangeBytes;
+                long rangeLength = range.end() - range.start();
+                boolean fullSize = rangeLength >= rangeBytes;
+                boolean fastConnection =
+                        isFast(rangeLength, System.nanoTime() - rangeOpenedNanos, fastConnectionBytesPerSecond);
                 closeRange();
-                if (sequential && fullSize && startReadAhead()) {
+                if (sequential && fullSize && !fastConnection && startReadAhead()) {
                     return readAhead.read(position, b, off, len);
                 }
                 if (!sequential) {
@@ -434,6 +469,7 @@ public final class S3SeekableInputStream extends InputStream {
                 range = new RangeReader(client, location, position, endOf(position, size), length, version);
                 rangeBytesRead = 0;
                 rangeLongestSkip = 0;
+                rangeOpenedNanos = System.nanoTime();
             }
             long gap = position - range.position();
             rangeLongestSkip = Math.max(rangeLongestSkip, gap);
@@ -454,6 +490,11 @@ public final class S3SeekableInputStream extends InputStream {
             }
             // The range is used up at its end and the object goes on: the next turn sees a sequential reader.
         }
+    }
+
+    /** True if {@code bytes} in {@code nanos} ns is at least {@code fast} bytes/s. */
+    static boolean isFast(long bytes, long nanos, long fast) {
+        return fast != Long.MAX_VALUE && (nanos <= 0 || bytes * 1_000_000_000.0 / nanos >= fast);
     }
 
     /**

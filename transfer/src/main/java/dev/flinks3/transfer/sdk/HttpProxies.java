@@ -4,6 +4,7 @@ import dev.flinks3.transfer.ClientSettings;
 import dev.flinks3.transfer.HttpProxy;
 import dev.flinks3.transfer.NonProxyHosts;
 import dev.flinks3.transfer.Secret;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -77,6 +78,24 @@ public final class HttpProxies {
                         .scheme("http")
                         .host(proxy.host())
                         .port(proxy.port())
+                        .nonProxyHosts(NonProxyHosts.asRegularExpressions(nonProxyHosts));
+        if (proxy.username() != null) {
+            b.username(proxy.username())
+                    .password(proxy.password() == null ? null : proxy.password().reveal());
+        }
+        return b.build();
+    }
+
+    /**
+     * The Apache HTTP client's proxy configuration (blocking requests); its route planner matches the host
+     * against regular expressions, as Netty's does.
+     */
+    software.amazon.awssdk.http.apache5.ProxyConfiguration apache5() {
+        software.amazon.awssdk.http.apache5.ProxyConfiguration.Builder b =
+                software.amazon.awssdk.http.apache5.ProxyConfiguration.builder()
+                        .useSystemPropertyValues(false)
+                        .useEnvironmentVariableValues(false)
+                        .endpoint(URI.create("http://" + proxy.host() + ":" + proxy.port()))
                         .nonProxyHosts(NonProxyHosts.asRegularExpressions(nonProxyHosts));
         if (proxy.username() != null) {
             b.username(proxy.username())

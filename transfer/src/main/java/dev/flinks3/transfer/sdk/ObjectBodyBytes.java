@@ -1,5 +1,8 @@
 package dev.flinks3.transfer.sdk;
 
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.util.Optional;
 import org.reactivestreams.Publisher;
@@ -7,6 +10,7 @@ import software.amazon.awssdk.core.async.SdkPublisher;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.http.Abortable;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 
 /**
@@ -37,5 +41,64 @@ final class ObjectBodyBytes implements ExecutionInterceptor {
             metrics.bodyBytesReceived(chunk.remaining());
             return chunk;
         }));
+    }
+
+    /** The same count for the blocking client's bodies, as the caller reads them. */
+    @Override
+    public Optional<InputStream> modifyHttpResponseContent(
+            Context.ModifyHttpResponse context, ExecutionAttributes executionAttributes) {
+        Optional<InputStream> body = context.responseBody();
+        if (body.isEmpty()
+                || !(context.request() instanceof GetObjectRequest)
+                || !context.httpResponse().isSuccessful()) {
+            return body;
+        }
+        return Optional.of(new CountingStream(body.get()));
+    }
+
+    /**
+     * Adds the bytes each read returns to the counter; everything else passes through, {@link #abort()}
+     * too: the SDK wraps what an interceptor returns in a stream whose abort is that of the returned
+     * stream, so without it a reader's abort would leave the connection to be drained on close.
+     */
+    private final class CountingStream extends FilterInputStream implements Abortable {
+
+        CountingStream(InputStream body) {
+            super(body);
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = in.read();
+            if (b >= 0) {
+                metrics.bodyBytesReceived(1);
+            }
+            return b;
+        }
+
+        @Override
+        public int read(byte[] buffer, int offset, int length) throws IOException {
+            int n = in.read(buffer, offset, length);
+            if (n > 0) {
+                metrics.bodyBytesReceived(n);
+            }
+            return n;
+        }
+
+        @Override
+        public long skip(long n) throws IOException {
+            long skipped = in.skip(n);
+            if (skipped > 0) {
+                metrics.bodyBytesReceived(skipped);
+            }
+            return skipped;
+        }
+
+        @Override
+        public void abort() {
+            if (in instanceof Abortable) {
+                ((Abortable) in).abort();
+            }
+        }
     }
 }

@@ -13,7 +13,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import org.slf4j.Logger;
@@ -23,19 +22,20 @@ import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.core.client.config.SdkAdvancedAsyncClientOption;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
-import software.amazon.awssdk.http.async.SdkAsyncHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
 import software.amazon.awssdk.retries.api.RetryStrategy;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
-import software.amazon.awssdk.services.s3.S3AsyncClientBuilder;
+import software.amazon.awssdk.services.s3.S3BaseClientBuilder;
+import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3Configuration;
 import software.amazon.awssdk.transfer.s3.S3TransferManager;
 
 /**
  * One S3 client configuration (credentials, region, endpoint, SSE, bucket options, retry policy) as a
  * light client on the process's shared {@link S3Transport}: the asynchronous S3 client on the
- * transport's HTTP client and executors, or the CRT-based S3 client ({@link
+ * transport's HTTP client and executors with a blocking S3 client of the same configuration beside it
+ * on the transport's blocking HTTP client (for the bodies a reader streams), or the CRT-based S3 client ({@link
  * ClientSettings.ClientType#CRT}, see {@link CrtS3Client}, which keeps its own native connection pool),
  * the credentials provider (and STS client) and the request metrics of this configuration. {@link
  * #close()} releases what it built, in the reverse order of creation, and its share of the transport's
@@ -122,6 +122,7 @@ public final class S3ClientOwner implements Closeable {
                     closer.register(S3Credentials.create(settings.client().credentials(), region));
             this.proxies = HttpProxies.of(settings.client());
             S3AsyncClient s3;
+            S3Client blocking = null;
             S3TransferManager transferManager = null;
             if (settings.client().client() == ClientSettings.ClientType.CRT) {
                 this.httpClientInUse = ClientSettings.HttpClientType.CRT;
@@ -132,10 +133,17 @@ public final class S3ClientOwner implements Closeable {
                         .executor(completion)
                         .build());
             } else {
-                SdkAsyncHttpClient http = transport.httpClient(settings.client(), proxies, closer);
-                this.httpClientInUse = AsyncHttpClientFactory.typeOf(http);
+                S3Transport.HttpClients http = transport.httpClients(settings.client(), proxies, closer);
+                this.httpClientInUse = AsyncHttpClientFactory.typeOf(http.async());
+                // One strategy for both clients: one retry budget (token bucket) per configuration.
                 RetryStrategy retryStrategy = S3RetryStrategy.create(settings.client(), requestMetrics);
-                s3 = closer.register(clientBuilder(http, completion, scheduler, retryStrategy)
+                s3 = closer.register(configured(S3AsyncClient.builder(), scheduler, retryStrategy)
+                        .httpClient(http.async())
+                        .asyncConfiguration(async -> async.advancedOption(
+                                SdkAdvancedAsyncClientOption.FUTURE_COMPLETION_EXECUTOR, completion))
+                        .build());
+                blocking = closer.register(configured(S3Client.builder(), scheduler, retryStrategy)
+                        .httpClient(http.blocking())
                         .build());
             }
             this.transferManager = transferManager;
@@ -143,6 +151,7 @@ public final class S3ClientOwner implements Closeable {
             SseDecorator sse = new SseDecorator(settings.encryption());
             this.objectClient = new SdkObjectClient(
                     s3,
+                    blocking,
                     sse,
                     new FlexibleChecksums(settings.client().checksumsEnabled()),
                     new MultipartCopy(s3, sse, copyPartBytes, COPY_PARTS_IN_FLIGHT),
@@ -256,14 +265,13 @@ public final class S3ClientOwner implements Closeable {
                         settings.client().maxConnections() / settings.read().bulkCopyConcurrency()));
     }
 
-    private S3AsyncClientBuilder clientBuilder(
-            SdkAsyncHttpClient http,
-            ExecutorService completion,
-            ScheduledThreadPoolExecutor scheduler,
-            RetryStrategy retryStrategy) {
-        S3AsyncClientBuilder builder = S3AsyncClient.builder()
-                .httpClient(http)
-                .credentialsProvider(credentials.provider())
+    /**
+     * {@code builder} with this configuration, the same for the asynchronous and the blocking client
+     * (everything but the HTTP client and the asynchronous client's completion executor).
+     */
+    private <B extends S3BaseClientBuilder<B, ?>> B configured(
+            B builder, ScheduledThreadPoolExecutor scheduler, RetryStrategy retryStrategy) {
+        builder.credentialsProvider(credentials.provider())
                 .region(region)
                 .forcePathStyle(settings.client().pathStyleAccess())
                 // Upload checksums are computed by FlexibleChecksums and sent as headers; the SDK adds
@@ -276,8 +284,6 @@ public final class S3ClientOwner implements Closeable {
                 .serviceConfiguration(S3Configuration.builder()
                         .chunkedEncodingEnabled(settings.client().chunkedEncodingEnabled())
                         .build())
-                .asyncConfiguration(async ->
-                        async.advancedOption(SdkAdvancedAsyncClientOption.FUTURE_COMPLETION_EXECUTOR, completion))
                 .overrideConfiguration(override -> override.retryStrategy(retryStrategy)
                         .addMetricPublisher(requestMetrics)
                         // One list: executionInterceptors(...) replaces whatever was added before it.

@@ -17,20 +17,22 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.http.async.SdkAsyncHttpClient;
 import software.amazon.awssdk.utils.ThreadFactoryBuilder;
 
 /**
  * What every S3 client of a process shares: the asynchronous HTTP client (CRT or Netty) with its
- * connection pool and event loops, the executor that completes the SDK's futures off the event loops,
+ * connection pool and event loops, the blocking HTTP client with its pool (for the bodies a reader
+ * streams, see {@link BlockingHttpClientFactory}), the executor that completes the SDK's futures off the event loops,
  * the scheduler of attempt timeouts and retry delays, and the budget of read-ahead windows ({@link
  * ReadAheadBudget}). Each {@link S3ClientOwner} built on it is a light client (credentials, region,
  * endpoint, SSE, bucket options, retry policy) on this transport, as the SDK allows many clients on one
  * {@code httpClient(...)}, which it then does not close.
  *
  * <p>Clients whose connection settings are equal ({@link #connectionKey}: HTTP client type, connection
- * maximum, timeouts, trusted CAs, proxy) share one HTTP client; a per-bucket configuration that changes
- * one of them gets a second HTTP client, on the same executors. HTTP clients are reference-counted by
+ * maximum, timeouts, trusted CAs, proxy) share one pair of HTTP clients; a per-bucket configuration that
+ * changes one of them gets a second pair, on the same executors. HTTP clients are reference-counted by
  * the owners using them and closed by the last one. {@link #close()} closes what is left and the
  * executors. Thread-safe.
  */
@@ -82,7 +84,7 @@ public final class S3Transport implements Closeable {
         return readAheadBudget;
     }
 
-    /** The HTTP clients open now (one per distinct {@link #connectionKey}). */
+    /** The pairs of HTTP clients open now (one per distinct {@link #connectionKey}). */
     public synchronized int httpClients() {
         return httpClients.size();
     }
@@ -96,14 +98,14 @@ public final class S3Transport implements Closeable {
     }
 
     /**
-     * The HTTP client for {@code settings}' connection settings, shared with every owner of equal ones;
-     * {@code lease} is registered with the caller's {@code closer}, and the last owner to close its
-     * lease closes the client.
+     * The HTTP clients for {@code settings}' connection settings, shared with every owner of equal ones;
+     * a lease is registered with the caller's {@code leases}, and the last owner to close its lease
+     * closes the clients.
      *
      * @throws IllegalStateException if this transport is closed
      * @throws IllegalArgumentException if the configured CA file cannot be read
      */
-    synchronized SdkAsyncHttpClient httpClient(ClientSettings settings, HttpProxies proxies, Closer leases) {
+    synchronized HttpClients httpClients(ClientSettings settings, HttpProxies proxies, Closer leases) {
         if (closed) {
             throw new IllegalStateException("the S3 transport is closed");
         }
@@ -112,7 +114,12 @@ public final class S3Transport implements Closeable {
         if (shared == null) {
             Closer own = new Closer();
             try {
-                shared = new SharedHttpClient(key, AsyncHttpClientFactory.create(settings, proxies, own), own);
+                shared = new SharedHttpClient(
+                        key,
+                        new HttpClients(
+                                AsyncHttpClientFactory.create(settings, proxies, own),
+                                BlockingHttpClientFactory.create(settings, proxies, own)),
+                        own);
             } catch (RuntimeException e) {
                 throw own.closeAfterFailure(e);
             } catch (Error e) {
@@ -122,7 +129,7 @@ public final class S3Transport implements Closeable {
         }
         shared.references++;
         leases.register(shared::release);
-        return shared.client;
+        return shared.clients;
     }
 
     /**
@@ -222,16 +229,37 @@ public final class S3Transport implements Closeable {
         return scheduler;
     }
 
-    /** One HTTP client and what it owns (event loops, trust context), with the owners using it. */
+    /** The asynchronous and the blocking HTTP client of one set of connection settings. */
+    static final class HttpClients {
+        private final SdkAsyncHttpClient async;
+        private final SdkHttpClient blocking;
+
+        HttpClients(SdkAsyncHttpClient async, SdkHttpClient blocking) {
+            this.async = async;
+            this.blocking = blocking;
+        }
+
+        /** The asynchronous client: every request but the streamed GETs. */
+        SdkAsyncHttpClient async() {
+            return async;
+        }
+
+        /** The blocking client: ranged GETs whose body a reader streams. */
+        SdkHttpClient blocking() {
+            return blocking;
+        }
+    }
+
+    /** One pair of HTTP clients and what they own (event loops, trust context), with the owners using them. */
     private final class SharedHttpClient {
         final List<Object> key;
-        final SdkAsyncHttpClient client;
+        final HttpClients clients;
         final Closer closer;
         int references;
 
-        SharedHttpClient(List<Object> key, SdkAsyncHttpClient client, Closer closer) {
+        SharedHttpClient(List<Object> key, HttpClients clients, Closer closer) {
             this.key = key;
-            this.client = client;
+            this.clients = clients;
             this.closer = closer;
         }
 

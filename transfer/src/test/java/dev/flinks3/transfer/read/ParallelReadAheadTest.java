@@ -384,6 +384,32 @@ class ParallelReadAheadTest {
     }
 
     @Test
+    void aReaderOnAFastConnectionStaysOnOneConnection() throws IOException {
+        byte[] source = store(16 * CHUNK);
+        ReadAheadBudget budget = new ReadAheadBudget(Long.MAX_VALUE);
+
+        // Every connection counts as fast at 1 byte/s: the reader's timing cannot decide the outcome.
+        try (S3SeekableInputStream in = new S3SeekableInputStream(client, LOCATION, settings, -1, budget, 1)) {
+            assertThat(readToEnd(in, new Random(9))).isEqualTo(source);
+            assertThat(in.readAheadBufferedBytes()).isZero();
+        }
+
+        assertThat(budget.heldBytes()).isZero();
+        assertThat(client.calls(Operation.GET))
+                .as("one ranged GET per range, one after the other")
+                .isEqualTo((int) Math.ceil(source.length / (double) settings.readAheadBytes()));
+    }
+
+    @Test
+    void fastMeansAtLeastTheRateOfAFastConnection() {
+        long fast = S3SeekableInputStream.FAST_CONNECTION_BYTES_PER_SECOND;
+        assertThat(S3SeekableInputStream.isFast(fast, 1_000_000_000L, fast)).isTrue();
+        assertThat(S3SeekableInputStream.isFast(fast - 1, 1_000_000_000L, fast)).isFalse();
+        assertThat(S3SeekableInputStream.isFast(8L << 20, 0, fast)).isTrue();
+        assertThat(S3SeekableInputStream.isFast(8L << 20, 1, Long.MAX_VALUE)).isFalse();
+    }
+
+    @Test
     void objectWithinOneRangeNeverStartsReadAhead() throws IOException {
         byte[] source = store(CHUNK - 1);
 
@@ -400,8 +426,12 @@ class ParallelReadAheadTest {
         return open(new ReadAheadBudget(Long.MAX_VALUE));
     }
 
+    /**
+     * A stream that takes every connection for a slow one, as it would on S3: the in-memory client answers
+     * faster than any network, which would keep a sequential reader on one connection.
+     */
     private S3SeekableInputStream open(ReadAheadBudget budget) {
-        return new S3SeekableInputStream(client, LOCATION, settings, -1, budget);
+        return new S3SeekableInputStream(client, LOCATION, settings, -1, budget, Long.MAX_VALUE);
     }
 
     /** GETs complete on the pool's threads from now on, as the SDK's do on the HTTP client's. */
