@@ -51,6 +51,9 @@ final class RangeReader implements Closeable {
     private volatile boolean aborted;
     private boolean ended;
     private int attempts;
+    /** {@link System#nanoTime()} when the first GET's answer arrived (its headers), 0 before. */
+    private long firstAnswerNanos;
+
     private final List<IOException> failures = new ArrayList<>(0);
 
     /**
@@ -86,6 +89,14 @@ final class RangeReader implements Closeable {
     /** The next byte this reader returns. */
     long position() {
         return position;
+    }
+
+    /**
+     * {@link System#nanoTime()} when the first GET's answer (its headers) arrived, 0 if none has: from
+     * then on the time is the body's and the reader's, without the connection set-up and first-byte wait.
+     */
+    long firstAnswerNanos() {
+        return firstAnswerNanos;
     }
 
     /** The byte after the last one this reader was asked for. */
@@ -231,6 +242,9 @@ final class RangeReader implements Closeable {
             throw withEarlierFailures((IOException) version.explain(e, ifMatch));
         } catch (IOException e) {
             throw withEarlierFailures(e);
+        }
+        if (firstAnswerNanos == 0) {
+            firstAnswerNanos = System.nanoTime();
         }
         long length = opened.objectLength();
         if (objectLength >= 0 && length >= 0 && length != objectLength) {

@@ -25,7 +25,8 @@ import java.util.Objects;
  * without, the next range is requested on one connection. A connection that delivered its full-size
  * range at {@value #FAST_CONNECTION_BYTES_PER_SECOND} bytes/s or more (a LAN-attached Ceph or MinIO,
  * where one connection carries hundreds of MB/s) keeps the reader: the next range is asked for on one
- * connection again, as parallel GETs would add requests and copies and no speed; a slower one (S3 gives
+ * connection again, twice as long each time up to {@value #MAX_STREAMED_RANGE_BYTES} bytes, as parallel GETs
+ * would add requests and copies and no speed; a slower one (S3 gives
  * 50 to 90 MB/s per connection) starts the read-ahead. A read outside the
  * read-ahead window (a backward or long seek) drops the read-ahead and goes back to one connection.
  * A stream holds at most parallelism x chunk size bytes of read-ahead buffers.
@@ -98,12 +99,20 @@ public final class S3SeekableInputStream extends InputStream {
     public static final long SEQUENTIAL_SKIP_BYTES = 16 * 1024;
 
     /**
-     * Rate of a full-size range (from its GET to its last byte read, the reader's own time included) at
-     * and above which a sequential reader stays on one connection instead of starting the parallel
+     * Rate of a full-size range (from its answer's headers to its last byte read, the reader's own time
+     * included; the connection set-up and first-byte wait left out, as a cold JVM or a new connection
+     * stretches them once) at and above which a sequential reader stays on one connection instead of starting the parallel
      * read-ahead: twice what one S3 connection gives, far below what one connection to a server on the
      * same LAN gives.
      */
     public static final long FAST_CONNECTION_BYTES_PER_SECOND = 200_000_000L;
+
+    /**
+     * Longest range a sequential reader on a fast connection grows to, doubling per range from the
+     * configured size. A streamed range holds no buffer; what bounds it is the bytes a reader that stops
+     * early leaves the server sending until the abort (64 MiB take 0.1 to 0.3 s on a LAN).
+     */
+    public static final long MAX_STREAMED_RANGE_BYTES = 64L * 1024 * 1024;
 
     private final ObjectClient client;
     private final S3Location location;
@@ -123,8 +132,6 @@ public final class S3SeekableInputStream extends InputStream {
     private long rangeBytesRead;
     /** Longest forward gap skipped on the open range, to tell a reader that skips a little from a random one. */
     private long rangeLongestSkip;
-    /** {@link System#nanoTime()} when the open range was created (its GET is sent at its first read). */
-    private long rangeOpenedNanos;
     /** Bytes the next range asks for when a reader continues sequentially; shrinks after a seek. */
     private long nextRangeBytes;
     /**
@@ -455,8 +462,12 @@ public final class S3SeekableInputStream extends InputStream {
                 long rangeLength = range.end() - range.start();
                 boolean fullSize = rangeLength >= rangeBytes;
                 boolean fastConnection =
-                        isFast(rangeLength, System.nanoTime() - rangeOpenedNanos, fastConnectionBytesPerSecond);
+                        isFast(rangeLength, System.nanoTime() - range.firstAnswerNanos(), fastConnectionBytesPerSecond);
                 closeRange();
+                if (sequential && fullSize && fastConnection) {
+                    // Streamed, a longer range costs no buffer, only fewer requests.
+                    nextRangeBytes = Math.max(rangeLength, Math.min(MAX_STREAMED_RANGE_BYTES, 2 * rangeLength));
+                }
                 if (sequential && fullSize && !fastConnection && startReadAhead()) {
                     return readAhead.read(position, b, off, len);
                 }
@@ -469,7 +480,6 @@ public final class S3SeekableInputStream extends InputStream {
                 range = new RangeReader(client, location, position, endOf(position, size), length, version);
                 rangeBytesRead = 0;
                 rangeLongestSkip = 0;
-                rangeOpenedNanos = System.nanoTime();
             }
             long gap = position - range.position();
             rangeLongestSkip = Math.max(rangeLongestSkip, gap);

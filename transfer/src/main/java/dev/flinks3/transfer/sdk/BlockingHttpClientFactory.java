@@ -10,8 +10,9 @@ import software.amazon.awssdk.http.apache5.ProxyConfiguration;
  * ClientSettings}, with the same connection limit, timeouts, trusted CAs and proxy route as the
  * asynchronous one ({@link AsyncHttpClientFactory}). The ranged GETs whose body a reader streams
  * (sequential reads) are sent on it: the body is read from the socket into the reader's array on the
- * reader's thread, instead of being handed over in buffers between threads. What it creates is
- * registered with the caller's {@link Closer}.
+ * reader's thread, instead of being handed over in buffers between threads. A connection idle for longer
+ * than {@code connectionMaxIdleTime} is never reused; the SDK's reaper closes it within a minute after
+ * that. What it creates is registered with the caller's {@link Closer}.
  */
 final class BlockingHttpClientFactory {
 

@@ -294,14 +294,10 @@ public final class SdkObjectClient implements ObjectClient {
         if (start < 0 || endExclusive <= start) {
             throw new IllegalArgumentException("invalid range [" + start + ", " + endExclusive + ") of " + location);
         }
-        GetObjectRequest.Builder request = GetObjectRequest.builder()
-                .bucket(location.bucket())
-                .key(location.key())
-                .range("bytes=" + start + "-" + (endExclusive - 1))
-                .ifMatch(ifMatch);
-        sse.decorate(request);
+        // No checksum asked for: the file's ranges are written as they arrive, before any could be checked.
+        GetObjectRequest request = rangedGet(location, start, endExclusive, ifMatch, false);
         CompletableFuture<GetObjectResponse> answer =
-                send("GetObject", location, () -> s3.getObject(request.build(), new FileBodyTransformer(file, start)));
+                send("GetObject", location, () -> s3.getObject(request, new FileBodyTransformer(file, start)));
         CompletableFuture<RangeDownload> result = answer.handle((response, failure) -> {
             if (failure == null) {
                 if (response.contentRange() == null && start > 0) {
@@ -798,13 +794,24 @@ public final class SdkObjectClient implements ObjectClient {
 
     /** A GetObject of bytes {@code [start, endExclusive)} with the encryption and checksum settings. */
     private GetObjectRequest rangedGet(S3Location location, long start, long endExclusive, String ifMatch) {
+        return rangedGet(location, start, endExclusive, ifMatch, true);
+    }
+
+    /**
+     * A GetObject of bytes {@code [start, endExclusive)} with the encryption settings, and with the
+     * checksum settings if {@code askChecksum}.
+     */
+    private GetObjectRequest rangedGet(
+            S3Location location, long start, long endExclusive, String ifMatch, boolean askChecksum) {
         GetObjectRequest.Builder request = GetObjectRequest.builder()
                 .bucket(location.bucket())
                 .key(location.key())
                 .range("bytes=" + start + "-" + (endExclusive - 1))
                 .ifMatch(ifMatch);
         sse.decorate(request);
-        checksums.decorate(request);
+        if (askChecksum) {
+            checksums.decorate(request);
+        }
         return request.build();
     }
 

@@ -505,8 +505,13 @@ class S3SeekableInputStreamTest {
 
     // ---------------------------------------------------------------- helpers
 
+    /**
+     * A stream that never takes its connection for a fast one, so its ranges keep the configured size: the
+     * in-memory client answers faster than any network (ranges growing on a fast connection are in {@code
+     * ParallelReadAheadTest}).
+     */
     private S3SeekableInputStream open(long knownLength) {
-        return new S3SeekableInputStream(client, LOCATION, settings, knownLength);
+        return new S3SeekableInputStream(client, LOCATION, settings, knownLength, null, Long.MAX_VALUE);
     }
 
     private byte[] store(int size) {

@@ -132,6 +132,32 @@ class S3RequestMetricsS3ProxyTest {
         }
     }
 
+    @Test
+    @Timeout(60)
+    void theBytesOfAStreamedRangeOnTheBlockingClientAreCounted() throws Exception {
+        try (S3ClientOwner own = new S3ClientOwner(TestSettings.forServer(server, ClientSettings.HttpClientType.CRT)
+                .build())) {
+            int length = (int) SdkObjectClient.STREAMED_RANGE_BYTES + 300_000;
+            byte[] data = new byte[length + 5_000];
+            new java.util.Random(8).nextBytes(data);
+            S3Location location = S3Location.of("s3", BUCKET, "streamed");
+            S3Errors.await(
+                    own.objectClient().put(location, ByteBuffer.wrap(data), WriteCondition.NONE),
+                    "PutObject",
+                    location);
+            long before = own.requestMetrics().bytesDownloaded();
+
+            // A range this long is streamed on the blocking client.
+            try (RangeStream range = own.objectClient().get(location, 5_000, 5_000L + length)) {
+                assertThat(range.readAllBytes()).isEqualTo(java.util.Arrays.copyOfRange(data, 5_000, data.length));
+            }
+
+            assertThat(own.requestMetrics().bytesDownloaded() - before).isEqualTo(length);
+            assertThat(own.requestMetrics().operations().get("GetObject").requests())
+                    .isEqualTo(1);
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(ClientSettings.HttpClientType.class)
     @Timeout(60)
