@@ -8,8 +8,6 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
 import org.apache.flink.core.fs.Path;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -21,28 +19,9 @@ import software.amazon.awssdk.core.sync.RequestBody;
  * TCP proxy in front of S3Proxy, which counts the connections open.
  */
 @Timeout(120)
-class EarlyCloseTest extends AbstractS3ProxyFileSystemTest {
+class EarlyCloseTest extends AbstractTcpProxiedFileSystemTest {
 
     private static final int SIZE = 24 * MIB;
-
-    private ResettingTcpProxy proxy;
-
-    @BeforeAll
-    @Override
-    void createFileSystem() throws Exception {
-        proxy = new ResettingTcpProxy(SharedS3Proxy.server().endpoint());
-        super.createFileSystem();
-    }
-
-    @AfterAll
-    void closeProxy() throws Exception {
-        proxy.close();
-    }
-
-    @Override
-    protected S3TestTarget filesystemTarget() {
-        return target.via(proxy.endpoint());
-    }
 
     /** One range of 16 MiB from the start: streamed on the blocking client. */
     @Override

@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.flinks3.testserver.RequestKind;
 import java.util.Map;
 import org.apache.flink.core.fs.Path;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.sync.RequestBody;
 
@@ -15,28 +13,9 @@ import software.amazon.awssdk.core.sync.RequestBody;
  * bytes returned are exactly the object's bytes (issue 2, read path). The filesystem talks to S3Proxy
  * through a TCP proxy that resets one connection halfway through the body.
  */
-class ReadRetryAfterResetTest extends AbstractS3ProxyFileSystemTest {
+class ReadRetryAfterResetTest extends AbstractTcpProxiedFileSystemTest {
 
     private static final int SIZE = 6 * MIB;
-
-    private ResettingTcpProxy proxy;
-
-    @BeforeAll
-    @Override
-    void createFileSystem() throws Exception {
-        proxy = new ResettingTcpProxy(SharedS3Proxy.server().endpoint());
-        super.createFileSystem();
-    }
-
-    @AfterAll
-    void closeProxy() throws Exception {
-        proxy.close();
-    }
-
-    @Override
-    protected S3TestTarget filesystemTarget() {
-        return target.via(proxy.endpoint());
-    }
 
     /** One GET covers the whole object, so the reset falls inside its body. */
     @Override
