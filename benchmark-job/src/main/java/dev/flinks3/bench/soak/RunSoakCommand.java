@@ -4,6 +4,7 @@ import dev.flinks3.bench.checkpoint.job.DurationConverter;
 import dev.flinks3.bench.checkpoint.job.JobAccumulators;
 import dev.flinks3.bench.checkpoint.job.JobParameters;
 import dev.flinks3.bench.checkpoint.job.LargeStateGeneratorJob;
+import dev.flinks3.bench.checkpoint.local.ContenderJvmOptions;
 import dev.flinks3.bench.checkpoint.local.LocalFlinkCluster;
 import dev.flinks3.bench.checkpoint.rest.FlinkRestClient;
 import dev.flinks3.bench.checkpoint.results.ContenderResult;
@@ -22,19 +23,15 @@ import dev.flinks3.bench.common.Json;
 import dev.flinks3.bench.common.PluginInfo;
 import dev.flinks3.bench.common.ProcessMeter;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -84,34 +81,8 @@ public final class RunSoakCommand implements Callable<Integer> {
     @Mixin
     JobParameters job = new JobParameters();
 
-    @Option(
-            names = {"--restore-parallelism", "--restoreParallelism"},
-            required = true)
-    int restoreParallelism;
-
-    @Option(names = "--contender", required = true)
-    String contender;
-
-    @Option(names = "--round", defaultValue = "1")
-    int round;
-
-    @Option(names = "--plugin-jar", required = true)
-    Path pluginJar;
-
-    @Option(names = "--checkpoint-dir", required = true)
-    URI checkpointDirectory;
-
-    @Option(names = "--flink-conf", required = true)
-    Path flinkConf;
-
-    @Option(names = "--work-dir", required = true)
-    Path workDir;
-
-    @Option(names = "--managed-memory", defaultValue = "512m")
-    String managedMemory;
-
-    @Option(names = "--result", required = true)
-    Path resultFile;
+    @Mixin
+    ContenderJvmOptions run = new ContenderJvmOptions();
 
     @Option(names = "--soak-result", required = true)
     Path soakResultFile;
@@ -149,9 +120,9 @@ public final class RunSoakCommand implements Callable<Integer> {
         meter.start();
         Map<String, String> entries = flinkEntries();
         Configuration conf = Configuration.fromMap(entries);
-        Path tmp = Files.createDirectories(workDir.resolve("tmp"));
+        Path tmp = run.tmpDir();
         conf.set(CoreOptions.TMP_DIRS, tmp.toAbsolutePath().toString());
-        plugin = PluginInfo.notLoaded(contender, pluginJar);
+        plugin = PluginInfo.notLoaded(run.contender(), run.pluginJar());
         events.line("computing the expected state of " + job.totalRecords() + " records");
         expected = ExpectedState.of(job);
         RunOutcome outcome = RunOutcome.of(() -> loadAndRun(conf, entries, tmp, events));
@@ -167,10 +138,10 @@ public final class RunSoakCommand implements Callable<Integer> {
             events.line("could not read the plugin's metrics MBeans: " + e);
         }
         Json.write(
-                resultFile,
+                run.resultFile(),
                 new ContenderResult(
                         plugin,
-                        round,
+                        run.round(),
                         outcome.run(),
                         outcome.error(),
                         jvm.cpuNanos() / 1e9,
@@ -224,17 +195,17 @@ public final class RunSoakCommand implements Callable<Integer> {
             throws Exception {
         PluginManager plugins = PluginUtils.createPluginManagerFromRootFolder(conf);
         FileSystem.initialize(conf, plugins);
-        plugin = PluginInfo.loaded(contender, pluginJar, checkpointDirectory);
+        plugin = PluginInfo.loaded(run.contender(), run.pluginJar(), run.checkpointDirectory());
         events.line("plugin " + plugin.jar() + " " + plugin.version() + ": served by " + plugin.fileSystemClass());
-        String bucket = checkpointDirectory.getHost();
-        String prefix = checkpointDirectory.getPath().replaceAll("^/+", "") + "/";
+        String bucket = run.checkpointDirectory().getHost();
+        String prefix = run.checkpointDirectory().getPath().replaceAll("^/+", "") + "/";
         URI endpoint = URI.create(entries.getOrDefault("s3.endpoint", "https://s3.amazonaws.com"));
         int port = endpoint.getPort() > 0 ? endpoint.getPort() : "https".equals(endpoint.getScheme()) ? 443 : 80;
         try (ServerUploads uploads = new ServerUploads(entries, bucket, prefix);
                 LocalFlinkCluster cluster = LocalFlinkCluster.start(
                         conf,
-                        Math.max(job.parallelism(), restoreParallelism),
-                        MemorySize.parse(managedMemory),
+                        Math.max(job.parallelism(), run.restoreParallelism()),
+                        MemorySize.parse(run.managedMemory()),
                         plugins)) {
             SoakSampler sampler = new SoakSampler(port, List.of(tmp), () -> {
                 try {
@@ -262,12 +233,13 @@ public final class RunSoakCommand implements Callable<Integer> {
 
     private RunResult runJob(LocalFlinkCluster cluster, ServerUploads uploads, String prefix, RunEvents events)
             throws Exception {
-        Configuration jobConf = LargeStateGeneratorJob.configuration(job, checkpointDirectory.toString());
+        Configuration jobConf = LargeStateGeneratorJob.configuration(
+                job, run.checkpointDirectory().toString());
         // A stopped TaskManager is a failure the job must recover from, as in production.
         jobConf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
         jobConf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, Integer.MAX_VALUE);
         jobConf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofSeconds(1));
-        String sinkDir = checkpointDirectory.toString().replaceAll("/+$", "") + "/sink";
+        String sinkDir = run.checkpointDirectory().toString().replaceAll("/+$", "") + "/sink";
         JobLauncher launcher = new JobLauncher(
                 cluster.environments(),
                 jobConf,
@@ -465,12 +437,7 @@ public final class RunSoakCommand implements Callable<Integer> {
     }
 
     private Map<String, String> flinkEntries() throws IOException {
-        Properties properties = new Properties();
-        try (InputStream in = Files.newInputStream(flinkConf)) {
-            properties.load(in);
-        }
-        Map<String, String> entries = new HashMap<>();
-        properties.stringPropertyNames().forEach(key -> entries.put(key, properties.getProperty(key)));
+        Map<String, String> entries = run.flinkEntries();
         if (attemptTimeout != null && !attemptTimeout.isZero()) {
             entries.putIfAbsent("s3.request.attempt-timeout", attemptTimeout.toMillis() + " ms");
         }

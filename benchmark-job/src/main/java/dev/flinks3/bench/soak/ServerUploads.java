@@ -11,7 +11,6 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.ListMultipartUploadsRequest;
-import software.amazon.awssdk.services.s3.model.ListMultipartUploadsResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.MultipartUpload;
@@ -56,24 +55,10 @@ final class ServerUploads implements AutoCloseable {
     /** The keys of the uploads open under the prefix now (one entry per upload). */
     List<String> openUploadKeys() {
         List<String> keys = new ArrayList<>();
-        String keyMarker = null;
-        String uploadIdMarker = null;
-        while (true) {
-            ListMultipartUploadsResponse page = client.listMultipartUploads(ListMultipartUploadsRequest.builder()
-                    .bucket(bucket)
-                    .prefix(prefix)
-                    .keyMarker(keyMarker)
-                    .uploadIdMarker(uploadIdMarker)
-                    .build());
-            for (MultipartUpload upload : page.uploads()) {
-                keys.add(upload.key());
-            }
-            if (!Boolean.TRUE.equals(page.isTruncated())) {
-                return keys;
-            }
-            keyMarker = page.nextKeyMarker();
-            uploadIdMarker = page.nextUploadIdMarker();
+        for (MultipartUpload upload : openUploads()) {
+            keys.add(upload.key());
         }
+        return keys;
     }
 
     /**
@@ -84,25 +69,9 @@ final class ServerUploads implements AutoCloseable {
      */
     long[] deleteAll() {
         long aborted = 0;
-        String keyMarker = null;
-        String uploadIdMarker = null;
-        while (true) {
-            ListMultipartUploadsResponse page = client.listMultipartUploads(ListMultipartUploadsRequest.builder()
-                    .bucket(bucket)
-                    .prefix(prefix)
-                    .keyMarker(keyMarker)
-                    .uploadIdMarker(uploadIdMarker)
-                    .build());
-            for (MultipartUpload upload : page.uploads()) {
-                client.abortMultipartUpload(
-                        b -> b.bucket(bucket).key(upload.key()).uploadId(upload.uploadId()));
-                aborted++;
-            }
-            if (!Boolean.TRUE.equals(page.isTruncated())) {
-                break;
-            }
-            keyMarker = page.nextKeyMarker();
-            uploadIdMarker = page.nextUploadIdMarker();
+        for (MultipartUpload upload : openUploads()) {
+            client.abortMultipartUpload(b -> b.bucket(bucket).key(upload.key()).uploadId(upload.uploadId()));
+            aborted++;
         }
         long deleted = 0;
         for (ListObjectsV2Response page : client.listObjectsV2Paginator(
@@ -116,6 +85,15 @@ final class ServerUploads implements AutoCloseable {
             }
         }
         return new long[] {aborted, deleted};
+    }
+
+    /** The uploads open under the prefix, every page of ListMultipartUploads (the SDK's paginator). */
+    private Iterable<MultipartUpload> openUploads() {
+        return client.listMultipartUploadsPaginator(ListMultipartUploadsRequest.builder()
+                        .bucket(bucket)
+                        .prefix(prefix)
+                        .build())
+                .uploads();
     }
 
     @Override

@@ -15,15 +15,9 @@ import dev.flinks3.bench.common.Json;
 import dev.flinks3.bench.common.PluginInfo;
 import dev.flinks3.bench.common.ProcessMeter;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.Callable;
 import javax.management.JMException;
 import org.apache.flink.configuration.Configuration;
@@ -34,7 +28,6 @@ import org.apache.flink.core.plugin.PluginManager;
 import org.apache.flink.core.plugin.PluginUtils;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 
 /**
  * One contender's run, in a JVM of its own started by {@link ContenderJvm}: loads the only plugin under
@@ -57,34 +50,8 @@ public final class RunContenderCommand implements Callable<Integer> {
     @Mixin
     JobParameters job = new JobParameters();
 
-    @Option(
-            names = {"--restore-parallelism", "--restoreParallelism"},
-            required = true)
-    int restoreParallelism;
-
-    @Option(names = "--contender", required = true)
-    String contender;
-
-    @Option(names = "--round", defaultValue = "1")
-    int round;
-
-    @Option(names = "--plugin-jar", required = true)
-    Path pluginJar;
-
-    @Option(names = "--checkpoint-dir", required = true)
-    URI checkpointDirectory;
-
-    @Option(names = "--flink-conf", required = true, description = "Properties file with Flink configuration (s3.*).")
-    Path flinkConf;
-
-    @Option(names = "--work-dir", required = true)
-    Path workDir;
-
-    @Option(names = "--managed-memory", defaultValue = "512m")
-    String managedMemory;
-
-    @Option(names = "--result", required = true)
-    Path resultFile;
+    @Mixin
+    ContenderJvmOptions run = new ContenderJvmOptions();
 
     /** The plugin as far as it loaded; set by {@link #call()}. */
     private PluginInfo plugin;
@@ -98,7 +65,7 @@ public final class RunContenderCommand implements Callable<Integer> {
         ProcessMeter meter = new ProcessMeter();
         meter.start();
         Configuration conf = configuration();
-        plugin = PluginInfo.notLoaded(contender, pluginJar);
+        plugin = PluginInfo.notLoaded(run.contender(), run.pluginJar());
         RunOutcome outcome = RunOutcome.of(() -> loadAndRun(conf, events));
         if (outcome.failed()) {
             events.line("FAILED: " + outcome.error());
@@ -106,10 +73,10 @@ public final class RunContenderCommand implements Callable<Integer> {
         ProcessMeter.Sample jvm = meter.stop();
         meter.close();
         Json.write(
-                resultFile,
+                run.resultFile(),
                 new ContenderResult(
                         plugin,
-                        round,
+                        run.round(),
                         outcome.run(),
                         outcome.error(),
                         jvm.cpuNanos() / 1e9,
@@ -124,9 +91,9 @@ public final class RunContenderCommand implements Callable<Integer> {
     private RunResult loadAndRun(Configuration conf, RunEvents events) throws Exception {
         PluginManager plugins = PluginUtils.createPluginManagerFromRootFolder(conf);
         FileSystem.initialize(conf, plugins);
-        plugin = PluginInfo.loaded(contender, pluginJar, checkpointDirectory);
-        events.line("plugin " + plugin.jar() + " " + plugin.version() + ": " + checkpointDirectory.getScheme()
-                + ":// served by " + plugin.fileSystemClass());
+        plugin = PluginInfo.loaded(run.contender(), run.pluginJar(), run.checkpointDirectory());
+        events.line("plugin " + plugin.jar() + " " + plugin.version() + ": "
+                + run.checkpointDirectory().getScheme() + ":// served by " + plugin.fileSystemClass());
         return runOnMiniCluster(conf, plugins, events);
     }
 
@@ -141,29 +108,23 @@ public final class RunContenderCommand implements Callable<Integer> {
     }
 
     private RunResult runOnMiniCluster(Configuration conf, PluginManager plugins, RunEvents events) throws Exception {
-        int slots = Math.max(job.parallelism(), restoreParallelism);
+        int slots = Math.max(job.parallelism(), run.restoreParallelism());
         try (LocalFlinkCluster cluster =
-                LocalFlinkCluster.start(conf, slots, MemorySize.parse(managedMemory), plugins)) {
+                LocalFlinkCluster.start(conf, slots, MemorySize.parse(run.managedMemory()), plugins)) {
             events.line("Flink REST API: " + cluster.restAddress());
             JobLauncher launcher = new JobLauncher(
                     cluster.environments(),
-                    LargeStateGeneratorJob.configuration(job, checkpointDirectory.toString()),
+                    LargeStateGeneratorJob.configuration(
+                            job, run.checkpointDirectory().toString()),
                     job);
             return new BenchmarkRun(launcher, new FlinkRestClient(cluster.restAddress()), events)
-                    .run(restoreParallelism);
+                    .run(run.restoreParallelism());
         }
     }
 
     private Configuration configuration() throws IOException {
-        Properties properties = new Properties();
-        try (InputStream in = Files.newInputStream(flinkConf)) {
-            properties.load(in);
-        }
-        Map<String, String> entries = new HashMap<>();
-        properties.stringPropertyNames().forEach(key -> entries.put(key, properties.getProperty(key)));
-        Configuration conf = Configuration.fromMap(entries);
-        Path tmp = Files.createDirectories(workDir.resolve("tmp"));
-        conf.set(CoreOptions.TMP_DIRS, tmp.toAbsolutePath().toString());
+        Configuration conf = Configuration.fromMap(run.flinkEntries());
+        conf.set(CoreOptions.TMP_DIRS, run.tmpDir().toAbsolutePath().toString());
         return conf;
     }
 }
