@@ -3,19 +3,14 @@ package dev.flinks3.testserver;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
-import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
-import jakarta.servlet.WriteListener;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
-import jakarta.servlet.http.HttpServletResponseWrapper;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.OutputStreamWriter;
-import java.io.PrintWriter;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.Enumeration;
@@ -255,21 +250,20 @@ public final class AnswerRewriteFilter implements Filter {
     }
 
     /** Holds S3Proxy's status and body until it is done. */
-    private static final class BufferedResponse extends HttpServletResponseWrapper {
-        private final ByteArrayOutputStream body = new ByteArrayOutputStream();
+    private static final class BufferedResponse extends BufferedServletResponse {
         private int status = SC_OK;
-        private ServletOutputStream stream;
-        private PrintWriter writer;
 
         BufferedResponse(HttpServletResponse response) {
             super(response);
         }
 
         Answer answer() {
-            if (writer != null) {
-                writer.flush();
-            }
-            return new Answer(status, body.toByteArray());
+            return new Answer(status, bufferedBody());
+        }
+
+        @Override
+        protected Charset writerCharset() {
+            return StandardCharsets.UTF_8;
         }
 
         @Override
@@ -290,57 +284,6 @@ public final class AnswerRewriteFilter implements Filter {
         @Override
         public int getStatus() {
             return status;
-        }
-
-        @Override
-        public ServletOutputStream getOutputStream() {
-            if (stream == null) {
-                stream = new ServletOutputStream() {
-                    @Override
-                    public void write(int b) {
-                        body.write(b);
-                    }
-
-                    @Override
-                    public void write(byte[] bytes, int offset, int length) {
-                        body.write(bytes, offset, length);
-                    }
-
-                    @Override
-                    public boolean isReady() {
-                        return true;
-                    }
-
-                    @Override
-                    public void setWriteListener(WriteListener listener) {
-                        throw new UnsupportedOperationException("S3Proxy writes its answers blocking");
-                    }
-                };
-            }
-            return stream;
-        }
-
-        @Override
-        public PrintWriter getWriter() {
-            if (writer == null) {
-                writer = new PrintWriter(new OutputStreamWriter(body, StandardCharsets.UTF_8));
-            }
-            return writer;
-        }
-
-        @Override
-        public void setContentLength(int length) {
-            // The length of the rewritten body is set when it is written.
-        }
-
-        @Override
-        public void setContentLengthLong(long length) {
-            // The length of the rewritten body is set when it is written.
-        }
-
-        @Override
-        public void flushBuffer() {
-            // Nothing reaches the connection before the rewrite.
         }
 
         @Override

@@ -3,16 +3,10 @@ package dev.flinks3.testserver;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
-import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
-import jakarta.servlet.WriteListener;
 import jakarta.servlet.http.HttpServletResponse;
-import jakarta.servlet.http.HttpServletResponseWrapper;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStreamWriter;
-import java.io.PrintWriter;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 
@@ -45,68 +39,16 @@ final class SelfDelimitedResponseFilter implements Filter {
     }
 
     /** Holds the body S3Proxy writes until it is done; lengths S3Proxy sets are replaced by the real one. */
-    private static final class BufferedResponse extends HttpServletResponseWrapper {
-
-        private final ByteArrayOutputStream body = new ByteArrayOutputStream();
-        private ServletOutputStream stream;
-        private PrintWriter writer;
+    private static final class BufferedResponse extends BufferedServletResponse {
 
         BufferedResponse(HttpServletResponse response) {
             super(response);
         }
 
         @Override
-        public ServletOutputStream getOutputStream() {
-            if (stream == null) {
-                stream = new ServletOutputStream() {
-                    @Override
-                    public void write(int b) {
-                        body.write(b);
-                    }
-
-                    @Override
-                    public void write(byte[] bytes, int offset, int length) {
-                        body.write(bytes, offset, length);
-                    }
-
-                    @Override
-                    public boolean isReady() {
-                        return true;
-                    }
-
-                    @Override
-                    public void setWriteListener(WriteListener listener) {
-                        throw new UnsupportedOperationException("S3Proxy writes its answers blocking");
-                    }
-                };
-            }
-            return stream;
-        }
-
-        @Override
-        public PrintWriter getWriter() {
-            if (writer == null) {
-                String encoding = getCharacterEncoding();
-                Charset charset = encoding == null ? StandardCharsets.UTF_8 : Charset.forName(encoding);
-                writer = new PrintWriter(new OutputStreamWriter(body, charset));
-            }
-            return writer;
-        }
-
-        @Override
-        public void setContentLength(int length) {
-            // The real length is set when the body is written.
-        }
-
-        @Override
-        public void setContentLengthLong(long length) {
-            // The real length is set when the body is written.
-        }
-
-        @Override
-        public void flushBuffer() {
-            // Nothing reaches the connection before S3Proxy is done: committing now would fix the headers without a
-            // length.
+        protected Charset writerCharset() {
+            String encoding = getCharacterEncoding();
+            return encoding == null ? StandardCharsets.UTF_8 : Charset.forName(encoding);
         }
 
         @Override
@@ -122,15 +64,13 @@ final class SelfDelimitedResponseFilter implements Filter {
         }
 
         void writeWithLength() throws IOException {
-            if (writer != null) {
-                writer.flush();
-            }
+            byte[] bytes = bufferedBody();
             HttpServletResponse response = (HttpServletResponse) getResponse();
             if (!response.isCommitted()) {
-                response.setContentLengthLong(body.size());
+                response.setContentLengthLong(bytes.length);
             }
-            if (body.size() > 0) {
-                body.writeTo(response.getOutputStream());
+            if (bytes.length > 0) {
+                response.getOutputStream().write(bytes);
             }
         }
     }
