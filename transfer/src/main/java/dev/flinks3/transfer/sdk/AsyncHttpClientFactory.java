@@ -15,7 +15,8 @@ import software.amazon.awssdk.utils.ThreadFactoryBuilder;
  * Runtime client or the Netty client, with the connection limit, timeouts, trusted CAs and proxy
  * applied the same way to both. When the CRT's native library does not load, the Netty client takes
  * its place (one warning, see {@link CrtNativeLibrary}). What it creates is registered with the
- * caller's {@link Closer}.
+ * caller's {@link Closer}. Every client keeps the late reports of an attempt the SDK abandoned away from
+ * the attempt after it ({@link AbandonedAttemptFilter}).
  */
 final class AsyncHttpClientFactory {
 
@@ -46,11 +47,11 @@ final class AsyncHttpClientFactory {
                 Throwable notLoaded = CrtNativeLibrary.loadFailure();
                 if (notLoaded != null) {
                     CrtNativeLibrary.warnFallback(notLoaded);
-                    return netty(settings, trusted, proxies, closer);
+                    return AbandonedAttemptFilter.around(netty(settings, trusted, proxies, closer));
                 }
-                return crt(settings, trusted, proxies, closer);
+                return AbandonedAttemptFilter.around(crt(settings, trusted, proxies, closer));
             case NETTY:
-                return netty(settings, trusted, proxies, closer);
+                return AbandonedAttemptFilter.around(netty(settings, trusted, proxies, closer));
             default:
                 throw new IllegalArgumentException("unknown HTTP client " + settings.httpClient());
         }
@@ -58,7 +59,7 @@ final class AsyncHttpClientFactory {
 
     /** Which kind of client {@link #create} built. */
     static ClientSettings.HttpClientType typeOf(SdkAsyncHttpClient client) {
-        return client instanceof NettyNioAsyncHttpClient
+        return AbandonedAttemptFilter.unwrap(client) instanceof NettyNioAsyncHttpClient
                 ? ClientSettings.HttpClientType.NETTY
                 : ClientSettings.HttpClientType.CRT;
     }
