@@ -385,6 +385,17 @@ public final class S3ConfigOptions {
             .withDescription("Allow aws-chunked transfer encoding of request bodies. Disable for S3-compatible"
                     + " servers that do not support it.");
 
+    public static final ConfigOption<Boolean> EXPECT_CONTINUE_ENABLED = ConfigOptions.key("s3.expect-continue.enabled")
+            .booleanType()
+            .defaultValue(ClientSettings.DEFAULT_EXPECT_CONTINUE_ENABLED)
+            .withFallbackKeys(KeySpellings.of("s3.expect-continue.enabled")
+                    .hadoop("connection.expect.continue")
+                    .toArray())
+            .withDescription("Send 'Expect: 100-continue' with PutObject and UploadPart, so the server can"
+                    + " refuse a request before its body is sent. Disable for proxies and servers that mishandle"
+                    + " it (a request that hangs or fails before its body). The SDK sends it for bodies of 1 MiB"
+                    + " or more only. 's3.client: crt' always sends it with UploadPart and refuses false.");
+
     // ---- reads and bulk copies ------------------------------------------------------------------
 
     public static final ConfigOption<MemorySize> READ_AHEAD_SIZE = ranged(
@@ -647,6 +658,7 @@ public final class S3ConfigOptions {
                 CONDITIONAL_WRITES_ENABLED,
                 CHECKSUM_VALIDATION_ENABLED,
                 CHUNKED_ENCODING_ENABLED,
+                EXPECT_CONTINUE_ENABLED,
                 READ_AHEAD_SIZE,
                 READ_AHEAD_PARALLELISM,
                 READ_BUFFER_SIZE,

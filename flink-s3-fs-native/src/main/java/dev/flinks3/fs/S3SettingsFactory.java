@@ -148,8 +148,9 @@ public final class S3SettingsFactory {
     }
 
     /**
-     * The CRT-based S3 client trusts the system's CAs only, and takes no execution interceptors, which
-     * add the storage class, requester pays and access-point routing to requests.
+     * The CRT-based S3 client trusts the system's CAs only, takes no execution interceptors, which
+     * add the storage class, requester pays and access-point routing to requests, and no S3 service
+     * configuration, which turns {@code Expect: 100-continue} off.
      */
     private static void checkCrtClientSupports(ConfigReader config, S3Settings settings) {
         ClientSettings client = settings.client();
@@ -170,6 +171,12 @@ public final class S3SettingsFactory {
                     + ") cannot be used with '" + keyOf(config, S3_CLIENT) + ": crt': the CRT-based S3 client"
                     + " trusts the system's certificate authorities only. Allowed: 's3.client: sdk' with the CA file,"
                     + " or no CA file.");
+        }
+        if (!client.expectContinueEnabled()) {
+            throw new IllegalConfigurationException("'" + keyOf(config, EXPECT_CONTINUE_ENABLED) + ": false' cannot"
+                    + " be used with '" + keyOf(config, S3_CLIENT) + ": crt': the CRT-based S3 client sends"
+                    + " 'Expect: 100-continue' with every UploadPart and cannot be told not to. Allowed:"
+                    + " 's3.client: sdk' with the switch off, or the switch on.");
         }
     }
 
@@ -253,6 +260,7 @@ public final class S3SettingsFactory {
         b.maxRetries(config.intInRange(MAX_RETRIES));
         b.checksumsEnabled(config.bool(CHECKSUM_VALIDATION_ENABLED));
         b.chunkedEncodingEnabled(config.bool(CHUNKED_ENCODING_ENABLED));
+        b.expectContinueEnabled(config.bool(EXPECT_CONTINUE_ENABLED));
     }
 
     private static void uploads(ConfigReader config, UploadSettings.Builder b) {

@@ -108,6 +108,7 @@ class S3SettingsFactoryTest {
         assertThat(s.encryption().sseType()).isEqualTo(SseType.NONE);
         assertThat(s.client().checksumsEnabled()).isTrue();
         assertThat(s.client().chunkedEncodingEnabled()).isTrue();
+        assertThat(s.client().expectContinueEnabled()).isTrue();
         assertThat(s.upload().conditionalWritesEnabled()).isTrue();
         assertThat(fs.entropyKey()).isNull();
         assertThat(fs.entropyLength()).isEqualTo(4);
@@ -282,6 +283,14 @@ class S3SettingsFactoryTest {
                 spelling(
                         Map.of("s3.chunked-encoding.enabled", "false"),
                         (S3Settings s) -> s.client().chunkedEncodingEnabled(),
+                        false),
+                spelling(
+                        Map.of("fs.s3a.connection.expect.continue", "false"),
+                        (S3Settings s) -> s.client().expectContinueEnabled(),
+                        false),
+                spelling(
+                        Map.of("s3.expect-continue.enabled", "false"),
+                        (S3Settings s) -> s.client().expectContinueEnabled(),
                         false),
                 spelling(
                         Map.of("fs.s3a.readahead.range", "1M"),
@@ -524,7 +533,10 @@ class S3SettingsFactoryTest {
                         "cannot be used with 's3.client: crt'"),
                 Arguments.of(
                         Map.of("s3.client", "crt", "s3.storage-class", "STANDARD_IA"),
-                        "'s3.storage-class', 's3.requester-pays.enabled' and 's3.accesspoint.arn' (also per bucket)"));
+                        "'s3.storage-class', 's3.requester-pays.enabled' and 's3.accesspoint.arn' (also per bucket)"),
+                Arguments.of(
+                        Map.of("s3.client", "crt", "fs.s3a.connection.expect.continue", "false"),
+                        "'fs.s3a.connection.expect.continue: false' cannot be used with 's3.client: crt'"));
     }
 
     @ParameterizedTest(name = "{1}")

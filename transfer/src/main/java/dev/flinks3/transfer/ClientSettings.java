@@ -47,6 +47,7 @@ public final class ClientSettings {
     public static final HttpClientType DEFAULT_HTTP_CLIENT = HttpClientType.CRT;
     public static final boolean DEFAULT_CHECKSUMS_ENABLED = true;
     public static final boolean DEFAULT_CHUNKED_ENCODING_ENABLED = true;
+    public static final boolean DEFAULT_EXPECT_CONTINUE_ENABLED = true;
 
     /** Which asynchronous HTTP client carries the requests. */
     public enum HttpClientType {
@@ -90,6 +91,7 @@ public final class ClientSettings {
     private final Duration retryMaxDelay;
     private final boolean checksumsEnabled;
     private final boolean chunkedEncodingEnabled;
+    private final boolean expectContinueEnabled;
     private final Path sslCaFile;
     private final HttpProxy proxy;
     private final List<String> nonProxyHosts;
@@ -115,6 +117,7 @@ public final class ClientSettings {
         this.retryMaxDelay = b.retryMaxDelay;
         this.checksumsEnabled = b.checksumsEnabled;
         this.chunkedEncodingEnabled = b.chunkedEncodingEnabled;
+        this.expectContinueEnabled = b.expectContinueEnabled;
         this.sslCaFile = b.sslCaFile;
         this.proxy = b.proxy;
         this.nonProxyHosts = b.nonProxyHosts == null ? null : List.copyOf(b.nonProxyHosts);
@@ -230,6 +233,16 @@ public final class ClientSettings {
     }
 
     /**
+     * Send {@code Expect: 100-continue} with PutObject and UploadPart bodies, so a server can refuse a
+     * request before its body is sent (RFC 9110, section 10.1.1); off for proxies and servers that
+     * mishandle it. The SDK's client sends it for bodies of 1 MiB or more only (its threshold); the
+     * CRT-based S3 client sends it with every UploadPart and cannot be told not to.
+     */
+    public boolean expectContinueEnabled() {
+        return expectContinueEnabled;
+    }
+
+    /**
      * PEM file of the certificates (CAs) trusted for TLS to the endpoint instead of the default ones, or
      * {@code null} for the JVM's trust store ({@code javax.net.ssl.trustStore} when set).
      */
@@ -290,6 +303,7 @@ public final class ClientSettings {
                 + ", retryMaxDelay=" + retryMaxDelay
                 + ", checksums=" + checksumsEnabled
                 + ", chunkedEncoding=" + chunkedEncodingEnabled
+                + ", expectContinue=" + expectContinueEnabled
                 + ", sslCaFile=" + sslCaFile
                 + ", proxy=" + proxy
                 + ", nonProxyHosts=" + nonProxyHosts
@@ -317,6 +331,7 @@ public final class ClientSettings {
         private Duration retryMaxDelay = Duration.ofMillis(DEFAULT_RETRY_MAX_DELAY_MS);
         private boolean checksumsEnabled = DEFAULT_CHECKSUMS_ENABLED;
         private boolean chunkedEncodingEnabled = DEFAULT_CHUNKED_ENCODING_ENABLED;
+        private boolean expectContinueEnabled = DEFAULT_EXPECT_CONTINUE_ENABLED;
         private Path sslCaFile;
         private HttpProxy proxy;
         private List<String> nonProxyHosts;
@@ -344,6 +359,7 @@ public final class ClientSettings {
             retryMaxDelay = s.retryMaxDelay;
             checksumsEnabled = s.checksumsEnabled;
             chunkedEncodingEnabled = s.chunkedEncodingEnabled;
+            expectContinueEnabled = s.expectContinueEnabled;
             sslCaFile = s.sslCaFile;
             proxy = s.proxy;
             nonProxyHosts = s.nonProxyHosts;
@@ -454,6 +470,12 @@ public final class ClientSettings {
 
         public Builder chunkedEncodingEnabled(boolean value) {
             this.chunkedEncodingEnabled = value;
+            return this;
+        }
+
+        /** See {@link ClientSettings#expectContinueEnabled()}. */
+        public Builder expectContinueEnabled(boolean value) {
+            this.expectContinueEnabled = value;
             return this;
         }
 

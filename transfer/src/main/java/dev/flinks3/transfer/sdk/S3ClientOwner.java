@@ -283,6 +283,7 @@ public final class S3ClientOwner implements Closeable {
                                 : ResponseChecksumValidation.WHEN_REQUIRED)
                 .serviceConfiguration(S3Configuration.builder()
                         .chunkedEncodingEnabled(settings.client().chunkedEncodingEnabled())
+                        .expectContinueEnabled(settings.client().expectContinueEnabled())
                         .build())
                 .overrideConfiguration(override -> override.retryStrategy(retryStrategy)
                         .addMetricPublisher(requestMetrics)
