@@ -376,7 +376,9 @@ public final class S3ConfigOptions {
                     .toArray())
             .withDescription("Send an integrity checksum with every upload and validate checksums of downloads:"
                     + " each upload carries the CRC32C of its body (x-amz-checksum-crc32c); where the server is found"
-                    + " to ignore or reject it, Content-MD5 instead, with one warning. false sends neither.");
+                    + " to ignore or reject it, Content-MD5 instead, with one warning; a server that rejects the"
+                    + " checksum headers of CreateMultipartUpload or GET gets them no more. false sends no"
+                    + " x-amz-checksum-* header and validates no download; uploads still carry Content-MD5.");
 
     public static final ConfigOption<Boolean> CHUNKED_ENCODING_ENABLED = ConfigOptions.key(
                     "s3.chunked-encoding.enabled")

@@ -3,12 +3,14 @@ package dev.flinks3.transfer.sdk;
 import dev.flinks3.transfer.CompletedPart;
 import dev.flinks3.transfer.S3Errors;
 import dev.flinks3.transfer.S3RequestException;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.zip.CRC32C;
@@ -48,7 +50,17 @@ import software.amazon.awssdk.services.s3.model.UploadPartRequest;
  * check it), and CompleteMultipartUpload lists every part's CRC32C as the server echoed it (kept in
  * {@link CompletedPart#checksumCrc32c()}). GETs ask for the object's checksum ({@code
  * x-amz-checksum-mode: ENABLED}); where the server returns one for the bytes it sends, the SDK checks the
- * body against it. With checksums off nothing of this is sent.
+ * body against it.
+ *
+ * <p>A server may reject every {@code x-amz-checksum-*} header, not only the upload's (Backblaze B2
+ * answers 400 to the algorithm of a CreateMultipartUpload and to a GET's checksum mode): such a
+ * CreateMultipartUpload is sent again at once without the algorithm, and uploads carry Content-MD5 from
+ * then on; such a GET is sent again at once without the checksum mode, and GETs ask for none from then
+ * on. Each switch is made once per client, with one warning.
+ *
+ * <p>With checksums off ({@code s3.checksum-validation.enabled: false}) no {@code x-amz-checksum-*}
+ * header is sent and GETs ask for no checksum; uploads still carry {@code Content-MD5}, which every S3
+ * server checks, so a body spoilt on the way is never stored.
  *
  * <p>Thread-safe: the mode moves once, from probing to CRC32C or to Content-MD5.
  */
@@ -58,7 +70,7 @@ final class FlexibleChecksums {
 
     /** What uploads carry. */
     enum Mode {
-        /** Checksums switched off: nothing. */
+        /** Flexible checksums switched off: Content-MD5 only, GETs ask for no checksum. */
         OFF,
         /** Not known yet which checksum the server checks: CRC32C and Content-MD5. */
         PROBING,
@@ -68,15 +80,30 @@ final class FlexibleChecksums {
         CONTENT_MD5
     }
 
+    /** A checksum header of a request without a body to check (what the server may reject). */
+    enum Declared {
+        /** CreateMultipartUpload's {@code x-amz-checksum-algorithm}. */
+        ALGORITHM,
+        /** A GET's {@code x-amz-checksum-mode}. */
+        CHECKSUM_MODE
+    }
+
     private final AtomicReference<Mode> mode;
+    private final AtomicBoolean askOnGets;
 
     FlexibleChecksums(boolean enabled) {
         this.mode = new AtomicReference<>(enabled ? Mode.PROBING : Mode.OFF);
+        this.askOnGets = new AtomicBoolean(enabled);
     }
 
-    /** True if uploads carry checksums. */
+    /** True if flexible checksums are switched on. */
     boolean enabled() {
         return mode.get() != Mode.OFF;
+    }
+
+    /** True while GETs ask for the object's checksum. */
+    boolean asksOnGets() {
+        return askOnGets.get();
     }
 
     /** What uploads carry now. */
@@ -124,6 +151,110 @@ final class FlexibleChecksums {
                 .thenCompose(Function.identity());
     }
 
+    /**
+     * Sends a request that would carry the checksum header {@code declared} (if {@code send} is given
+     * true) while the server is not known to reject it. When the server rejects that header in this very
+     * request, the request is sent once more without it ({@code send} given false), and from then on no
+     * such request carries it.
+     *
+     * @param send sends the request, with the header if given true; its future fails with an already
+     *     translated exception
+     * @return the answer; fails as {@code send}'s future does; cancelling it cancels the request in flight
+     */
+    <R> CompletableFuture<R> declaring(
+            Declared declared, Function<Boolean, CompletableFuture<R>> send, String operation, Object location) {
+        boolean withHeader = declares(declared);
+        CompletableFuture<R> result = new CompletableFuture<>();
+        AtomicReference<CompletableFuture<R>> inFlight = new AtomicReference<>(send.apply(withHeader));
+        inFlight.get().whenComplete((response, failure) -> {
+            if (failure == null) {
+                result.complete(response);
+            } else if (withHeader
+                    && rejectsChecksumHeader(failure)
+                    && stopDeclaring(declared, failure, operation, location)) {
+                CompletableFuture<R> again = send.apply(false);
+                inFlight.set(again);
+                if (result.isCancelled()) {
+                    again.cancel(true);
+                }
+                again.whenComplete((answer, failed) -> {
+                    if (failed == null) {
+                        result.complete(answer);
+                    } else {
+                        result.completeExceptionally(unwrapCompletion(failed));
+                    }
+                });
+            } else {
+                result.completeExceptionally(unwrapCompletion(failure));
+            }
+        });
+        result.whenComplete((ignored, failure) -> {
+            if (result.isCancelled()) {
+                inFlight.get().cancel(true);
+            }
+        });
+        return result;
+    }
+
+    private static Throwable unwrapCompletion(Throwable failure) {
+        return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+    }
+
+    /**
+     * The blocking form of {@link #declaring}: {@code send}'s exception, unless it is the server's
+     * rejection of the header, which sends the request once more without it.
+     */
+    <R> R declaringBlocking(Declared declared, BlockingSend<R> send, String operation, Object location)
+            throws IOException {
+        boolean withHeader = declares(declared);
+        try {
+            return send.send(withHeader);
+        } catch (IOException failure) {
+            if (withHeader && rejectsChecksumHeader(failure) && stopDeclaring(declared, failure, operation, location)) {
+                return send.send(false);
+            }
+            throw failure;
+        }
+    }
+
+    /** Sends a request, with the checksum header if given true. */
+    @FunctionalInterface
+    interface BlockingSend<R> {
+        R send(boolean withHeader) throws IOException;
+    }
+
+    private boolean declares(Declared declared) {
+        switch (declared) {
+            case ALGORITHM:
+                Mode now = mode.get();
+                return now == Mode.PROBING || now == Mode.CRC32C;
+            case CHECKSUM_MODE:
+                return askOnGets.get();
+            default:
+                throw new IllegalArgumentException("unknown checksum header " + declared);
+        }
+    }
+
+    /** Stops sending {@code declared}; true if it is not sent from now on. */
+    private boolean stopDeclaring(Declared declared, Throwable failure, String operation, Object location) {
+        String why = operation + " for " + location + " was rejected with its " + headerName(declared) + " header ("
+                + S3Errors.unwrap(failure).getMessage() + "); it is sent again without it";
+        if (declared == Declared.ALGORITHM) {
+            return switchToContentMd5(why);
+        }
+        if (askOnGets.compareAndSet(true, false)) {
+            LOG.warn(
+                    "This S3 server rejects the checksum mode of GETs: {}. GETs ask for no checksum from now on;"
+                            + " s3.checksum-validation.enabled: false sends none from the start.",
+                    why);
+        }
+        return true;
+    }
+
+    private static String headerName(Declared declared) {
+        return declared == Declared.ALGORITHM ? "x-amz-checksum-algorithm" : "x-amz-checksum-mode";
+    }
+
     private void learnFromAnswer(BodyChecksums sent, String echoed, String operation, Object location) {
         if (sent.crc32c() == null || mode.get() != Mode.PROBING) {
             return;
@@ -144,8 +275,8 @@ final class FlexibleChecksums {
         if (mode.compareAndSet(Mode.PROBING, Mode.CONTENT_MD5)) {
             LOG.warn(
                     "This S3 server does not check flexible checksums: {}. Uploads carry Content-MD5 from now on,"
-                            + " which the server checks instead. Set s3.checksum-validation.enabled: false to send"
-                            + " neither.",
+                            + " which the server checks instead. s3.checksum-validation.enabled: false sends"
+                            + " Content-MD5 only from the start.",
                     why);
         }
         return mode.get() == Mode.CONTENT_MD5;
@@ -167,23 +298,20 @@ final class FlexibleChecksums {
         return request.checksumCRC32C(checksums.crc32c()).contentMD5(checksums.contentMd5());
     }
 
-    CreateMultipartUploadRequest.Builder decorate(CreateMultipartUploadRequest.Builder request) {
-        Mode now = mode.get();
-        return now == Mode.PROBING || now == Mode.CRC32C
-                ? request.checksumAlgorithm(ChecksumAlgorithm.CRC32_C)
-                : request;
+    /** {@code request} with the CRC32C algorithm declared if {@code withHeader} (see {@link #declaring}). */
+    CreateMultipartUploadRequest.Builder decorate(CreateMultipartUploadRequest.Builder request, boolean withHeader) {
+        return withHeader ? request.checksumAlgorithm(ChecksumAlgorithm.CRC32_C) : request;
     }
 
-    GetObjectRequest.Builder decorate(GetObjectRequest.Builder request) {
-        return enabled() ? request.checksumMode(ChecksumMode.ENABLED) : request;
+    /** {@code request} asking for the object's checksum if {@code withHeader} (see {@link #declaring}). */
+    GetObjectRequest.Builder decorate(GetObjectRequest.Builder request, boolean withHeader) {
+        return withHeader ? request.checksumMode(ChecksumMode.ENABLED) : request;
     }
 
     /**
      * The checksums one upload body carries, base64 as the headers take them; either may be {@code null}.
      */
     static final class BodyChecksums {
-
-        private static final BodyChecksums NONE = new BodyChecksums(null, null);
 
         private final String crc32c;
         private final String contentMd5;
@@ -200,9 +328,10 @@ final class FlexibleChecksums {
                 case CRC32C:
                     return new BodyChecksums(crc32c(body), null);
                 case CONTENT_MD5:
+                case OFF:
                     return new BodyChecksums(null, contentMd5(body));
                 default:
-                    return NONE;
+                    throw new IllegalArgumentException("unknown mode " + mode);
             }
         }
 

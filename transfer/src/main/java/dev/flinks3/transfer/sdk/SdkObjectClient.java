@@ -194,15 +194,13 @@ public final class SdkObjectClient implements ObjectClient {
         if (start < 0 || endExclusive <= start) {
             throw new IllegalArgumentException("invalid range [" + start + ", " + endExclusive + ") of " + location);
         }
-        GetObjectRequest request = rangedGet(location, start, endExclusive, ifMatch);
         ResponseInputStream<GetObjectResponse> body;
         try {
-            body = blocking != null && endExclusive - start >= STREAMED_RANGE_BYTES
-                    ? sendBlocking("GetObject", location, () -> blocking.getObject(request))
-                    : sendAndWait(
-                            "GetObject",
-                            location,
-                            () -> s3.getObject(request, AsyncResponseTransformer.toBlockingInputStream()));
+            body = checksums.declaringBlocking(
+                    FlexibleChecksums.Declared.CHECKSUM_MODE,
+                    askChecksum -> openRange(location, start, endExclusive, ifMatch, askChecksum),
+                    "GetObject",
+                    location);
         } catch (EOFException e) {
             if (start == 0) {
                 // No range of an empty object is satisfiable, yet an empty object is a file to read.
@@ -225,6 +223,19 @@ public final class SdkObjectClient implements ObjectClient {
                 new SdkRangeStream(body, location, SdkRangeStream.objectLength(response), response.eTag()),
                 response,
                 location);
+    }
+
+    /** Sends the GET of {@link #get(S3Location, long, long, String)}: streamed ranges on the blocking client. */
+    private ResponseInputStream<GetObjectResponse> openRange(
+            S3Location location, long start, long endExclusive, String ifMatch, boolean askChecksum)
+            throws IOException {
+        GetObjectRequest request = rangedGet(location, start, endExclusive, ifMatch, askChecksum);
+        return blocking != null && endExclusive - start >= STREAMED_RANGE_BYTES
+                ? sendBlocking("GetObject", location, () -> blocking.getObject(request))
+                : sendAndWait(
+                        "GetObject",
+                        location,
+                        () -> s3.getObject(request, AsyncResponseTransformer.toBlockingInputStream()));
     }
 
     /**
@@ -251,7 +262,17 @@ public final class SdkObjectClient implements ObjectClient {
             throw new IllegalArgumentException(
                     "invalid range of " + length + " bytes from " + start + " of " + location);
         }
-        GetObjectRequest request = rangedGet(location, start, start + length, ifMatch);
+        return checksums.declaring(
+                FlexibleChecksums.Declared.CHECKSUM_MODE,
+                askChecksum -> readIntoOnce(location, start, dst, ifMatch, askChecksum),
+                "GetObject",
+                location);
+    }
+
+    private CompletableFuture<RangeRead> readIntoOnce(
+            S3Location location, long start, ByteBuffer dst, String ifMatch, boolean askChecksum) {
+        int length = dst.remaining();
+        GetObjectRequest request = rangedGet(location, start, start + length, ifMatch, askChecksum);
         BufferBodyTransformer body = new BufferBodyTransformer(location, start, dst);
         CompletableFuture<RangeRead> answer = send("GetObject", location, () -> s3.getObject(request, body));
         CompletableFuture<RangeRead> result = new CompletableFuture<>();
@@ -602,15 +623,22 @@ public final class SdkObjectClient implements ObjectClient {
 
     @Override
     public CompletableFuture<String> createMultipartUpload(S3Location location) {
-        CreateMultipartUploadRequest.Builder request =
-                CreateMultipartUploadRequest.builder().bucket(location.bucket()).key(location.key());
-        sse.decorate(request);
-        checksums.decorate(request);
-        return send(
+        return checksums.declaring(
+                FlexibleChecksums.Declared.ALGORITHM,
+                declareAlgorithm -> {
+                    CreateMultipartUploadRequest.Builder request = CreateMultipartUploadRequest.builder()
+                            .bucket(location.bucket())
+                            .key(location.key());
+                    sse.decorate(request);
+                    checksums.decorate(request, declareAlgorithm);
+                    return send(
+                            "CreateMultipartUpload",
+                            location,
+                            () -> s3.createMultipartUpload(request.build()),
+                            CreateMultipartUploadResponse::uploadId);
+                },
                 "CreateMultipartUpload",
-                location,
-                () -> s3.createMultipartUpload(request.build()),
-                CreateMultipartUploadResponse::uploadId);
+                location);
     }
 
     /**
@@ -778,7 +806,6 @@ public final class SdkObjectClient implements ObjectClient {
         return condition == WriteCondition.IF_NONE_MATCH ? S3Errors.conditionalWrite(name) : name;
     }
 
-    /** Sends a request and waits for its response; see {@link S3Errors#await}. */
     /**
      * Sends a request on the blocking client and returns its answer; a failure is translated (and,
      * after the owner closed, reported as the {@link ClosedGuard}'s).
@@ -790,11 +817,6 @@ public final class SdkObjectClient implements ObjectClient {
         } catch (RuntimeException e) {
             throw closedGuard.afterFailure(operation, location, S3Errors.translate(operation, location, e));
         }
-    }
-
-    /** A GetObject of bytes {@code [start, endExclusive)} with the encryption and checksum settings. */
-    private GetObjectRequest rangedGet(S3Location location, long start, long endExclusive, String ifMatch) {
-        return rangedGet(location, start, endExclusive, ifMatch, true);
     }
 
     /**
@@ -809,12 +831,11 @@ public final class SdkObjectClient implements ObjectClient {
                 .range("bytes=" + start + "-" + (endExclusive - 1))
                 .ifMatch(ifMatch);
         sse.decorate(request);
-        if (askChecksum) {
-            checksums.decorate(request);
-        }
+        checksums.decorate(request, askChecksum);
         return request.build();
     }
 
+    /** Sends a request and waits for its response; see {@link S3Errors#await}. */
     private <T> T sendAndWait(String operation, Object location, Supplier<CompletableFuture<T>> call)
             throws IOException {
         return S3Errors.await(send(operation, location, call), operation, location);

@@ -1,6 +1,7 @@
 package dev.flinks3.transfer.sdk;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.flinks3.transfer.S3Errors;
@@ -16,6 +17,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
+import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
  * How {@link FlexibleChecksums} picks the checksum uploads carry from the server's answers. The "server"
@@ -120,14 +123,96 @@ class FlexibleChecksumsTest {
     }
 
     @Test
-    void switchedOffNothingIsSent() {
+    void switchedOffOnlyContentMd5IsSentAndGetsAskForNoChecksum() {
         FlexibleChecksums checksums = new FlexibleChecksums(false);
 
         upload(checksums, answerEchoing(false));
 
         assertThat(checksums.enabled()).isFalse();
+        assertThat(checksums.asksOnGets()).isFalse();
         assertThat(sent.get(0).crc32c()).isNull();
-        assertThat(sent.get(0).contentMd5()).isNull();
+        assertThat(sent.get(0).contentMd5()).isEqualTo(MD5_OF_BODY);
+    }
+
+    @Test
+    void aGetWhoseChecksumModeIsRejectedIsSentAgainWithoutAndLaterGetsAskForNone() throws Exception {
+        FlexibleChecksums checksums = new FlexibleChecksums(true);
+        List<Boolean> asked = new ArrayList<>();
+        Function<Boolean, CompletableFuture<String>> b2 = withHeader -> {
+            asked.add(withHeader);
+            return withHeader
+                    ? CompletableFuture.failedFuture(rejection("GetObject"))
+                    : CompletableFuture.completedFuture("body");
+        };
+
+        assertThat(checksums
+                        .declaring(FlexibleChecksums.Declared.CHECKSUM_MODE, b2, "GetObject", "s3://b/k")
+                        .get())
+                .isEqualTo("body");
+        assertThat(checksums
+                        .declaring(FlexibleChecksums.Declared.CHECKSUM_MODE, b2, "GetObject", "s3://b/k")
+                        .get())
+                .isEqualTo("body");
+
+        assertThat(asked).containsExactly(true, false, false);
+        assertThat(checksums.asksOnGets()).isFalse();
+        assertThat(checksums.mode()).as("uploads are not concerned").isEqualTo(Mode.PROBING);
+    }
+
+    @Test
+    void aRejectedAlgorithmOfACreateMultipartUploadIsSentAgainWithoutAndUploadsCarryContentMd5() throws Exception {
+        FlexibleChecksums checksums = new FlexibleChecksums(true);
+        List<Boolean> declared = new ArrayList<>();
+        Function<Boolean, CompletableFuture<String>> b2 = withHeader -> {
+            declared.add(withHeader);
+            return withHeader
+                    ? CompletableFuture.failedFuture(rejection("CreateMultipartUpload"))
+                    : CompletableFuture.completedFuture("upload-id");
+        };
+
+        assertThat(checksums
+                        .declaring(FlexibleChecksums.Declared.ALGORITHM, b2, "CreateMultipartUpload", "s3://b/k")
+                        .get())
+                .isEqualTo("upload-id");
+
+        assertThat(declared).containsExactly(true, false);
+        assertThat(checksums.mode()).isEqualTo(Mode.CONTENT_MD5);
+    }
+
+    @Test
+    void anotherFailureOfADeclaringRequestIsNotSentAgain() {
+        FlexibleChecksums checksums = new FlexibleChecksums(true);
+        List<Boolean> asked = new ArrayList<>();
+        S3RequestException denied = new S3RequestException("GetObject", "s3://b/k", 403, "AccessDenied", null);
+
+        assertThatThrownBy(() -> checksums
+                        .declaring(
+                                FlexibleChecksums.Declared.CHECKSUM_MODE,
+                                withHeader -> {
+                                    asked.add(withHeader);
+                                    return CompletableFuture.<String>failedFuture(denied);
+                                },
+                                "GetObject",
+                                "s3://b/k")
+                        .get())
+                .hasCause(denied);
+        assertThat(asked).containsExactly(true);
+        assertThat(checksums.asksOnGets()).isTrue();
+    }
+
+    /** Backblaze B2's answer to a request with an x-amz-checksum-* header, as S3Errors translates it. */
+    private static S3RequestException rejection(String operation) {
+        return (S3RequestException) S3Errors.translate(
+                operation,
+                "s3://b/k",
+                S3Exception.builder()
+                        .statusCode(400)
+                        .awsErrorDetails(AwsErrorDetails.builder()
+                                .errorCode("InvalidArgument")
+                                .errorMessage("Unsupported header 'x-amz-checksum-mode' received for this API call.")
+                                .build())
+                        .message("Unsupported header 'x-amz-checksum-mode' received for this API call.")
+                        .build());
     }
 
     private Function<BodyChecksums, CompletableFuture<String>> answerEchoing(boolean echo) {

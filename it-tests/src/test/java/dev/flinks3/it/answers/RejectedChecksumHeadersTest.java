@@ -1,0 +1,176 @@
+package dev.flinks3.it.answers;
+
+import static dev.flinks3.it.answers.RewrittenAnswersServer.read;
+import static dev.flinks3.it.answers.RewrittenAnswersServer.write;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flinks3.testserver.AnswerRewriteFilter;
+import dev.flinks3.testserver.RequestKind;
+import dev.flinks3.testserver.RequestRecord;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.apache.flink.core.fs.ByteBufferReadable;
+import org.apache.flink.core.fs.FSDataInputStream;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.FileSystem.WriteMode;
+import org.apache.flink.core.fs.FileSystemFactory;
+import org.apache.flink.core.fs.Path;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Issue 23, a store that rejects every {@code x-amz-checksum-*} header (Backblaze B2 answers 400
+ * {@code InvalidArgument} "Unsupported header ... received for this API call" to CreateMultipartUpload,
+ * PutObject, UploadPart and GetObject alike): S3Proxy's answer to each request with such a header is that
+ * refusal. With the defaults, a multipart file, a one-part file, a sequential read and a positional read
+ * all work: the refused CreateMultipartUpload and the refused GET are each sent again at once without the
+ * header, every later request goes without it, and every upload carries {@code Content-MD5}. With
+ * {@code s3.checksum-validation.enabled: false} no such header is sent at all, and uploads still carry
+ * {@code Content-MD5}.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class RejectedChecksumHeadersTest {
+
+    private static final int MIB = 1024 * 1024;
+
+    private RewrittenAnswersServer server;
+    private final String base = "RejectedChecksumHeadersTest/" + UUID.randomUUID();
+
+    @BeforeAll
+    void start() {
+        server = new RewrittenAnswersServer(true);
+    }
+
+    @AfterEach
+    void clearRules() {
+        server.answers().clear();
+        server.server().requestLog().clear();
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        server.close();
+    }
+
+    private Path path(String relative) {
+        return new Path("s3://" + RewrittenAnswersServer.BUCKET + "/" + base + "/" + relative);
+    }
+
+    /** Refuses every request of the upload and read kinds that carries an x-amz-checksum-* header, as B2 does. */
+    private void refuseChecksumHeaders() {
+        for (RequestKind kind : List.of(
+                RequestKind.CREATE_MULTIPART_UPLOAD,
+                RequestKind.PUT_OBJECT,
+                RequestKind.UPLOAD_PART,
+                RequestKind.GET_OBJECT)) {
+            server.answers()
+                    .refuse(
+                            kind,
+                            request -> AnswerRewriteFilter.hasHeaderStartingWith(request, "x-amz-checksum"),
+                            AnswerRewriteFilter.ALWAYS,
+                            400,
+                            "InvalidArgument",
+                            "Unsupported header 'x-amz-checksum-*' received for this API call.");
+        }
+    }
+
+    @Test
+    void withTheDefaultsEachRefusedHeaderIsDroppedOnceAndEveryFileIsWrittenAndReadByteExact() throws Exception {
+        refuseChecksumHeaders();
+        FileSystemFactory factory = server.factory(Map.of("s3.upload.min.part.size", "5mb"));
+        try {
+            FileSystem fs = RewrittenAnswersServer.fileSystem(factory);
+            byte[] large = randomBytes(11 * MIB + 7, 1);
+            byte[] small = randomBytes(300_000, 2);
+            write(fs, path("defaults/large"), large, WriteMode.NO_OVERWRITE);
+            write(fs, path("defaults/small"), small, WriteMode.NO_OVERWRITE);
+
+            assertThat(read(fs, path("defaults/large"))).isEqualTo(large);
+            assertThat(read(fs, path("defaults/small"))).isEqualTo(small);
+            try (FSDataInputStream in = fs.open(path("defaults/large"))) {
+                ByteBuffer at = ByteBuffer.allocate(4096);
+                while (at.hasRemaining()) {
+                    ((ByteBufferReadable) in).read(6 * MIB + at.position(), at);
+                }
+                assertThat(at.array()).isEqualTo(Arrays.copyOfRange(large, 6 * MIB, 6 * MIB + 4096));
+            }
+
+            assertThat(withChecksumHeader(RequestKind.CREATE_MULTIPART_UPLOAD))
+                    .as("CreateMultipartUploads with x-amz-checksum-*")
+                    .isEqualTo(1);
+            assertThat(withChecksumHeader(RequestKind.GET_OBJECT))
+                    .as("GETs with x-amz-checksum-*")
+                    .isEqualTo(1);
+            assertThat(withChecksumHeader(RequestKind.UPLOAD_PART) + withChecksumHeader(RequestKind.PUT_OBJECT))
+                    .as("upload bodies with x-amz-checksum-*")
+                    .isZero();
+            assertEveryUploadCarriesContentMd5();
+        } finally {
+            RewrittenAnswersServer.close(factory);
+        }
+    }
+
+    @Test
+    void withChecksumsOffNoChecksumHeaderIsSentAndUploadsKeepContentMd5() throws Exception {
+        refuseChecksumHeaders();
+        FileSystemFactory factory =
+                server.factory(Map.of("s3.upload.min.part.size", "5mb", "s3.checksum-validation.enabled", "false"));
+        try {
+            FileSystem fs = RewrittenAnswersServer.fileSystem(factory);
+            byte[] large = randomBytes(11 * MIB + 7, 3);
+            byte[] small = randomBytes(300_000, 4);
+            write(fs, path("off/large"), large, WriteMode.NO_OVERWRITE);
+            write(fs, path("off/small"), small, WriteMode.NO_OVERWRITE);
+
+            assertThat(read(fs, path("off/large"))).isEqualTo(large);
+            assertThat(read(fs, path("off/small"))).isEqualTo(small);
+            for (RequestKind kind : List.of(
+                    RequestKind.CREATE_MULTIPART_UPLOAD,
+                    RequestKind.PUT_OBJECT,
+                    RequestKind.UPLOAD_PART,
+                    RequestKind.GET_OBJECT)) {
+                assertThat(withChecksumHeader(kind))
+                        .as("%s with x-amz-checksum-*", kind)
+                        .isZero();
+            }
+            assertEveryUploadCarriesContentMd5();
+        } finally {
+            RewrittenAnswersServer.close(factory);
+        }
+    }
+
+    private long withChecksumHeader(RequestKind kind) {
+        return server.server().requestLog().entries(kind).stream()
+                .filter(r -> r.key().startsWith(base))
+                .filter(r -> r.headers().keySet().stream().anyMatch(name -> name.startsWith("x-amz-checksum")))
+                .count();
+    }
+
+    private void assertEveryUploadCarriesContentMd5() {
+        List<RequestRecord> uploads = server.server().requestLog().entries().stream()
+                .filter(r -> r.kind() == RequestKind.PUT_OBJECT || r.kind() == RequestKind.UPLOAD_PART)
+                .filter(r -> r.key().startsWith(base))
+                .collect(Collectors.toList());
+        assertThat(uploads).hasSizeGreaterThanOrEqualTo(4);
+        assertThat(uploads)
+                .as("uploads without Content-MD5")
+                .allSatisfy(r -> assertThat(r.header("Content-MD5")).isPresent());
+    }
+
+    private static byte[] randomBytes(int size, long seed) {
+        byte[] bytes = new byte[size];
+        new Random(seed).nextBytes(bytes);
+        return bytes;
+    }
+}
