@@ -37,6 +37,10 @@ import org.junit.jupiter.api.Timeout;
  * header, every later request goes without it, and every upload carries {@code Content-MD5}. With
  * {@code s3.checksum-validation.enabled: false} no such header is sent at all, and uploads still carry
  * {@code Content-MD5}.
+ *
+ * <p>And a store that refuses uploads without {@code Content-MD5} although they carry a CRC32C it checks
+ * (an Object Lock bucket on IONOS and older appliances): the refused upload is sent again at once with
+ * {@code Content-MD5} added, every later upload carries both, and the CRC32C mode is kept.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -145,6 +149,55 @@ class RejectedChecksumHeadersTest {
                         .isZero();
             }
             assertEveryUploadCarriesContentMd5();
+        } finally {
+            RewrittenAnswersServer.close(factory);
+        }
+    }
+
+    @Test
+    void uploadsRefusedWithoutContentMd5AreSentAgainWithItAndLaterOnesCarryItBesideTheCrc32c() throws Exception {
+        AnswerRewriteFilter.Rule objectLock = null;
+        FileSystemFactory factory = server.factory(Map.of("s3.upload.min.part.size", "5mb"));
+        try {
+            FileSystem fs = RewrittenAnswersServer.fileSystem(factory);
+            byte[] first = randomBytes(200_000, 5);
+            // Probing: the first upload carries CRC32C and Content-MD5; S3Proxy echoes the CRC32C.
+            write(fs, path("lock/first"), first, WriteMode.NO_OVERWRITE);
+            for (RequestKind kind : List.of(RequestKind.PUT_OBJECT, RequestKind.UPLOAD_PART)) {
+                AnswerRewriteFilter.Rule rule = server.answers()
+                        .refuse(
+                                kind,
+                                request -> request.getHeader("Content-MD5") == null,
+                                AnswerRewriteFilter.ALWAYS,
+                                400,
+                                "InvalidRequest",
+                                "Missing required header for this request: Content-MD5");
+                if (objectLock == null) {
+                    objectLock = rule;
+                }
+            }
+            server.server().requestLog().clear();
+            byte[] second = randomBytes(300_000, 6);
+            byte[] large = randomBytes(11 * MIB + 7, 7);
+            write(fs, path("lock/second"), second, WriteMode.NO_OVERWRITE);
+            write(fs, path("lock/large"), large, WriteMode.NO_OVERWRITE);
+
+            assertThat(read(fs, path("lock/first"))).isEqualTo(first);
+            assertThat(read(fs, path("lock/second"))).isEqualTo(second);
+            assertThat(read(fs, path("lock/large"))).isEqualTo(large);
+            assertThat(objectLock.applied())
+                    .as("PutObjects refused without Content-MD5")
+                    .isEqualTo(1);
+            List<RequestRecord> accepted = server.server().requestLog().entries().stream()
+                    .filter(r -> r.kind() == RequestKind.PUT_OBJECT || r.kind() == RequestKind.UPLOAD_PART)
+                    .filter(r -> r.key().startsWith(base))
+                    .filter(r -> r.header("Content-MD5").isPresent())
+                    .collect(Collectors.toList());
+            assertThat(accepted).hasSizeGreaterThanOrEqualTo(4);
+            assertThat(accepted)
+                    .as("uploads carry the CRC32C beside Content-MD5")
+                    .allSatisfy(
+                            r -> assertThat(r.header("x-amz-checksum-crc32c")).isPresent());
         } finally {
             RewrittenAnswersServer.close(factory);
         }

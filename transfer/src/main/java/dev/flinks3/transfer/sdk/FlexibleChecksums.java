@@ -8,6 +8,7 @@ import java.nio.ByteBuffer;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
+import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -58,6 +59,11 @@ import software.amazon.awssdk.services.s3.model.UploadPartRequest;
  * then on; such a GET is sent again at once without the checksum mode, and GETs ask for none from then
  * on. Each switch is made once per client, with one warning.
  *
+ * <p>A server may demand {@code Content-MD5} on uploads whatever other checksum they carry (buckets with
+ * Object Lock on IONOS and older appliances answer 400 naming {@code Content-MD5}, or {@code
+ * MissingContentMD5}): such an upload is sent again at once with {@code Content-MD5} added, and from then
+ * on every upload carries it beside the checksum of the mode (one warning); the CRC32C mode is kept.
+ *
  * <p>With checksums off ({@code s3.checksum-validation.enabled: false}) no {@code x-amz-checksum-*}
  * header is sent and GETs ask for no checksum; uploads still carry {@code Content-MD5}, which every S3
  * server checks, so a body spoilt on the way is never stored.
@@ -90,6 +96,7 @@ final class FlexibleChecksums {
 
     private final AtomicReference<Mode> mode;
     private final AtomicBoolean askOnGets;
+    private final AtomicBoolean md5Demanded = new AtomicBoolean();
 
     FlexibleChecksums(boolean enabled) {
         this.mode = new AtomicReference<>(enabled ? Mode.PROBING : Mode.OFF);
@@ -99,6 +106,11 @@ final class FlexibleChecksums {
     /** True if flexible checksums are switched on. */
     boolean enabled() {
         return mode.get() != Mode.OFF;
+    }
+
+    /** True once the server demanded Content-MD5 on uploads: every upload carries it from then on. */
+    boolean md5Demanded() {
+        return md5Demanded.get();
     }
 
     /** True while GETs ask for the object's checksum. */
@@ -129,19 +141,31 @@ final class FlexibleChecksums {
             Function<R, String> echoedCrc32c,
             String operation,
             Object location) {
-        BodyChecksums sent = BodyChecksums.of(body, mode.get());
+        BodyChecksums sent = checksumsOf(body, mode.get());
         return send.apply(sent)
                 .handle((response, failure) -> {
                     if (failure == null) {
                         learnFromAnswer(sent, echoedCrc32c.apply(response), operation, location);
                         return CompletableFuture.completedFuture(response);
                     }
+                    if (sent.contentMd5() == null && demandsContentMd5(failure)) {
+                        if (md5Demanded.compareAndSet(false, true)) {
+                            LOG.warn(
+                                    "This S3 server demands Content-MD5 on uploads (an Object Lock bucket, or a server"
+                                            + " that checks nothing else): {} for {} was refused without it ({})."
+                                            + " Every upload carries Content-MD5 from now on.",
+                                    operation,
+                                    location,
+                                    S3Errors.unwrap(failure).getMessage());
+                        }
+                        return send.apply(checksumsOf(body, mode.get()));
+                    }
                     if (sent.crc32c() != null
                             && rejectsChecksumHeader(failure)
                             && switchToContentMd5(operation + " for " + location
                                     + " was rejected with the x-amz-checksum-crc32c header ("
                                     + S3Errors.unwrap(failure).getMessage() + "); it is sent again with Content-MD5")) {
-                        return send.apply(BodyChecksums.of(body, Mode.CONTENT_MD5));
+                        return send.apply(checksumsOf(body, Mode.CONTENT_MD5));
                     }
                     return CompletableFuture.<R>failedFuture(
                             failure instanceof CompletionException && failure.getCause() != null
@@ -282,6 +306,28 @@ final class FlexibleChecksums {
         return mode.get() == Mode.CONTENT_MD5;
     }
 
+    /** The checksums of {@code body} in {@code mode}, with Content-MD5 added once the server demanded it. */
+    private BodyChecksums checksumsOf(ByteBuffer body, Mode mode) {
+        BodyChecksums checksums = BodyChecksums.of(body, mode);
+        return md5Demanded.get() ? checksums.withContentMd5(body) : checksums;
+    }
+
+    /**
+     * A 400 answer that asks for Content-MD5: the code {@code MissingContentMD5}, or a message naming
+     * {@code Content-MD5} (AWS words it "Content-MD5 OR x-amz-checksum- HTTP header is required for Put
+     * Object requests with Object Lock parameters").
+     */
+    static boolean demandsContentMd5(Throwable failure) {
+        Throwable cause = S3Errors.unwrap(failure);
+        if (!(cause instanceof S3RequestException) || ((S3RequestException) cause).statusCode() != 400) {
+            return false;
+        }
+        S3RequestException answer = (S3RequestException) cause;
+        return "MissingContentMD5".equals(answer.errorCode())
+                || (answer.getMessage() != null
+                        && answer.getMessage().toLowerCase(Locale.ROOT).contains("content-md5"));
+    }
+
     /** An error answer that names the checksum, as {@link S3Errors} classifies it (not BadDigest). */
     private static boolean rejectsChecksumHeader(Throwable failure) {
         Throwable cause = S3Errors.unwrap(failure);
@@ -333,6 +379,11 @@ final class FlexibleChecksums {
                 default:
                     throw new IllegalArgumentException("unknown mode " + mode);
             }
+        }
+
+        /** These checksums with Content-MD5 of {@code body} added (kept if there already). */
+        BodyChecksums withContentMd5(ByteBuffer body) {
+            return contentMd5 != null ? this : new BodyChecksums(crc32c, contentMd5(body));
         }
 
         /** Base64 of the body's CRC32C, big-endian, as {@code x-amz-checksum-crc32c} takes it; or null. */

@@ -200,6 +200,42 @@ class FlexibleChecksumsTest {
         assertThat(checksums.asksOnGets()).isTrue();
     }
 
+    @Test
+    void anUploadRefusedWithoutContentMd5IsSentAgainWithItAndTheCrc32cModeIsKept() {
+        FlexibleChecksums checksums = new FlexibleChecksums(true);
+        upload(checksums, answerEchoing(true));
+        assertThat(checksums.mode()).isEqualTo(Mode.CRC32C);
+        S3RequestException objectLock = (S3RequestException) S3Errors.translate(
+                "PutObject",
+                "s3://b/k",
+                S3Exception.builder()
+                        .statusCode(400)
+                        .awsErrorDetails(AwsErrorDetails.builder()
+                                .errorCode("InvalidRequest")
+                                .errorMessage("Content-MD5 OR x-amz-checksum- HTTP header is required for Put Object"
+                                        + " requests with Object Lock parameters")
+                                .build())
+                        .build());
+        Function<BodyChecksums, CompletableFuture<String>> locked = checksumsSent -> {
+            sent.add(checksumsSent);
+            return checksumsSent.contentMd5() == null
+                    ? CompletableFuture.failedFuture(objectLock)
+                    : CompletableFuture.completedFuture(checksumsSent.crc32c());
+        };
+
+        upload(checksums, locked);
+        upload(checksums, locked);
+
+        assertThat(sent).hasSize(4);
+        assertThat(sent.get(1).contentMd5()).as("the refused upload").isNull();
+        assertThat(sent.subList(2, 4)).allSatisfy(s -> {
+            assertThat(s.contentMd5()).isEqualTo(MD5_OF_BODY);
+            assertThat(s.crc32c()).isEqualTo(CRC32C_OF_BODY);
+        });
+        assertThat(checksums.mode()).isEqualTo(Mode.CRC32C);
+        assertThat(checksums.md5Demanded()).isTrue();
+    }
+
     /** Backblaze B2's answer to a request with an x-amz-checksum-* header, as S3Errors translates it. */
     private static S3RequestException rejection(String operation) {
         return (S3RequestException) S3Errors.translate(
