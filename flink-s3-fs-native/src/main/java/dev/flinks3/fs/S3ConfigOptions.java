@@ -1,5 +1,6 @@
 package dev.flinks3.fs;
 
+import dev.flinks3.multipart.PartSizing;
 import dev.flinks3.transfer.ClientSettings;
 import dev.flinks3.transfer.CredentialSettings;
 import dev.flinks3.transfer.ReadSettings;
@@ -359,6 +360,16 @@ public final class S3ConfigOptions {
             UploadSettings.MIN_PART_SIZE,
             Long.MAX_VALUE);
 
+    public static final ConfigOption<Boolean> UNIFORM_PARTS = ConfigOptions.key("s3.upload.uniform-parts")
+            .booleanType()
+            .noDefaultValue()
+            .withDescription("Give every part of an upload but the last the same size, 's3.upload.min.part.size':"
+                    + " the part size then does not grow after " + PartSizing.PARTS_PER_STEP + " parts"
+                    + " (objects reach 10,000 parts of that size), and a persist of the recoverable writer keeps"
+                    + " a short buffer as a tail object instead of sending it as a part. Cloudflare R2 refuses to"
+                    + " complete uploads whose parts differ in size (InvalidPart). Unset: true where the endpoint's"
+                    + " host ends with '" + UploadSettings.R2_HOST_SUFFIX + "', false elsewhere.");
+
     public static final ConfigOption<Boolean> CONDITIONAL_WRITES_ENABLED = ConfigOptions.key(
                     "s3.conditional-writes.enabled")
             .booleanType()
@@ -657,6 +668,7 @@ public final class S3ConfigOptions {
                 PART_SIZE,
                 MAX_PARTS_IN_FLIGHT,
                 MAX_BUFFERED_SIZE,
+                UNIFORM_PARTS,
                 CONDITIONAL_WRITES_ENABLED,
                 CHECKSUM_VALIDATION_ENABLED,
                 CHUNKED_ENCODING_ENABLED,

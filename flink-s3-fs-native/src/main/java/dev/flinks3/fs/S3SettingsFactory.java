@@ -107,7 +107,7 @@ public final class S3SettingsFactory {
         URI endpoint = addressing(config, client);
         client.credentials(credentials -> credentials(config, credentials));
         transport(config, client);
-        uploads(config, upload);
+        uploads(config, upload, endpoint);
         reads(config, read);
         encryption(config, encryption);
         privateNetwork(config, client, endpoint);
@@ -263,7 +263,7 @@ public final class S3SettingsFactory {
         b.expectContinueEnabled(config.bool(EXPECT_CONTINUE_ENABLED));
     }
 
-    private static void uploads(ConfigReader config, UploadSettings.Builder b) {
+    private static void uploads(ConfigReader config, UploadSettings.Builder b, URI endpoint) {
         long partSize = config.bytesInRange(PART_SIZE);
         long maxBuffered = config.find(MAX_BUFFERED_SIZE).isPresent()
                 ? config.bytesInRange(MAX_BUFFERED_SIZE)
@@ -277,6 +277,13 @@ public final class S3SettingsFactory {
         b.maxBufferedBytesPerProcess(maxBuffered);
         b.maxPartsInFlightPerStream(config.intInRange(MAX_PARTS_IN_FLIGHT));
         b.conditionalWritesEnabled(config.bool(CONDITIONAL_WRITES_ENABLED));
+        b.uniformParts(config.find(UNIFORM_PARTS).isPresent() ? config.bool(UNIFORM_PARTS) : isR2(endpoint));
+    }
+
+    /** True for an endpoint of Cloudflare R2, whose uploads need parts of one size. */
+    static boolean isR2(URI endpoint) {
+        String host = endpoint == null ? null : endpoint.getHost();
+        return host != null && host.toLowerCase(Locale.ROOT).endsWith(UploadSettings.R2_HOST_SUFFIX);
     }
 
     private static void reads(ConfigReader config, ReadSettings.Builder b) {

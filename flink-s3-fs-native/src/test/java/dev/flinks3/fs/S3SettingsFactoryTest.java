@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 class S3SettingsFactoryTest {
@@ -537,6 +539,30 @@ class S3SettingsFactoryTest {
                 Arguments.of(
                         Map.of("s3.client", "crt", "fs.s3a.connection.expect.continue", "false"),
                         "'fs.s3a.connection.expect.continue: false' cannot be used with 's3.client: crt'"));
+    }
+
+    @ParameterizedTest(name = "{0} {1}: uniform parts {2}")
+    @CsvSource({
+        "https://0123456789abcdef.r2.cloudflarestorage.com, , true",
+        "https://0123456789abcdef.eu.R2.cloudflarestorage.com, , true",
+        "https://0123456789abcdef.r2.cloudflarestorage.com, false, false",
+        "http://127.0.0.1:9000, , false",
+        "http://127.0.0.1:9000, true, true",
+        ", , false"
+    })
+    void uniformPartsAreOnForCloudflareR2UnlessConfigured(String endpoint, String configured, boolean uniform) {
+        Map<String, String> config = new HashMap<>();
+        if (endpoint != null) {
+            config.put("s3.endpoint", endpoint);
+        }
+        if (configured != null) {
+            config.put("s3.upload.uniform-parts", configured);
+        }
+        assertThat(S3FileSystemSettings.fromConfiguration(Configuration.fromMap(config))
+                        .s3()
+                        .upload()
+                        .uniformParts())
+                .isEqualTo(uniform);
     }
 
     @ParameterizedTest(name = "{1}")

@@ -149,17 +149,19 @@ public final class MultipartUploadStream extends UploadStream {
 
     /**
      * Makes everything written so far durable without closing: sends the current buffer as a part if it
-     * holds at least S3's 5 MiB minimum, waits until every part is answered and hands the upload out
-     * (a later {@link #cancel()} or failure no longer aborts it).
+     * holds at least S3's 5 MiB minimum (with {@link PartSizing#uniform() uniform parts}: only if it is
+     * full), waits until every part is answered and hands the upload out (a later
+     * {@link #cancel()} or failure no longer aborts it).
      *
-     * @return the upload id and parts, and the tail: the bytes after the last part (under 5 MiB), as a
-     *     view valid until the next write
+     * @return the upload id and parts, and the tail: the bytes after the last part (under 5 MiB, or under
+     *     one part with uniform parts), as a view valid until the next write
      * @throws IOException the first failure; the stream is failed then
      */
     public synchronized UploadSnapshot persist() throws IOException {
         ensureOpen();
         try {
-            if (current != null && current.size() >= UploadSettings.MIN_PART_SIZE) {
+            if (current != null
+                    && (sizing.uniform() ? current.isFull() : current.size() >= UploadSettings.MIN_PART_SIZE)) {
                 sendCurrentPart();
             }
             List<CompletedPart> parts = session.awaitParts();

@@ -12,7 +12,9 @@ import dev.flinks3.transfer.UploadSettings;
  * heap arrays) and what the process budget can hold for one stream's parts in flight plus the one
  * being filled. With the defaults (8 MiB parts, 1 GiB budget, 8 parts in flight) parts grow 8, 16, 32,
  * 64 and 113 MiB and an object can reach about 456 GiB ({@link #maxObjectBytes()}). The sizes
- * depend only on the part number, so a resumed upload continues the same series. Immutable.
+ * depend only on the part number, so a resumed upload continues the same series. With uniform parts
+ * ({@link UploadSettings#uniformParts()}, for stores that refuse parts of different sizes) the size
+ * never grows, and an object can reach 10,000 parts of the configured size. Immutable.
  */
 public final class PartSizing {
 
@@ -23,6 +25,7 @@ public final class PartSizing {
 
     private final int basePartBytes;
     private final int maxPartBytes;
+    private final boolean uniform;
 
     /**
      * @param configuredPartBytes the part size from the settings (5 MiB..5 GiB); sizes above 1 GiB
@@ -31,9 +34,25 @@ public final class PartSizing {
      * @param partsInFlightPerStream the per-stream limit of parts being uploaded
      */
     public PartSizing(long configuredPartBytes, long budgetBytes, int partsInFlightPerStream) {
+        this(configuredPartBytes, budgetBytes, partsInFlightPerStream, false);
+    }
+
+    /**
+     * As {@link #PartSizing(long, long, int)}; with {@code uniform} every part has the configured size.
+     */
+    public PartSizing(long configuredPartBytes, long budgetBytes, int partsInFlightPerStream, boolean uniform) {
         this.basePartBytes = (int) Math.min(configuredPartBytes, MAX_BUFFERED_PART_BYTES);
         long ceiling = Math.min(MAX_BUFFERED_PART_BYTES, budgetBytes / (partsInFlightPerStream + 1L));
-        this.maxPartBytes = (int) Math.max(basePartBytes, ceiling);
+        this.maxPartBytes = uniform ? basePartBytes : (int) Math.max(basePartBytes, ceiling);
+        this.uniform = uniform;
+    }
+
+    /**
+     * True if every part but the last must have the same size: then a persist sends no part shorter than
+     * {@link #partBytes(int)}.
+     */
+    public boolean uniform() {
+        return uniform;
     }
 
     /** Size in bytes of part {@code partNumber} (1..10,000) when filled completely. */

@@ -58,8 +58,11 @@ public final class UploadEngine implements UploadStreams {
         this.client = Objects.requireNonNull(client, "client");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.budget = buffers.budget();
-        this.sizing =
-                new PartSizing(settings.partSizeBytes(), budget.limitBytes(), settings.maxPartsInFlightPerStream());
+        this.sizing = new PartSizing(
+                settings.partSizeBytes(),
+                budget.limitBytes(),
+                settings.maxPartsInFlightPerStream(),
+                settings.uniformParts());
         // One stream's worth of idle buffers: keeping what a burst of streams had in use would hold
         // that much heap after the burst for as long as the collector is not short of memory.
         this.pool = buffers.pool(sizing.basePartBytes(), settings.maxPartsInFlightPerStream() + 1);

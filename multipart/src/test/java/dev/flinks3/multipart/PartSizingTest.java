@@ -23,6 +23,19 @@ class PartSizingTest {
     }
 
     @Test
+    void uniformPartsNeverGrow() {
+        PartSizing sizing = new PartSizing(16 * MIB, 1024 * MIB, 4, true);
+
+        assertThat(sizing.uniform()).isTrue();
+        assertThat(sizing.partBytes(2_001)).isEqualTo(16 * MIB);
+        assertThat(sizing.partBytes(10_000)).isEqualTo(16 * MIB);
+        assertThat(sizing.maxObjectBytes()).isEqualTo(10_000L * 16 * MIB);
+        assertThat(new PartSizing(5 * MIB, 15 * MIB, 4).uniform())
+                .as("a part size that cannot grow is not the uniform mode")
+                .isFalse();
+    }
+
+    @Test
     void aTightBudgetKeepsThePartSizeFixed() {
         PartSizing sizing = new PartSizing(5 * MIB, 15 * MIB, 4);
 

@@ -70,6 +70,40 @@ class RecoverableOperationsTest {
     }
 
     @Test
+    void withUniformPartsPersistKeepsAShortBufferAsTheTailAndEveryPartButTheLastHasThePartSize() throws IOException {
+        UploadEngine uniform = new UploadEngine(
+                client,
+                TestData.settings(4, 64L * MIB)
+                        .partSizeBytes(8L * MIB)
+                        .uniformParts(true)
+                        .build());
+        byte[] beforePersist = random(6 * MIB, 35);
+        MultipartUploadStream first = uniform.openStream(target, WriteCondition.NONE);
+        writeInSlices(first, beforePersist);
+
+        UploadSnapshot persisted = first.persist();
+        assertThat(persisted.parts()).isEmpty();
+        assertThat(persisted.tailBytes()).isEqualTo(6L * MIB);
+        byte[] tail = bytes(persisted.tail());
+        first.cancel();
+
+        MultipartUploadStream resumed = uniform.resumeStream(target, persisted.uploadId(), persisted.parts());
+        resumed.write(tail);
+        byte[] afterRecovery = random(13 * MIB + 3, 36);
+        writeInSlices(resumed, afterRecovery);
+        UploadSnapshot persistedAgain = resumed.persist();
+        assertThat(persistedAgain.parts()).extracting(CompletedPart::sizeBytes).containsExactly(8L * MIB, 8L * MIB);
+        assertThat(persistedAgain.tailBytes()).isEqualTo(3L * MIB + 3);
+        UploadSnapshot committable = resumed.closeForCommit();
+
+        assertThat(committable.parts())
+                .extracting(CompletedPart::sizeBytes)
+                .containsExactly(8L * MIB, 8L * MIB, 3L * MIB + 3);
+        uniform.completeUpload(target, committable.uploadId(), committable.parts(), WriteCondition.NONE);
+        assertThat(crc(client.bytesOf(target))).isEqualTo(crc(concat(beforePersist, afterRecovery)));
+    }
+
+    @Test
     void persistOfExactlyOneFullPartLeavesNoTail() throws IOException {
         MultipartUploadStream out = engine.openStream(target, WriteCondition.NONE);
         writeInSlices(out, random(PART, 34));

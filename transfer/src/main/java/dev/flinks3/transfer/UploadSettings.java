@@ -35,11 +35,15 @@ public final class UploadSettings {
 
     public static final boolean DEFAULT_CONDITIONAL_WRITES_ENABLED = true;
 
+    /** The host suffix of Cloudflare R2's S3 endpoints, whose uploads need parts of one size. */
+    public static final String R2_HOST_SUFFIX = ".r2.cloudflarestorage.com";
+
     private final long partSizeBytes;
     private final int maxPartsInFlightPerStream;
     private final long maxBufferedBytesPerProcess;
     private final boolean conditionalWritesEnabled;
     private final String storageClass;
+    private final boolean uniformParts;
 
     private UploadSettings(Builder b) {
         this.partSizeBytes = b.partSizeBytes;
@@ -47,6 +51,7 @@ public final class UploadSettings {
         this.maxBufferedBytesPerProcess = b.maxBufferedBytesPerProcess;
         this.conditionalWritesEnabled = b.conditionalWritesEnabled;
         this.storageClass = b.storageClass;
+        this.uniformParts = b.uniformParts;
     }
 
     public static Builder builder() {
@@ -87,9 +92,20 @@ public final class UploadSettings {
         return storageClass;
     }
 
+    /**
+     * Every part but an upload's last has the configured part size: the part size does not grow with the
+     * part number, and {@code persist()} leaves a short buffer as a tail object instead of sending it as a
+     * part. Cloudflare R2 refuses to complete an upload whose non-trailing parts differ in size
+     * ({@code InvalidPart}); the largest object is then 10,000 parts of {@link #partSizeBytes()}.
+     */
+    public boolean uniformParts() {
+        return uniformParts;
+    }
+
     @Override
     public String toString() {
         return "partSizeBytes=" + partSizeBytes
+                + (uniformParts ? ", uniformParts=true" : "")
                 + ", maxPartsInFlightPerStream=" + maxPartsInFlightPerStream
                 + ", maxBufferedBytesPerProcess=" + maxBufferedBytesPerProcess
                 + ", conditionalWrites=" + conditionalWritesEnabled
@@ -103,6 +119,7 @@ public final class UploadSettings {
         private long maxBufferedBytesPerProcess = DEFAULT_MAX_BUFFERED_BYTES;
         private boolean conditionalWritesEnabled = DEFAULT_CONDITIONAL_WRITES_ENABLED;
         private String storageClass;
+        private boolean uniformParts;
 
         private Builder() {}
 
@@ -112,6 +129,7 @@ public final class UploadSettings {
             maxBufferedBytesPerProcess = s.maxBufferedBytesPerProcess;
             conditionalWritesEnabled = s.conditionalWritesEnabled;
             storageClass = s.storageClass;
+            uniformParts = s.uniformParts;
         }
 
         /** @throws IllegalArgumentException outside 5 MiB..5 GiB */
@@ -150,6 +168,12 @@ public final class UploadSettings {
                         "unknown storage class '" + v + "', allowed: " + StorageClass.knownValues());
             }
             this.storageClass = v;
+            return this;
+        }
+
+        /** See {@link UploadSettings#uniformParts()}. */
+        public Builder uniformParts(boolean value) {
+            this.uniformParts = value;
             return this;
         }
 
