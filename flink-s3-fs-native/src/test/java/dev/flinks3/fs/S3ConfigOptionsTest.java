@@ -186,6 +186,7 @@ class S3ConfigOptionsTest {
                         "s3a.fast.upload.active.blocks",
                         "fs.s3a.fast.upload.active.blocks"),
                 row(S3ConfigOptions.MAX_BUFFERED_SIZE, "s3.upload.max-buffered-size", MemorySize.ofMebiBytes(1024)),
+                row(S3ConfigOptions.UNIFORM_PARTS, "s3.upload.uniform-parts", null),
                 row(S3ConfigOptions.CONDITIONAL_WRITES_ENABLED, "s3.conditional-writes.enabled", true),
                 row(
                         S3ConfigOptions.CHECKSUM_VALIDATION_ENABLED,
@@ -195,6 +196,13 @@ class S3ConfigOptionsTest {
                         "s3a.checksum.validation",
                         "fs.s3a.checksum.validation"),
                 row(S3ConfigOptions.CHUNKED_ENCODING_ENABLED, "s3.chunked-encoding.enabled", true),
+                row(
+                        S3ConfigOptions.EXPECT_CONTINUE_ENABLED,
+                        "s3.expect-continue.enabled",
+                        true,
+                        "s3.connection.expect.continue",
+                        "s3a.connection.expect.continue",
+                        "fs.s3a.connection.expect.continue"),
                 row(
                         S3ConfigOptions.READ_AHEAD_SIZE,
                         "s3.read.ahead-size",

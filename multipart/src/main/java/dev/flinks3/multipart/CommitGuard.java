@@ -21,12 +21,14 @@ import org.slf4j.LoggerFactory;
  * <p>No overwrite uses S3 conditional writes ({@code If-None-Match: *}, 412 when the key exists). For
  * servers without them (settings {@code conditionalWritesEnabled = false}) it falls back to a HEAD just
  * before the commit, which leaves a small race window. Servers are reported to accept the header yet not
- * enforce it: Ceph RGW 16.2 on CompleteMultipartUpload, MinIO releases of 2022-2024, SeaweedFS. A server
- * whose answers showed that it checks flexible checksums is trusted with the condition; for any other,
- * before the first conditional completion a probe next to the target finds out (an object, then a
- * one-part upload completed onto it with the condition, both removed again), and where the condition
- * is ignored, completions fall back to the HEAD
- * check, with one warning. After a failed commit request, a HEAD tells
+ * enforce it: Ceph RGW 16.2 on CompleteMultipartUpload, MinIO releases of 2022-2024 (which check and echo
+ * flexible checksums as S3 does, so no answer tells them apart), SeaweedFS. So no server is trusted with
+ * the condition untested: before the first conditional PutObject a probe next to the target finds out
+ * whether PutObject honours it (an object, then a conditional PutObject onto it, removed again), and
+ * before the first conditional completion whether CompleteMultipartUpload does (an object, then a one-part
+ * upload completed onto it with the condition, both removed again); where a request kind ignores the
+ * condition, its commits fall back to the HEAD check, with one warning. Each probe runs once per engine,
+ * and only when a write asks for no overwrite. After a failed commit request, a HEAD tells
  * whether the request took effect and only the response was lost (connection drop, or a retry answered
  * NoSuchUpload or 412 because the first attempt had already succeeded): the object then carries
  * exactly the ETag the writer computed. An identical object that was already at the key is
@@ -41,6 +43,8 @@ final class CommitGuard {
     private final boolean conditionalWrites;
     /** Whether CompleteMultipartUpload honours If-None-Match: null until probed. */
     private Boolean completionHonoured;
+    /** Whether PutObject honours If-None-Match: null until probed. */
+    private Boolean putHonoured;
 
     CommitGuard(ObjectClient client, boolean conditionalWrites) {
         this.client = client;
@@ -55,13 +59,10 @@ final class CommitGuard {
      * @throws IOException if the probe of the server fails
      */
     WriteCondition prepareCompletion(S3Location target, WriteCondition requested) throws IOException {
-        if (requested == WriteCondition.IF_NONE_MATCH
-                && conditionalWrites
-                && !trustedWithConditions()
-                && !completionHonoured(target)) {
+        if (requested == WriteCondition.IF_NONE_MATCH && conditionalWrites && !completionHonoured(target)) {
             return headCheck(target);
         }
-        return prepare(target, requested);
+        return requested == WriteCondition.IF_NONE_MATCH && !conditionalWrites ? headCheck(target) : requested;
     }
 
     /**
@@ -70,7 +71,7 @@ final class CommitGuard {
      * #prepareCompletion} does); false with conditional writes switched off.
      */
     boolean completionCarriesCondition(S3Location near) throws IOException {
-        return conditionalWrites && (trustedWithConditions() || completionHonoured(near));
+        return conditionalWrites && completionHonoured(near);
     }
 
     /**
@@ -117,32 +118,50 @@ final class CommitGuard {
     }
 
     /**
-     * The condition to send with the commit request.
+     * The condition to send with the PutObject of a whole object: where conditional writes are switched
+     * off or the server was found to ignore {@code If-None-Match} on PutObject (probing it once if
+     * needed), the HEAD check replaces it.
      *
-     * @throws FileAlreadyExistsException if no overwrite is asked, conditional writes are switched off
+     * @throws FileAlreadyExistsException if no overwrite is asked, the HEAD check replaces the condition
      *     and an object exists at {@code target}
-     * @throws IOException if the HEAD check fails
+     * @throws IOException if the HEAD check or the probe fails
      */
-    WriteCondition prepare(S3Location target, WriteCondition requested) throws IOException {
+    WriteCondition preparePut(S3Location target, WriteCondition requested) throws IOException {
         if (requested != WriteCondition.IF_NONE_MATCH) {
             return requested;
         }
-        if (!conditionalWrites) {
+        if (!conditionalWrites || !putHonoured(target)) {
             return headCheck(target);
         }
         return requested;
     }
 
-    /**
-     * Whether the server's answers showed that it checks flexible checksums as S3 does ({@link
-     * ObjectClient#checksFlexibleChecksums}); such a server is trusted with {@code If-None-Match} and not
-     * probed. Known gap: MinIO releases of 2022-2024 echo CRC32C yet ignore the condition, and are
-     * trusted here too; PutObject is trusted with it on every server. Probing every server on both
-     * request kinds changed the requests that the request-counting test suites expect, which are not
-     * updated yet.
-     */
-    private boolean trustedWithConditions() {
-        return client.checksFlexibleChecksums();
+    private synchronized boolean putHonoured(S3Location near) throws IOException {
+        if (putHonoured == null) {
+            putHonoured = probeConditionalPut(near);
+            if (!putHonoured) {
+                LOG.warn(
+                        "This S3 server ignores If-None-Match: * on PutObject (a probe at {} was overwritten):"
+                                + " files written in one request with WriteMode.NO_OVERWRITE are checked with a HEAD"
+                                + " just before the commit instead, which a concurrent writer can race.",
+                        near);
+            }
+        }
+        return putHonoured;
+    }
+
+    /** Puts an object of its own, then a conditional PutObject onto it; true if refused. */
+    private boolean probeConditionalPut(S3Location near) throws IOException {
+        S3Location probe = near.withKey(near.key() + PROBE_KEY_SUFFIX + UUID.randomUUID());
+        Await.result(client.put(probe, ByteBuffer.allocate(1), WriteCondition.NONE));
+        try {
+            Await.result(client.put(probe, ByteBuffer.allocate(2), WriteCondition.IF_NONE_MATCH));
+            return false;
+        } catch (FileAlreadyExistsException refused) {
+            return true;
+        } finally {
+            client.delete(probe);
+        }
     }
 
     private WriteCondition headCheck(S3Location target) throws IOException {

@@ -267,7 +267,7 @@ public final class MultipartUploadStream extends UploadStream {
         if (current != null) {
             current.markInFlight();
         }
-        WriteCondition sent = guard.prepare(session.target(), condition);
+        WriteCondition sent = guard.preparePut(session.target(), condition);
         try {
             Await.result(client.put(session.target(), body, sent));
         } catch (IOException e) {

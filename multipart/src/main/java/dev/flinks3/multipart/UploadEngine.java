@@ -112,7 +112,7 @@ public final class UploadEngine implements UploadStreams {
 
     /**
      * True if this server honours {@code If-None-Match: *} on a CompleteMultipartUpload (conditional
-     * writes on, and S3-like checksums seen or a probe next to {@code near} refused), so that another
+     * writes on, and a probe next to {@code near} refused), so that another
      * uploader may send no-overwrite with the completion; false where this engine checks with a HEAD.
      *
      * @throws IOException if the probe of the server fails

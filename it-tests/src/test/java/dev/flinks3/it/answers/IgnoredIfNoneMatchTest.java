@@ -19,7 +19,6 @@ import org.apache.flink.core.fs.FileSystemFactory;
 import org.apache.flink.core.fs.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -27,7 +26,8 @@ import org.junit.jupiter.api.Timeout;
  * Issue 23, a server that accepts {@code If-None-Match: *} but does not enforce it (MinIO releases of
  * 2022-2024 echo CRC32C yet ignore it; SeaweedFS): S3Proxy, which checks the checksums and echoes them,
  * gets the conditional PutObject and CompleteMultipartUpload without the header. {@code NO_OVERWRITE}
- * must still never overwrite: the probe finds the condition ignored and the HEAD check takes over.
+ * must still never overwrite: the probes (of PutObject and of CompleteMultipartUpload, whatever the
+ * checksum echo says) find the condition ignored and the HEAD check takes over.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class IgnoredIfNoneMatchTest {
@@ -58,9 +58,6 @@ class IgnoredIfNoneMatchTest {
         server.answers().hideHeader(kind, "If-None-Match");
     }
 
-    @Disabled(
-            "Known gap: S3Proxy echoes CRC32C, and a server whose answers check flexible checksums is trusted with"
-                    + " If-None-Match and not probed (CommitGuard.trustedWithConditions), so this MinIO-like server is not caught yet")
     @Test
     void aOnePartFileIsNotOverwrittenWhereThePutIgnoresTheCondition() throws Exception {
         AnswerRewriteFilter.Rule ignored = server.answers().hideHeader(RequestKind.PUT_OBJECT, "If-None-Match");
@@ -78,9 +75,6 @@ class IgnoredIfNoneMatchTest {
                 .isPositive();
     }
 
-    @Disabled(
-            "Known gap: S3Proxy echoes CRC32C, and a server whose answers check flexible checksums is trusted with"
-                    + " If-None-Match and not probed (CommitGuard.trustedWithConditions), so this MinIO-like server is not caught yet")
     @Test
     void aMultipartFileIsNotOverwrittenWhereTheCompletionIgnoresTheCondition() throws Exception {
         ignoreIfNoneMatch(RequestKind.PUT_OBJECT);
