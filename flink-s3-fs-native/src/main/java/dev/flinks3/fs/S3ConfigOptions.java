@@ -503,6 +503,16 @@ public final class S3ConfigOptions {
             .withDescription("KMS key id, ARN or alias for SSE-KMS; unset uses the bucket's default key (aws/s3)."
                     + " With 'sse-c', S3A's 'fs.s3a.encryption.key' is the customer key, and is read as such.");
 
+    public static final ConfigOption<Boolean> SSE_KMS_CHECK_ON_CREATE = ConfigOptions.key("s3.sse.kms.check-on-create")
+            .booleanType()
+            .defaultValue(false)
+            .withDescription("Check, when the filesystem of a bucket is created, that multipart uploads work there:"
+                    + " a CreateMultipartUpload, one UploadPart and an AbortMultipartUpload of a probe key at the"
+                    + " bucket's root. SSE-KMS (from 's3.sse.type' or the bucket's default encryption) with a key"
+                    + " policy that lacks kms:Decrypt takes small files and refuses every multipart upload; with the"
+                    + " check, creating the filesystem fails at once, naming the KMS permissions, instead of the"
+                    + " first large checkpoint file.");
+
     public static final ConfigOption<String> SSE_KMS_ENCRYPTION_CONTEXT = ConfigOptions.key(
                     "s3.sse.kms.encryption-context")
             .stringType()
@@ -681,6 +691,7 @@ public final class S3ConfigOptions {
                 BULK_COPY_RANGE_SIZE,
                 SSE_TYPE,
                 SSE_KMS_KEY_ID,
+                SSE_KMS_CHECK_ON_CREATE,
                 SSE_KMS_ENCRYPTION_CONTEXT,
                 SSE_C_KEY,
                 SSL_CA_FILE,

@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.net.URI;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import org.apache.flink.configuration.Configuration;
@@ -57,6 +59,9 @@ public class S3FileSystemFactory implements FileSystemFactory {
     private Map<String, SortedMap<String, String>> bucketOverrides = Map.of();
     /** The configuration's values: with the per-bucket overrides, what tells configurations apart. */
     private SortedMap<String, String> values = NO_OVERRIDES;
+    /** Buckets whose multipart uploads were checked at creation ({@code s3.sse.kms.check-on-create}). */
+    private final Set<String> multipartChecked = new HashSet<>();
+
     /** This factory's leases on the runtime's clients, by per-bucket overrides (empty: global). */
     private final Map<SortedMap<String, String>, S3Runtime.Client> clients = new HashMap<>();
 
@@ -91,6 +96,7 @@ public class S3FileSystemFactory implements FileSystemFactory {
         logKeysWithoutEffect(config);
         UnknownKeys.warnOnce(config);
         closeClients();
+        multipartChecked.clear();
         settings = parsed;
         bucketSettings = perBucket;
         bucketOverrides = overrides;
@@ -122,6 +128,14 @@ public class S3FileSystemFactory implements FileSystemFactory {
                         e);
             }
             clients.put(overrides, backend);
+        }
+        if (effective.multipartCheckOnCreate() && bucket != null && multipartChecked.add(bucket)) {
+            try {
+                MultipartUploadCheck.run(backend.objectClient(), getScheme(), bucket);
+            } catch (IOException e) {
+                multipartChecked.remove(bucket);
+                throw e;
+            }
         }
         S3FileSystem fs = PATHS_COPYING
                 ? PathsCopyingS3FileSystem.create(

@@ -33,6 +33,7 @@ public final class S3FileSystemSettings {
     private final boolean bulkCopyEnabled;
     private final Duration closeTimeout;
     private final Duration metricsLogInterval;
+    private final boolean multipartCheckOnCreate;
 
     private S3FileSystemSettings(
             S3Settings s3,
@@ -40,13 +41,15 @@ public final class S3FileSystemSettings {
             int entropyLength,
             boolean bulkCopyEnabled,
             Duration closeTimeout,
-            Duration metricsLogInterval) {
+            Duration metricsLogInterval,
+            boolean multipartCheckOnCreate) {
         this.s3 = Objects.requireNonNull(s3, "s3");
         this.entropyKey = entropyKey;
         this.entropyLength = entropyLength;
         this.bulkCopyEnabled = bulkCopyEnabled;
         this.closeTimeout = closeTimeout;
         this.metricsLogInterval = metricsLogInterval;
+        this.multipartCheckOnCreate = multipartCheckOnCreate;
     }
 
     /**
@@ -99,7 +102,8 @@ public final class S3FileSystemSettings {
                 entropyLength,
                 config.bool(S3ConfigOptions.BULK_COPY_ENABLED),
                 config.positiveDuration(S3ConfigOptions.CLOSE_TIMEOUT),
-                config.nonNegativeDuration(S3ConfigOptions.METRICS_LOG_INTERVAL));
+                config.nonNegativeDuration(S3ConfigOptions.METRICS_LOG_INTERVAL),
+                config.bool(S3ConfigOptions.SSE_KMS_CHECK_ON_CREATE));
     }
 
     /** Settings for tests and embedders: the given S3 settings, no entropy injection, defaults otherwise. */
@@ -110,12 +114,14 @@ public final class S3FileSystemSettings {
                 S3ConfigOptions.ENTROPY_LENGTH.defaultValue(),
                 S3ConfigOptions.BULK_COPY_ENABLED.defaultValue(),
                 S3ConfigOptions.CLOSE_TIMEOUT.defaultValue(),
-                S3ConfigOptions.METRICS_LOG_INTERVAL.defaultValue());
+                S3ConfigOptions.METRICS_LOG_INTERVAL.defaultValue(),
+                S3ConfigOptions.SSE_KMS_CHECK_ON_CREATE.defaultValue());
     }
 
     /** A copy with entropy injection: {@code key} in paths is replaced by {@code length} random characters. */
     public S3FileSystemSettings withEntropy(String key, int length) {
-        return new S3FileSystemSettings(s3, key, length, bulkCopyEnabled, closeTimeout, metricsLogInterval);
+        return new S3FileSystemSettings(
+                s3, key, length, bulkCopyEnabled, closeTimeout, metricsLogInterval, multipartCheckOnCreate);
     }
 
     /**
@@ -175,6 +181,14 @@ public final class S3FileSystemSettings {
         return metricsLogInterval;
     }
 
+    /**
+     * Whether creating the filesystem of a bucket checks that multipart uploads work there ({@code
+     * s3.sse.kms.check-on-create}, see {@link MultipartUploadCheck}).
+     */
+    public boolean multipartCheckOnCreate() {
+        return multipartCheckOnCreate;
+    }
+
     @Override
     public String toString() {
         return "S3FileSystemSettings{" + s3
@@ -183,6 +197,7 @@ public final class S3FileSystemSettings {
                 + ", bulkCopyEnabled=" + bulkCopyEnabled
                 + ", closeTimeout=" + closeTimeout
                 + ", metricsLogInterval=" + metricsLogInterval
+                + (multipartCheckOnCreate ? ", multipartCheckOnCreate=true" : "")
                 + "}";
     }
 }

@@ -226,6 +226,7 @@ class S3ConfigOptionsTest {
                         "s3a.server-side-encryption-algorithm",
                         "fs.s3a.server-side-encryption-algorithm",
                         "presto.s3.sse.type"),
+                row(S3ConfigOptions.SSE_KMS_CHECK_ON_CREATE, "s3.sse.kms.check-on-create", false),
                 row(
                         S3ConfigOptions.SSE_KMS_KEY_ID,
                         "s3.sse.kms.key-id",

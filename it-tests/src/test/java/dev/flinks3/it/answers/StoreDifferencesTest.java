@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.flinks3.it.FlinkS3FileSystems;
+import dev.flinks3.testserver.AnswerRewriteFilter;
 import dev.flinks3.testserver.RequestKind;
 import java.io.IOException;
 import java.net.URI;
@@ -31,8 +32,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Issue 23, stores and settings that differ from AWS, each at the HTTP boundary: an archive storage class
  * refused at creation, a read of an archived object ({@code InvalidObjectState}), a KMS key policy without
- * {@code kms:Decrypt} (multipart requests answered 403), and an endpoint whose virtual-host name does not
- * resolve.
+ * {@code kms:Decrypt} (multipart requests answered 403, also found at creation by {@code
+ * s3.sse.kms.check-on-create}), and an endpoint whose virtual-host name does not resolve.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -116,6 +117,43 @@ class StoreDifferencesTest {
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("kms:Decrypt")
                 .hasMessageContaining("kms:GenerateDataKey");
+    }
+
+    @Test
+    void theCheckAtCreationFailsTheFilesystemWhereMultipartUploadsAreRefusedAndLeavesNothing() throws Exception {
+        AnswerRewriteFilter.Rule kms = server.answers()
+                .refuse(RequestKind.UPLOAD_PART, request -> true, 1, 403, "AccessDenied", "Access Denied");
+        FileSystemFactory checking = server.factory(Map.of("s3.sse.kms.check-on-create", "true"));
+        try {
+            Throwable failure = catchThrowable(() -> RewrittenAnswersServer.fileSystem(checking));
+
+            assertThat(failure)
+                    .isInstanceOf(IOException.class)
+                    .hasMessageContaining("'s3.sse.kms.check-on-create'")
+                    .hasMessageContaining("kms:Decrypt");
+            assertThat(kms.applied()).isEqualTo(1);
+            assertThat(server.s3()
+                            .listMultipartUploads(b -> b.bucket(RewrittenAnswersServer.BUCKET))
+                            .uploads())
+                    .as("uploads left by the check")
+                    .isEmpty();
+
+            // Where multipart uploads work, the check passes: the filesystem is created and nothing is stored.
+            long uploadsBefore = server.count(RequestKind.CREATE_MULTIPART_UPLOAD);
+            assertThat(RewrittenAnswersServer.fileSystem(checking)).isNotNull();
+            assertThat(server.count(RequestKind.CREATE_MULTIPART_UPLOAD)).isEqualTo(uploadsBefore + 1);
+            RewrittenAnswersServer.fileSystem(checking);
+            assertThat(server.count(RequestKind.CREATE_MULTIPART_UPLOAD))
+                    .as("one check per bucket")
+                    .isEqualTo(uploadsBefore + 1);
+            assertThat(server.s3()
+                            .listObjectsV2(
+                                    b -> b.bucket(RewrittenAnswersServer.BUCKET).prefix(".flinks3-multipart-check-"))
+                            .contents())
+                    .isEmpty();
+        } finally {
+            RewrittenAnswersServer.close(checking);
+        }
     }
 
     @Test
