@@ -41,14 +41,21 @@ final class CommitGuard {
 
     private final ObjectClient client;
     private final boolean conditionalWrites;
-    /** Whether CompleteMultipartUpload honours If-None-Match: null until probed. */
-    private Boolean completionHonoured;
-    /** Whether PutObject honours If-None-Match: null until probed. */
-    private Boolean putHonoured;
+    /**
+     * Whether CompleteMultipartUpload honours If-None-Match: probed on the first conditional multipart
+     * write only, so that a store refusing multipart requests (a KMS key policy without kms:Decrypt)
+     * still takes small files.
+     */
+    private final ConditionProbe completions;
+    /** Whether PutObject honours If-None-Match. */
+    private final ConditionProbe puts;
 
     CommitGuard(ObjectClient client, boolean conditionalWrites) {
         this.client = client;
         this.conditionalWrites = conditionalWrites;
+        this.completions = new ConditionProbe(
+                "CompleteMultipartUpload", "files that span several parts", this::probeConditionalCompletion);
+        this.puts = new ConditionProbe("PutObject", "files written in one request", this::probeConditionalPut);
     }
 
     /**
@@ -59,7 +66,7 @@ final class CommitGuard {
      * @throws IOException if the probe of the server fails
      */
     WriteCondition prepareCompletion(S3Location target, WriteCondition requested) throws IOException {
-        if (requested == WriteCondition.IF_NONE_MATCH && conditionalWrites && !completionHonoured(target)) {
+        if (requested == WriteCondition.IF_NONE_MATCH && conditionalWrites && !completions.honoured(target)) {
             return headCheck(target);
         }
         return requested == WriteCondition.IF_NONE_MATCH && !conditionalWrites ? headCheck(target) : requested;
@@ -71,26 +78,7 @@ final class CommitGuard {
      * #prepareCompletion} does); false with conditional writes switched off.
      */
     boolean completionCarriesCondition(S3Location near) throws IOException {
-        return conditionalWrites && completionHonoured(near);
-    }
-
-    /**
-     * Probes CompleteMultipartUpload once, on the first conditional multipart write only, so that a store
-     * refusing multipart requests (a KMS key policy without kms:Decrypt) still takes small files.
-     */
-    private synchronized boolean completionHonoured(S3Location near) throws IOException {
-        if (completionHonoured == null) {
-            completionHonoured = probeConditionalCompletion(near);
-            if (!completionHonoured) {
-                LOG.warn(
-                        "This S3 server ignores If-None-Match: * on CompleteMultipartUpload (a probe at {} was"
-                                + " overwritten): files that span several parts written with WriteMode.NO_OVERWRITE"
-                                + " are checked with a HEAD just before the commit instead, which a concurrent writer"
-                                + " can race.",
-                        near);
-            }
-        }
-        return completionHonoured;
+        return conditionalWrites && completions.honoured(near);
     }
 
     /** Completes a one-part upload with If-None-Match onto an object of its own; true if refused. */
@@ -130,24 +118,10 @@ final class CommitGuard {
         if (requested != WriteCondition.IF_NONE_MATCH) {
             return requested;
         }
-        if (!conditionalWrites || !putHonoured(target)) {
+        if (!conditionalWrites || !puts.honoured(target)) {
             return headCheck(target);
         }
         return requested;
-    }
-
-    private synchronized boolean putHonoured(S3Location near) throws IOException {
-        if (putHonoured == null) {
-            putHonoured = probeConditionalPut(near);
-            if (!putHonoured) {
-                LOG.warn(
-                        "This S3 server ignores If-None-Match: * on PutObject (a probe at {} was overwritten):"
-                                + " files written in one request with WriteMode.NO_OVERWRITE are checked with a HEAD"
-                                + " just before the commit instead, which a concurrent writer can race.",
-                        near);
-            }
-        }
-        return putHonoured;
     }
 
     /** Puts an object of its own, then a conditional PutObject onto it; true if refused. */
@@ -161,6 +135,45 @@ final class CommitGuard {
             return true;
         } finally {
             client.delete(probe);
+        }
+    }
+
+    /** Sends a probe of one request kind next to {@code near}; true if the server refused the overwrite. */
+    @FunctionalInterface
+    private interface Probe {
+        boolean refusesOverwrite(S3Location near) throws IOException;
+    }
+
+    /**
+     * Whether one request kind honours {@code If-None-Match: *}, found out by its probe on first use and
+     * then kept; one warning where it does not. Thread-safe.
+     */
+    private static final class ConditionProbe {
+        private final String requestKind;
+        private final String files;
+        private final Probe probe;
+        private Boolean honoured;
+
+        ConditionProbe(String requestKind, String files, Probe probe) {
+            this.requestKind = requestKind;
+            this.files = files;
+            this.probe = probe;
+        }
+
+        synchronized boolean honoured(S3Location near) throws IOException {
+            if (honoured == null) {
+                honoured = probe.refusesOverwrite(near);
+                if (!honoured) {
+                    LOG.warn(
+                            "This S3 server ignores If-None-Match: * on {} (a probe at {} was overwritten): {} written"
+                                    + " with WriteMode.NO_OVERWRITE are checked with a HEAD just before the commit"
+                                    + " instead, which a concurrent writer can race.",
+                            requestKind,
+                            near,
+                            files);
+                }
+            }
+            return honoured;
         }
     }
 

@@ -95,13 +95,7 @@ class RejectedChecksumHeadersTest {
         FileSystemFactory factory = server.factory(Map.of("s3.upload.min.part.size", "5mb"));
         try {
             FileSystem fs = RewrittenAnswersServer.fileSystem(factory);
-            byte[] large = randomBytes(11 * MIB + 7, 1);
-            byte[] small = randomBytes(300_000, 2);
-            write(fs, path("defaults/large"), large, WriteMode.NO_OVERWRITE);
-            write(fs, path("defaults/small"), small, WriteMode.NO_OVERWRITE);
-
-            assertThat(read(fs, path("defaults/large"))).isEqualTo(large);
-            assertThat(read(fs, path("defaults/small"))).isEqualTo(small);
+            byte[] large = writeLargeAndSmallAndReadThemBack(fs, "defaults", 1);
             try (FSDataInputStream in = fs.open(path("defaults/large"))) {
                 ByteBuffer at = ByteBuffer.allocate(4096);
                 while (at.hasRemaining()) {
@@ -131,14 +125,7 @@ class RejectedChecksumHeadersTest {
         FileSystemFactory factory =
                 server.factory(Map.of("s3.upload.min.part.size", "5mb", "s3.checksum-validation.enabled", "false"));
         try {
-            FileSystem fs = RewrittenAnswersServer.fileSystem(factory);
-            byte[] large = randomBytes(11 * MIB + 7, 3);
-            byte[] small = randomBytes(300_000, 4);
-            write(fs, path("off/large"), large, WriteMode.NO_OVERWRITE);
-            write(fs, path("off/small"), small, WriteMode.NO_OVERWRITE);
-
-            assertThat(read(fs, path("off/large"))).isEqualTo(large);
-            assertThat(read(fs, path("off/small"))).isEqualTo(small);
+            writeLargeAndSmallAndReadThemBack(RewrittenAnswersServer.fileSystem(factory), "off", 3);
             for (RequestKind kind : List.of(
                     RequestKind.CREATE_MULTIPART_UPLOAD,
                     RequestKind.PUT_OBJECT,
@@ -201,6 +188,20 @@ class RejectedChecksumHeadersTest {
         } finally {
             RewrittenAnswersServer.close(factory);
         }
+    }
+
+    /**
+     * Writes a multipart file {@code dir/large} and a one-part file {@code dir/small} with no overwrite,
+     * reads both back byte-exact; returns the large file's bytes.
+     */
+    private byte[] writeLargeAndSmallAndReadThemBack(FileSystem fs, String dir, long seed) throws Exception {
+        byte[] large = randomBytes(11 * MIB + 7, seed);
+        byte[] small = randomBytes(300_000, seed + 1);
+        write(fs, path(dir + "/large"), large, WriteMode.NO_OVERWRITE);
+        write(fs, path(dir + "/small"), small, WriteMode.NO_OVERWRITE);
+        assertThat(read(fs, path(dir + "/large"))).isEqualTo(large);
+        assertThat(read(fs, path(dir + "/small"))).isEqualTo(small);
+        return large;
     }
 
     private long withChecksumHeader(RequestKind kind) {

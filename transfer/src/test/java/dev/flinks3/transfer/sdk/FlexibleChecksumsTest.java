@@ -138,12 +138,7 @@ class FlexibleChecksumsTest {
     void aGetWhoseChecksumModeIsRejectedIsSentAgainWithoutAndLaterGetsAskForNone() throws Exception {
         FlexibleChecksums checksums = new FlexibleChecksums(true);
         List<Boolean> asked = new ArrayList<>();
-        Function<Boolean, CompletableFuture<String>> b2 = withHeader -> {
-            asked.add(withHeader);
-            return withHeader
-                    ? CompletableFuture.failedFuture(rejection("GetObject"))
-                    : CompletableFuture.completedFuture("body");
-        };
+        Function<Boolean, CompletableFuture<String>> b2 = refusingTheHeader("GetObject", "body", asked);
 
         assertThat(checksums
                         .declaring(FlexibleChecksums.Declared.CHECKSUM_MODE, b2, "GetObject", "s3://b/k")
@@ -163,12 +158,8 @@ class FlexibleChecksumsTest {
     void aRejectedAlgorithmOfACreateMultipartUploadIsSentAgainWithoutAndUploadsCarryContentMd5() throws Exception {
         FlexibleChecksums checksums = new FlexibleChecksums(true);
         List<Boolean> declared = new ArrayList<>();
-        Function<Boolean, CompletableFuture<String>> b2 = withHeader -> {
-            declared.add(withHeader);
-            return withHeader
-                    ? CompletableFuture.failedFuture(rejection("CreateMultipartUpload"))
-                    : CompletableFuture.completedFuture("upload-id");
-        };
+        Function<Boolean, CompletableFuture<String>> b2 =
+                refusingTheHeader("CreateMultipartUpload", "upload-id", declared);
 
         assertThat(checksums
                         .declaring(FlexibleChecksums.Declared.ALGORITHM, b2, "CreateMultipartUpload", "s3://b/k")
@@ -234,6 +225,20 @@ class FlexibleChecksumsTest {
         });
         assertThat(checksums.mode()).isEqualTo(Mode.CRC32C);
         assertThat(checksums.md5Demanded()).isTrue();
+    }
+
+    /**
+     * A server as Backblaze B2: refuses the request while it carries the checksum header, answers
+     * {@code answer} without it; records in {@code sent} whether each request carried the header.
+     */
+    private static Function<Boolean, CompletableFuture<String>> refusingTheHeader(
+            String operation, String answer, List<Boolean> sent) {
+        return withHeader -> {
+            sent.add(withHeader);
+            return withHeader
+                    ? CompletableFuture.failedFuture(rejection(operation))
+                    : CompletableFuture.completedFuture(answer);
+        };
     }
 
     /** Backblaze B2's answer to a request with an x-amz-checksum-* header, as S3Errors translates it. */
