@@ -92,7 +92,7 @@ public final class SoakCommand implements Callable<Integer> {
             names = "--flat-tolerance",
             defaultValue = "0.10",
             description = "A figure grew if its last third's mean exceeds its first third's by more than this fraction"
-                    + " (plus its noise floor) and so does its fitted line (default: ${DEFAULT-VALUE}).")
+                    + " (plus its noise floor) and so do its fitted line and its median (default: ${DEFAULT-VALUE}).")
     double tolerance;
 
     @Option(

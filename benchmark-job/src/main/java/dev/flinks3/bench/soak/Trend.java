@@ -8,7 +8,9 @@ import java.util.Arrays;
  * the last third's mean exceeds the first third's and the line rises over the window by more than
  * {@code tolerance x |first-third mean| + floor}: the relative bound of the issue's target (the last hour's mean
  * within 10% of the first hour's) with an absolute floor for figures whose noise is a few units (threads, a
- * connection opened for one more part). A figure that fell or stayed within the bound is flat.
+ * connection opened for one more part), and the last third's median exceeds the first third's median by that
+ * bound too: a figure still high at the end, not a spike that rose and passed within the last third (the
+ * temporary files of one restore). A figure that fell or stayed within the bound is flat.
  *
  * @param samples samples in the window
  * @param first the first sample's value
@@ -62,7 +64,8 @@ public record Trend(
         double lastMean = Arrays.stream(values, n - third, n).average().orElse(0);
         double rise = slopePerMs * (timesMillis[n - 1] - timesMillis[0]);
         double bound = tolerance * Math.abs(firstMean) + floor;
-        boolean grew = lastMean - firstMean > bound && rise > bound;
+        double risenMedian = median(values, n - third, n) - median(values, 0, third);
+        boolean grew = lastMean - firstMean > bound && rise > bound && risenMedian > bound;
         return new Trend(
                 n,
                 values[0],
@@ -72,5 +75,13 @@ public record Trend(
                 lastMean,
                 slopePerMs * 3_600_000,
                 grew);
+    }
+
+    /** The median of {@code values[from..to)}, {@code to > from}. */
+    private static double median(double[] values, int from, int to) {
+        double[] sorted = Arrays.copyOfRange(values, from, to);
+        Arrays.sort(sorted);
+        int middle = sorted.length / 2;
+        return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
     }
 }

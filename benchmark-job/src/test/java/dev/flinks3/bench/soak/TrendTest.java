@@ -62,6 +62,25 @@ class TrendTest {
     }
 
     @Test
+    void aSpikeThatPassedWithinTheLastThirdIsNotGrowthButAStepThatStaysIs() {
+        double[] spike = new double[60];
+        double[] step = new double[60];
+        for (int i = 0; i < spike.length; i++) {
+            // 2 files, 18 for eight samples of the last third (a restore's files), then 2 again.
+            spike[i] = i >= 44 && i < 52 ? 18 : 2;
+            step[i] = i >= 44 ? 18 : 2;
+        }
+
+        Trend passed = Trend.of(HOUR, spike, 0.10, 4);
+        assertThat(passed.lastThirdMean() - passed.firstThirdMean())
+                .as("the means alone would call it growth")
+                .isGreaterThan(4.2);
+        assertThat(passed.grew()).isFalse();
+        assertThat(passed.highest()).isEqualTo(18);
+        assertThat(Trend.of(HOUR, step, 0.10, 4).grew()).isTrue();
+    }
+
+    @Test
     void aFigureThatFellDidNotGrow() {
         double[] values = new double[60];
         for (int i = 0; i < values.length; i++) {
