@@ -59,34 +59,37 @@ final class CommitGuard {
     }
 
     /**
-     * As {@link #prepare} for a CompleteMultipartUpload: where the server was found to ignore {@code
-     * If-None-Match} on completions, the HEAD check replaces it.
+     * As {@link #preparePut} for a CompleteMultipartUpload: where conditional writes are switched off or
+     * the server was found to ignore {@code If-None-Match} on completions, the HEAD check replaces it.
      *
      * @throws FileAlreadyExistsException if no overwrite is asked and an object exists at {@code target}
-     * @throws IOException if the probe of the server fails
+     * @throws IOException if the HEAD check fails
      */
     WriteCondition prepareCompletion(S3Location target, WriteCondition requested) throws IOException {
-        if (requested == WriteCondition.IF_NONE_MATCH && conditionalWrites && !completions.honoured(target)) {
+        if (requested != WriteCondition.IF_NONE_MATCH) {
+            return requested;
+        }
+        if (!conditionalWrites || !completions.honoured(target)) {
             return headCheck(target);
         }
-        return requested == WriteCondition.IF_NONE_MATCH && !conditionalWrites ? headCheck(target) : requested;
+        return requested;
     }
 
     /**
      * True if a CompleteMultipartUpload to a key near {@code near} can carry no-overwrite as {@code
      * If-None-Match: *} that the server honours (probing the server once if needed, as {@link
-     * #prepareCompletion} does); false with conditional writes switched off.
+     * #prepareCompletion} does); false with conditional writes switched off or where the probe failed.
      */
-    boolean completionCarriesCondition(S3Location near) throws IOException {
+    boolean completionCarriesCondition(S3Location near) {
         return conditionalWrites && completions.honoured(near);
     }
 
     /** Completes a one-part upload with If-None-Match onto an object of its own; true if refused. */
     private boolean probeConditionalCompletion(S3Location near) throws IOException {
-        S3Location probe = near.withKey(near.key() + PROBE_KEY_SUFFIX + UUID.randomUUID());
-        Await.result(client.put(probe, ByteBuffer.allocate(1), WriteCondition.NONE));
+        S3Location probe = probeNear(near);
         String uploadId = null;
         try {
+            Await.result(client.put(probe, ByteBuffer.allocate(1), WriteCondition.NONE));
             uploadId = Await.result(client.createMultipartUpload(probe));
             CompletedPart part = Await.result(client.uploadPart(probe, uploadId, 1, ByteBuffer.allocate(2)));
             try {
@@ -101,7 +104,7 @@ final class CommitGuard {
             if (uploadId != null) {
                 Await.quietly(client.abortMultipartUpload(probe, uploadId));
             }
-            client.delete(probe);
+            remove(probe);
         }
     }
 
@@ -112,7 +115,7 @@ final class CommitGuard {
      *
      * @throws FileAlreadyExistsException if no overwrite is asked, the HEAD check replaces the condition
      *     and an object exists at {@code target}
-     * @throws IOException if the HEAD check or the probe fails
+     * @throws IOException if the HEAD check fails
      */
     WriteCondition preparePut(S3Location target, WriteCondition requested) throws IOException {
         if (requested != WriteCondition.IF_NONE_MATCH) {
@@ -126,15 +129,31 @@ final class CommitGuard {
 
     /** Puts an object of its own, then a conditional PutObject onto it; true if refused. */
     private boolean probeConditionalPut(S3Location near) throws IOException {
-        S3Location probe = near.withKey(near.key() + PROBE_KEY_SUFFIX + UUID.randomUUID());
-        Await.result(client.put(probe, ByteBuffer.allocate(1), WriteCondition.NONE));
+        S3Location probe = probeNear(near);
         try {
+            Await.result(client.put(probe, ByteBuffer.allocate(1), WriteCondition.NONE));
             Await.result(client.put(probe, ByteBuffer.allocate(2), WriteCondition.IF_NONE_MATCH));
             return false;
         } catch (FileAlreadyExistsException refused) {
             return true;
         } finally {
+            remove(probe);
+        }
+    }
+
+    private static S3Location probeNear(S3Location near) {
+        return near.withKey(near.key() + PROBE_KEY_SUFFIX + UUID.randomUUID());
+    }
+
+    /**
+     * Deletes a probe's object, also after a failed probe (whose PutObject may have taken effect with its
+     * answer lost); a delete that fails leaves it, with a warning naming it.
+     */
+    private void remove(S3Location probe) {
+        try {
             client.delete(probe);
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("Could not delete the If-None-Match probe object {}; it may be deleted by hand", probe, e);
         }
     }
 
@@ -160,9 +179,24 @@ final class CommitGuard {
             this.probe = probe;
         }
 
-        synchronized boolean honoured(S3Location near) throws IOException {
+        /**
+         * True if the request kind honours the condition, probing next to {@code near} on first use. A probe
+         * that fails (the server or the network failing its requests) answers false for this write, which
+         * then checks with a HEAD, and leaves the question open for the next one.
+         */
+        synchronized boolean honoured(S3Location near) {
             if (honoured == null) {
-                honoured = probe.refusesOverwrite(near);
+                try {
+                    honoured = probe.refusesOverwrite(near);
+                } catch (IOException | RuntimeException e) {
+                    LOG.info(
+                            "The probe of If-None-Match: * on {} at {} failed ({}): this write is checked with a HEAD"
+                                    + " instead, and the next conditional write probes again.",
+                            requestKind,
+                            near,
+                            e.toString());
+                    return false;
+                }
                 if (!honoured) {
                     LOG.warn(
                             "This S3 server ignores If-None-Match: * on {} (a probe at {} was overwritten): {} written"

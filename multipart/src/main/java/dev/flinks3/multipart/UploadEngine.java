@@ -113,11 +113,10 @@ public final class UploadEngine implements UploadStreams {
     /**
      * True if this server honours {@code If-None-Match: *} on a CompleteMultipartUpload (conditional
      * writes on, and a probe next to {@code near} refused), so that another
-     * uploader may send no-overwrite with the completion; false where this engine checks with a HEAD.
-     *
-     * @throws IOException if the probe of the server fails
+     * uploader may send no-overwrite with the completion; false where this engine checks with a HEAD
+     * (also where the probe failed: the next call probes again).
      */
-    public boolean completionHonoursNoOverwrite(S3Location near) throws IOException {
+    public boolean completionHonoursNoOverwrite(S3Location near) {
         return guard.completionCarriesCondition(near);
     }
 

@@ -260,6 +260,36 @@ class MultipartUploadStreamTest {
     }
 
     @Test
+    void aProbeThatFailsLeavesThatWriteToTheHeadCheckAndTheNextWriteProbesAgain() throws IOException {
+        // The probe's first PutObject takes effect and its answer is lost.
+        client.inject(Fault.on(Operation.PUT).atCall(1).afterEffect());
+        S3Location first = target.withKey(target.key() + "-first");
+        byte[] data = random(100, 16);
+        MultipartUploadStream out = engine.openStream(first, WriteCondition.IF_NONE_MATCH);
+        out.write(data);
+        out.close();
+
+        assertThat(client.bytesOf(first)).isEqualTo(data);
+        assertThat(client.calls(Operation.HEAD))
+                .as("the HEAD check in the probe's place")
+                .isEqualTo(1);
+        assertThat(client.keys(target.bucket()))
+                .as("the failed probe leaves nothing")
+                .containsExactly(first.key());
+
+        S3Location second = target.withKey(target.key() + "-second");
+        MultipartUploadStream again = engine.openStream(second, WriteCondition.IF_NONE_MATCH);
+        again.write(data);
+        again.close();
+        assertThat(client.calls(Operation.HEAD))
+                .as("probed again, found honoured: no HEAD")
+                .isEqualTo(1);
+        assertThat(client.calls(Operation.PUT))
+                .as("failed probe 1, write 1, probe 2, write 1")
+                .isEqualTo(1 + 1 + 2 + 1);
+    }
+
+    @Test
     void noOverwriteOfAMultipartObjectOnAServerIgnoringTheConditionProbesOnceThenChecksWithAHead() throws IOException {
         client.actAsServerIgnoringConditionalCompletion();
         byte[] old = random(10, 13);

@@ -75,20 +75,24 @@ class ServerAnswersTest {
 
     @Test
     void conditionalRequestConflictIsRetried() throws Exception {
-        FaultRule conflict = proxy.failNext(
-                RequestKind.PUT_OBJECT,
-                1,
-                Fault.error(
-                        409,
-                        "ConditionalRequestConflict",
-                        "A conflicting operation occurred. If using PutObject you can retry the request."));
         Path file = new Path(dir, "conditional");
         try (ProxiedFileSystem fileSystem = ProxiedFileSystem.create(proxy, Map.of());
                 S3Client s3 = SharedS3ProxyTarget.sdkClient()) {
+            // The first conditional write probes If-None-Match on PutObject; the conflict is for the file's own.
+            write(fileSystem, new Path(dir, "first"), WriteMode.NO_OVERWRITE);
+            long before = putAttempts();
+            FaultRule conflict = proxy.failNext(
+                    RequestKind.PUT_OBJECT,
+                    1,
+                    Fault.error(
+                            409,
+                            "ConditionalRequestConflict",
+                            "A conflicting operation occurred. If using PutObject you can retry the request."));
+
             write(fileSystem, file, WriteMode.NO_OVERWRITE);
 
             assertThat(conflict.applied()).isEqualTo(1);
-            assertThat(putAttempts()).as("PutObject attempts").isEqualTo(2);
+            assertThat(putAttempts() - before).as("PutObject attempts").isEqualTo(2);
             assertThat(s3.getObjectAsBytes(b -> b.bucket(bucket).key(key(file))).asUtf8String())
                     .isEqualTo(file.getName());
         }
@@ -96,18 +100,18 @@ class ServerAnswersTest {
 
     @Test
     void aConditionalRequestConflictOnCompleteMultipartUploadIsFinalAndLeavesNothing() throws Exception {
-        FaultRule conflict = proxy.failNext(
-                RequestKind.COMPLETE_MULTIPART_UPLOAD,
-                1,
-                Fault.error(409, "ConditionalRequestConflict", "A conflicting operation occurred."));
         Path file = new Path(dir, "conditional-multipart");
         try (ProxiedFileSystem fileSystem = ProxiedFileSystem.create(proxy, Map.of("s3.upload.min.part.size", "5mb"));
                 S3Client s3 = SharedS3ProxyTarget.sdkClient()) {
-            Throwable failure = catchThrowable(() -> {
-                try (FSDataOutputStream out = fileSystem.fs().create(file, WriteMode.NO_OVERWRITE)) {
-                    out.write(new byte[(5 << 20) + 1]);
-                }
-            });
+            // The first conditional multipart write probes If-None-Match on completions; the conflict is the file's.
+            writeMultipart(fileSystem, new Path(dir, "first"));
+            long completionsBefore = completions();
+            FaultRule conflict = proxy.failNext(
+                    RequestKind.COMPLETE_MULTIPART_UPLOAD,
+                    1,
+                    Fault.error(409, "ConditionalRequestConflict", "A conflicting operation occurred."));
+
+            Throwable failure = catchThrowable(() -> writeMultipart(fileSystem, file));
 
             assertThat(failure).isInstanceOf(IOException.class);
             assertThat(failure.getMessage())
@@ -118,9 +122,9 @@ class ServerAnswersTest {
                             "ConditionalRequestConflict",
                             "multipart upload to be started again");
             assertThat(conflict.applied()).isEqualTo(1);
-            assertThat(proxy.recorded().stream().filter(r -> r.kind() == RequestKind.COMPLETE_MULTIPART_UPLOAD))
+            assertThat(completions() - completionsBefore)
                     .as("CompleteMultipartUpload attempts: S3 asks for the upload again, not for a retry")
-                    .hasSize(1);
+                    .isEqualTo(1);
             assertThat(s3.listObjectsV2(b -> b.bucket(bucket).prefix(key(file))).contents())
                     .isEmpty();
             assertThat(s3.listMultipartUploads(b -> b.bucket(bucket).prefix(key(file)))
@@ -199,6 +203,19 @@ class ServerAnswersTest {
             Throwable failure = catchThrowable(() -> write(fileSystem, file, WriteMode.OVERWRITE));
             assertThat(failure).as("writing %s", file).isInstanceOf(IOException.class);
             return failure.getMessage();
+        }
+    }
+
+    private long completions() {
+        return proxy.recorded().stream()
+                .filter(r -> r.kind() == RequestKind.COMPLETE_MULTIPART_UPLOAD)
+                .count();
+    }
+
+    /** A file of two parts of 5 MiB parts, written with no overwrite. */
+    private static void writeMultipart(ProxiedFileSystem fileSystem, Path file) throws IOException {
+        try (FSDataOutputStream out = fileSystem.fs().create(file, WriteMode.NO_OVERWRITE)) {
+            out.write(new byte[(5 << 20) + 1]);
         }
     }
 

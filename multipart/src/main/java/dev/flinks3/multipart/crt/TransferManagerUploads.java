@@ -105,13 +105,15 @@ public final class TransferManagerUploads implements UploadStreams {
         if (unusable) {
             return false;
         }
-        if (settings.client().checksumsEnabled() && !client.checksFlexibleChecksums()) {
-            if (engine.metrics().bytesUploaded() > 0 && !checksumWarning.getAndSet(true)) {
+        // With checksums off too: the Transfer Manager's parts could carry no Content-MD5, the engine's do.
+        if (!client.checksFlexibleChecksums()) {
+            if (settings.client().checksumsEnabled()
+                    && engine.metrics().bytesUploaded() > 0
+                    && !checksumWarning.getAndSet(true)) {
                 LOG.warn("This S3 server has not shown that it checks x-amz-checksum-crc32c, and the Transfer"
                         + " Manager on the CRT-based S3 client (s3.client: crt) cannot send Content-MD5 with its"
                         + " parts: files written through FileSystem.create() are uploaded by the plugin's"
-                        + " multipart engine instead. s3.checksum-validation.enabled: false would let the"
-                        + " Transfer Manager upload them without checksums.");
+                        + " multipart engine instead, with Content-MD5.");
             }
             return false;
         }
