@@ -1,5 +1,6 @@
 package dev.flinks3.it.answers;
 
+import static dev.flinks3.it.answers.RewrittenAnswersServer.randomBytes;
 import static dev.flinks3.it.answers.RewrittenAnswersServer.read;
 import static dev.flinks3.it.answers.RewrittenAnswersServer.write;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -11,7 +12,6 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -220,11 +220,5 @@ class RejectedChecksumHeadersTest {
         assertThat(uploads)
                 .as("uploads without Content-MD5")
                 .allSatisfy(r -> assertThat(r.header("Content-MD5")).isPresent());
-    }
-
-    private static byte[] randomBytes(int size, long seed) {
-        byte[] bytes = new byte[size];
-        new Random(seed).nextBytes(bytes);
-        return bytes;
     }
 }

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.util.Map;
+import java.util.Random;
 import org.apache.flink.core.fs.FSDataOutputStream;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.FileSystem.WriteMode;
@@ -92,6 +93,13 @@ final class RewrittenAnswersServer implements AutoCloseable {
             in.transferTo(bytes);
             return bytes.toByteArray();
         }
+    }
+
+    /** {@code size} bytes drawn from a random generator seeded with {@code seed}. */
+    static byte[] randomBytes(int size, long seed) {
+        byte[] bytes = new byte[size];
+        new Random(seed).nextBytes(bytes);
+        return bytes;
     }
 
     static String key(Path path) {

@@ -1,5 +1,6 @@
 package dev.flinks3.it.answers;
 
+import static dev.flinks3.it.answers.RewrittenAnswersServer.randomBytes;
 import static dev.flinks3.it.answers.RewrittenAnswersServer.read;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -12,7 +13,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -157,11 +157,5 @@ class UniformPartsTest {
         System.arraycopy(a, 0, all, 0, a.length);
         System.arraycopy(b, 0, all, a.length, b.length);
         return all;
-    }
-
-    private static byte[] randomBytes(int size, long seed) {
-        byte[] bytes = new byte[size];
-        new Random(seed).nextBytes(bytes);
-        return bytes;
     }
 }

@@ -167,10 +167,7 @@ final class FlexibleChecksums {
                                     + S3Errors.unwrap(failure).getMessage() + "); it is sent again with Content-MD5")) {
                         return send.apply(checksumsOf(body, Mode.CONTENT_MD5));
                     }
-                    return CompletableFuture.<R>failedFuture(
-                            failure instanceof CompletionException && failure.getCause() != null
-                                    ? failure.getCause()
-                                    : failure);
+                    return CompletableFuture.<R>failedFuture(unwrapCompletion(failure));
                 })
                 .thenCompose(Function.identity());
     }
@@ -188,14 +185,15 @@ final class FlexibleChecksums {
     <R> CompletableFuture<R> declaring(
             Declared declared, Function<Boolean, CompletableFuture<R>> send, String operation, Object location) {
         boolean withHeader = declares(declared);
+        if (!withHeader) {
+            return send.apply(false);
+        }
         CompletableFuture<R> result = new CompletableFuture<>();
-        AtomicReference<CompletableFuture<R>> inFlight = new AtomicReference<>(send.apply(withHeader));
+        AtomicReference<CompletableFuture<R>> inFlight = new AtomicReference<>(send.apply(true));
         inFlight.get().whenComplete((response, failure) -> {
             if (failure == null) {
                 result.complete(response);
-            } else if (withHeader
-                    && rejectsChecksumHeader(failure)
-                    && stopDeclaring(declared, failure, operation, location)) {
+            } else if (rejectsChecksumHeader(failure) && stopDeclaring(declared, failure, operation, location)) {
                 CompletableFuture<R> again = send.apply(false);
                 inFlight.set(again);
                 if (result.isCancelled()) {
