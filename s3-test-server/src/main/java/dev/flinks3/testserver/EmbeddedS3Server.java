@@ -232,6 +232,15 @@ public final class EmbeddedS3Server implements AutoCloseable {
     }
 
     /**
+     * When each answer held back on purpose so far (a slow answer of the fault profile) began to wait, epoch ms,
+     * in order; the first 100,000 only. Empty without a fault profile. A benchmark uses it to tell the delays it
+     * injected from delays of the client.
+     */
+    public List<Long> slowAnswerTimes() {
+        return randomFaults == null ? List.of() : randomFaults.slowAnswerTimes();
+    }
+
+    /**
      * The rules that rewrite the real answers of S3Proxy into the wrong answers of other S3 stores; none
      * until a test arms one.
      */

@@ -1,5 +1,7 @@
 package dev.flinks3.testserver;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -27,6 +29,11 @@ final class RandomFaults {
     private final AtomicLong resets = new AtomicLong();
     private final AtomicLong midBodyResets = new AtomicLong();
     private final AtomicLong slowAnswers = new AtomicLong();
+    /** When each held-back answer began to wait, epoch ms; the first {@link #KEPT_SLOW_ANSWER_TIMES} only. */
+    private final List<Long> slowAnswerTimes = new ArrayList<>();
+
+    /** How many held-back answers' times are kept: a soak of days at the rates used stays well below. */
+    static final int KEPT_SLOW_ANSWER_TIMES = 100_000;
 
     RandomFaults(FaultProfile profile) {
         this.profile = profile;
@@ -44,7 +51,14 @@ final class RandomFaults {
             case INTERNAL_ERROR -> internalErrors.incrementAndGet();
             case SLOW_DOWN -> slowDowns.incrementAndGet();
             case RESET -> resets.incrementAndGet();
-            case SLOW_ANSWER -> slowAnswers.incrementAndGet();
+            case SLOW_ANSWER -> {
+                slowAnswers.incrementAndGet();
+                synchronized (slowAnswerTimes) {
+                    if (slowAnswerTimes.size() < KEPT_SLOW_ANSWER_TIMES) {
+                        slowAnswerTimes.add(System.currentTimeMillis());
+                    }
+                }
+            }
             default -> {}
         }
         return fault;
@@ -75,6 +89,13 @@ final class RandomFaults {
     /** Counts a mid-body reset once the body really was cut (a request without a body is served instead). */
     void countMidBodyReset() {
         midBodyResets.incrementAndGet();
+    }
+
+    /** When each held-back answer so far began to wait, epoch ms, in order (the first 100,000). */
+    List<Long> slowAnswerTimes() {
+        synchronized (slowAnswerTimes) {
+            return List.copyOf(slowAnswerTimes);
+        }
     }
 
     FaultProfile profile() {

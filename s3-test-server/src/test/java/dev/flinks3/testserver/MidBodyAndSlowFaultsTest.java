@@ -75,6 +75,7 @@ class MidBodyAndSlowFaultsTest {
                 S3Client impatient = client(server, 1, Duration.ofMillis(300));
                 S3Client patient = client(server, 1, null)) {
             server.putObjectDirectly(BUCKET, "object", BODY);
+            long before = System.currentTimeMillis();
 
             assertThatThrownBy(() -> impatient.headObject(b -> b.bucket(BUCKET).key("object")))
                     .isInstanceOf(ApiCallAttemptTimeoutException.class);
@@ -83,6 +84,10 @@ class MidBodyAndSlowFaultsTest {
                     .isEqualTo(BODY.length);
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(1500));
             assertThat(server.injectedFaults().slowAnswers()).isEqualTo(2);
+            assertThat(server.slowAnswerTimes())
+                    .hasSize(2)
+                    .allSatisfy(t -> assertThat(t).isBetween(before, System.currentTimeMillis()))
+                    .isSorted();
         }
     }
 

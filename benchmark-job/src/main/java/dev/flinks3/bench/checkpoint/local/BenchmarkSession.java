@@ -379,7 +379,9 @@ public final class BenchmarkSession {
                 injected.slowDowns(),
                 injected.resets(),
                 injected.midBodyResets(),
-                injected.slowAnswers());
+                injected.slowAnswers(),
+                profile.slowAnswerMillis(),
+                server.slowAnswerTimes());
     }
 
     /**

@@ -1,5 +1,7 @@
 package dev.flinks3.bench.checkpoint.results;
 
+import java.util.List;
+
 /**
  * The random faults the embedded S3 server injected over a whole benchmark (every contender and
  * round, warm-up included): the profile asked for and what was injected.
@@ -12,6 +14,9 @@ package dev.flinks3.bench.checkpoint.results;
  * @param resets connections closed before a response
  * @param midBodyResets connections closed half-way through a request's or an answer's body
  * @param slowAnswers requests held back before they were served
+ * @param slowAnswerMillis how long each held-back request waited before it was served, ms
+ * @param slowAnswerEpochMillis when each held-back request began to wait, epoch ms, in order (the first 100,000);
+ *     null in results written before it was recorded
  */
 public record S3Faults(
         double errorRate,
@@ -21,12 +26,9 @@ public record S3Faults(
         long slowDowns,
         long resets,
         long midBodyResets,
-        long slowAnswers) {
-
-    /** Errors and resets before the answer only. */
-    public S3Faults(double errorRate, double resetRate, long seed, long internalErrors, long slowDowns, long resets) {
-        this(errorRate, resetRate, seed, internalErrors, slowDowns, resets, 0, 0);
-    }
+        long slowAnswers,
+        long slowAnswerMillis,
+        List<Long> slowAnswerEpochMillis) {
 
     /** All injected faults. */
     public long injected() {

@@ -98,5 +98,6 @@ class SoakIT {
         assertThat(faults.slowDowns()).isPositive();
         assertThat(faults.resets() + faults.midBodyResets()).isPositive();
         assertThat(faults.slowAnswers()).isPositive();
+        assertThat(faults.slowAnswerEpochMillis()).hasSize((int) faults.slowAnswers());
     }
 }
