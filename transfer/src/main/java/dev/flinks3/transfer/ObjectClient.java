@@ -94,6 +94,18 @@ public interface ObjectClient {
     }
 
     /**
+     * {@link #readInto(S3Location, long, ByteBuffer, String)} for a caller that waits for the answer right away
+     * (a positional read): an implementation may send the GET on the calling thread, and the returned future is
+     * then complete when this returns. The answer and the failures are those of {@code readInto}.
+     *
+     * @param ifMatch the ETag the object must still have, {@code null} for whatever version is there
+     */
+    default CompletableFuture<RangeRead> readIntoWaiting(
+            S3Location location, long start, ByteBuffer dst, String ifMatch) {
+        return readInto(location, start, dst, ifMatch);
+    }
+
+    /**
      * One ranged GET of bytes {@code [start, endExclusive)}, its body written into {@code file} at the
      * same offset as it arrives: one range of a parallel download of an object to a local file (S3 user
      * guide, "Performance design patterns": fetch byte ranges in parallel). With {@code ifMatch}, the GET

@@ -33,6 +33,7 @@ final class RangeFetch {
     private final ByteBuffer dst;
     private final int length;
     private final ObjectVersion version;
+    private final boolean waiting;
     private final CompletableFuture<RangeRead> result = new CompletableFuture<>();
     private final List<Throwable> breaks = new ArrayList<>(0);
     private volatile long objectLength;
@@ -45,7 +46,8 @@ final class RangeFetch {
             long start,
             ByteBuffer dst,
             long expectedObjectLength,
-            ObjectVersion version) {
+            ObjectVersion version,
+            boolean waiting) {
         this.client = client;
         this.location = location;
         this.start = start;
@@ -53,6 +55,7 @@ final class RangeFetch {
         this.length = dst.remaining();
         this.objectLength = expectedObjectLength;
         this.version = version;
+        this.waiting = waiting;
     }
 
     /**
@@ -70,7 +73,21 @@ final class RangeFetch {
             ByteBuffer dst,
             long expectedObjectLength,
             ObjectVersion version) {
-        return new RangeFetch(client, location, start, dst, expectedObjectLength, version);
+        return new RangeFetch(client, location, start, dst, expectedObjectLength, version, false);
+    }
+
+    /**
+     * As {@link #of}, for a caller that {@link #await()}s right after {@link #begin()}: its GETs are sent with
+     * {@link ObjectClient#readIntoWaiting}, which may run them on the calling thread.
+     */
+    static RangeFetch waitedFor(
+            ObjectClient client,
+            S3Location location,
+            long start,
+            ByteBuffer dst,
+            long expectedObjectLength,
+            ObjectVersion version) {
+        return new RangeFetch(client, location, start, dst, expectedObjectLength, version, true);
     }
 
     /** Sends the first GET (none if already cancelled) and returns at once. Call once. */
@@ -130,7 +147,9 @@ final class RangeFetch {
         try {
             ByteBuffer rest = dst.duplicate();
             rest.position(rest.position() + done);
-            read = client.readInto(location, start + done, rest, ifMatch);
+            read = waiting
+                    ? client.readIntoWaiting(location, start + done, rest, ifMatch)
+                    : client.readInto(location, start + done, rest, ifMatch);
         } catch (RuntimeException e) {
             result.completeExceptionally(e);
             return;

@@ -393,7 +393,7 @@ public final class S3SeekableInputStream extends InputStream {
         }
         RangeRead read;
         try {
-            read = RangeFetch.of(client, location, position, dst, length, version)
+            read = RangeFetch.waitedFor(client, location, position, dst, length, version)
                     .begin()
                     .await();
         } catch (EOFException pastTheEnd) {

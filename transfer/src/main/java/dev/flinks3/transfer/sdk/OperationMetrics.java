@@ -69,6 +69,49 @@ public final class OperationMetrics {
         }
     }
 
+    /**
+     * Counts one call sent without the SDK's pipeline that succeeded in one attempt ({@link DirectRangedGet}).
+     *
+     * @param nanos from signing to the body's last byte, ns
+     * @param firstByteNanos from signing to the answer's headers, ns
+     * @param bodyNanos from the headers to the body's last byte, ns
+     */
+    void recordDirect(long nanos, long firstByteNanos, long bodyNanos) {
+        requests.increment();
+        attempts.increment();
+        firstByteNanos(firstByteNanos);
+        bodyNanos(bodyNanos);
+        latency.record(nanos);
+    }
+
+    /** Counts one attempt sent without the SDK's pipeline that got no usable answer (the SDK's call follows). */
+    void recordDirectFailure(S3RetryStrategy.Failure failure) {
+        attempts.increment();
+        switch (failure) {
+            case THROTTLED:
+                throttledAttempts.increment();
+                break;
+            case ERROR_ANSWER:
+                errorAnswerAttempts.increment();
+                break;
+            case TIMED_OUT:
+                timedOutAttempts.increment();
+                break;
+            default:
+                ioErrorAttempts.increment();
+        }
+    }
+
+    private void firstByteNanos(long nanos) {
+        firstByteNanos.add(nanos);
+        firstBytes.increment();
+    }
+
+    private void bodyNanos(long nanos) {
+        bodyNanos.add(nanos);
+        bodies.increment();
+    }
+
     /** Adds an attempt's connection wait, time to first byte and body time (last byte after the first). */
     private void countTimes(MetricCollection attempt) {
         Duration wait = first(attempt, HttpMetric.CONCURRENCY_ACQUIRE_DURATION);
@@ -78,12 +121,10 @@ public final class OperationMetrics {
         }
         Duration firstByte = first(attempt, CoreMetric.TIME_TO_FIRST_BYTE);
         if (firstByte != null) {
-            firstByteNanos.add(firstByte.toNanos());
-            firstBytes.increment();
+            firstByteNanos(firstByte.toNanos());
             Duration lastByte = first(attempt, CoreMetric.TIME_TO_LAST_BYTE);
             if (lastByte != null && lastByte.compareTo(firstByte) >= 0) {
-                bodyNanos.add(lastByte.minus(firstByte).toNanos());
-                bodies.increment();
+                bodyNanos(lastByte.minus(firstByte).toNanos());
             }
         }
     }

@@ -2,6 +2,7 @@ package dev.flinks3.transfer.sdk;
 
 import dev.flinks3.transfer.ClientSettings;
 import dev.flinks3.transfer.DefaultMemoryLimit;
+import dev.flinks3.transfer.EncryptionSettings;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.S3Settings;
 import dev.flinks3.transfer.bulk.BulkDownloader;
@@ -123,6 +124,9 @@ public final class S3ClientOwner implements Closeable {
             this.proxies = HttpProxies.of(settings.client());
             S3AsyncClient s3;
             S3Client blocking = null;
+            DirectRangedGet direct = null;
+            FlexibleChecksums checksums =
+                    new FlexibleChecksums(settings.client().checksumsEnabled());
             S3TransferManager transferManager = null;
             if (settings.client().client() == ClientSettings.ClientType.CRT) {
                 this.httpClientInUse = ClientSettings.HttpClientType.CRT;
@@ -145,6 +149,17 @@ public final class S3ClientOwner implements Closeable {
                 blocking = closer.register(configured(S3Client.builder(), scheduler, retryStrategy)
                         .httpClient(http.blocking())
                         .build());
+                if (directGetsApply(settings)) {
+                    direct = new DirectRangedGet(
+                            http.blocking(),
+                            credentials.provider(),
+                            region.id(),
+                            s3.utilities(),
+                            scheduler,
+                            settings.client().apiCallAttemptTimeout(),
+                            requestMetrics,
+                            checksums::asksOnGets);
+                }
             }
             this.transferManager = transferManager;
 
@@ -152,8 +167,9 @@ public final class S3ClientOwner implements Closeable {
             this.objectClient = new SdkObjectClient(
                     s3,
                     blocking,
+                    direct,
                     sse,
-                    new FlexibleChecksums(settings.client().checksumsEnabled()),
+                    checksums,
                     new MultipartCopy(s3, sse, copyPartBytes, COPY_PARTS_IN_FLIGHT),
                     maxSingleCopyBytes,
                     closedGuard);
@@ -257,6 +273,19 @@ public final class S3ClientOwner implements Closeable {
      * the files in flight would otherwise ask for more connections than the pool has, since waiting
      * GETs count against the per-attempt timeout.
      */
+    /**
+     * Whether positional reads may skip the SDK's pipeline ({@link DirectRangedGet}): not where a GET needs more
+     * than a signature and a range (SSE-C's customer key, requester pays, access point routing) or where the
+     * region to sign with is not known before the first answer (no endpoint and no region: cross-region access).
+     */
+    static boolean directGetsApply(S3Settings settings) {
+        ClientSettings client = settings.client();
+        return settings.encryption().sseType() != EncryptionSettings.SseType.SSE_C
+                && !client.requesterPays()
+                && client.accessPoints().isEmpty()
+                && (client.endpoint() != null || client.region() != null);
+    }
+
     static int rangesPerFile(S3Settings settings) {
         return Math.max(
                 1,

@@ -104,6 +104,32 @@ public final class S3RequestMetrics implements MetricPublisher {
         (operation == null ? operations.get(OTHER_OPERATION) : operation).record(apiCall);
     }
 
+    /**
+     * Counts one GetObject sent without the SDK's pipeline ({@link DirectRangedGet}) that succeeded in one
+     * attempt, and its body's bytes.
+     *
+     * @param nanos from signing to the body's last byte, ns
+     * @param firstByteNanos from signing to the answer's headers, ns
+     * @param bodyNanos from the headers to the body's last byte, ns
+     * @param bytes body bytes received
+     */
+    void directGet(long nanos, long firstByteNanos, long bodyNanos, long bytes) {
+        requests.increment();
+        attempts.increment();
+        bytesDownloaded.add(bytes);
+        operations.get("GetObject").recordDirect(nanos, firstByteNanos, bodyNanos);
+    }
+
+    /**
+     * Counts one GetObject attempt sent without the SDK's pipeline that got no usable answer: the same GET then
+     * goes through the SDK, which counts it as a request of its own.
+     */
+    void directAttemptFailed(S3RetryStrategy.Failure failure) {
+        attempts.increment();
+        failedAttempts.get(failure).increment();
+        operations.get("GetObject").recordDirectFailure(failure);
+    }
+
     /** Counts {@code bytes} of an object body received (GetObject), as they arrive. */
     void bodyBytesReceived(long bytes) {
         bytesDownloaded.add(bytes);

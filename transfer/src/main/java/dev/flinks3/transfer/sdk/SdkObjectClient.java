@@ -120,6 +120,7 @@ public final class SdkObjectClient implements ObjectClient {
 
     private final S3AsyncClient s3;
     private final S3Client blocking;
+    private final DirectRangedGet direct;
     private final SseDecorator sse;
     private final FlexibleChecksums checksums;
     private final MultipartCopy multipartCopy;
@@ -131,6 +132,8 @@ public final class SdkObjectClient implements ObjectClient {
      * @param blocking the client of the same configuration for ranged GETs of at least {@value
      *     #STREAMED_RANGE_BYTES} bytes that the caller reads as a stream, {@code null} to send those on
      *     {@code s3} too; not owned
+     * @param direct the path for positional reads without the SDK's pipeline, {@code null} to send those on
+     *     {@code s3} too
      * @param sse the encryption to apply to every request
      * @param checksums whether uploads carry CRC32C checksums and GETs ask for them
      * @param multipartCopy the copy used for sources larger than {@code maxSingleCopyBytes}
@@ -140,6 +143,7 @@ public final class SdkObjectClient implements ObjectClient {
     SdkObjectClient(
             S3AsyncClient s3,
             S3Client blocking,
+            DirectRangedGet direct,
             SseDecorator sse,
             FlexibleChecksums checksums,
             MultipartCopy multipartCopy,
@@ -147,6 +151,7 @@ public final class SdkObjectClient implements ObjectClient {
             ClosedGuard closedGuard) {
         this.s3 = s3;
         this.blocking = blocking;
+        this.direct = direct;
         this.sse = sse;
         this.checksums = checksums;
         this.multipartCopy = multipartCopy;
@@ -193,6 +198,12 @@ public final class SdkObjectClient implements ObjectClient {
     public RangeStream get(S3Location location, long start, long endExclusive, String ifMatch) throws IOException {
         if (start < 0 || endExclusive <= start) {
             throw new IllegalArgumentException("invalid range [" + start + ", " + endExclusive + ") of " + location);
+        }
+        if (direct != null && !closedGuard.isClosed()) {
+            RangeStream opened = direct.open(location, start, endExclusive, ifMatch);
+            if (opened != null) {
+                return opened;
+            }
         }
         ResponseInputStream<GetObjectResponse> body;
         try {
@@ -267,6 +278,25 @@ public final class SdkObjectClient implements ObjectClient {
                 askChecksum -> readIntoOnce(location, start, dst, ifMatch, askChecksum),
                 "GetObject",
                 location);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>With a {@link DirectRangedGet}, the GET is first sent on the calling thread without the SDK's pipeline;
+     * only if that attempt gets no plain answer is it sent as {@link #readInto(S3Location, long, ByteBuffer,
+     * String)} sends it.
+     */
+    @Override
+    public CompletableFuture<RangeRead> readIntoWaiting(
+            S3Location location, long start, ByteBuffer dst, String ifMatch) {
+        if (direct != null && start >= 0 && dst.hasRemaining() && !closedGuard.isClosed()) {
+            RangeRead read = direct.read(location, start, dst, ifMatch);
+            if (read != null) {
+                return CompletableFuture.completedFuture(read);
+            }
+        }
+        return readInto(location, start, dst, ifMatch);
     }
 
     private CompletableFuture<RangeRead> readIntoOnce(

@@ -149,10 +149,12 @@ class S3SeekableInputStreamS3ProxyTest {
                         .isInstanceOf(ObjectChangedException.class);
             }
             List<RequestRecord> gets = server.requestLog().entries(RequestKind.GET_OBJECT);
-            assertThat(gets).hasSize(3);
+            // The two GETs after the replacement are sent directly first; their 412 is asked again through the
+            // SDK's pipeline, whose answer the reader gets.
+            assertThat(gets).hasSize(5);
             assertThat(gets.get(0).header("if-match")).isEmpty();
-            assertThat(gets.get(1).header("if-match")).contains(eTag);
-            assertThat(gets.get(2).header("if-match")).contains(eTag);
+            assertThat(gets.subList(1, gets.size()))
+                    .allSatisfy(get -> assertThat(get.header("if-match")).contains(eTag));
         }
     }
 

@@ -1,0 +1,376 @@
+package dev.flinks3.transfer.sdk;
+
+import dev.flinks3.transfer.RangeRead;
+import dev.flinks3.transfer.RangeStream;
+import dev.flinks3.transfer.S3Location;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.http.AbortableInputStream;
+import software.amazon.awssdk.http.ExecutableHttpRequest;
+import software.amazon.awssdk.http.HttpExecuteRequest;
+import software.amazon.awssdk.http.HttpExecuteResponse;
+import software.amazon.awssdk.http.SdkHttpClient;
+import software.amazon.awssdk.http.SdkHttpFullRequest;
+import software.amazon.awssdk.http.SdkHttpMethod;
+import software.amazon.awssdk.http.SdkHttpRequest;
+import software.amazon.awssdk.http.SdkHttpResponse;
+import software.amazon.awssdk.http.auth.aws.signer.AwsV4FamilyHttpSigner;
+import software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner;
+import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
+import software.amazon.awssdk.services.s3.S3Utilities;
+import software.amazon.awssdk.services.s3.model.GetUrlRequest;
+import software.amazon.awssdk.utils.http.SdkHttpUtils;
+
+/**
+ * A ranged GET that the caller waits for, sent on the blocking HTTP client without the SDK's request pipeline:
+ * the request is signed with the SDK's own SigV4 signer ({@link AwsV4HttpSigner}, unsigned payload, as the SDK
+ * signs S3 requests) with the client's credentials, sent to the URL the SDK's endpoint rules give for the bucket
+ * ({@link S3Utilities#getUrl}, so path-style access, the endpoint and the region are the client's), and its body
+ * is read from the socket straight into the caller's buffer on the caller's thread. A positional read of 16 KiB
+ * costs less than half the client CPU of the SDK's pipeline for the same request, which is what a reader doing
+ * one small GET after the other (a state backend's point lookups) pays per read.
+ *
+ * <p>Only the plain answer is taken: a {@code 206 Partial Content} whose {@code Content-Range} starts at the byte
+ * asked for and whose body arrives in full. Anything else (an error answer, a redirect, a server that ignored
+ * the range, a connection failure, a body cut short, the attempt timeout) returns {@code null} and the caller
+ * sends the same GET through the SDK's pipeline, which retries, translates errors and reads what servers
+ * answer wrongly as every other request does. A failure therefore costs one extra attempt, never a different
+ * result. The attempt timeout ({@code s3.api-call-attempt-timeout}) aborts a direct attempt as it aborts the
+ * SDK's. Counted in the {@link S3RequestMetrics} like the SDK's GetObject calls. Thread-safe.
+ */
+final class DirectRangedGet {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DirectRangedGet.class);
+
+    /** S3 Express One Zone directory buckets sign with session credentials of their own (CreateSession). */
+    private static final String DIRECTORY_BUCKET_SUFFIX = "--x-s3";
+
+    private static final AwsV4HttpSigner SIGNER = AwsV4HttpSigner.create();
+
+    /** The {@code User-Agent} of direct GETs, so a server's log tells them from the SDK's. */
+    static final String USER_AGENT = "flinks3/direct-ranged-get";
+
+    private final SdkHttpClient http;
+    private final AwsCredentialsProvider credentials;
+    private final String signingRegion;
+    private final S3Utilities urls;
+    private final ScheduledExecutorService scheduler;
+    private final Duration attemptTimeout;
+    private final S3RequestMetrics metrics;
+    private final BooleanSupplier asksChecksum;
+    private final Map<String, String> bucketUrls = new ConcurrentHashMap<>();
+
+    /**
+     * @param http the blocking HTTP client (its pool, timeouts, trust and proxy); not owned
+     * @param credentials the client's credentials provider
+     * @param signingRegion the region the client signs with, e.g. {@code us-east-1}
+     * @param urls the client's URL builder ({@code S3AsyncClient.utilities()})
+     * @param scheduler runs the abort of an attempt that outlasts {@code attemptTimeout}; not owned
+     * @param attemptTimeout how long one attempt may take, or {@code null} for no limit but the socket's
+     * @param metrics where requests and failed attempts are counted
+     * @param asksChecksum whether GETs ask for the object's checksum now ({@code x-amz-checksum-mode}); an answer
+     *     that carries a whole object's is left to the SDK's pipeline, which checks it
+     */
+    DirectRangedGet(
+            SdkHttpClient http,
+            AwsCredentialsProvider credentials,
+            String signingRegion,
+            S3Utilities urls,
+            ScheduledExecutorService scheduler,
+            Duration attemptTimeout,
+            S3RequestMetrics metrics,
+            BooleanSupplier asksChecksum) {
+        this.http = http;
+        this.credentials = credentials;
+        this.signingRegion = signingRegion;
+        this.urls = urls;
+        this.scheduler = scheduler;
+        this.attemptTimeout = attemptTimeout;
+        this.metrics = metrics;
+        this.asksChecksum = asksChecksum;
+    }
+
+    /**
+     * Copies bytes {@code [start, start + dst.remaining())} of the object into {@code dst} from its position on
+     * (its position and limit are not moved), or fewer where the object ends first.
+     *
+     * @param ifMatch the ETag the object must still have, sent as {@code If-Match}; {@code null} for none
+     * @return what was copied, or {@code null} if this attempt did not get a plain answer and the caller is to
+     *     send the GET through the SDK's pipeline (then {@code dst}'s bytes are undefined)
+     */
+    RangeRead read(S3Location location, long start, ByteBuffer dst, String ifMatch) {
+        long began = System.nanoTime();
+        Answer answer = send(location, start, start + dst.remaining(), ifMatch);
+        if (answer == null) {
+            return null;
+        }
+        long firstByte = System.nanoTime();
+        int bytes = (int) answer.bodyBytes;
+        try (AbortableInputStream in = answer.body) {
+            if (!readFully(in, dst, bytes)) {
+                in.abort();
+                return fallback(S3RetryStrategy.Failure.CONNECTION);
+            }
+        } catch (IOException | RuntimeException e) {
+            answer.body.abort();
+            LOG.debug(
+                    "The body of a direct GET of {} from byte {} broke; sending it through the SDK",
+                    location,
+                    start,
+                    e);
+            return fallback(S3RetryStrategy.Failure.CONNECTION);
+        }
+        long now = System.nanoTime();
+        metrics.directGet(now - began, firstByte - began, now - firstByte, bytes);
+        return new RangeRead(bytes, answer.objectLength, answer.eTag);
+    }
+
+    /**
+     * Opens bytes {@code [start, endExclusive)} of the object, or fewer where it ends first, as a stream the caller
+     * reads from the socket on its own thread.
+     *
+     * @param ifMatch the ETag the object must still have, sent as {@code If-Match}; {@code null} for none
+     * @return the body, or {@code null} if this attempt did not get a plain answer and the caller is to send the
+     *     GET through the SDK's pipeline
+     */
+    RangeStream open(S3Location location, long start, long endExclusive, String ifMatch) {
+        long began = System.nanoTime();
+        Answer answer = send(location, start, endExclusive, ifMatch);
+        if (answer == null) {
+            return null;
+        }
+        // The body's time and bytes are the reader's; the request is counted at its headers.
+        metrics.directGet(System.nanoTime() - began, System.nanoTime() - began, 0, 0);
+        return new DirectRangeStream(answer, location, metrics);
+    }
+
+    /**
+     * Signs and sends the GET and checks its headers: the answer with its body still to read, or {@code null}
+     * (counted as a failed attempt) if it is not a plain 206 of the bytes asked for.
+     */
+    private Answer send(S3Location location, long start, long endExclusive, String ifMatch) {
+        if (location.bucket().endsWith(DIRECTORY_BUCKET_SUFFIX) || !plainPath(location.key())) {
+            return null;
+        }
+        boolean askChecksum = asksChecksum.getAsBoolean();
+        SdkHttpRequest request;
+        try {
+            request = signed(location, start, endExclusive, ifMatch, askChecksum);
+        } catch (RuntimeException e) {
+            // Credentials that cannot be resolved or sign nothing (anonymous): the SDK's pipeline says why.
+            LOG.debug("Could not sign a direct GET of {}; sending it through the SDK", location, e);
+            return null;
+        }
+        if (request == null) {
+            return null;
+        }
+        ExecutableHttpRequest call = http.prepareRequest(
+                HttpExecuteRequest.builder().request(request).build());
+        ScheduledFuture<?> timeout = attemptTimeout == null
+                ? null
+                : scheduler.schedule(call::abort, attemptTimeout.toNanos(), TimeUnit.NANOSECONDS);
+        AbortableInputStream body = null;
+        try {
+            HttpExecuteResponse response = call.call();
+            body = response.responseBody().orElse(null);
+            SdkHttpResponse answer = response.httpResponse();
+            int status = answer.statusCode();
+            if (status != 206 || body == null) {
+                return fallback(
+                        status == 503 || status == 429
+                                ? S3RetryStrategy.Failure.THROTTLED
+                                : S3RetryStrategy.Failure.ERROR_ANSWER);
+            }
+            long[] range =
+                    contentRange(answer.firstMatchingHeader("Content-Range").orElse(null));
+            long declared = answer.firstMatchingHeader("Content-Length")
+                    .map(DirectRangedGet::parseLength)
+                    .orElse(-1L);
+            if (range == null
+                    || range[0] != start
+                    || declared != range[1] - range[0] + 1
+                    || declared > endExclusive - start
+                    || hasFullObjectChecksum(answer)) {
+                // A checksum of the whole object is checked by the SDK's pipeline, which reads such bodies.
+                return fallback(S3RetryStrategy.Failure.ERROR_ANSWER);
+            }
+            Answer plain = new Answer(
+                    body, declared, range[2], answer.firstMatchingHeader("ETag").orElse(null));
+            body = null;
+            return plain;
+        } catch (IOException | RuntimeException e) {
+            boolean timedOut = timeout != null && timeout.isDone() && !timeout.isCancelled();
+            LOG.debug("Direct GET of {} from byte {} failed; sending it through the SDK", location, start, e);
+            return fallback(timedOut ? S3RetryStrategy.Failure.TIMED_OUT : S3RetryStrategy.Failure.CONNECTION);
+        } finally {
+            if (timeout != null) {
+                timeout.cancel(false);
+            }
+            if (body != null) {
+                body.abort();
+            }
+        }
+    }
+
+    /**
+     * Whether the key's path has no empty, {@code .} or {@code ..} segment: HTTP clients and servers may normalize
+     * such paths, so the path signed would not be the one served; those keys go through the SDK's pipeline.
+     */
+    static boolean plainPath(String key) {
+        for (String segment : key.split("/", -1)) {
+            if (segment.isEmpty() || ".".equals(segment) || "..".equals(segment)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether the answer carries a checksum of a whole object (one of parts ends in {@code -<parts>}). */
+    private static boolean hasFullObjectChecksum(SdkHttpResponse answer) {
+        for (Map.Entry<String, java.util.List<String>> header : answer.headers().entrySet()) {
+            if (header.getKey().toLowerCase(Locale.ROOT).startsWith("x-amz-checksum-")
+                    && !header.getKey().equalsIgnoreCase("x-amz-checksum-type")
+                    && header.getValue().stream().anyMatch(v -> v.indexOf('-') < 0)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Counts a direct attempt that got no plain answer; the caller sends the GET through the SDK's pipeline. */
+    private <T> T fallback(S3RetryStrategy.Failure failure) {
+        metrics.directAttemptFailed(failure);
+        return null;
+    }
+
+    /** A plain answer's body, still to read, and what its headers told. */
+    static final class Answer {
+        final AbortableInputStream body;
+        final long bodyBytes;
+        final long objectLength;
+        final String eTag;
+
+        Answer(AbortableInputStream body, long bodyBytes, long objectLength, String eTag) {
+            this.body = body;
+            this.bodyBytes = bodyBytes;
+            this.objectLength = objectLength;
+            this.eTag = eTag;
+        }
+    }
+
+    private static long parseLength(String header) {
+        try {
+            return Long.parseLong(header.trim());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    private SdkHttpRequest signed(
+            S3Location location, long start, long endExclusive, String ifMatch, boolean askChecksum) {
+        AwsCredentialsIdentity identity = credentials.resolveIdentity().join();
+        if (identity == null
+                || identity.accessKeyId() == null
+                || identity.accessKeyId().isEmpty()) {
+            return null;
+        }
+        SdkHttpFullRequest.Builder request = SdkHttpFullRequest.builder()
+                .method(SdkHttpMethod.GET)
+                .uri(URI.create(bucketUrl(location.bucket()) + SdkHttpUtils.urlEncodeIgnoreSlashes(location.key())))
+                .putHeader("Range", "bytes=" + start + "-" + (endExclusive - 1))
+                .putHeader("User-Agent", USER_AGENT);
+        if (ifMatch != null) {
+            request.putHeader("If-Match", ifMatch);
+        }
+        if (askChecksum) {
+            request.putHeader("x-amz-checksum-mode", "ENABLED");
+        }
+        return SIGNER.sign(sign -> sign.identity(identity)
+                        .request(request.build())
+                        .putProperty(AwsV4FamilyHttpSigner.SERVICE_SIGNING_NAME, "s3")
+                        .putProperty(AwsV4HttpSigner.REGION_NAME, signingRegion)
+                        .putProperty(AwsV4FamilyHttpSigner.PAYLOAD_SIGNING_ENABLED, false)
+                        .putProperty(AwsV4FamilyHttpSigner.DOUBLE_URL_ENCODE, false)
+                        .putProperty(AwsV4FamilyHttpSigner.NORMALIZE_PATH, false))
+                .request();
+    }
+
+    /** The bucket's URL up to the key (ending in {@code /}), as the SDK's endpoint rules build it. */
+    private String bucketUrl(String bucket) {
+        return bucketUrls.computeIfAbsent(bucket, b -> {
+            String url = urls.getUrl(GetUrlRequest.builder().bucket(b).key("k").build())
+                    .toString();
+            return url.substring(0, url.length() - 1);
+        });
+    }
+
+    /** Reads exactly {@code bytes} into {@code dst} from its position; false if the body ends first. */
+    private static boolean readFully(InputStream in, ByteBuffer dst, int bytes) throws IOException {
+        if (dst.hasArray()) {
+            byte[] array = dst.array();
+            int offset = dst.arrayOffset() + dst.position();
+            int done = 0;
+            while (done < bytes) {
+                int n = in.read(array, offset + done, bytes - done);
+                if (n < 0) {
+                    return false;
+                }
+                done += n;
+            }
+            return true;
+        }
+        ByteBuffer target = dst.duplicate();
+        byte[] chunk = new byte[Math.min(bytes, 64 * 1024)];
+        int done = 0;
+        while (done < bytes) {
+            int n = in.read(chunk, 0, Math.min(chunk.length, bytes - done));
+            if (n < 0) {
+                return false;
+            }
+            target.put(chunk, 0, n);
+            done += n;
+        }
+        return true;
+    }
+
+    /**
+     * {@code bytes first-last/total} as {first, last, total}, total -1 for {@code *}; {@code null} if it is not
+     * that shape.
+     */
+    static long[] contentRange(String header) {
+        if (header == null) {
+            return null;
+        }
+        String value = header.trim().toLowerCase(Locale.ROOT);
+        if (!value.startsWith("bytes ")) {
+            return null;
+        }
+        int dash = value.indexOf('-', 6);
+        int slash = value.indexOf('/', dash + 1);
+        if (dash < 0 || slash < 0) {
+            return null;
+        }
+        try {
+            long first = Long.parseLong(value.substring(6, dash).trim());
+            long last = Long.parseLong(value.substring(dash + 1, slash).trim());
+            String total = value.substring(slash + 1).trim();
+            long length = "*".equals(total) ? -1 : Long.parseLong(total);
+            return last < first ? null : new long[] {first, last, length};
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,278 @@
+package dev.flinks3.transfer.sdk;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import dev.flinks3.testserver.AnswerRewriteFilter;
+import dev.flinks3.testserver.EmbeddedS3Server;
+import dev.flinks3.testserver.RequestKind;
+import dev.flinks3.testserver.RequestRecord;
+import dev.flinks3.transfer.ClientSettings;
+import dev.flinks3.transfer.EncryptionSettings;
+import dev.flinks3.transfer.ObjectClient;
+import dev.flinks3.transfer.RangeRead;
+import dev.flinks3.transfer.S3Location;
+import dev.flinks3.transfer.S3RequestException;
+import dev.flinks3.transfer.S3Settings;
+import dev.flinks3.transfer.Secret;
+import dev.flinks3.transfer.TestSettings;
+import dev.flinks3.transfer.read.S3SeekableInputStream;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Positional reads sent without the SDK's pipeline ({@link DirectRangedGet}), against S3Proxy checking every
+ * signature: the bytes, the one GET each read costs, and every answer other than a plain 206 sent again
+ * through the SDK with the result it gave before.
+ */
+@Timeout(60)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class DirectRangedGetS3ProxyTest {
+
+    private static final String BUCKET = "direct";
+    private static final byte[] DATA = new byte[256 * 1024];
+
+    private EmbeddedS3Server server;
+    private S3Settings settings;
+    private S3ClientOwner owner;
+    private ObjectClient client;
+
+    @BeforeAll
+    void start() {
+        new Random(3).nextBytes(DATA);
+        server = EmbeddedS3Server.builder().bucket(BUCKET).start();
+        settings = TestSettings.forServer(server, ClientSettings.HttpClientType.NETTY)
+                .build();
+        owner = new S3ClientOwner(settings);
+        client = owner.objectClient();
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        try (EmbeddedS3Server stopping = server) {
+            owner.close();
+        }
+    }
+
+    @BeforeEach
+    void clean() {
+        server.answers().clear();
+        server.clearFaults();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"plain", "dir/sub dir/key with spaces+plus", "ünïcödé/%25 percent&amp=?#", "~tilde*star!"})
+    void aPositionalReadIsOneSignedGetOffThePipelineWithTheRightBytes(String key) throws Exception {
+        server.putObjectDirectly(BUCKET, key, DATA);
+        server.requestLog().clear();
+        ByteBuffer dst = ByteBuffer.allocate(16 * 1024);
+
+        RangeRead read = wait(client.readIntoWaiting(S3Location.of("s3", BUCKET, key), 1000, dst, null));
+
+        assertThat(read.bytes()).isEqualTo(16 * 1024);
+        assertThat(read.objectLength()).isEqualTo(DATA.length);
+        assertThat(read.eTag()).isNotBlank();
+        assertThat(dst.position()).as("position not moved").isZero();
+        assertThat(Arrays.equals(dst.array(), 0, 16 * 1024, DATA, 1000, 1000 + 16 * 1024))
+                .isTrue();
+        List<RequestRecord> gets = server.requestLog().entries(RequestKind.GET_OBJECT);
+        assertThat(gets).hasSize(1);
+        assertThat(gets.get(0).key()).isEqualTo(key);
+        assertThat(gets.get(0).header("User-Agent")).contains(DirectRangedGet.USER_AGENT);
+    }
+
+    @Test
+    void keysWithEmptyOrDotSegmentsAreReadThroughTheSdk() throws Exception {
+        for (String key : List.of("a//b", "a/./b", "a/../b", "./x")) {
+            server.putObjectDirectly(BUCKET, key, DATA);
+            server.requestLog().clear();
+            ByteBuffer dst = ByteBuffer.allocate(100);
+
+            RangeRead read = wait(client.readIntoWaiting(S3Location.of("s3", BUCKET, key), 5, dst, null));
+
+            assertThat(read.bytes()).isEqualTo(100);
+            assertThat(Arrays.equals(dst.array(), 0, 100, DATA, 5, 105)).isTrue();
+            assertThat(server.requestLog().entries(RequestKind.GET_OBJECT))
+                    .as(key)
+                    .singleElement()
+                    .satisfies(r ->
+                            assertThat(r.header("User-Agent").orElse("")).doesNotContain(DirectRangedGet.USER_AGENT));
+        }
+    }
+
+    @Test
+    void aDirectBufferAndARangePastTheEndGetWhatTheObjectHas() throws Exception {
+        server.putObjectDirectly(BUCKET, "tail", DATA);
+        ByteBuffer dst = ByteBuffer.allocateDirect(8192);
+
+        RangeRead read =
+                wait(client.readIntoWaiting(S3Location.of("s3", BUCKET, "tail"), DATA.length - 100, dst, null));
+
+        assertThat(read.bytes()).isEqualTo(100);
+        byte[] got = new byte[100];
+        dst.duplicate().get(got);
+        assertThat(got).isEqualTo(Arrays.copyOfRange(DATA, DATA.length - 100, DATA.length));
+    }
+
+    @Test
+    void aThrottledDirectAttemptIsSentAgainThroughTheSdkAndCountedAsAFailedAttempt() throws Exception {
+        server.putObjectDirectly(BUCKET, "throttled", DATA);
+        server.requestLog().clear();
+        S3RequestMetrics.Snapshot before = owner.requestMetrics().snapshot();
+        server.failNext(RequestKind.GET_OBJECT, 1, 503, "SlowDown");
+
+        RangeRead read = wait(
+                client.readIntoWaiting(S3Location.of("s3", BUCKET, "throttled"), 0, ByteBuffer.allocate(4096), null));
+
+        S3RequestMetrics.Snapshot since = owner.requestMetrics().snapshot().since(before);
+        assertThat(read.bytes()).isEqualTo(4096);
+        List<RequestRecord> gets = server.requestLog().entries(RequestKind.GET_OBJECT);
+        assertThat(gets).hasSize(2);
+        assertThat(gets.get(1).header("User-Agent").orElse("")).doesNotContain(DirectRangedGet.USER_AGENT);
+        assertThat(since.requests()).as("the SDK's call").isEqualTo(1);
+        assertThat(since.attempts()).isEqualTo(2);
+        assertThat(since.throttledAttempts()).isEqualTo(1);
+        assertThat(owner.requestMetrics().operations().get("GetObject").requests())
+                .isPositive();
+    }
+
+    @Test
+    void aChangedObjectFailsAsBeforeThroughTheSdk() throws Exception {
+        server.putObjectDirectly(BUCKET, "changed", DATA);
+        server.requestLog().clear();
+
+        Throwable failure = catchThrowable(() -> wait(client.readIntoWaiting(
+                S3Location.of("s3", BUCKET, "changed"),
+                0,
+                ByteBuffer.allocate(4096),
+                "\"0123456789abcdef0123456789abcdef\"")));
+
+        assertThat(failure).isInstanceOf(S3RequestException.class);
+        assertThat(((S3RequestException) failure).statusCode()).isEqualTo(412);
+        assertThat(server.requestLog().count(RequestKind.GET_OBJECT)).isEqualTo(2);
+    }
+
+    @Test
+    void aServerIgnoringTheRangeGetsTheSdksAnswerToIt() throws Exception {
+        server.putObjectDirectly(BUCKET, "ignored", DATA);
+        server.answers()
+                .answer(
+                        RequestKind.GET_OBJECT,
+                        request -> true,
+                        AnswerRewriteFilter.ALWAYS,
+                        new AnswerRewriteFilter.Answer(200, DATA));
+        ByteBuffer direct = ByteBuffer.allocate(4096);
+
+        Throwable failure = catchThrowable(
+                () -> wait(client.readIntoWaiting(S3Location.of("s3", BUCKET, "ignored"), 100, direct, null)));
+        Throwable before = catchThrowable(() ->
+                wait(client.readInto(S3Location.of("s3", BUCKET, "ignored"), 100, ByteBuffer.allocate(4096), null)));
+
+        assertThat(failure).isNotNull();
+        assertThat(failure).hasSameClassAs(before).hasMessage(before.getMessage());
+    }
+
+    @Test
+    void aMissingObjectAndAnEmptyOneAnswerAsThroughTheSdk() throws Exception {
+        server.putObjectDirectly(BUCKET, "empty", new byte[0]);
+
+        Throwable missing = catchThrowable(() ->
+                wait(client.readIntoWaiting(S3Location.of("s3", BUCKET, "missing"), 0, ByteBuffer.allocate(10), null)));
+        RangeRead empty =
+                wait(client.readIntoWaiting(S3Location.of("s3", BUCKET, "empty"), 0, ByteBuffer.allocate(10), null));
+
+        assertThat(missing).isInstanceOf(java.io.FileNotFoundException.class);
+        assertThat(empty.bytes()).isZero();
+    }
+
+    @Test
+    void anAnswerHeldPastTheAttemptTimeoutIsAbortedAndSentAgainThroughTheSdk() throws Exception {
+        S3Settings settings = TestSettings.forServer(server, ClientSettings.HttpClientType.NETTY)
+                .client(c -> c.apiCallAttemptTimeout(Duration.ofMillis(700)))
+                .build();
+        server.putObjectDirectly(BUCKET, "slow", DATA);
+        try (S3ClientOwner impatient = new S3ClientOwner(settings)) {
+            server.answers()
+                    .rewrite(
+                            RequestKind.GET_OBJECT,
+                            r -> DirectRangedGet.USER_AGENT.equals(r.getHeader("User-Agent")),
+                            1,
+                            (request, served) -> {
+                                sleep(2_000);
+                                return served;
+                            });
+            S3RequestMetrics.Snapshot before = impatient.requestMetrics().snapshot();
+            long start = System.nanoTime();
+
+            RangeRead read = wait(impatient
+                    .objectClient()
+                    .readIntoWaiting(S3Location.of("s3", BUCKET, "slow"), 0, ByteBuffer.allocate(4096), null));
+
+            assertThat(read.bytes()).isEqualTo(4096);
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(1_900));
+            assertThat(impatient.requestMetrics().snapshot().since(before).timedOutAttempts())
+                    .isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aSeekableStreamsPositionalReadsGoDirect() throws Exception {
+        server.putObjectDirectly(BUCKET, "stream", DATA);
+        server.requestLog().clear();
+        byte[] got = new byte[5000];
+        try (S3SeekableInputStream in = new S3SeekableInputStream(
+                client, S3Location.of("s3", BUCKET, "stream"), settings.read(), DATA.length)) {
+            for (int i = 0; i < 5; i++) {
+                in.readFully(40_000L * i, ByteBuffer.wrap(got));
+                assertThat(got).isEqualTo(Arrays.copyOfRange(DATA, 40_000 * i, 40_000 * i + 5000));
+            }
+        }
+
+        assertThat(server.requestLog().entries(RequestKind.GET_OBJECT))
+                .hasSize(5)
+                .allSatisfy(r -> assertThat(r.header("User-Agent")).contains(DirectRangedGet.USER_AGENT));
+    }
+
+    @Test
+    void storesWhoseGetsNeedMoreThanASignatureStayOnThePipeline() {
+        S3Settings.Builder plain = TestSettings.forServer(server, ClientSettings.HttpClientType.NETTY);
+        assertThat(S3ClientOwner.directGetsApply(plain.build())).isTrue();
+        assertThat(S3ClientOwner.directGetsApply(TestSettings.forServer(server, ClientSettings.HttpClientType.NETTY)
+                        .encryption(e -> e.sseType(EncryptionSettings.SseType.SSE_C)
+                                .sseCustomerKey(Secret.ofNullable("MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=")))
+                        .build()))
+                .isFalse();
+        assertThat(S3ClientOwner.directGetsApply(TestSettings.forServer(server, ClientSettings.HttpClientType.NETTY)
+                        .client(c -> c.requesterPays(true))
+                        .build()))
+                .isFalse();
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static RangeRead wait(CompletableFuture<RangeRead> read) throws Exception {
+        try {
+            return read.get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof Exception ? (Exception) e.getCause() : e;
+        }
+    }
+}
