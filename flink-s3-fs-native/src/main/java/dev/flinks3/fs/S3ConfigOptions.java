@@ -455,6 +455,17 @@ public final class S3ConfigOptions {
             64 * 1024,
             4 * 1024 * 1024);
 
+    public static final ConfigOption<Boolean> DIRECT_GETS_ENABLED = ConfigOptions.key("s3.read.direct-get.enabled")
+            .booleanType()
+            .defaultValue(ReadSettings.DEFAULT_DIRECT_GETS_ENABLED)
+            .withDescription("Send positional reads and the ranges a reader streams without the AWS SDK's request"
+                    + " pipeline: signed with the SDK's SigV4 signer and sent on the blocking HTTP client, at less"
+                    + " than half the client CPU per small GET. Any answer but a plain 206 Partial Content (an error,"
+                    + " a redirect, a server that ignored the range, a broken connection) is sent again through the"
+                    + " SDK, which retries and reports it as for every other request. Not used with 's3.client: crt',"
+                    + " SSE-C, requester pays, access points or S3 Express directory buckets. false sends every GET"
+                    + " through the SDK.");
+
     public static final ConfigOption<Boolean> BULK_COPY_ENABLED = ConfigOptions.key("s3.bulk-copy.enabled")
             .booleanType()
             .defaultValue(true)
@@ -686,6 +697,7 @@ public final class S3ConfigOptions {
                 READ_AHEAD_SIZE,
                 READ_AHEAD_PARALLELISM,
                 READ_BUFFER_SIZE,
+                DIRECT_GETS_ENABLED,
                 BULK_COPY_ENABLED,
                 BULK_COPY_MAX_CONCURRENT,
                 BULK_COPY_RANGE_SIZE,

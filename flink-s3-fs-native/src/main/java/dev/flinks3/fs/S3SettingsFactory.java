@@ -291,6 +291,7 @@ public final class S3SettingsFactory {
         b.readAheadParallelism(config.intInRange(READ_AHEAD_PARALLELISM));
         b.bulkCopyConcurrency(config.intInRange(BULK_COPY_MAX_CONCURRENT));
         b.bulkCopyRangeBytes(config.bytesInRange(BULK_COPY_RANGE_SIZE));
+        b.directGetsEnabled(config.bool(DIRECT_GETS_ENABLED));
     }
 
     private static void encryption(ConfigReader config, EncryptionSettings.Builder b) {

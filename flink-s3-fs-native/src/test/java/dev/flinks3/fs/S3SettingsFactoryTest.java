@@ -107,6 +107,7 @@ class S3SettingsFactoryTest {
         assertThat(s.read().readAheadBytes()).isEqualTo(8L << 20);
         assertThat(s.read().readAheadParallelism()).isEqualTo(8);
         assertThat(s.read().bulkCopyConcurrency()).isEqualTo(16);
+        assertThat(s.read().directGetsEnabled()).isTrue();
         assertThat(s.encryption().sseType()).isEqualTo(SseType.NONE);
         assertThat(s.client().checksumsEnabled()).isTrue();
         assertThat(s.client().chunkedEncodingEnabled()).isTrue();
@@ -303,6 +304,10 @@ class S3SettingsFactoryTest {
                         (S3Settings s) -> s.read().readAheadParallelism(),
                         1),
                 spelling(
+                        Map.of("s3.read.direct-get.enabled", "false"),
+                        (S3Settings s) -> s.read().directGetsEnabled(),
+                        false),
+                spelling(
                         Map.of("s3.bulk-copy.max-concurrent", "64"),
                         (S3Settings s) -> s.read().bulkCopyConcurrency(),
                         64),
@@ -462,6 +467,7 @@ class S3SettingsFactoryTest {
                 bad("s3.read.ahead-parallelism", "0", "from 1 to 64"),
                 bad("s3.read.buffer.size", "1024", "from 65536 to 4194304"),
                 bad("s3.bulk-copy.enabled", "y", "true or false"),
+                bad("s3.read.direct-get.enabled", "sometimes", "true or false"),
                 bad("s3.bulk-copy.max-concurrent", "0", "from 1 to 1024"),
                 bad("s3.sse.type", "rot13", "sse-kms"),
                 bad("fs.s3a.encryption.algorithm", "CSE-KMS", "sse-kms"),

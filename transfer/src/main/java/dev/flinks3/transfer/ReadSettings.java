@@ -20,17 +20,20 @@ public final class ReadSettings {
     public static final int DEFAULT_BULK_COPY_CONCURRENCY = 16;
     public static final int MAX_BULK_COPY_CONCURRENCY = 1024;
     public static final long DEFAULT_BULK_COPY_RANGE_BYTES = 8L * 1024 * 1024;
+    public static final boolean DEFAULT_DIRECT_GETS_ENABLED = true;
 
     private final long readAheadBytes;
     private final int readAheadParallelism;
     private final int bulkCopyConcurrency;
     private final long bulkCopyRangeBytes;
+    private final boolean directGetsEnabled;
 
     private ReadSettings(Builder b) {
         this.readAheadBytes = b.readAheadBytes;
         this.readAheadParallelism = b.readAheadParallelism;
         this.bulkCopyConcurrency = b.bulkCopyConcurrency;
         this.bulkCopyRangeBytes = b.bulkCopyRangeBytes;
+        this.directGetsEnabled = b.directGetsEnabled;
     }
 
     public static Builder builder() {
@@ -66,12 +69,23 @@ public final class ReadSettings {
         return bulkCopyRangeBytes;
     }
 
+    /**
+     * Whether positional reads and streamed ranges are first sent without the SDK's request pipeline (signed
+     * with the SDK's signer, sent on the blocking HTTP client); anything but a plain 206 answer is then sent
+     * again through the pipeline. Only with the SDK's clients, and not where a GET needs more than a signature
+     * (SSE-C, requester pays, access points, S3 Express directory buckets).
+     */
+    public boolean directGetsEnabled() {
+        return directGetsEnabled;
+    }
+
     @Override
     public String toString() {
         return "readAheadBytes=" + readAheadBytes
                 + ", readAheadParallelism=" + readAheadParallelism
                 + ", bulkCopyConcurrency=" + bulkCopyConcurrency
-                + ", bulkCopyRangeBytes=" + bulkCopyRangeBytes;
+                + ", bulkCopyRangeBytes=" + bulkCopyRangeBytes
+                + ", directGets=" + directGetsEnabled;
     }
 
     /** Collects read settings; every setter checks its range. */
@@ -80,6 +94,7 @@ public final class ReadSettings {
         private int readAheadParallelism = DEFAULT_READ_AHEAD_PARALLELISM;
         private int bulkCopyConcurrency = DEFAULT_BULK_COPY_CONCURRENCY;
         private long bulkCopyRangeBytes = DEFAULT_BULK_COPY_RANGE_BYTES;
+        private boolean directGetsEnabled = DEFAULT_DIRECT_GETS_ENABLED;
 
         private Builder() {}
 
@@ -88,6 +103,7 @@ public final class ReadSettings {
             readAheadParallelism = s.readAheadParallelism;
             bulkCopyConcurrency = s.bulkCopyConcurrency;
             bulkCopyRangeBytes = s.bulkCopyRangeBytes;
+            directGetsEnabled = s.directGetsEnabled;
         }
 
         /** @throws IllegalArgumentException outside 64 KiB..1 GiB */
@@ -111,6 +127,12 @@ public final class ReadSettings {
         /** @throws IllegalArgumentException outside 64 KiB..1 GiB */
         public Builder bulkCopyRangeBytes(long value) {
             this.bulkCopyRangeBytes = inRange("bulk-copy range in bytes", value, MIN_RANGE_BYTES, MAX_RANGE_BYTES);
+            return this;
+        }
+
+        /** See {@link ReadSettings#directGetsEnabled()}. */
+        public Builder directGetsEnabled(boolean value) {
+            this.directGetsEnabled = value;
             return this;
         }
 

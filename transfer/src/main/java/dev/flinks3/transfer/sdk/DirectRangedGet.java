@@ -60,6 +60,13 @@ final class DirectRangedGet {
 
     private static final AwsV4HttpSigner SIGNER = AwsV4HttpSigner.create();
 
+    /** Error codes of a refused signature (S3 API reference, Error responses). */
+    private static final java.util.Set<String> SIGNATURE_REFUSED =
+            java.util.Set.of("SignatureDoesNotMatch", "AuthorizationHeaderMalformed");
+
+    /** How much of an error answer is read for its code. */
+    private static final int ERROR_BODY_BYTES = 4096;
+
     /** The {@code User-Agent} of direct GETs, so a server's log tells them from the SDK's. */
     static final String USER_AGENT = "flinks3/direct-ranged-get";
 
@@ -72,6 +79,7 @@ final class DirectRangedGet {
     private final S3RequestMetrics metrics;
     private final BooleanSupplier asksChecksum;
     private final Map<String, String> bucketUrls = new ConcurrentHashMap<>();
+    private volatile boolean stopped;
 
     /**
      * @param http the blocking HTTP client (its pool, timeouts, trust and proxy); not owned
@@ -162,7 +170,7 @@ final class DirectRangedGet {
      * (counted as a failed attempt) if it is not a plain 206 of the bytes asked for.
      */
     private Answer send(S3Location location, long start, long endExclusive, String ifMatch) {
-        if (location.bucket().endsWith(DIRECTORY_BUCKET_SUFFIX) || !plainPath(location.key())) {
+        if (stopped || location.bucket().endsWith(DIRECTORY_BUCKET_SUFFIX) || !plainPath(location.key())) {
             return null;
         }
         boolean askChecksum = asksChecksum.getAsBoolean();
@@ -189,6 +197,9 @@ final class DirectRangedGet {
             SdkHttpResponse answer = response.httpResponse();
             int status = answer.statusCode();
             if (status != 206 || body == null) {
+                if ((status == 400 || status == 403) && body != null) {
+                    stopIfSignatureRefused(body, location);
+                }
                 return fallback(
                         status == 503 || status == 429
                                 ? S3RetryStrategy.Failure.THROTTLED
@@ -236,6 +247,43 @@ final class DirectRangedGet {
             }
         }
         return true;
+    }
+
+    /**
+     * Stops sending direct GETs, with one warning, if the server refused the signature of one: the SDK signs the
+     * same request in ways a store may take where it does not take ours (a proxy that rewrites requests, a store
+     * that signs differently), and every read would otherwise cost a refused request first.
+     */
+    private void stopIfSignatureRefused(AbortableInputStream body, S3Location location) {
+        String code;
+        try {
+            byte[] start = body.readNBytes(ERROR_BODY_BYTES);
+            code = errorCode(new String(start, java.nio.charset.StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            return;
+        }
+        if (SIGNATURE_REFUSED.contains(code) && !stopped) {
+            stopped = true;
+            LOG.warn(
+                    "The server refused the signature of a GET of {} sent without the AWS SDK's request pipeline ({});"
+                            + " positional reads and streamed ranges of this filesystem go through the SDK from now on."
+                            + " If the SDK's requests are refused as well, check the credentials; if not, set"
+                            + " s3.read.direct-get.enabled: false so no read tries the direct GET first.",
+                    location,
+                    code);
+        }
+    }
+
+    /** The {@code <Code>} of an S3 error body, or {@code ""}. */
+    static String errorCode(String xml) {
+        int open = xml.indexOf("<Code>");
+        int close = open < 0 ? -1 : xml.indexOf("</Code>", open);
+        return close < 0 ? "" : xml.substring(open + "<Code>".length(), close).trim();
+    }
+
+    /** Whether a signature refusal stopped direct GETs ({@link #stopIfSignatureRefused}). */
+    boolean stopped() {
+        return stopped;
     }
 
     /** Whether the answer carries a checksum of a whole object (one of parts ends in {@code -<parts>}). */

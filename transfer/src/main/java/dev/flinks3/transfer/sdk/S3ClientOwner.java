@@ -274,13 +274,15 @@ public final class S3ClientOwner implements Closeable {
      * GETs count against the per-attempt timeout.
      */
     /**
-     * Whether positional reads may skip the SDK's pipeline ({@link DirectRangedGet}): not where a GET needs more
+     * Whether positional reads may skip the SDK's pipeline ({@link DirectRangedGet}): when the settings allow it,
+     * and not where a GET needs more
      * than a signature and a range (SSE-C's customer key, requester pays, access point routing) or where the
      * region to sign with is not known before the first answer (no endpoint and no region: cross-region access).
      */
     static boolean directGetsApply(S3Settings settings) {
         ClientSettings client = settings.client();
-        return settings.encryption().sseType() != EncryptionSettings.SseType.SSE_C
+        return settings.read().directGetsEnabled()
+                && settings.encryption().sseType() != EncryptionSettings.SseType.SSE_C
                 && !client.requesterPays()
                 && client.accessPoints().isEmpty()
                 && (client.endpoint() != null || client.region() != null);

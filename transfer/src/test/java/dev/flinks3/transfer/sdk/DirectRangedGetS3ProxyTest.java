@@ -246,6 +246,101 @@ class DirectRangedGetS3ProxyTest {
     }
 
     @Test
+    void aRefusedSignatureStopsDirectGetsOfThatClient() throws Exception {
+        server.putObjectDirectly(BUCKET, "refused", DATA);
+        try (S3ClientOwner own = new S3ClientOwner(settings)) {
+            server.answers()
+                    .refuse(
+                            RequestKind.GET_OBJECT,
+                            r -> DirectRangedGet.USER_AGENT.equals(r.getHeader("User-Agent")),
+                            AnswerRewriteFilter.ALWAYS,
+                            403,
+                            "SignatureDoesNotMatch",
+                            "The request signature we calculated does not match the signature you provided.");
+            server.requestLog().clear();
+            S3Location location = S3Location.of("s3", BUCKET, "refused");
+
+            RangeRead first = wait(own.objectClient().readIntoWaiting(location, 0, ByteBuffer.allocate(100), null));
+            RangeRead second = wait(own.objectClient().readIntoWaiting(location, 100, ByteBuffer.allocate(100), null));
+
+            assertThat(first.bytes()).isEqualTo(100);
+            assertThat(second.bytes()).isEqualTo(100);
+            List<RequestRecord> gets = server.requestLog().entries(RequestKind.GET_OBJECT);
+            assertThat(gets)
+                    .as("the refused direct GET, its SDK resend, the second read through the SDK")
+                    .hasSize(3);
+            assertThat(gets.get(2).header("User-Agent").orElse("")).doesNotContain(DirectRangedGet.USER_AGENT);
+        }
+        // Other clients keep their direct GETs.
+        server.answers().clear();
+        server.requestLog().clear();
+        wait(client.readIntoWaiting(S3Location.of("s3", BUCKET, "refused"), 0, ByteBuffer.allocate(100), null));
+        assertThat(server.requestLog().entries(RequestKind.GET_OBJECT))
+                .singleElement()
+                .satisfies(r -> assertThat(r.header("User-Agent")).contains(DirectRangedGet.USER_AGENT));
+    }
+
+    @Test
+    void anErrorBodysCodeIsRead() {
+        assertThat(DirectRangedGet.errorCode(
+                        "<?xml version=\"1.0\"?><Error><Code>SignatureDoesNotMatch</Code><Message>m</Message></Error>"))
+                .isEqualTo("SignatureDoesNotMatch");
+        assertThat(DirectRangedGet.errorCode("not xml")).isEmpty();
+        assertThat(DirectRangedGet.contentRange("bytes 0-99/1000")).containsExactly(0, 99, 1000);
+        assertThat(DirectRangedGet.contentRange("bytes 5-9/*")).containsExactly(5, 9, -1);
+        assertThat(DirectRangedGet.contentRange("bytes 9-5/10")).isNull();
+        assertThat(DirectRangedGet.contentRange("items 0-1/2")).isNull();
+        assertThat(DirectRangedGet.plainPath("a/b c/d")).isTrue();
+        assertThat(DirectRangedGet.plainPath("a//b")).isFalse();
+        assertThat(DirectRangedGet.plainPath("a/./b")).isFalse();
+    }
+
+    @Test
+    void switchedOffEveryGetGoesThroughTheSdk() throws Exception {
+        server.putObjectDirectly(BUCKET, "switched-off", DATA);
+        S3Settings off = TestSettings.forServer(server, ClientSettings.HttpClientType.NETTY)
+                .read(r -> r.directGetsEnabled(false))
+                .build();
+        try (S3ClientOwner sdkOnly = new S3ClientOwner(off)) {
+            server.requestLog().clear();
+            ByteBuffer dst = ByteBuffer.allocate(4096);
+
+            RangeRead read = wait(
+                    sdkOnly.objectClient().readIntoWaiting(S3Location.of("s3", BUCKET, "switched-off"), 10, dst, null));
+            try (var stream = sdkOnly.objectClient().get(S3Location.of("s3", BUCKET, "switched-off"), 0, 100)) {
+                assertThat(stream.readAllBytes()).isEqualTo(Arrays.copyOf(DATA, 100));
+            }
+
+            assertThat(read.bytes()).isEqualTo(4096);
+            assertThat(S3ClientOwner.directGetsApply(off)).isFalse();
+            assertThat(server.requestLog().entries(RequestKind.GET_OBJECT))
+                    .hasSize(2)
+                    .allSatisfy(r ->
+                            assertThat(r.header("User-Agent").orElse("")).doesNotContain(DirectRangedGet.USER_AGENT));
+        }
+    }
+
+    @Test
+    void aStreamedRangeIsOneDirectGetReadOnTheCallersThread() throws Exception {
+        server.putObjectDirectly(BUCKET, "streamed", DATA);
+        server.requestLog().clear();
+        S3RequestMetrics.Snapshot before = owner.requestMetrics().snapshot();
+        long bytesBefore = owner.requestMetrics().bytesDownloaded();
+
+        try (var stream = client.get(S3Location.of("s3", BUCKET, "streamed"), 1000, 201_000, null)) {
+            assertThat(stream.objectLength()).isEqualTo(DATA.length);
+            assertThat(stream.eTag()).isNotBlank();
+            assertThat(stream.readAllBytes()).isEqualTo(Arrays.copyOfRange(DATA, 1000, 201_000));
+        }
+
+        assertThat(server.requestLog().entries(RequestKind.GET_OBJECT))
+                .singleElement()
+                .satisfies(r -> assertThat(r.header("User-Agent")).contains(DirectRangedGet.USER_AGENT));
+        assertThat(owner.requestMetrics().snapshot().since(before).requests()).isEqualTo(1);
+        assertThat(owner.requestMetrics().bytesDownloaded() - bytesBefore).isEqualTo(200_000);
+    }
+
+    @Test
     void storesWhoseGetsNeedMoreThanASignatureStayOnThePipeline() {
         S3Settings.Builder plain = TestSettings.forServer(server, ClientSettings.HttpClientType.NETTY);
         assertThat(S3ClientOwner.directGetsApply(plain.build())).isTrue();
