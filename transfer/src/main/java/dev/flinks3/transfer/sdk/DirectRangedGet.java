@@ -121,16 +121,17 @@ final class DirectRangedGet {
      */
     RangeRead read(S3Location location, long start, ByteBuffer dst, String ifMatch) {
         long began = System.nanoTime();
-        Answer answer = send(location, start, start + dst.remaining(), ifMatch);
+        Answer answer = send(location, start, start + dst.remaining(), ifMatch, true);
         if (answer == null) {
             return null;
         }
         long firstByte = System.nanoTime();
         int bytes = (int) answer.bodyBytes;
+        boolean complete;
         try (AbortableInputStream in = answer.body) {
-            if (!readFully(in, dst, bytes)) {
+            complete = readFully(in, dst, bytes);
+            if (!complete) {
                 in.abort();
-                return fallback(S3RetryStrategy.Failure.CONNECTION);
             }
         } catch (IOException | RuntimeException e) {
             answer.body.abort();
@@ -139,7 +140,12 @@ final class DirectRangedGet {
                     location,
                     start,
                     e);
-            return fallback(S3RetryStrategy.Failure.CONNECTION);
+            complete = false;
+        } finally {
+            answer.stopTimer();
+        }
+        if (!complete) {
+            return fallback(answer.timedOut() ? S3RetryStrategy.Failure.TIMED_OUT : S3RetryStrategy.Failure.CONNECTION);
         }
         long now = System.nanoTime();
         metrics.directGet(now - began, firstByte - began, now - firstByte, bytes);
@@ -156,7 +162,7 @@ final class DirectRangedGet {
      */
     RangeStream open(S3Location location, long start, long endExclusive, String ifMatch) {
         long began = System.nanoTime();
-        Answer answer = send(location, start, endExclusive, ifMatch);
+        Answer answer = send(location, start, endExclusive, ifMatch, false);
         if (answer == null) {
             return null;
         }
@@ -168,8 +174,11 @@ final class DirectRangedGet {
     /**
      * Signs and sends the GET and checks its headers: the answer with its body still to read, or {@code null}
      * (counted as a failed attempt) if it is not a plain 206 of the bytes asked for.
+     *
+     * @param timeBody whether the attempt timeout keeps running while the body is read (until {@link
+     *     Answer#stopTimer()}); else it stops at the headers, as the SDK's for a body handed to the caller
      */
-    private Answer send(S3Location location, long start, long endExclusive, String ifMatch) {
+    private Answer send(S3Location location, long start, long endExclusive, String ifMatch, boolean timeBody) {
         if (stopped || location.bucket().endsWith(DIRECTORY_BUCKET_SUFFIX) || !plainPath(location.key())) {
             return null;
         }
@@ -191,6 +200,7 @@ final class DirectRangedGet {
                 ? null
                 : scheduler.schedule(call::abort, attemptTimeout.toNanos(), TimeUnit.NANOSECONDS);
         AbortableInputStream body = null;
+        boolean handedOver = false;
         try {
             HttpExecuteResponse response = call.call();
             body = response.responseBody().orElse(null);
@@ -219,19 +229,24 @@ final class DirectRangedGet {
                 return fallback(S3RetryStrategy.Failure.ERROR_ANSWER);
             }
             Answer plain = new Answer(
-                    body, declared, range[2], answer.firstMatchingHeader("ETag").orElse(null));
+                    body,
+                    declared,
+                    range[2],
+                    answer.firstMatchingHeader("ETag").orElse(null),
+                    timeBody ? timeout : null);
             body = null;
+            handedOver = timeBody;
             return plain;
         } catch (IOException | RuntimeException e) {
             boolean timedOut = timeout != null && timeout.isDone() && !timeout.isCancelled();
             LOG.debug("Direct GET of {} from byte {} failed; sending it through the SDK", location, start, e);
             return fallback(timedOut ? S3RetryStrategy.Failure.TIMED_OUT : S3RetryStrategy.Failure.CONNECTION);
         } finally {
-            if (timeout != null) {
-                timeout.cancel(false);
-            }
             if (body != null) {
                 body.abort();
+            }
+            if (timeout != null && !handedOver) {
+                timeout.cancel(false);
             }
         }
     }
@@ -310,12 +325,26 @@ final class DirectRangedGet {
         final long bodyBytes;
         final long objectLength;
         final String eTag;
+        private final ScheduledFuture<?> timer;
 
-        Answer(AbortableInputStream body, long bodyBytes, long objectLength, String eTag) {
+        Answer(AbortableInputStream body, long bodyBytes, long objectLength, String eTag, ScheduledFuture<?> timer) {
             this.body = body;
             this.bodyBytes = bodyBytes;
             this.objectLength = objectLength;
             this.eTag = eTag;
+            this.timer = timer;
+        }
+
+        /** Stops the attempt timeout that ran over the body, if one did. */
+        void stopTimer() {
+            if (timer != null) {
+                timer.cancel(false);
+            }
+        }
+
+        /** Whether the attempt timeout fired while the body was read. */
+        boolean timedOut() {
+            return timer != null && timer.isDone() && !timer.isCancelled();
         }
     }
 
