@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -120,8 +121,29 @@ final class DirectRangedGet {
      *     send the GET through the SDK's pipeline (then {@code dst}'s bytes are undefined)
      */
     RangeRead read(S3Location location, long start, ByteBuffer dst, String ifMatch) {
+        return read(location, start, dst, ifMatch, null);
+    }
+
+    /**
+     * As {@link #read(S3Location, long, ByteBuffer, String)}, for a GET another thread may abort.
+     *
+     * @param abort set to what aborts the GET while it is in flight, and back to {@code null} when it ends;
+     *     {@code null} for none
+     */
+    RangeRead read(S3Location location, long start, ByteBuffer dst, String ifMatch, AtomicReference<Runnable> abort) {
+        try {
+            return readAbortable(location, start, dst, ifMatch, abort);
+        } finally {
+            if (abort != null) {
+                abort.set(null);
+            }
+        }
+    }
+
+    private RangeRead readAbortable(
+            S3Location location, long start, ByteBuffer dst, String ifMatch, AtomicReference<Runnable> abort) {
         long began = System.nanoTime();
-        Answer answer = send(location, start, start + dst.remaining(), ifMatch, true);
+        Answer answer = send(location, start, start + dst.remaining(), ifMatch, true, abort);
         if (answer == null) {
             return null;
         }
@@ -162,7 +184,7 @@ final class DirectRangedGet {
      */
     RangeStream open(S3Location location, long start, long endExclusive, String ifMatch) {
         long began = System.nanoTime();
-        Answer answer = send(location, start, endExclusive, ifMatch, false);
+        Answer answer = send(location, start, endExclusive, ifMatch, false, null);
         if (answer == null) {
             return null;
         }
@@ -178,7 +200,13 @@ final class DirectRangedGet {
      * @param timeBody whether the attempt timeout keeps running while the body is read (until {@link
      *     Answer#stopTimer()}); else it stops at the headers, as the SDK's for a body handed to the caller
      */
-    private Answer send(S3Location location, long start, long endExclusive, String ifMatch, boolean timeBody) {
+    private Answer send(
+            S3Location location,
+            long start,
+            long endExclusive,
+            String ifMatch,
+            boolean timeBody,
+            AtomicReference<Runnable> abort) {
         if (stopped || location.bucket().endsWith(DIRECTORY_BUCKET_SUFFIX) || !plainPath(location.key())) {
             return null;
         }
@@ -196,6 +224,9 @@ final class DirectRangedGet {
         }
         ExecutableHttpRequest call = http.prepareRequest(
                 HttpExecuteRequest.builder().request(request).build());
+        if (abort != null) {
+            abort.set(call::abort);
+        }
         ScheduledFuture<?> timeout = attemptTimeout == null
                 ? null
                 : scheduler.schedule(call::abort, attemptTimeout.toNanos(), TimeUnit.NANOSECONDS);

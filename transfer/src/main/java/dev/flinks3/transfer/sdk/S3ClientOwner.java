@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import org.slf4j.Logger;
@@ -125,6 +126,7 @@ public final class S3ClientOwner implements Closeable {
             S3AsyncClient s3;
             S3Client blocking = null;
             DirectRangedGet direct = null;
+            ExecutorService blockingReads = null;
             FlexibleChecksums checksums =
                     new FlexibleChecksums(settings.client().checksumsEnabled());
             S3TransferManager transferManager = null;
@@ -159,6 +161,7 @@ public final class S3ClientOwner implements Closeable {
                             settings.client().apiCallAttemptTimeout(),
                             requestMetrics,
                             checksums::asksOnGets);
+                    blockingReads = http.blockingReads();
                 }
             }
             this.transferManager = transferManager;
@@ -168,6 +171,7 @@ public final class S3ClientOwner implements Closeable {
                     s3,
                     blocking,
                     direct,
+                    blockingReads,
                     sse,
                     checksums,
                     new MultipartCopy(s3, sse, copyPartBytes, COPY_PARTS_IN_FLIGHT),

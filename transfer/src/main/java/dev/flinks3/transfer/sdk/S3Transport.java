@@ -118,7 +118,9 @@ public final class S3Transport implements Closeable {
                         key,
                         new HttpClients(
                                 AsyncHttpClientFactory.create(settings, proxies, own),
-                                BlockingHttpClientFactory.create(settings, proxies, own)),
+                                BlockingHttpClientFactory.create(settings, proxies, own),
+                                own.register(new Shutdown<>(newBlockingReadExecutor(settings.maxConnections())))
+                                        .executor),
                         own);
             } catch (RuntimeException e) {
                 throw own.closeAfterFailure(e);
@@ -217,6 +219,26 @@ public final class S3Transport implements Closeable {
         return executor;
     }
 
+    /**
+     * Runs blocking GETs for callers that do not wait for them (read-ahead windows), one thread per GET in flight:
+     * at most as many as the blocking HTTP client's connections, since more would only wait for one. Threads
+     * start on demand and stop after a minute idle.
+     */
+    private static ThreadPoolExecutor newBlockingReadExecutor(int maxConnections) {
+        ThreadPoolExecutor executor = new ThreadPoolExecutor(
+                maxConnections,
+                maxConnections,
+                60,
+                TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(),
+                new ThreadFactoryBuilder()
+                        .threadNamePrefix("flinks3-s3-blocking-read")
+                        .daemonThreads(true)
+                        .build());
+        executor.allowCoreThreadTimeOut(true);
+        return executor;
+    }
+
     /** Runs the SDK's attempt timeouts and retry delays; every attempt schedules (and mostly cancels) a task. */
     private static ScheduledThreadPoolExecutor newScheduler() {
         ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(
@@ -229,14 +251,24 @@ public final class S3Transport implements Closeable {
         return scheduler;
     }
 
-    /** The asynchronous and the blocking HTTP client of one set of connection settings. */
+    /**
+     * The asynchronous and the blocking HTTP client of one set of connection settings, and the threads that run
+     * blocking GETs for callers that do not wait for them.
+     */
     static final class HttpClients {
         private final SdkAsyncHttpClient async;
         private final SdkHttpClient blocking;
+        private final ExecutorService blockingReads;
 
-        HttpClients(SdkAsyncHttpClient async, SdkHttpClient blocking) {
+        HttpClients(SdkAsyncHttpClient async, SdkHttpClient blocking, ExecutorService blockingReads) {
             this.async = async;
             this.blocking = blocking;
+            this.blockingReads = blockingReads;
+        }
+
+        /** Threads for blocking GETs of the read-ahead, one per GET in flight, as many as the connections. */
+        ExecutorService blockingReads() {
+            return blockingReads;
         }
 
         /** The asynchronous client: every request but the streamed GETs. */

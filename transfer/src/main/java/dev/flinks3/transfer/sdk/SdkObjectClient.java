@@ -24,8 +24,11 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -121,6 +124,7 @@ public final class SdkObjectClient implements ObjectClient {
     private final S3AsyncClient s3;
     private final S3Client blocking;
     private final DirectRangedGet direct;
+    private final ExecutorService blockingReads;
     private final SseDecorator sse;
     private final FlexibleChecksums checksums;
     private final MultipartCopy multipartCopy;
@@ -132,8 +136,10 @@ public final class SdkObjectClient implements ObjectClient {
      * @param blocking the client of the same configuration for ranged GETs of at least {@value
      *     #STREAMED_RANGE_BYTES} bytes that the caller reads as a stream, {@code null} to send those on
      *     {@code s3} too; not owned
-     * @param direct the path for positional reads without the SDK's pipeline, {@code null} to send those on
+     * @param direct the path for ranged GETs without the SDK's pipeline, {@code null} to send those on
      *     {@code s3} too
+     * @param blockingReads the threads that run direct GETs for callers that do not wait for them (the
+     *     read-ahead); {@code null} without {@code direct}; not owned
      * @param sse the encryption to apply to every request
      * @param checksums whether uploads carry CRC32C checksums and GETs ask for them
      * @param multipartCopy the copy used for sources larger than {@code maxSingleCopyBytes}
@@ -144,6 +150,7 @@ public final class SdkObjectClient implements ObjectClient {
             S3AsyncClient s3,
             S3Client blocking,
             DirectRangedGet direct,
+            ExecutorService blockingReads,
             SseDecorator sse,
             FlexibleChecksums checksums,
             MultipartCopy multipartCopy,
@@ -152,6 +159,7 @@ public final class SdkObjectClient implements ObjectClient {
         this.s3 = s3;
         this.blocking = blocking;
         this.direct = direct;
+        this.blockingReads = direct == null ? null : blockingReads;
         this.sse = sse;
         this.checksums = checksums;
         this.multipartCopy = multipartCopy;
@@ -265,6 +273,9 @@ public final class SdkObjectClient implements ObjectClient {
      * {@inheritDoc}
      *
      * <p>As {@link #readInto(S3Location, long, ByteBuffer)}, with {@code If-Match} when {@code ifMatch} is set.
+     * With a {@link DirectRangedGet}, the GET is sent without the SDK's pipeline on one of the blocking-read
+     * threads (one per GET in flight, at most one per connection), which reads the body from the socket into
+     * {@code dst}; only if that attempt gets no plain answer is it sent through the SDK.
      */
     @Override
     public CompletableFuture<RangeRead> readInto(S3Location location, long start, ByteBuffer dst, String ifMatch) {
@@ -273,11 +284,72 @@ public final class SdkObjectClient implements ObjectClient {
             throw new IllegalArgumentException(
                     "invalid range of " + length + " bytes from " + start + " of " + location);
         }
+        if (direct != null && blockingReads != null && !closedGuard.isClosed()) {
+            return readOnThread(location, start, dst, ifMatch);
+        }
+        return readThroughSdk(location, start, dst, ifMatch);
+    }
+
+    private CompletableFuture<RangeRead> readThroughSdk(
+            S3Location location, long start, ByteBuffer dst, String ifMatch) {
         return checksums.declaring(
                 FlexibleChecksums.Declared.CHECKSUM_MODE,
                 askChecksum -> readIntoOnce(location, start, dst, ifMatch, askChecksum),
                 "GetObject",
                 location);
+    }
+
+    /**
+     * A {@link DirectRangedGet} on one of the blocking-read threads, then through the SDK if that attempt got no
+     * plain answer; cancelling the returned future aborts whichever GET is in flight.
+     */
+    private CompletableFuture<RangeRead> readOnThread(S3Location location, long start, ByteBuffer dst, String ifMatch) {
+        CompletableFuture<RangeRead> result = new CompletableFuture<>();
+        AtomicReference<Runnable> abort = new AtomicReference<>();
+        AtomicReference<CompletableFuture<RangeRead>> throughSdk = new AtomicReference<>();
+        try {
+            blockingReads.execute(() -> {
+                if (result.isDone()) {
+                    return;
+                }
+                RangeRead read = direct.read(location, start, dst, ifMatch, abort);
+                if (read != null) {
+                    result.complete(read);
+                    return;
+                }
+                if (result.isDone()) {
+                    return;
+                }
+                CompletableFuture<RangeRead> sent = readThroughSdk(location, start, dst, ifMatch);
+                throughSdk.set(sent);
+                sent.whenComplete((answer, failure) -> {
+                    if (failure == null) {
+                        result.complete(answer);
+                    } else {
+                        result.completeExceptionally(failure);
+                    }
+                });
+                if (result.isCancelled()) {
+                    sent.cancel(true);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            // The threads stopped: the owner is closing; the SDK's path says so.
+            return readThroughSdk(location, start, dst, ifMatch);
+        }
+        result.whenComplete((answer, failure) -> {
+            if (result.isCancelled()) {
+                Runnable inFlight = abort.get();
+                if (inFlight != null) {
+                    inFlight.run();
+                }
+                CompletableFuture<RangeRead> sent = throughSdk.get();
+                if (sent != null) {
+                    sent.cancel(true);
+                }
+            }
+        });
+        return result;
     }
 
     /**
@@ -295,6 +367,7 @@ public final class SdkObjectClient implements ObjectClient {
             if (read != null) {
                 return CompletableFuture.completedFuture(read);
             }
+            return readThroughSdk(location, start, dst, ifMatch);
         }
         return readInto(location, start, dst, ifMatch);
     }
