@@ -18,7 +18,9 @@ import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -109,6 +111,9 @@ public final class SdkObjectClient implements ObjectClient {
     static final long STREAMED_RANGE_BYTES = 1024 * 1024;
 
     private static final int DELETE_REQUESTS_IN_FLIGHT = 4;
+
+    /** Bytes a direct GET into a file copies from the socket per write. */
+    private static final int FILE_CHUNK_BYTES = 256 * 1024;
     /**
      * Per-key codes of a DeleteObjects answer that S3 documents as transient (the key was not deleted
      * this time): those keys are sent again.
@@ -409,8 +414,9 @@ public final class SdkObjectClient implements ObjectClient {
     /**
      * {@inheritDoc}
      *
-     * <p>The body is written into the file at the range's offset as it arrives, on the HTTP client's thread
-     * ({@link FileBodyTransformer}); nothing is buffered in memory.
+     * <p>The body is written into the file at the range's offset as it arrives: with a {@link DirectRangedGet},
+     * read from the socket on one of the blocking-read threads in chunks of 256 KiB; else on the HTTP client's
+     * thread ({@link FileBodyTransformer}). Nothing more is buffered in memory.
      */
     @Override
     public CompletableFuture<RangeDownload> readIntoFile(
@@ -418,6 +424,110 @@ public final class SdkObjectClient implements ObjectClient {
         if (start < 0 || endExclusive <= start) {
             throw new IllegalArgumentException("invalid range [" + start + ", " + endExclusive + ") of " + location);
         }
+        if (direct != null && blockingReads != null && !closedGuard.isClosed()) {
+            return readIntoFileOnThread(location, start, endExclusive, file, ifMatch);
+        }
+        return readIntoFileThroughSdk(location, start, endExclusive, file, ifMatch);
+    }
+
+    /**
+     * A {@link DirectRangedGet} streamed into the file on one of the blocking-read threads, then through the SDK
+     * if that attempt got no plain answer or its body broke (the range is then written again from its start);
+     * cancelling the returned future aborts whichever GET is in flight.
+     */
+    private CompletableFuture<RangeDownload> readIntoFileOnThread(
+            S3Location location, long start, long endExclusive, Path file, String ifMatch) {
+        CompletableFuture<RangeDownload> result = new CompletableFuture<>();
+        AtomicReference<RangeStream> open = new AtomicReference<>();
+        AtomicReference<CompletableFuture<RangeDownload>> throughSdk = new AtomicReference<>();
+        try {
+            blockingReads.execute(() -> {
+                if (result.isDone()) {
+                    return;
+                }
+                RangeDownload written = directIntoFile(location, start, endExclusive, file, ifMatch, open, result);
+                if (written != null) {
+                    result.complete(written);
+                    return;
+                }
+                if (result.isDone()) {
+                    return;
+                }
+                CompletableFuture<RangeDownload> sent =
+                        readIntoFileThroughSdk(location, start, endExclusive, file, ifMatch);
+                throughSdk.set(sent);
+                sent.whenComplete((answer, failure) -> {
+                    if (failure == null) {
+                        result.complete(answer);
+                    } else {
+                        result.completeExceptionally(failure);
+                    }
+                });
+                if (result.isCancelled()) {
+                    sent.cancel(true);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            return readIntoFileThroughSdk(location, start, endExclusive, file, ifMatch);
+        }
+        result.whenComplete((answer, failure) -> {
+            if (result.isCancelled()) {
+                RangeStream body = open.get();
+                if (body != null) {
+                    body.abort();
+                }
+                CompletableFuture<RangeDownload> sent = throughSdk.get();
+                if (sent != null) {
+                    sent.cancel(true);
+                }
+            }
+        });
+        return result;
+    }
+
+    /** The direct GET's body written into the file at the range's offset; null if the SDK is to send it. */
+    private RangeDownload directIntoFile(
+            S3Location location,
+            long start,
+            long endExclusive,
+            Path file,
+            String ifMatch,
+            AtomicReference<RangeStream> open,
+            CompletableFuture<RangeDownload> result) {
+        RangeStream body = direct.open(location, start, endExclusive, ifMatch);
+        if (body == null) {
+            return null;
+        }
+        open.set(body);
+        if (result.isDone()) {
+            body.abort();
+            return null;
+        }
+        byte[] chunk = new byte[FILE_CHUNK_BYTES];
+        long written = 0;
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            int n;
+            while ((n = body.read(chunk)) > 0) {
+                ByteBuffer bytes = ByteBuffer.wrap(chunk, 0, n);
+                while (bytes.hasRemaining()) {
+                    written += channel.write(bytes, start + written);
+                }
+            }
+            body.close();
+        } catch (IOException | RuntimeException e) {
+            body.abort();
+            if (!result.isDone()) {
+                LOG.debug("A direct GET of {} into {} broke; sending it through the SDK", location, file, e);
+            }
+            return null;
+        } finally {
+            open.set(null);
+        }
+        return new RangeDownload(written, body.objectLength(), body.eTag());
+    }
+
+    private CompletableFuture<RangeDownload> readIntoFileThroughSdk(
+            S3Location location, long start, long endExclusive, Path file, String ifMatch) {
         // No checksum asked for: the file's ranges are written as they arrive, before any could be checked.
         GetObjectRequest request = rangedGet(location, start, endExclusive, ifMatch, false);
         CompletableFuture<GetObjectResponse> answer =

@@ -341,6 +341,88 @@ class DirectRangedGetS3ProxyTest {
     }
 
     @Test
+    void anAsynchronousReadRunsDirectOnABlockingReadThread() throws Exception {
+        server.putObjectDirectly(BUCKET, "ahead", DATA);
+        server.requestLog().clear();
+        ByteBuffer dst = ByteBuffer.allocate(64 * 1024);
+
+        RangeRead read = wait(client.readInto(S3Location.of("s3", BUCKET, "ahead"), 4096, dst, null));
+
+        assertThat(read.bytes()).isEqualTo(64 * 1024);
+        assertThat(Arrays.equals(dst.array(), 0, 64 * 1024, DATA, 4096, 4096 + 64 * 1024))
+                .isTrue();
+        assertThat(server.requestLog().entries(RequestKind.GET_OBJECT))
+                .singleElement()
+                .satisfies(r -> assertThat(r.header("User-Agent")).contains(DirectRangedGet.USER_AGENT));
+    }
+
+    @Test
+    void aCancelledAsynchronousReadAbortsItsGet() throws Exception {
+        server.putObjectDirectly(BUCKET, "cancelled", DATA);
+        server.answers().rewrite(RequestKind.GET_OBJECT, r -> true, 1, (request, served) -> {
+            sleep(3_000);
+            return served;
+        });
+        CompletableFuture<RangeRead> read =
+                client.readInto(S3Location.of("s3", BUCKET, "cancelled"), 0, ByteBuffer.allocate(4096), null);
+        sleep(300);
+
+        read.cancel(true);
+
+        assertThat(read).isCancelled();
+        // The next read gets a connection and its bytes at once; the aborted one is not waited for.
+        long start = System.nanoTime();
+        ByteBuffer next = ByteBuffer.allocate(100);
+        assertThat(wait(client.readInto(S3Location.of("s3", BUCKET, "cancelled"), 0, next, null))
+                        .bytes())
+                .isEqualTo(100);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(2_500));
+    }
+
+    @Test
+    void aRangeIntoAFileIsOneDirectGetWrittenAtItsOffset(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        server.putObjectDirectly(BUCKET, "file", DATA);
+        server.requestLog().clear();
+        java.nio.file.Path file = dir.resolve("state");
+        java.nio.file.Files.write(file, new byte[DATA.length]);
+
+        dev.flinks3.transfer.RangeDownload first = client.readIntoFile(
+                        S3Location.of("s3", BUCKET, "file"), 0, 100_000, file, null)
+                .get();
+        dev.flinks3.transfer.RangeDownload second = client.readIntoFile(
+                        S3Location.of("s3", BUCKET, "file"), 100_000, DATA.length, file, first.eTag())
+                .get();
+
+        assertThat(first.bytes()).isEqualTo(100_000);
+        assertThat(first.objectLength()).isEqualTo(DATA.length);
+        assertThat(second.bytes()).isEqualTo(DATA.length - 100_000);
+        assertThat(java.nio.file.Files.readAllBytes(file)).isEqualTo(DATA);
+        assertThat(server.requestLog().entries(RequestKind.GET_OBJECT))
+                .hasSize(2)
+                .allSatisfy(r -> assertThat(r.header("User-Agent")).contains(DirectRangedGet.USER_AGENT));
+    }
+
+    @Test
+    void aRangeIntoAFileOfAChangedObjectFailsAsThroughTheSdk(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        server.putObjectDirectly(BUCKET, "file-changed", DATA);
+        java.nio.file.Path file = dir.resolve("state");
+        java.nio.file.Files.write(file, new byte[0]);
+
+        Throwable failure = catchThrowable(() -> client.readIntoFile(
+                        S3Location.of("s3", BUCKET, "file-changed"),
+                        0,
+                        100,
+                        file,
+                        "\"0123456789abcdef0123456789abcdef\"")
+                .get());
+
+        assertThat(failure).hasCauseInstanceOf(S3RequestException.class);
+        assertThat(((S3RequestException) failure.getCause()).statusCode()).isEqualTo(412);
+    }
+
+    @Test
     void storesWhoseGetsNeedMoreThanASignatureStayOnThePipeline() {
         S3Settings.Builder plain = TestSettings.forServer(server, ClientSettings.HttpClientType.NETTY);
         assertThat(S3ClientOwner.directGetsApply(plain.build())).isTrue();
