@@ -212,8 +212,9 @@ public final class S3ConfigOptions {
             .defaultValue(ClientSettings.DEFAULT_HTTP_CLIENT)
             .withDescription("Asynchronous HTTP client: 'crt' (AWS Common Runtime) or 'netty' (netty-nio-client). "
                     + "crt is the default: it used 0.6-0.8x the client CPU of netty and restored twice as fast "
-                    + "in the filesystem benchmark. Ranges of 1 MiB or more that a reader streams go on the "
-                    + "blocking Apache HTTP client with either, with the same connection settings.");
+                    + "in the filesystem benchmark. The ranged GETs of reads go on the blocking Apache HTTP client "
+                    + "with either, with the same connection settings (see 's3.read.direct-get.enabled'; with it "
+                    + "off, only ranges of 1 MiB or more that a reader streams).");
 
     public static final ConfigOption<Integer> MAX_CONNECTIONS = ranged(
             ConfigOptions.key("s3.connection.max")

@@ -16,8 +16,8 @@ import java.util.concurrent.ExecutionException;
 
 /**
  * Bytes {@code [start, start + length)} of an object copied into a buffer (heap or direct) by ranged GETs
- * whose bodies the HTTP client writes straight into it ({@link ObjectClient#readInto}), so no thread waits
- * for them.
+ * whose bodies are read straight into it ({@link ObjectClient#readInto}, or {@link ObjectClient#readIntoWaiting}
+ * for a caller that waits at once, which may read on the caller's thread).
  * A body that breaks mid-way is asked for again from where it broke, with at most {@value
  * RangeReader#MAX_ATTEMPTS} GETs in all. Each GET sends {@code If-Match} with the ETag the stream
  * first saw ({@link ObjectVersion}), and every answer's object length and ETag are checked against the
@@ -33,7 +33,9 @@ final class RangeFetch {
     private final ByteBuffer dst;
     private final int length;
     private final ObjectVersion version;
-    private final boolean waiting;
+    /** Whether the GETs go through {@link ObjectClient#readIntoWaiting}: set by {@link #read()}. */
+    private volatile boolean waiting;
+
     private final CompletableFuture<RangeRead> result = new CompletableFuture<>();
     private final List<Throwable> breaks = new ArrayList<>(0);
     private volatile long objectLength;
@@ -46,8 +48,7 @@ final class RangeFetch {
             long start,
             ByteBuffer dst,
             long expectedObjectLength,
-            ObjectVersion version,
-            boolean waiting) {
+            ObjectVersion version) {
         this.client = client;
         this.location = location;
         this.start = start;
@@ -55,7 +56,6 @@ final class RangeFetch {
         this.length = dst.remaining();
         this.objectLength = expectedObjectLength;
         this.version = version;
-        this.waiting = waiting;
     }
 
     /**
@@ -73,21 +73,18 @@ final class RangeFetch {
             ByteBuffer dst,
             long expectedObjectLength,
             ObjectVersion version) {
-        return new RangeFetch(client, location, start, dst, expectedObjectLength, version, false);
+        return new RangeFetch(client, location, start, dst, expectedObjectLength, version);
     }
 
     /**
-     * As {@link #of}, for a caller that {@link #await()}s right after {@link #begin()}: its GETs are sent with
-     * {@link ObjectClient#readIntoWaiting}, which may run them on the calling thread.
+     * {@link #begin()} and {@link #await()} for a caller that waits right away: the GETs are sent with {@link
+     * ObjectClient#readIntoWaiting}, which may run them on this thread. Call once, instead of {@link #begin()}.
+     *
+     * @throws IOException as {@link #await()}
      */
-    static RangeFetch waitedFor(
-            ObjectClient client,
-            S3Location location,
-            long start,
-            ByteBuffer dst,
-            long expectedObjectLength,
-            ObjectVersion version) {
-        return new RangeFetch(client, location, start, dst, expectedObjectLength, version, true);
+    RangeRead read() throws IOException {
+        waiting = true;
+        return begin().await();
     }
 
     /** Sends the first GET (none if already cancelled) and returns at once. Call once. */

@@ -10,8 +10,8 @@ import java.nio.ByteBuffer;
 
 /**
  * Bytes {@code [start, start + length)} of an object, fetched ahead of the reader into a buffer by a
- * {@link RangeFetch}: the HTTP client copies the body straight into the buffer, no thread waits for
- * it, and a body that breaks mid-way is asked for again from where it broke. Thread-safe.
+ * {@link RangeFetch}: the body is copied straight into the buffer off the reader's thread, and a body that
+ * breaks mid-way is asked for again from where it broke. Thread-safe.
  */
 final class ReadAheadChunk {
 

@@ -393,9 +393,8 @@ public final class S3SeekableInputStream extends InputStream {
         }
         RangeRead read;
         try {
-            read = RangeFetch.waitedFor(client, location, position, dst, length, version)
-                    .begin()
-                    .await();
+            read = RangeFetch.of(client, location, position, dst, length, version)
+                    .read();
         } catch (EOFException pastTheEnd) {
             return -1;
         } catch (S3RequestException e) {

@@ -189,7 +189,8 @@ final class DirectRangedGet {
             return null;
         }
         // The body's time and bytes are the reader's; the request is counted at its headers.
-        metrics.directGet(System.nanoTime() - began, System.nanoTime() - began, 0, 0);
+        long headers = System.nanoTime() - began;
+        metrics.directGet(headers, headers, -1, 0);
         return new DirectRangeStream(answer, location, metrics);
     }
 

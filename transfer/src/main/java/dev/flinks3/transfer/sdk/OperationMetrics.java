@@ -74,13 +74,15 @@ public final class OperationMetrics {
      *
      * @param nanos from signing to the body's last byte, ns
      * @param firstByteNanos from signing to the answer's headers, ns
-     * @param bodyNanos from the headers to the body's last byte, ns
+     * @param bodyNanos from the headers to the body's last byte, ns; negative for a body the caller streams
      */
     void recordDirect(long nanos, long firstByteNanos, long bodyNanos) {
         requests.increment();
         attempts.increment();
         firstByteNanos(firstByteNanos);
-        bodyNanos(bodyNanos);
+        if (bodyNanos >= 0) {
+            bodyNanos(bodyNanos);
+        }
         latency.record(nanos);
     }
 

@@ -110,8 +110,8 @@ public final class S3RequestMetrics implements MetricPublisher {
      *
      * @param nanos from signing to the body's last byte, ns
      * @param firstByteNanos from signing to the answer's headers, ns
-     * @param bodyNanos from the headers to the body's last byte, ns
-     * @param bytes body bytes received
+     * @param bodyNanos from the headers to the body's last byte, ns; negative for a body the caller streams
+     * @param bytes body bytes received (a streamed body's are counted as they are read)
      */
     void directGet(long nanos, long firstByteNanos, long bodyNanos, long bytes) {
         requests.increment();

@@ -309,27 +309,42 @@ public final class SdkObjectClient implements ObjectClient {
      * plain answer; cancelling the returned future aborts whichever GET is in flight.
      */
     private CompletableFuture<RangeRead> readOnThread(S3Location location, long start, ByteBuffer dst, String ifMatch) {
-        CompletableFuture<RangeRead> result = new CompletableFuture<>();
+        return onBlockingThread(
+                abort -> direct.read(location, start, dst, ifMatch, abort),
+                () -> readThroughSdk(location, start, dst, ifMatch));
+    }
+
+    /**
+     * Runs {@code directly} on one of the blocking-read threads and, if it returns {@code null}, {@code throughSdk};
+     * the returned future has the first answer. Cancelling it runs the abort {@code directly} set while its GET
+     * is in flight, or cancels the SDK's call.
+     *
+     * @param directly the direct attempt: sets its argument to what aborts its GET (back to {@code null} when
+     *     done) and returns the answer, or {@code null} if the SDK is to send the request
+     */
+    private <T> CompletableFuture<T> onBlockingThread(
+            Function<AtomicReference<Runnable>, T> directly, Supplier<CompletableFuture<T>> throughSdk) {
+        CompletableFuture<T> result = new CompletableFuture<>();
         AtomicReference<Runnable> abort = new AtomicReference<>();
-        AtomicReference<CompletableFuture<RangeRead>> throughSdk = new AtomicReference<>();
+        AtomicReference<CompletableFuture<T>> sdkCall = new AtomicReference<>();
         try {
             blockingReads.execute(() -> {
                 if (result.isDone()) {
                     return;
                 }
-                RangeRead read = direct.read(location, start, dst, ifMatch, abort);
-                if (read != null) {
-                    result.complete(read);
+                T answer = directly.apply(abort);
+                if (answer != null) {
+                    result.complete(answer);
                     return;
                 }
                 if (result.isDone()) {
                     return;
                 }
-                CompletableFuture<RangeRead> sent = readThroughSdk(location, start, dst, ifMatch);
-                throughSdk.set(sent);
-                sent.whenComplete((answer, failure) -> {
+                CompletableFuture<T> sent = throughSdk.get();
+                sdkCall.set(sent);
+                sent.whenComplete((value, failure) -> {
                     if (failure == null) {
-                        result.complete(answer);
+                        result.complete(value);
                     } else {
                         result.completeExceptionally(failure);
                     }
@@ -339,16 +354,16 @@ public final class SdkObjectClient implements ObjectClient {
                 }
             });
         } catch (RejectedExecutionException e) {
-            // The threads stopped: the owner is closing; the SDK's path says so.
-            return readThroughSdk(location, start, dst, ifMatch);
+            // The threads stopped: the owner is closing, and the SDK's call says so.
+            return throughSdk.get();
         }
-        result.whenComplete((answer, failure) -> {
+        result.whenComplete((value, failure) -> {
             if (result.isCancelled()) {
                 Runnable inFlight = abort.get();
                 if (inFlight != null) {
                     inFlight.run();
                 }
-                CompletableFuture<RangeRead> sent = throughSdk.get();
+                CompletableFuture<T> sent = sdkCall.get();
                 if (sent != null) {
                     sent.cancel(true);
                 }
@@ -437,52 +452,9 @@ public final class SdkObjectClient implements ObjectClient {
      */
     private CompletableFuture<RangeDownload> readIntoFileOnThread(
             S3Location location, long start, long endExclusive, Path file, String ifMatch) {
-        CompletableFuture<RangeDownload> result = new CompletableFuture<>();
-        AtomicReference<RangeStream> open = new AtomicReference<>();
-        AtomicReference<CompletableFuture<RangeDownload>> throughSdk = new AtomicReference<>();
-        try {
-            blockingReads.execute(() -> {
-                if (result.isDone()) {
-                    return;
-                }
-                RangeDownload written = directIntoFile(location, start, endExclusive, file, ifMatch, open, result);
-                if (written != null) {
-                    result.complete(written);
-                    return;
-                }
-                if (result.isDone()) {
-                    return;
-                }
-                CompletableFuture<RangeDownload> sent =
-                        readIntoFileThroughSdk(location, start, endExclusive, file, ifMatch);
-                throughSdk.set(sent);
-                sent.whenComplete((answer, failure) -> {
-                    if (failure == null) {
-                        result.complete(answer);
-                    } else {
-                        result.completeExceptionally(failure);
-                    }
-                });
-                if (result.isCancelled()) {
-                    sent.cancel(true);
-                }
-            });
-        } catch (RejectedExecutionException e) {
-            return readIntoFileThroughSdk(location, start, endExclusive, file, ifMatch);
-        }
-        result.whenComplete((answer, failure) -> {
-            if (result.isCancelled()) {
-                RangeStream body = open.get();
-                if (body != null) {
-                    body.abort();
-                }
-                CompletableFuture<RangeDownload> sent = throughSdk.get();
-                if (sent != null) {
-                    sent.cancel(true);
-                }
-            }
-        });
-        return result;
+        return onBlockingThread(
+                abort -> directIntoFile(location, start, endExclusive, file, ifMatch, abort),
+                () -> readIntoFileThroughSdk(location, start, endExclusive, file, ifMatch));
     }
 
     /** The direct GET's body written into the file at the range's offset; null if the SDK is to send it. */
@@ -492,17 +464,12 @@ public final class SdkObjectClient implements ObjectClient {
             long endExclusive,
             Path file,
             String ifMatch,
-            AtomicReference<RangeStream> open,
-            CompletableFuture<RangeDownload> result) {
+            AtomicReference<Runnable> abort) {
         RangeStream body = direct.open(location, start, endExclusive, ifMatch);
         if (body == null) {
             return null;
         }
-        open.set(body);
-        if (result.isDone()) {
-            body.abort();
-            return null;
-        }
+        abort.set(body::abort);
         byte[] chunk = new byte[FILE_CHUNK_BYTES];
         long written = 0;
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
@@ -516,12 +483,10 @@ public final class SdkObjectClient implements ObjectClient {
             body.close();
         } catch (IOException | RuntimeException e) {
             body.abort();
-            if (!result.isDone()) {
-                LOG.debug("A direct GET of {} into {} broke; sending it through the SDK", location, file, e);
-            }
+            LOG.debug("A direct GET of {} into {} broke; sending it through the SDK", location, file, e);
             return null;
         } finally {
-            open.set(null);
+            abort.set(null);
         }
         return new RangeDownload(written, body.objectLength(), body.eTag());
     }
