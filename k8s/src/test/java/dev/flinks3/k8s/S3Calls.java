@@ -38,6 +38,12 @@ final class S3Calls {
             Map.entry("listParts", Set.of("s3:ListMultipartUploadParts")),
             Map.entry("listMultipartUploads", Set.of("s3:ListBucketMultipartUploads")));
 
+    /**
+     * Methods of the S3 client that send no request: {@code utilities()} builds the URLs of the GETs sent without
+     * the SDK's pipeline, which are GetObject requests.
+     */
+    private static final Set<String> NOT_REQUESTS = Set.of("utilities");
+
     /** A call on the SDK's S3 client ({@code s3.}) or Transfer Manager ({@code transferManager.}). */
     private static final Pattern CALL = Pattern.compile("\\b(?:s3|transferManager)\\.(\\w+)\\(");
 
@@ -50,7 +56,9 @@ final class S3Calls {
             sources.filter(path -> path.toString().endsWith(".java")).forEach(source -> {
                 Matcher call = CALL.matcher(ModuleFiles.read(source));
                 while (call.find()) {
-                    calls.add(call.group(1));
+                    if (!NOT_REQUESTS.contains(call.group(1))) {
+                        calls.add(call.group(1));
+                    }
                 }
             });
         } catch (IOException e) {

@@ -88,7 +88,8 @@ class StoreDifferencesTest {
                 .refuse(
                         RequestKind.GET_OBJECT,
                         request -> true,
-                        1,
+                        // The direct GET's refusal, then the SDK's: the archive class refuses every GET.
+                        2,
                         403,
                         "InvalidObjectState",
                         "The operation is not valid for the object's storage class");

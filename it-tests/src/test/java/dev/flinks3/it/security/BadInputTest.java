@@ -110,6 +110,7 @@ class BadInputTest {
                 bad("s3.read.ahead-parallelism", "0", "from 1 to 64"),
                 bad("s3.read.buffer.size", "1024", "from 65536 to 4194304"),
                 bad("s3.bulk-copy.enabled", "y", "true or false"),
+                bad("s3.read.direct-get.enabled", "maybe", "true or false"),
                 bad("s3.bulk-copy.max-concurrent", "0", "from 1 to 1024"),
                 bad("s3.bulk-copy.range-size", "1 kb", "from 64 KiB to 1 GiB"),
                 bad("s3.sse.type", "rot13", "sse-kms"),

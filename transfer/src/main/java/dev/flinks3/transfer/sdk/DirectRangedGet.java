@@ -31,6 +31,7 @@ import software.amazon.awssdk.http.SdkHttpResponse;
 import software.amazon.awssdk.http.auth.aws.signer.AwsV4FamilyHttpSigner;
 import software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner;
 import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
+import software.amazon.awssdk.retries.api.BackoffStrategy;
 import software.amazon.awssdk.services.s3.S3Utilities;
 import software.amazon.awssdk.services.s3.model.GetUrlRequest;
 import software.amazon.awssdk.utils.http.SdkHttpUtils;
@@ -79,6 +80,7 @@ final class DirectRangedGet {
     private final Duration attemptTimeout;
     private final S3RequestMetrics metrics;
     private final BooleanSupplier asksChecksum;
+    private final BackoffStrategy throttlingBackoff;
     private final Map<String, String> bucketUrls = new ConcurrentHashMap<>();
     private volatile boolean stopped;
 
@@ -92,6 +94,8 @@ final class DirectRangedGet {
      * @param metrics where requests and failed attempts are counted
      * @param asksChecksum whether GETs ask for the object's checksum now ({@code x-amz-checksum-mode}); an answer
      *     that carries a whole object's is left to the SDK's pipeline, which checks it
+     * @param throttlingBackoff the wait after a throttled direct GET (503 SlowDown, 429) before the SDK sends it
+     *     again, as the SDK waits before a retry after throttling
      */
     DirectRangedGet(
             SdkHttpClient http,
@@ -101,7 +105,8 @@ final class DirectRangedGet {
             ScheduledExecutorService scheduler,
             Duration attemptTimeout,
             S3RequestMetrics metrics,
-            BooleanSupplier asksChecksum) {
+            BooleanSupplier asksChecksum,
+            BackoffStrategy throttlingBackoff) {
         this.http = http;
         this.credentials = credentials;
         this.signingRegion = signingRegion;
@@ -110,6 +115,7 @@ final class DirectRangedGet {
         this.attemptTimeout = attemptTimeout;
         this.metrics = metrics;
         this.asksChecksum = asksChecksum;
+        this.throttlingBackoff = throttlingBackoff;
     }
 
     /**
@@ -345,9 +351,22 @@ final class DirectRangedGet {
         return false;
     }
 
-    /** Counts a direct attempt that got no plain answer; the caller sends the GET through the SDK's pipeline. */
+    /**
+     * Counts a direct attempt that got no plain answer; the caller sends the GET through the SDK's pipeline. A
+     * throttled one first waits as the SDK waits before a retry after throttling (S3 asks a throttled client to
+     * slow down), so the throttled server does not get the same GET again at once.
+     */
     private <T> T fallback(S3RetryStrategy.Failure failure) {
-        metrics.directAttemptFailed(failure);
+        // Attempt 2's delay: the SDK's strategies number attempts from 1, and the first waits for nothing.
+        Duration wait = failure == S3RetryStrategy.Failure.THROTTLED ? throttlingBackoff.computeDelay(2) : null;
+        metrics.directAttemptFailed(failure, wait);
+        if (wait != null) {
+            try {
+                Thread.sleep(wait.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         return null;
     }
 

@@ -160,7 +160,8 @@ public final class S3ClientOwner implements Closeable {
                             scheduler,
                             settings.client().apiCallAttemptTimeout(),
                             requestMetrics,
-                            checksums::asksOnGets);
+                            checksums::asksOnGets,
+                            S3RetryStrategy.throttlingBackoff(settings.client()));
                     blockingReads = http.blockingReads();
                 }
             }

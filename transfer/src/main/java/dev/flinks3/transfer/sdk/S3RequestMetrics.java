@@ -123,10 +123,12 @@ public final class S3RequestMetrics implements MetricPublisher {
     /**
      * Counts one GetObject attempt sent without the SDK's pipeline that got no usable answer: the same GET then
      * goes through the SDK, which counts it as a request of its own.
+     *
+     * @param backoff the wait before the SDK sends it, or {@code null} for none
      */
-    void directAttemptFailed(S3RetryStrategy.Failure failure) {
+    void directAttemptFailed(S3RetryStrategy.Failure failure, Duration backoff) {
         attempts.increment();
-        failedAttempts.get(failure).increment();
+        attemptFailed(failure, backoff);
         operations.get("GetObject").recordDirectFailure(failure);
     }
 

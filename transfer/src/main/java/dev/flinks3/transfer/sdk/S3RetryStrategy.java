@@ -95,8 +95,7 @@ public final class S3RetryStrategy {
                 AwsRetryStrategy.standardRetryStrategy().toBuilder()
                         .maxAttempts(settings.maxRetries() + 1)
                         .backoffStrategy(BackoffStrategy.exponentialDelay(settings.retryBaseDelay(), max))
-                        .throttlingBackoffStrategy(
-                                BackoffStrategy.exponentialDelayHalfJitter(settings.throttlingRetryBaseDelay(), max))
+                        .throttlingBackoffStrategy(throttlingBackoff(settings))
                         .treatAsThrottling(S3RetryStrategy::isThrottling)
                         .retryOnException(S3RetryStrategy::isCorruptedInFlight)
                         .retryOnException(S3RetryStrategy::isTruncatedAnswer)
@@ -104,6 +103,16 @@ public final class S3RetryStrategy {
                         .circuitBreakerEnabled(false)
                         .build(),
                 false);
+    }
+
+    /**
+     * The wait before a retry after throttling: exponential from {@code settings.throttlingRetryBaseDelay()} with
+     * half jitter, at most {@code settings.retryMaxDelay()}; also the wait of a throttled direct GET before the
+     * SDK sends it again ({@link DirectRangedGet}).
+     */
+    static BackoffStrategy throttlingBackoff(ClientSettings settings) {
+        return BackoffStrategy.exponentialDelayHalfJitter(
+                settings.throttlingRetryBaseDelay(), settings.retryMaxDelay());
     }
 
     /** What an attempt failed with, as the retry strategy and the metrics tell failures apart. */
