@@ -37,21 +37,22 @@ import software.amazon.awssdk.services.s3.model.GetUrlRequest;
 import software.amazon.awssdk.utils.http.SdkHttpUtils;
 
 /**
- * A ranged GET that the caller waits for, sent on the blocking HTTP client without the SDK's request pipeline:
- * the request is signed with the SDK's own SigV4 signer ({@link AwsV4HttpSigner}, unsigned payload, as the SDK
- * signs S3 requests) with the client's credentials, sent to the URL the SDK's endpoint rules give for the bucket
- * ({@link S3Utilities#getUrl}, so path-style access, the endpoint and the region are the client's), and its body
- * is read from the socket straight into the caller's buffer on the caller's thread. A positional read of 16 KiB
- * costs less than half the client CPU of the SDK's pipeline for the same request, which is what a reader doing
- * one small GET after the other (a state backend's point lookups) pays per read.
+ * A ranged GET sent on the blocking HTTP client without the SDK's request pipeline: the request is signed with
+ * the SDK's own SigV4 signer ({@link AwsV4HttpSigner}, unsigned payload, as the SDK signs S3 requests) with the
+ * client's credentials, sent to the URL the SDK's endpoint rules give for the bucket ({@link S3Utilities#getUrl},
+ * so path-style access, the endpoint and the region are the client's), and its body is read from the socket
+ * straight into the caller's buffer ({@link #read}) or handed to the caller as a stream ({@link #open}), on the
+ * thread that calls. A GET of 16 KiB costs about half the client CPU of the SDK's pipeline for the same request,
+ * which is what a reader doing one small GET after the other (a state backend's point lookups) pays per read.
  *
  * <p>Only the plain answer is taken: a {@code 206 Partial Content} whose {@code Content-Range} starts at the byte
- * asked for and whose body arrives in full. Anything else (an error answer, a redirect, a server that ignored
- * the range, a connection failure, a body cut short, the attempt timeout) returns {@code null} and the caller
- * sends the same GET through the SDK's pipeline, which retries, translates errors and reads what servers
- * answer wrongly as every other request does. A failure therefore costs one extra attempt, never a different
- * result. The attempt timeout ({@code s3.api-call-attempt-timeout}) aborts a direct attempt as it aborts the
- * SDK's. Counted in the {@link S3RequestMetrics} like the SDK's GetObject calls. Thread-safe.
+ * asked for, whose body arrives in full and which carries no checksum of a whole object. Anything else (an error
+ * answer, a redirect, a server that ignored the range, a connection failure, a body cut short, the attempt
+ * timeout) returns {@code null} and the caller sends the same GET through the SDK's pipeline, which retries,
+ * translates errors and reads what servers answer wrongly as every other request does; a throttled attempt first
+ * waits the SDK's throttling backoff. A failure therefore costs one extra attempt, never a different result. The
+ * attempt timeout ({@code s3.api-call-attempt-timeout}) aborts a direct attempt as it aborts the SDK's. Counted in
+ * the {@link S3RequestMetrics} like the SDK's GetObject calls. Thread-safe.
  */
 final class DirectRangedGet {
 
