@@ -119,7 +119,8 @@ public final class S3Transport implements Closeable {
                         new HttpClients(
                                 AsyncHttpClientFactory.create(settings, proxies, own),
                                 BlockingHttpClientFactory.create(settings, proxies, own),
-                                own.register(new Shutdown<>(newBlockingReadExecutor(settings.maxConnections())))
+                                own.register(new BlockingReadsShutdown(
+                                                newBlockingReadExecutor(settings.maxConnections())))
                                         .executor),
                         own);
             } catch (RuntimeException e) {
@@ -307,6 +308,41 @@ public final class S3Transport implements Closeable {
     }
 
     /** Shuts an executor down on close, waiting briefly for running callbacks. */
+    /**
+     * A task of the blocking-read threads that has a caller waiting on it: told when the threads stop before it
+     * ran, so the caller gets a failure instead of waiting for ever.
+     */
+    interface QueuedRead extends Runnable {
+        /** The threads stopped before this task ran; it never will. */
+        void abandon();
+    }
+
+    /** Stops the blocking-read threads as {@link Shutdown} does, then fails the reads still queued. */
+    private static final class BlockingReadsShutdown implements AutoCloseable {
+        final ThreadPoolExecutor executor;
+
+        BlockingReadsShutdown(ThreadPoolExecutor executor) {
+            this.executor = executor;
+        }
+
+        @Override
+        public void close() {
+            executor.shutdown();
+            try {
+                if (executor.awaitTermination(EXECUTOR_SHUTDOWN_WAIT_MS, TimeUnit.MILLISECONDS)) {
+                    return;
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            for (Runnable dropped : executor.shutdownNow()) {
+                if (dropped instanceof QueuedRead) {
+                    ((QueuedRead) dropped).abandon();
+                }
+            }
+        }
+    }
+
     private static final class Shutdown<E extends ExecutorService> implements AutoCloseable {
         final E executor;
 

@@ -327,11 +327,12 @@ public final class SdkObjectClient implements ObjectClient {
         CompletableFuture<T> result = new CompletableFuture<>();
         AtomicReference<Runnable> abort = new AtomicReference<>();
         AtomicReference<CompletableFuture<T>> sdkCall = new AtomicReference<>();
-        try {
-            blockingReads.execute(() -> {
-                if (result.isDone()) {
-                    return;
-                }
+        Runnable task = () -> {
+            if (result.isDone()) {
+                return;
+            }
+            CompletableFuture<T> sent;
+            try {
                 T answer = directly.apply(abort);
                 if (answer != null) {
                     result.complete(answer);
@@ -340,17 +341,35 @@ public final class SdkObjectClient implements ObjectClient {
                 if (result.isDone()) {
                     return;
                 }
-                CompletableFuture<T> sent = throughSdk.get();
-                sdkCall.set(sent);
-                sent.whenComplete((value, failure) -> {
-                    if (failure == null) {
-                        result.complete(value);
-                    } else {
-                        result.completeExceptionally(failure);
-                    }
-                });
-                if (result.isCancelled()) {
-                    sent.cancel(true);
+                sent = throughSdk.get();
+            } catch (RuntimeException | Error e) {
+                // Nothing may leave the future open: its reader waits on it.
+                result.completeExceptionally(e);
+                return;
+            }
+            sdkCall.set(sent);
+            sent.whenComplete((value, failure) -> {
+                if (failure == null) {
+                    result.complete(value);
+                } else {
+                    result.completeExceptionally(failure);
+                }
+            });
+            if (result.isCancelled()) {
+                sent.cancel(true);
+            }
+        };
+        try {
+            blockingReads.execute(new S3Transport.QueuedRead() {
+                @Override
+                public void run() {
+                    task.run();
+                }
+
+                @Override
+                public void abandon() {
+                    result.completeExceptionally(
+                            new java.io.InterruptedIOException("the S3 client closed before this GET was sent"));
                 }
             });
         } catch (RejectedExecutionException e) {
