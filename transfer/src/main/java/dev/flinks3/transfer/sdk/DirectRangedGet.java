@@ -295,12 +295,21 @@ final class DirectRangedGet {
      * such paths, so the path signed would not be the one served; those keys go through the SDK's pipeline.
      */
     static boolean plainPath(String key) {
-        for (String segment : key.split("/", -1)) {
-            if (segment.isEmpty() || ".".equals(segment) || "..".equals(segment)) {
+        // A scan, not key.split: this runs on every GET.
+        int start = 0;
+        while (true) {
+            int end = key.indexOf('/', start);
+            int length = (end < 0 ? key.length() : end) - start;
+            if (length == 0
+                    || (length == 1 && key.charAt(start) == '.')
+                    || (length == 2 && key.charAt(start) == '.' && key.charAt(start + 1) == '.')) {
                 return false;
             }
+            if (end < 0) {
+                return true;
+            }
+            start = end + 1;
         }
-        return true;
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.flinks3.transfer.sdk;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.awaitility.Awaitility.await;
 
 import dev.flinks3.testserver.AnswerRewriteFilter;
 import dev.flinks3.testserver.EmbeddedS3Server;
@@ -366,13 +367,15 @@ class DirectRangedGetS3ProxyTest {
     @Test
     void aCancelledAsynchronousReadAbortsItsGet() throws Exception {
         server.putObjectDirectly(BUCKET, "cancelled", DATA);
-        server.answers().rewrite(RequestKind.GET_OBJECT, r -> true, 1, (request, served) -> {
-            sleep(3_000);
-            return served;
-        });
+        AnswerRewriteFilter.Rule held = server.answers()
+                .rewrite(RequestKind.GET_OBJECT, r -> true, 1, (request, served) -> {
+                    sleep(3_000);
+                    return served;
+                });
         CompletableFuture<RangeRead> read =
                 client.readInto(S3Location.of("s3", BUCKET, "cancelled"), 0, ByteBuffer.allocate(4096), null);
-        sleep(300);
+        // The GET is at the server, its answer held back.
+        await().atMost(Duration.ofSeconds(10)).until(() -> held.applied() == 1);
 
         read.cancel(true);
 
@@ -444,6 +447,7 @@ class DirectRangedGetS3ProxyTest {
                 .isFalse();
     }
 
+    /** Holds a server answer back: a slow server, not a wait for a condition. */
     private static void sleep(long millis) {
         try {
             Thread.sleep(millis);
