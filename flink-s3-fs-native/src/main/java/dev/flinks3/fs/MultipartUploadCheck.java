@@ -1,7 +1,7 @@
 package dev.flinks3.fs;
 
+import dev.flinks3.transfer.Futures;
 import dev.flinks3.transfer.ObjectClient;
-import dev.flinks3.transfer.S3Errors;
 import dev.flinks3.transfer.S3Location;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -37,11 +37,11 @@ final class MultipartUploadCheck {
         S3Location probe = S3Location.of(scheme, bucket, PROBE_KEY_PREFIX + UUID.randomUUID());
         String uploadId = null;
         try {
-            uploadId = S3Errors.await(client.createMultipartUpload(probe), "CreateMultipartUpload", probe);
-            S3Errors.await(client.uploadPart(probe, uploadId, 1, ByteBuffer.allocate(1)), "UploadPart", probe);
+            uploadId = Futures.await(client.createMultipartUpload(probe), "CreateMultipartUpload", probe);
+            Futures.await(client.uploadPart(probe, uploadId, 1, ByteBuffer.allocate(1)), "UploadPart", probe);
             String started = uploadId;
             uploadId = null;
-            S3Errors.await(client.abortMultipartUpload(probe, started), "AbortMultipartUpload", probe);
+            Futures.await(client.abortMultipartUpload(probe, started), "AbortMultipartUpload", probe);
             LOG.info("Multipart uploads work in {}://{}/ ({} checked at creation)", scheme, bucket, key());
         } catch (IOException e) {
             throw new IOException(
@@ -51,7 +51,7 @@ final class MultipartUploadCheck {
         } finally {
             if (uploadId != null) {
                 try {
-                    S3Errors.await(client.abortMultipartUpload(probe, uploadId), "AbortMultipartUpload", probe);
+                    Futures.await(client.abortMultipartUpload(probe, uploadId), "AbortMultipartUpload", probe);
                 } catch (IOException abortFailed) {
                     LOG.warn(
                             "Could not abort the multipart upload {} of the check at {}", uploadId, probe, abortFailed);

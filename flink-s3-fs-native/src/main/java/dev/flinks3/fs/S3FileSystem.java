@@ -1,6 +1,7 @@
 package dev.flinks3.fs;
 
 import dev.flinks3.multipart.UploadEngine;
+import dev.flinks3.transfer.Futures;
 import dev.flinks3.transfer.ListPage;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.ObjectMetadata;
@@ -12,16 +13,12 @@ import dev.flinks3.transfer.read.S3SeekableInputStream;
 import dev.flinks3.writer.S3RecoverableWriter;
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.file.FileAlreadyExistsException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.flink.core.fs.BlockLocation;
 import org.apache.flink.core.fs.EntropyInjectingFileSystem;
@@ -263,8 +260,9 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
         if (headOrNull(location) != null) {
             throw new FileAlreadyExistsException(location.toString(), null, "a file exists at the path");
         }
-        await(
+        Futures.await(
                 client.put(location.withKey(location.directoryPrefix()), ByteBuffer.allocate(0), WriteCondition.NONE),
+                "PutObject",
                 location);
         return true;
     }
@@ -401,25 +399,6 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
             return client.head(location);
         } catch (FileNotFoundException absent) {
             return null;
-        }
-    }
-
-    private static <T> T await(CompletableFuture<T> future, S3Location location) throws IOException {
-        try {
-            return future.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            future.cancel(true);
-            throw new InterruptedIOException("Interrupted while writing " + location);
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof CompletionException && cause.getCause() != null) {
-                cause = cause.getCause();
-            }
-            if (cause instanceof IOException) {
-                throw (IOException) cause;
-            }
-            throw new IOException("Request for " + location + " failed", cause);
         }
     }
 

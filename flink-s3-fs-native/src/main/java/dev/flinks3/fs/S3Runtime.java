@@ -178,7 +178,8 @@ final class S3Runtime {
             this.uploads = new UploadEngine(owner.objectClient(), settings.s3().upload(), runtime.buffers);
             this.streams = owner.transferManager() == null
                     ? uploads
-                    : new TransferManagerUploads(owner.transferManager(), uploads, owner.objectClient(), settings.s3());
+                    : new TransferManagerUploads(
+                            owner.transferManager(), uploads, owner.objectClient(), settings.s3(), owner.sse());
             S3FileSystemMetrics metrics =
                     new S3FileSystemMetrics(owner.requestMetrics(), uploads.metrics(), owner.readAheadBudget());
             String endpoint = MetricsBeans.endpointKey(

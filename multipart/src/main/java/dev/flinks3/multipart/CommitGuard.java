@@ -1,6 +1,7 @@
 package dev.flinks3.multipart;
 
 import dev.flinks3.transfer.CompletedPart;
+import dev.flinks3.transfer.Futures;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.ObjectMetadata;
 import dev.flinks3.transfer.S3Location;
@@ -89,12 +90,15 @@ final class CommitGuard {
         S3Location probe = probeNear(near);
         String uploadId = null;
         try {
-            Await.result(client.put(probe, ByteBuffer.allocate(1), WriteCondition.NONE));
-            uploadId = Await.result(client.createMultipartUpload(probe));
-            CompletedPart part = Await.result(client.uploadPart(probe, uploadId, 1, ByteBuffer.allocate(2)));
+            Futures.await(client.put(probe, ByteBuffer.allocate(1), WriteCondition.NONE), "PutObject", probe);
+            uploadId = Futures.await(client.createMultipartUpload(probe), "CreateMultipartUpload", probe);
+            CompletedPart part =
+                    Futures.await(client.uploadPart(probe, uploadId, 1, ByteBuffer.allocate(2)), "UploadPart", probe);
             try {
-                Await.result(
-                        client.completeMultipartUpload(probe, uploadId, List.of(part), WriteCondition.IF_NONE_MATCH));
+                Futures.await(
+                        client.completeMultipartUpload(probe, uploadId, List.of(part), WriteCondition.IF_NONE_MATCH),
+                        "CompleteMultipartUpload",
+                        probe);
                 uploadId = null;
                 return false;
             } catch (FileAlreadyExistsException refused) {
@@ -102,7 +106,7 @@ final class CommitGuard {
             }
         } finally {
             if (uploadId != null) {
-                Await.quietly(client.abortMultipartUpload(probe, uploadId));
+                Futures.quietly(client.abortMultipartUpload(probe, uploadId));
             }
             remove(probe);
         }
@@ -131,8 +135,8 @@ final class CommitGuard {
     private boolean probeConditionalPut(S3Location near) throws IOException {
         S3Location probe = probeNear(near);
         try {
-            Await.result(client.put(probe, ByteBuffer.allocate(1), WriteCondition.NONE));
-            Await.result(client.put(probe, ByteBuffer.allocate(2), WriteCondition.IF_NONE_MATCH));
+            Futures.await(client.put(probe, ByteBuffer.allocate(1), WriteCondition.NONE), "PutObject", probe);
+            Futures.await(client.put(probe, ByteBuffer.allocate(2), WriteCondition.IF_NONE_MATCH), "PutObject", probe);
             return false;
         } catch (FileAlreadyExistsException refused) {
             return true;

@@ -1,5 +1,6 @@
 package dev.flinks3.multipart;
 
+import dev.flinks3.transfer.Futures;
 import java.io.IOException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -14,7 +15,7 @@ final class FirstFailure {
 
     /** Records {@code error} (unwrapped from {@link CompletionException}/{@link ExecutionException}). */
     synchronized void record(Throwable error) {
-        Throwable cause = unwrap(error);
+        Throwable cause = Futures.unwrap(error);
         if (first == null) {
             first = cause;
             return;
@@ -75,13 +76,5 @@ final class FirstFailure {
             }
         }
         return false;
-    }
-
-    static Throwable unwrap(Throwable error) {
-        Throwable t = error;
-        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
-            t = t.getCause();
-        }
-        return t;
     }
 }

@@ -1,6 +1,7 @@
 package dev.flinks3.multipart;
 
 import dev.flinks3.transfer.CompletedPart;
+import dev.flinks3.transfer.Futures;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.UploadSettings;
@@ -135,7 +136,7 @@ public final class MultipartUploadStream extends UploadStream {
             session.throwFirstFailure();
             if (session.nextPartNumber() == 1) {
                 putWholeObject();
-                Await.quietly(session.abort()); // an upload resumed with no parts is not needed
+                Futures.quietly(session.abort()); // an upload resumed with no parts is not needed
             } else {
                 sendCurrentPart();
                 session.complete(condition);
@@ -214,7 +215,7 @@ public final class MultipartUploadStream extends UploadStream {
                         "Could not abort the multipart upload to {}; a bucket lifecycle rule for incomplete"
                                 + " multipart uploads removes it",
                         session.target(),
-                        FirstFailure.unwrap(error));
+                        Futures.unwrap(error));
             }
         });
     }
@@ -269,7 +270,7 @@ public final class MultipartUploadStream extends UploadStream {
         }
         WriteCondition sent = guard.preparePut(session.target(), condition);
         try {
-            Await.result(client.put(session.target(), body, sent));
+            Futures.await(client.put(session.target(), body, sent), "PutObject", session.target());
         } catch (IOException e) {
             if (!guard.tookEffect(session.target(), ETags.ofBody(body), e)) {
                 throw e;
@@ -294,7 +295,7 @@ public final class MultipartUploadStream extends UploadStream {
     /** Records {@code error}, aborts the upload unless handed out (waiting), and throws the first cause itself. */
     private IOException abortAfter(Throwable error) throws IOException {
         session.fail(error);
-        Throwable abortFailure = Await.quietly(session.abort());
+        Throwable abortFailure = Futures.quietly(session.abort());
         if (abortFailure != null) {
             session.fail(abortFailure);
         }

@@ -1,6 +1,7 @@
 package dev.flinks3.multipart;
 
 import dev.flinks3.transfer.CompletedPart;
+import dev.flinks3.transfer.Futures;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.WriteCondition;
@@ -188,7 +189,7 @@ public final class PartUploadSession {
      * @throws InterruptedIOException if interrupted while waiting
      */
     public List<CompletedPart> awaitParts() throws IOException {
-        Await.result(allSettled());
+        Futures.await(allSettled(), "UploadPart", target);
         failure.throwFirst();
         synchronized (lock) {
             return new ArrayList<>(parts.values());
@@ -213,7 +214,8 @@ public final class PartUploadSession {
         }
         WriteCondition sent = guard.prepareCompletion(target, condition);
         try {
-            String eTag = Await.result(client.completeMultipartUpload(target, id, all, sent));
+            String eTag = Futures.await(
+                    client.completeMultipartUpload(target, id, all, sent), "CompleteMultipartUpload", target);
             markCompleted();
             return eTag;
         } catch (IOException e) {
@@ -324,7 +326,8 @@ public final class PartUploadSession {
         synchronized (lock) {
             id = uploadId;
         }
-        return id == null ? null : Await.result(id);
+        // A copy: an interrupt cancels what it waits for, and the upload id is still needed to abort.
+        return id == null ? null : Futures.await(id.copy(), "CreateMultipartUpload", target);
     }
 
     private CompletableFuture<Void> allSettled() {

@@ -1,8 +1,8 @@
 package dev.flinks3.writer;
 
-import dev.flinks3.multipart.Await;
 import dev.flinks3.multipart.ETags;
 import dev.flinks3.multipart.UploadEngine;
+import dev.flinks3.transfer.Futures;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.ObjectMetadata;
 import dev.flinks3.transfer.WriteCondition;
@@ -117,7 +117,10 @@ final class S3Committer implements RecoverableFsDataOutputStream.Committer {
 
     private void complete() throws IOException {
         if (recoverable.uploadId() == null) {
-            Await.result(client.put(recoverable.target(), ByteBuffer.allocate(0), WriteCondition.NONE));
+            Futures.await(
+                    client.put(recoverable.target(), ByteBuffer.allocate(0), WriteCondition.NONE),
+                    "PutObject",
+                    recoverable.target());
             return;
         }
         engine.completeUpload(recoverable.target(), recoverable.uploadId(), recoverable.parts(), WriteCondition.NONE);

@@ -1,6 +1,6 @@
 package dev.flinks3.writer;
 
-import dev.flinks3.multipart.Await;
+import dev.flinks3.transfer.Futures;
 import dev.flinks3.transfer.ListPage;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.ObjectMetadata;
@@ -42,7 +42,7 @@ final class TailStore {
     /** Stores {@code tail} (position to limit) as a new tail object and returns its location. */
     S3Location write(S3Location target, String streamId, long position, ByteBuffer tail) throws IOException {
         S3Location location = TailObjects.newTail(target, streamId, position);
-        Await.result(client.put(location, tail, WriteCondition.NONE));
+        Futures.await(client.put(location, tail, WriteCondition.NONE), "PutObject", location);
         return location;
     }
 

@@ -8,7 +8,7 @@ import java.util.Objects;
 
 /**
  * Where the S3 client's credentials come from: static keys, a list of SDK v2 credentials providers,
- * or the SDK's default chain, optionally followed by an STS AssumeRole. Read by {@link S3Credentials}
+ * or the SDK's default chain, optionally followed by an STS AssumeRole. Read by {@code aws.S3Credentials}
  * only. Secrets are held as {@link Secret}; {@link #toString()} never shows them. Immutable.
  *
  * @see <a href="https://docs.aws.amazon.com/STS/latest/APIReference/API_AssumeRole.html">STS AssumeRole</a>

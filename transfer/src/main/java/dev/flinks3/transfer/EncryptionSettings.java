@@ -6,7 +6,7 @@ import java.util.Objects;
 
 /**
  * Server-side encryption of every object written (and, for SSE-C, read): the type and its key id,
- * encryption context or customer key. Read by {@link SseDecorator} only. The customer key is held as
+ * encryption context or customer key. Read by {@code aws.SseDecorator} only. The customer key is held as
  * a {@link Secret}; {@link #toString()} never shows it. Immutable and thread-safe.
  *
  * @see <a href="https://docs.aws.amazon.com/AmazonS3/latest/userguide/serv-side-encryption.html">Protecting

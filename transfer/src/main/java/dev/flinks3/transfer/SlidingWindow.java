@@ -49,7 +49,7 @@ public final class SlidingWindow {
                 started.add(task);
                 task.whenComplete((value, failure) -> {
                     if (failure != null) {
-                        firstFailure.compareAndSet(null, S3Errors.unwrap(failure));
+                        firstFailure.compareAndSet(null, Futures.unwrap(failure));
                     }
                     permits.release();
                 });
@@ -92,7 +92,7 @@ public final class SlidingWindow {
                 } catch (CancellationException e) {
                     break;
                 } catch (ExecutionException e) {
-                    Throwable cause = S3Errors.unwrap(e);
+                    Throwable cause = Futures.unwrap(e);
                     if (cause != firstFailure.get() && !(cause instanceof CancellationException)) {
                         later.add(cause);
                     }
@@ -112,7 +112,7 @@ public final class SlidingWindow {
         }
         IOException failure = first instanceof IOException
                 ? (IOException) first
-                : S3Errors.translate("transfer", "a parallel transfer", first);
+                : Futures.failed("transfer", "a parallel transfer", first);
         later.forEach(failure::addSuppressed);
         throw failure;
     }

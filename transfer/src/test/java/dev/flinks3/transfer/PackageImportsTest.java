@@ -14,35 +14,54 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Keeps the layering of the {@code transfer} module: the seam package {@code dev.flinks3.transfer}
- * imports nothing from its engines ({@code transfer.sdk}, {@code transfer.crt}), and the SDK engine
- * imports nothing from the CRT engine (the CRT engine builds on the SDK one, never the other way), so
- * the circles {@code ClientSettings <-> sdk.S3RetryStrategy} and {@code sdk <-> crt} cannot come back.
- * Reads the import lines of the main sources. The seam's SDK imports and the SDK engine's imports of
- * the CRT engine that are still there are listed exactly, so none can be added unnoticed.
+ * Keeps the layering of the {@code transfer} module, from the bottom up: the seam package {@code
+ * dev.flinks3.transfer} (with {@code read} and {@code bulk} on it) imports no SDK type and nothing
+ * from the packages on the AWS SDK; {@code aws} (what both clients on the SDK share: error
+ * translation, credentials, proxies, encryption headers, the CRT's native library) imports neither
+ * engine; the CRT engine ({@code crt}) builds on {@code aws} and imports nothing from the SDK engine
+ * ({@code sdk}); and in {@code sdk} only the owner, which chooses the engine once per configuration,
+ * imports the CRT engine. So no circle between these packages can come back. Reads the import lines
+ * of the main sources; the seam's SDK imports still there are listed exactly, so none can be added
+ * unnoticed.
  */
 @Timeout(30)
 class PackageImportsTest {
 
     private static final Path MAIN = Path.of("src/main/java/dev/flinks3/transfer");
+    private static final String SDK = "import dev.flinks3.transfer.sdk.";
+    private static final String CRT = "import dev.flinks3.transfer.crt.";
+    private static final String AWS = "import dev.flinks3.transfer.aws.";
 
     @Test
-    void theSeamImportsNothingFromItsEngines() {
-        assertThat(importsOf(MAIN, "import dev.flinks3.transfer.sdk.", "import dev.flinks3.transfer.crt."))
-                .isEmpty();
+    void theSeamImportsNothingFromThePackagesOnTheSdk() {
+        for (String seam : new String[] {"", "read", "bulk"}) {
+            assertThat(importsOf(MAIN.resolve(seam), SDK, CRT, AWS)).as(seam).isEmpty();
+        }
     }
 
     @Test
     void theSeamImportsNoSdkTypeBeyondTheKnownOnes() {
         assertThat(importsOf(MAIN, "import software.amazon."))
                 .as("SDK types the seam still names (to move behind the engines)")
-                .containsOnlyKeys("S3Errors.java", "UploadSettings.java");
+                .containsOnlyKeys("UploadSettings.java");
+        assertThat(importsOf(MAIN.resolve("read"), "import software.amazon.")).isEmpty();
+        assertThat(importsOf(MAIN.resolve("bulk"), "import software.amazon.")).isEmpty();
     }
 
     @Test
-    void theSdkEngineImportsNothingFromTheCrtEngineButTheOwnersChoice() {
-        assertThat(importsOf(MAIN.resolve("sdk"), "import dev.flinks3.transfer.crt."))
-                .as("the engine choice still made in S3ClientOwner")
+    void whatBothClientsShareImportsNeitherEngine() {
+        assertThat(importsOf(MAIN.resolve("aws"), SDK, CRT)).isEmpty();
+    }
+
+    @Test
+    void theCrtEngineImportsNothingFromTheSdkEngine() {
+        assertThat(importsOf(MAIN.resolve("crt"), SDK)).isEmpty();
+    }
+
+    @Test
+    void theSdkEngineImportsTheCrtEngineOnlyWhereTheOwnerChoosesIt() {
+        assertThat(importsOf(MAIN.resolve("sdk"), CRT))
+                .as("the engine choice, made in S3ClientOwner")
                 .containsOnlyKeys("S3ClientOwner.java");
     }
 

@@ -3,7 +3,7 @@ package dev.flinks3.fs.token;
 import dev.flinks3.fs.S3FileSystemSettings;
 import dev.flinks3.transfer.ClientSettings;
 import dev.flinks3.transfer.Secret;
-import dev.flinks3.transfer.sdk.S3Credentials;
+import dev.flinks3.transfer.aws.S3Credentials;
 import java.time.Instant;
 import java.util.Optional;
 import org.apache.flink.configuration.Configuration;

@@ -1,6 +1,6 @@
 package dev.flinks3.fs.token;
 
-import dev.flinks3.transfer.sdk.DelegatedCredentials;
+import dev.flinks3.transfer.aws.DelegatedCredentials;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.security.token.DelegationTokenReceiver;
 import org.slf4j.Logger;

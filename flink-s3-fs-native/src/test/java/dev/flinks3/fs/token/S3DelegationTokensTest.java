@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinks3.transfer.Secret;
-import dev.flinks3.transfer.sdk.DelegatedCredentials;
+import dev.flinks3.transfer.aws.DelegatedCredentials;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.Arrays;

@@ -13,7 +13,7 @@ import dev.flinks3.it.FlinkS3FileSystems;
 import dev.flinks3.it.SharedS3ProxyTarget;
 import dev.flinks3.it.faults.ProxiedRequest;
 import dev.flinks3.testserver.EmbeddedS3Server;
-import dev.flinks3.transfer.sdk.DelegatedCredentials;
+import dev.flinks3.transfer.aws.DelegatedCredentials;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;

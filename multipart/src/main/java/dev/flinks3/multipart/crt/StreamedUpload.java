@@ -1,8 +1,8 @@
 package dev.flinks3.multipart.crt;
 
 import dev.flinks3.multipart.UploadBudget;
-import dev.flinks3.transfer.S3Errors;
 import dev.flinks3.transfer.S3Location;
+import dev.flinks3.transfer.aws.S3Errors;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;

@@ -3,12 +3,12 @@ package dev.flinks3.multipart.crt;
 import dev.flinks3.multipart.UploadEngine;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.PendingUpload;
-import dev.flinks3.transfer.S3Errors;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.S3Settings;
 import dev.flinks3.transfer.UploadStreams;
 import dev.flinks3.transfer.WriteCondition;
-import dev.flinks3.transfer.sdk.SseDecorator;
+import dev.flinks3.transfer.aws.S3Errors;
+import dev.flinks3.transfer.aws.SseDecorator;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -70,14 +70,19 @@ public final class TransferManagerUploads implements UploadStreams {
      *     cannot be used; its budget also bounds the Transfer Manager's streams and its metrics count them
      * @param client the seam of the same client, which knows what the server checks
      * @param settings part size, checksums, encryption
+     * @param sse the encryption headers of the client's configuration, as its owner built them
      */
     public TransferManagerUploads(
-            S3TransferManager transferManager, UploadEngine engine, ObjectClient client, S3Settings settings) {
+            S3TransferManager transferManager,
+            UploadEngine engine,
+            ObjectClient client,
+            S3Settings settings,
+            SseDecorator sse) {
         this.transferManager = Objects.requireNonNull(transferManager, "transferManager");
         this.engine = Objects.requireNonNull(engine, "engine");
         this.client = Objects.requireNonNull(client, "client");
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.sse = new SseDecorator(settings.encryption());
+        this.sse = Objects.requireNonNull(sse, "sse");
     }
 
     /**

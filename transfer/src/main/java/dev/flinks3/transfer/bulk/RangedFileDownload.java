@@ -1,8 +1,8 @@
 package dev.flinks3.transfer.bulk;
 
+import dev.flinks3.transfer.Futures;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.RangeDownload;
-import dev.flinks3.transfer.S3Errors;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.S3RequestException;
 import java.io.IOException;
@@ -126,7 +126,7 @@ final class RangedFileDownload {
         get.whenComplete((written, failure) -> {
             inFlight.remove(sent);
             if (failure != null) {
-                result.completeExceptionally(S3Errors.unwrap(failure));
+                result.completeExceptionally(Futures.unwrap(failure));
             }
         });
         if (result.isDone()) {

@@ -3,11 +3,10 @@ package dev.flinks3.transfer.crt;
 import dev.flinks3.transfer.NonProxyHosts;
 import dev.flinks3.transfer.S3Settings;
 import dev.flinks3.transfer.UploadSettings;
-import dev.flinks3.transfer.sdk.CrtNativeLibrary;
-import dev.flinks3.transfer.sdk.CrtThroughputMonitor;
-import dev.flinks3.transfer.sdk.HttpProxies;
-import dev.flinks3.transfer.sdk.S3Credentials;
-import dev.flinks3.transfer.sdk.S3RequestMetrics;
+import dev.flinks3.transfer.aws.CrtNativeLibrary;
+import dev.flinks3.transfer.aws.CrtThroughputMonitor;
+import dev.flinks3.transfer.aws.HttpProxies;
+import dev.flinks3.transfer.aws.S3Credentials;
 import java.util.concurrent.Executor;
 import java.util.regex.Pattern;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
@@ -34,7 +33,7 @@ import software.amazon.awssdk.services.s3.crt.S3CrtProxyConfiguration;
  * multipart threshold is S3's largest single PUT), so the engines keep control of multipart uploads.
  *
  * <p>What it cannot take: the SDK retry strategy (backoff delays, the throttling budget, the
- * retry counts of {@link S3RequestMetrics}), metric publishers and execution interceptors, client
+ * retry counts of the request metrics), metric publishers and execution interceptors, client
  * and per-attempt timeouts, a custom CA file, and non-proxy host patterns (the proxy is left out
  * for an endpoint they match, since the endpoint is the only host).
  *

@@ -1,10 +1,10 @@
 package dev.flinks3.transfer.crt;
 
-import dev.flinks3.transfer.S3Errors;
 import dev.flinks3.transfer.S3Location;
+import dev.flinks3.transfer.aws.ClosedGuard;
+import dev.flinks3.transfer.aws.S3Errors;
+import dev.flinks3.transfer.aws.SseDecorator;
 import dev.flinks3.transfer.bulk.FileDownload;
-import dev.flinks3.transfer.sdk.ClosedGuard;
-import dev.flinks3.transfer.sdk.SseDecorator;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;

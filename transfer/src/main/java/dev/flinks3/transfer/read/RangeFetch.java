@@ -1,5 +1,6 @@
 package dev.flinks3.transfer.read;
 
+import dev.flinks3.transfer.Futures;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.PartialBodyException;
 import dev.flinks3.transfer.RangeRead;
@@ -11,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 
 /**
@@ -161,7 +161,7 @@ final class RangeFetch {
                 arrived(done, answer);
                 return;
             }
-            Throwable cause = version.explain(unwrap(failure), ifMatch);
+            Throwable cause = version.explain(Futures.unwrap(failure), ifMatch);
             if (cause instanceof PartialBodyException && attempt < RangeReader.MAX_ATTEMPTS && !cancelled) {
                 synchronized (breaks) {
                     breaks.add(cause);
@@ -190,13 +190,5 @@ final class RangeFetch {
         }
         objectLength = answer.objectLength();
         result.complete(new RangeRead(done + answer.bytes(), answer.objectLength()));
-    }
-
-    private static Throwable unwrap(Throwable failure) {
-        Throwable t = failure;
-        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
-            t = t.getCause();
-        }
-        return t;
     }
 }

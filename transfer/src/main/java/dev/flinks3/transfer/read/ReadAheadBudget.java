@@ -1,11 +1,12 @@
 package dev.flinks3.transfer.read;
 
 /**
- * The process-wide bound on bytes that sequential readers hold in parallel read-ahead windows. A
- * reader asks for its windows when its read-ahead starts and gets what is free, never waiting: with
- * fewer than two windows free it reads over one connection instead (no window buffers), so many
- * concurrent readers slow down rather than exhaust the heap. Windows are given back when the
- * read-ahead closes. Thread-safe.
+ * The process-wide bound on bytes that sequential readers hold in their read-ahead windows. Words as
+ * in {@link ParallelReadAhead}: a reader's window is the run of chunks it holds ahead of itself, a
+ * chunk the buffer of one ranged GET. A reader asks for its chunks when its read-ahead starts and gets
+ * what is free, never waiting: with fewer than two chunks free it reads over one connection instead
+ * (no window), so many concurrent readers slow down rather than exhaust the heap. The chunks are
+ * given back when the read-ahead closes. Thread-safe.
  */
 public final class ReadAheadBudget {
 
@@ -13,7 +14,7 @@ public final class ReadAheadBudget {
     private long heldBytes;
     private long peakHeldBytes;
 
-    /** @param limitBytes the most bytes all read-ahead windows may hold together, at least 0 */
+    /** @param limitBytes the most bytes the chunks of all read-ahead windows may hold together, at least 0 */
     public ReadAheadBudget(long limitBytes) {
         if (limitBytes < 0) {
             throw new IllegalArgumentException("read-ahead limit " + limitBytes + " bytes must not be negative");
@@ -22,31 +23,31 @@ public final class ReadAheadBudget {
     }
 
     /**
-     * Takes as many of {@code windows} windows of {@code windowBytes} as fit under the limit.
+     * Takes as many of {@code chunks} chunks of {@code chunkBytes} as fit under the limit.
      *
-     * @return the windows taken: {@code windows} or fewer, and 0 rather than 1 (one window is no
-     *     parallel read-ahead)
+     * @return the chunks taken: {@code chunks} or fewer, and 0 rather than 1 (a window of one chunk
+     *     is no parallel read-ahead)
      */
-    public synchronized int tryAcquire(int windows, int windowBytes) {
-        if (windows < 1 || windowBytes < 1) {
-            throw new IllegalArgumentException(windows + " windows of " + windowBytes + " bytes");
+    public synchronized int tryAcquire(int chunks, int chunkBytes) {
+        if (chunks < 1 || chunkBytes < 1) {
+            throw new IllegalArgumentException(chunks + " chunks of " + chunkBytes + " bytes");
         }
-        long fitting = Math.min(windows, (limitBytes - heldBytes) / windowBytes);
+        long fitting = Math.min(chunks, (limitBytes - heldBytes) / chunkBytes);
         if (fitting < 2) {
             return 0;
         }
-        heldBytes += fitting * windowBytes;
+        heldBytes += fitting * chunkBytes;
         peakHeldBytes = Math.max(peakHeldBytes, heldBytes);
         return (int) fitting;
     }
 
     /**
-     * Gives back windows taken by {@link #tryAcquire}.
+     * Gives back chunks taken by {@link #tryAcquire}.
      *
      * @throws IllegalStateException if more bytes are given back than are held
      */
-    public synchronized void release(int windows, int windowBytes) {
-        long bytes = (long) windows * windowBytes;
+    public synchronized void release(int chunks, int chunkBytes) {
+        long bytes = (long) chunks * chunkBytes;
         if (bytes < 0 || bytes > heldBytes) {
             throw new IllegalStateException(
                     "releasing " + bytes + " bytes of read-ahead but " + heldBytes + " are held");
@@ -54,12 +55,12 @@ public final class ReadAheadBudget {
         heldBytes -= bytes;
     }
 
-    /** Bytes of windows held now. */
+    /** Bytes of chunks held now. */
     public synchronized long heldBytes() {
         return heldBytes;
     }
 
-    /** The most bytes of windows ever held at once. */
+    /** The most bytes of chunks ever held at once. */
     public synchronized long peakHeldBytes() {
         return peakHeldBytes;
     }

@@ -21,7 +21,7 @@ import java.util.Objects;
  * reader is taken to be sequential: with a read-ahead budget and {@link
  * ReadSettings#readAheadParallelism()} above 1, a parallel read-ahead then keeps that many ranged
  * GETs of {@link ReadSettings#readAheadBytes()} (at most {@value #MAX_CHUNK_BYTES} bytes) in flight
- * ahead of the reader, their bodies copied into its windows by the HTTP client as they arrive;
+ * ahead of the reader, their bodies copied into its window's chunks by the HTTP client as they arrive;
  * without, the next range is requested on one connection. A connection that delivered its full-size
  * range at {@value #FAST_CONNECTION_BYTES_PER_SECOND} bytes/s or more (a LAN-attached Ceph or MinIO,
  * where one connection carries hundreds of MB/s) keeps the reader: the next range is asked for on one
@@ -141,8 +141,8 @@ public final class S3SeekableInputStream extends InputStream {
     private boolean seekedAway;
 
     private ParallelReadAhead readAhead;
-    /** Windows {@link #readAhead} took from the budget, given back when it closes. */
-    private int readAheadWindows;
+    /** Chunks {@link #readAhead} took from the budget, given back when it closes. */
+    private int readAheadChunks;
 
     private volatile boolean closed;
     private final byte[] single = new byte[1];
@@ -522,19 +522,19 @@ public final class S3SeekableInputStream extends InputStream {
 
     /**
      * Starts parallel read-ahead at the current position if this stream may (workers, parallelism
-     * above 1, the length known, bytes left, and at least two windows free in the budget; as many
-     * windows as the budget grants, up to the parallelism).
+     * above 1, the length known, bytes left, and at least two chunks free in the budget; a window of
+     * as many chunks as the budget grants, up to the parallelism).
      */
     private boolean startReadAhead() {
         if (readAheadBudget == null || parallelism < 2 || length < 0 || position >= length) {
             return false;
         }
-        int windows = readAheadBudget.tryAcquire(parallelism, chunkBytes);
-        if (windows == 0) {
+        int chunks = readAheadBudget.tryAcquire(parallelism, chunkBytes);
+        if (chunks == 0) {
             return false;
         }
-        readAheadWindows = windows;
-        readAhead = new ParallelReadAhead(client, location, position, length, chunkBytes, windows, version);
+        readAheadChunks = chunks;
+        readAhead = new ParallelReadAhead(client, location, position, length, chunkBytes, chunks, version);
         return true;
     }
 
@@ -548,8 +548,8 @@ public final class S3SeekableInputStream extends InputStream {
         if (readAhead != null) {
             readAhead.close();
             readAhead = null;
-            readAheadBudget.release(readAheadWindows, chunkBytes);
-            readAheadWindows = 0;
+            readAheadBudget.release(readAheadChunks, chunkBytes);
+            readAheadChunks = 0;
         }
     }
 

@@ -1,6 +1,10 @@
 package dev.flinks3.transfer.sdk;
 
 import dev.flinks3.transfer.ClientSettings;
+import dev.flinks3.transfer.aws.Closer;
+import dev.flinks3.transfer.aws.CrtNativeLibrary;
+import dev.flinks3.transfer.aws.CrtThroughputMonitor;
+import dev.flinks3.transfer.aws.HttpProxies;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import software.amazon.awssdk.crt.io.TlsContext;

@@ -1,6 +1,8 @@
 package dev.flinks3.transfer.sdk;
 
 import dev.flinks3.transfer.ClientSettings;
+import dev.flinks3.transfer.aws.Closer;
+import dev.flinks3.transfer.aws.HttpProxies;
 import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.http.apache5.ProxyConfiguration;

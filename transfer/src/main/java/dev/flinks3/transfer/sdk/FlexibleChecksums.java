@@ -1,8 +1,9 @@
 package dev.flinks3.transfer.sdk;
 
 import dev.flinks3.transfer.CompletedPart;
-import dev.flinks3.transfer.S3Errors;
+import dev.flinks3.transfer.Futures;
 import dev.flinks3.transfer.S3RequestException;
+import dev.flinks3.transfer.aws.S3Errors;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
@@ -156,7 +157,7 @@ final class FlexibleChecksums {
                                             + " Every upload carries Content-MD5 from now on.",
                                     operation,
                                     location,
-                                    S3Errors.unwrap(failure).getMessage());
+                                    Futures.unwrap(failure).getMessage());
                         }
                         return send.apply(checksumsOf(body, mode.get()));
                     }
@@ -164,7 +165,7 @@ final class FlexibleChecksums {
                             && rejectsChecksumHeader(failure)
                             && switchToContentMd5(operation + " for " + location
                                     + " was rejected with the x-amz-checksum-crc32c header ("
-                                    + S3Errors.unwrap(failure).getMessage() + "); it is sent again with Content-MD5")) {
+                                    + Futures.unwrap(failure).getMessage() + "); it is sent again with Content-MD5")) {
                         return send.apply(checksumsOf(body, Mode.CONTENT_MD5));
                     }
                     return CompletableFuture.<R>failedFuture(unwrapCompletion(failure));
@@ -260,7 +261,7 @@ final class FlexibleChecksums {
     /** Stops sending {@code declared}; true if it is not sent from now on. */
     private boolean stopDeclaring(Declared declared, Throwable failure, String operation, Object location) {
         String why = operation + " for " + location + " was rejected with its " + headerName(declared) + " header ("
-                + S3Errors.unwrap(failure).getMessage() + "); it is sent again without it";
+                + Futures.unwrap(failure).getMessage() + "); it is sent again without it";
         if (declared == Declared.ALGORITHM) {
             return switchToContentMd5(why);
         }
@@ -316,7 +317,7 @@ final class FlexibleChecksums {
      * Object requests with Object Lock parameters").
      */
     static boolean demandsContentMd5(Throwable failure) {
-        Throwable cause = S3Errors.unwrap(failure);
+        Throwable cause = Futures.unwrap(failure);
         if (!(cause instanceof S3RequestException) || ((S3RequestException) cause).statusCode() != 400) {
             return false;
         }
@@ -328,7 +329,7 @@ final class FlexibleChecksums {
 
     /** An error answer that names the checksum, as {@link S3Errors} classifies it (not BadDigest). */
     private static boolean rejectsChecksumHeader(Throwable failure) {
-        Throwable cause = S3Errors.unwrap(failure);
+        Throwable cause = Futures.unwrap(failure);
         return cause instanceof S3RequestException
                 && cause.getMessage() != null
                 && cause.getMessage().contains(S3Errors.CHECKSUM_HINT);

@@ -1,9 +1,10 @@
 package dev.flinks3.transfer.sdk;
 
-import dev.flinks3.transfer.S3Errors;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.SlidingWindow;
 import dev.flinks3.transfer.UploadSettings;
+import dev.flinks3.transfer.aws.S3Errors;
+import dev.flinks3.transfer.aws.SseDecorator;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

@@ -5,6 +5,11 @@ import dev.flinks3.transfer.DefaultMemoryLimit;
 import dev.flinks3.transfer.EncryptionSettings;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.S3Settings;
+import dev.flinks3.transfer.aws.ClosedGuard;
+import dev.flinks3.transfer.aws.Closer;
+import dev.flinks3.transfer.aws.HttpProxies;
+import dev.flinks3.transfer.aws.S3Credentials;
+import dev.flinks3.transfer.aws.SseDecorator;
 import dev.flinks3.transfer.bulk.BulkDownloader;
 import dev.flinks3.transfer.crt.CrtS3Client;
 import dev.flinks3.transfer.crt.TransferManagerDownload;
@@ -75,6 +80,7 @@ public final class S3ClientOwner implements Closeable {
     private final ClientSettings.HttpClientType httpClientInUse;
     private final HttpProxies proxies;
     private final S3TransferManager transferManager;
+    private final SseDecorator sse;
 
     /**
      * Builds the clients on a transport of their own, which {@link #close()} closes too (a process
@@ -167,7 +173,7 @@ public final class S3ClientOwner implements Closeable {
             }
             this.transferManager = transferManager;
 
-            SseDecorator sse = new SseDecorator(settings.encryption());
+            this.sse = new SseDecorator(settings.encryption());
             this.objectClient = new SdkObjectClient(
                     s3,
                     blocking,
@@ -220,6 +226,14 @@ public final class S3ClientOwner implements Closeable {
      */
     public S3TransferManager transferManager() {
         return transferManager;
+    }
+
+    /**
+     * The server-side encryption headers of this configuration ({@code s3.sse.*}), built once: every
+     * request this owner's clients send, and the Transfer Manager's uploads, carry the same ones.
+     */
+    public SseDecorator sse() {
+        return sse;
     }
 
     /**

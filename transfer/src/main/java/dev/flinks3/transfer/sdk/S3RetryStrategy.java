@@ -1,7 +1,7 @@
 package dev.flinks3.transfer.sdk;
 
 import dev.flinks3.transfer.ClientSettings;
-import dev.flinks3.transfer.S3Errors;
+import dev.flinks3.transfer.aws.S3Errors;
 import java.time.Duration;
 import javax.xml.stream.XMLStreamException;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;

@@ -4,6 +4,8 @@ import dev.flinks3.transfer.ClientSettings;
 import dev.flinks3.transfer.DefaultMemoryLimit;
 import dev.flinks3.transfer.HttpProxy;
 import dev.flinks3.transfer.Secret;
+import dev.flinks3.transfer.aws.Closer;
+import dev.flinks3.transfer.aws.HttpProxies;
 import dev.flinks3.transfer.read.ReadAheadBudget;
 import java.io.Closeable;
 import java.io.IOException;

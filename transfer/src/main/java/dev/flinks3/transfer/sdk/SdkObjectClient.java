@@ -1,6 +1,7 @@
 package dev.flinks3.transfer.sdk;
 
 import dev.flinks3.transfer.CompletedPart;
+import dev.flinks3.transfer.Futures;
 import dev.flinks3.transfer.ListPage;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.ObjectMetadata;
@@ -9,11 +10,13 @@ import dev.flinks3.transfer.PendingUpload;
 import dev.flinks3.transfer.RangeDownload;
 import dev.flinks3.transfer.RangeRead;
 import dev.flinks3.transfer.RangeStream;
-import dev.flinks3.transfer.S3Errors;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.S3RequestException;
 import dev.flinks3.transfer.SlidingWindow;
 import dev.flinks3.transfer.WriteCondition;
+import dev.flinks3.transfer.aws.ClosedGuard;
+import dev.flinks3.transfer.aws.S3Errors;
+import dev.flinks3.transfer.aws.SseDecorator;
 import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -423,7 +426,7 @@ public final class SdkObjectClient implements ObjectClient {
                 result.complete(read);
                 return;
             }
-            Throwable cause = S3Errors.unwrap(failure);
+            Throwable cause = Futures.unwrap(failure);
             if (cause instanceof EOFException && start == 0) {
                 // No range of an empty object is satisfiable, yet an empty object is a file to read.
                 result.complete(new RangeRead(0, 0));
@@ -530,7 +533,7 @@ public final class SdkObjectClient implements ObjectClient {
                 return new RangeDownload(
                         response.contentLength(), SdkRangeStream.objectLength(response), response.eTag());
             }
-            Throwable cause = S3Errors.unwrap(failure);
+            Throwable cause = Futures.unwrap(failure);
             if (cause instanceof EOFException && start == 0) {
                 // No range of an empty object is satisfiable, yet an empty object is a file to write.
                 return new RangeDownload(0, 0, null);
@@ -909,7 +912,7 @@ public final class SdkObjectClient implements ObjectClient {
                 send("AbortMultipartUpload", location, () -> s3.abortMultipartUpload(request), response -> null);
         CompletableFuture<Void> result = new CompletableFuture<>();
         aborted.whenComplete((done, failure) -> {
-            Throwable cause = failure == null ? null : S3Errors.unwrap(failure);
+            Throwable cause = failure == null ? null : Futures.unwrap(failure);
             // An upload that is already gone (aborted, completed, expired) needs no abort.
             if (cause == null || cause instanceof FileNotFoundException) {
                 result.complete(null);

@@ -1,8 +1,8 @@
 package dev.flinks3.transfer.sdk;
 
 import dev.flinks3.transfer.RangeStream;
-import dev.flinks3.transfer.S3Errors;
 import dev.flinks3.transfer.S3Location;
+import dev.flinks3.transfer.aws.S3Errors;
 import java.io.IOException;
 import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;

@@ -1,8 +1,9 @@
 /**
- * The seam on the AWS SDK for Java v2: {@link dev.flinks3.transfer.sdk.S3ClientOwner}, the one owner of
- * every heavy resource (S3 and HTTP clients, credentials, executors, the read-ahead budget), and {@link
- * dev.flinks3.transfer.sdk.SdkObjectClient}, the {@link dev.flinks3.transfer.ObjectClient} on its
- * asynchronous S3 client, with what they are built from: credentials, retry strategies, request
- * metrics, server-side encryption, proxies, TLS, checksums and the HTTP client factory.
+ * The SDK engine: {@link dev.flinks3.transfer.sdk.S3ClientOwner}, which builds the clients of one
+ * configuration on the process's shared transport and chooses, once, between the SDK's own asynchronous
+ * S3 client and the CRT-based one ({@code crt}), and {@link dev.flinks3.transfer.sdk.SdkObjectClient},
+ * the {@link dev.flinks3.transfer.ObjectClient} on that client, with what they are built from: the
+ * transport (HTTP clients and executors), retry strategies, request metrics, checksums, TLS, bucket
+ * options and the direct ranged GETs. Builds on {@code aws}.
  */
 package dev.flinks3.transfer.sdk;

@@ -3,6 +3,8 @@ package dev.flinks3.transfer.sdk;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flinks3.transfer.ClientSettings;
+import dev.flinks3.transfer.aws.Closer;
+import dev.flinks3.transfer.aws.HttpProxies;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import dev.flinks3.transfer.S3Errors;
 import dev.flinks3.transfer.S3RequestException;
+import dev.flinks3.transfer.aws.S3Errors;
 import dev.flinks3.transfer.sdk.FlexibleChecksums.BodyChecksums;
 import dev.flinks3.transfer.sdk.FlexibleChecksums.Mode;
 import java.nio.ByteBuffer;

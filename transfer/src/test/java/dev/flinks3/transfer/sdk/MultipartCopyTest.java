@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinks3.transfer.CompletedPart;
 import dev.flinks3.transfer.EncryptionSettings;
+import dev.flinks3.transfer.aws.SseDecorator;
 import org.junit.jupiter.api.Test;
 
 class MultipartCopyTest {

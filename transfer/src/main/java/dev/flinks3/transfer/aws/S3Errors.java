@@ -1,5 +1,8 @@
-package dev.flinks3.transfer;
+package dev.flinks3.transfer.aws;
 
+import dev.flinks3.transfer.Futures;
+import dev.flinks3.transfer.S3Location;
+import dev.flinks3.transfer.S3RequestException;
 import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -97,18 +100,12 @@ public final class S3Errors {
      * @throws Error if the failure is an {@link Error}, which is rethrown as is
      */
     public static IOException translate(String operation, Object location, Throwable failure) {
-        Throwable cause = unwrap(failure);
+        Throwable cause = Futures.unwrap(failure);
         if (cause instanceof Error) {
             throw (Error) cause;
         }
-        if (cause instanceof IOException) {
-            return (IOException) cause;
-        }
-        if (cause instanceof CancellationException) {
-            InterruptedIOException cancelled =
-                    new InterruptedIOException(operation + " of " + location + " was cancelled");
-            cancelled.initCause(cause);
-            return cancelled;
+        if (cause instanceof IOException || cause instanceof CancellationException) {
+            return Futures.failed(operation, location, cause);
         }
         if (cause instanceof AwsServiceException) {
             return fromServiceAnswer(operation, location, (AwsServiceException) cause);
@@ -241,36 +238,17 @@ public final class S3Errors {
      *     (with the interrupt flag restored and the request cancelled) if the thread is interrupted
      */
     public static <T> T await(CompletableFuture<T> future, String operation, Object location) throws IOException {
-        try {
-            return future.get();
-        } catch (InterruptedException e) {
-            future.cancel(true);
-            Thread.currentThread().interrupt();
-            InterruptedIOException interrupted =
-                    new InterruptedIOException(operation + " of " + location + " interrupted");
-            interrupted.initCause(e);
-            throw interrupted;
-        } catch (ExecutionException | CancellationException e) {
-            throw translate(operation, location, e);
-        }
+        return Futures.await(future, operation, location, cause -> translate(operation, location, cause));
     }
 
     /** The HTTP status of an S3 error answer inside {@code failure}, or 0 if there is none. */
     static int statusCode(Throwable failure) {
-        Throwable cause = unwrap(failure);
+        Throwable cause = Futures.unwrap(failure);
         return cause instanceof AwsServiceException ? ((AwsServiceException) cause).statusCode() : 0;
     }
 
-    public static Throwable unwrap(Throwable failure) {
-        Throwable t = failure;
-        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
-            t = t.getCause();
-        }
-        return t;
-    }
-
     private static Throwable translateOrError(String operation, Object location, Throwable failure) {
-        Throwable cause = unwrap(failure);
+        Throwable cause = Futures.unwrap(failure);
         return cause instanceof Error ? cause : translate(operation, location, cause);
     }
 

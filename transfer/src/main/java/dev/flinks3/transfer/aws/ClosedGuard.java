@@ -1,6 +1,6 @@
-package dev.flinks3.transfer.sdk;
+package dev.flinks3.transfer.aws;
 
-import dev.flinks3.transfer.S3Errors;
+import dev.flinks3.transfer.Futures;
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
@@ -14,13 +14,13 @@ import java.util.function.Supplier;
  */
 public final class ClosedGuard {
 
-    static final String CLOSED = "the S3 filesystem is closed: its S3 clients were closed when the filesystem"
+    public static final String CLOSED = "the S3 filesystem is closed: its S3 clients were closed when the filesystem"
             + " factory was configured again or closed (FileSystem.get gives a filesystem on the current clients)";
 
     private volatile boolean closed;
 
     /** From now on, requests are not sent and requests in flight that fail report the closing. */
-    void close() {
+    public void close() {
         closed = true;
     }
 
@@ -66,7 +66,7 @@ public final class ClosedGuard {
             if (failure == null) {
                 result.complete(value);
             } else if (closed) {
-                result.completeExceptionally(closedError(operation, location, S3Errors.unwrap(failure)));
+                result.completeExceptionally(closedError(operation, location, Futures.unwrap(failure)));
             } else {
                 result.completeExceptionally(failure);
             }

@@ -1,4 +1,4 @@
-package dev.flinks3.transfer.sdk;
+package dev.flinks3.transfer.aws;
 
 import dev.flinks3.transfer.EncryptionSettings;
 import dev.flinks3.transfer.Secret;

@@ -1,4 +1,4 @@
-package dev.flinks3.transfer.sdk;
+package dev.flinks3.transfer.aws;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

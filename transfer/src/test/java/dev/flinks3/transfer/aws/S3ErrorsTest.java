@@ -1,10 +1,12 @@
-package dev.flinks3.transfer;
+package dev.flinks3.transfer.aws;
 
 import static dev.flinks3.transfer.sdk.S3RetryStrategyTest.codelessError;
 import static dev.flinks3.transfer.sdk.S3RetryStrategyTest.s3Error;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.flinks3.transfer.S3Location;
+import dev.flinks3.transfer.S3RequestException;
 import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package dev.flinks3.transfer.sdk;
+package dev.flinks3.transfer.aws;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;

@@ -1,4 +1,4 @@
-package dev.flinks3.transfer.sdk;
+package dev.flinks3.transfer.aws;
 
 import dev.flinks3.transfer.ClientSettings;
 import dev.flinks3.transfer.HttpProxy;
@@ -70,7 +70,7 @@ public final class HttpProxies {
     }
 
     /** The Netty client's proxy configuration; only what is resolved here, nothing read again. */
-    software.amazon.awssdk.http.nio.netty.ProxyConfiguration netty() {
+    public software.amazon.awssdk.http.nio.netty.ProxyConfiguration netty() {
         software.amazon.awssdk.http.nio.netty.ProxyConfiguration.Builder b =
                 software.amazon.awssdk.http.nio.netty.ProxyConfiguration.builder()
                         .useSystemPropertyValues(false)
@@ -90,7 +90,7 @@ public final class HttpProxies {
      * The Apache HTTP client's proxy configuration (blocking requests); its route planner matches the host
      * against regular expressions, as Netty's does.
      */
-    software.amazon.awssdk.http.apache5.ProxyConfiguration apache5() {
+    public software.amazon.awssdk.http.apache5.ProxyConfiguration apache5() {
         software.amazon.awssdk.http.apache5.ProxyConfiguration.Builder b =
                 software.amazon.awssdk.http.apache5.ProxyConfiguration.builder()
                         .useSystemPropertyValues(false)
@@ -105,7 +105,7 @@ public final class HttpProxies {
     }
 
     /** The CRT client's proxy configuration; the SDK turns the patterns into curl-style entries. */
-    software.amazon.awssdk.http.crt.ProxyConfiguration crt() {
+    public software.amazon.awssdk.http.crt.ProxyConfiguration crt() {
         software.amazon.awssdk.http.crt.ProxyConfiguration.Builder b =
                 software.amazon.awssdk.http.crt.ProxyConfiguration.builder()
                         .useSystemPropertyValues(false)

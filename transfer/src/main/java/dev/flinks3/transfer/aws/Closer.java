@@ -1,4 +1,4 @@
-package dev.flinks3.transfer.sdk;
+package dev.flinks3.transfer.aws;
 
 import java.io.Closeable;
 import java.io.IOException;
@@ -10,12 +10,12 @@ import java.util.Deque;
  * an earlier one fails, the first failure is thrown and later ones are added as suppressed. Not
  * thread-safe: used while building and closing one owner.
  */
-final class Closer implements Closeable {
+public final class Closer implements Closeable {
 
     private final Deque<AutoCloseable> resources = new ArrayDeque<>();
 
     /** Registers a resource to close; returns it for chaining. {@code null} is ignored. */
-    <T extends AutoCloseable> T register(T resource) {
+    public <T extends AutoCloseable> T register(T resource) {
         if (resource != null) {
             resources.push(resource);
         }
@@ -57,7 +57,7 @@ final class Closer implements Closeable {
      * Closes everything after a failed construction, adding close failures to {@code cause} as
      * suppressed, and returns {@code cause} for rethrowing.
      */
-    <E extends Throwable> E closeAfterFailure(E cause) {
+    public <E extends Throwable> E closeAfterFailure(E cause) {
         try {
             close();
         } catch (IOException | RuntimeException | Error e) {
