@@ -30,10 +30,10 @@ import software.amazon.awssdk.core.sync.RequestBody;
 
 /**
  * With {@code s3.client: crt}, a stream from {@code create()} that outgrows one part is uploaded by the
- * S3 Transfer Manager on the CRT-based S3 client as a body of unknown length, as the S3 server's request
- * log shows: the parts carry no {@code Content-Type} (aws-c-s3 leaves it off the parts it cuts from a
- * PutObject; the SDK sends one with each UploadPart call of our engine), the parts are the client's part size and carry the CRC32C the client
- * computed, {@code If-None-Match: *} goes with the CompleteMultipartUpload. A stream of one part stays one PutObject. A part that fails at the
+ * S3 Transfer Manager on the CRT-based S3 client as a body of unknown length: the Transfer Manager's own
+ * listener reports the upload started and complete (the filesystem's MBean counts its callbacks), and the
+ * S3 server's request log shows the parts of the client's part size, each with the CRC32C the client
+ * computed, and {@code If-None-Match: *} goes with the CompleteMultipartUpload. A stream of one part stays one PutObject. A part that fails at the
  * server (an {@code AccessDenied} answer to UploadPart, injected by the server's fault filter) fails
  * the stream, and nothing is left: no object, no multipart upload. The filesystem's MBean counts the
  * bytes. Where the Transfer Manager cannot keep a promise (no conditional writes), our engine takes the
@@ -82,6 +82,8 @@ class CrtTransferManagerUploadTest extends AbstractS3ProxyFileSystemTest {
         // The upload budget is the process's (one runtime): other test classes' streams may hold bytes of it.
         long bufferedBefore = metric("BufferedBytes");
         long completedBefore = metric("MultipartUploadsCompleted");
+        long transferManagerStartedBefore = metric("TransferManagerUploadsStarted");
+        long transferManagerCompletedBefore = metric("TransferManagerUploadsCompleted");
 
         writeInSmallWrites(path, data, WriteMode.OVERWRITE);
 
@@ -107,10 +109,12 @@ class CrtTransferManagerUploadTest extends AbstractS3ProxyFileSystemTest {
                 .as("each part with the CRC32C the client computed, which the server checks")
                 .allSatisfy(
                         part -> assertThat(carriesCrc32c(part)).as("%s", part).isTrue());
-        assertThat(parts)
-                .as("parts cut by the CRT client from the Transfer Manager's PutObject")
-                .allSatisfy(
-                        part -> assertThat(cutByCrtClient(part)).as("%s", part).isTrue());
+        assertThat(metric("TransferManagerUploadsStarted") - transferManagerStartedBefore)
+                .as("the Transfer Manager's own listener saw the upload start")
+                .isEqualTo(1);
+        assertThat(metric("TransferManagerUploadsCompleted") - transferManagerCompletedBefore)
+                .as("and complete")
+                .isEqualTo(1);
         assertThat(objectBytes(path)).isEqualTo(data);
         assertThat(metric("BytesUploaded") - bytesBefore).isEqualTo(data.length);
         assertThat(metric("MultipartUploadsCompleted") - completedBefore).isEqualTo(1);
@@ -121,10 +125,14 @@ class CrtTransferManagerUploadTest extends AbstractS3ProxyFileSystemTest {
     void aStreamOfOnePartIsOnePutObject() throws Exception {
         Path path = new Path(dir, "one-part");
         byte[] data = randomBytes((int) PART, 2);
+        long transferManagerStartedBefore = metric("TransferManagerUploadsStarted");
 
         writeInSmallWrites(path, data, WriteMode.NO_OVERWRITE);
 
         assertThat(requestsFor(path)).extracting(RequestRecord::kind).containsExactly(RequestKind.PUT_OBJECT);
+        assertThat(metric("TransferManagerUploadsStarted"))
+                .as("one PutObject of our engine, not the Transfer Manager's")
+                .isEqualTo(transferManagerStartedBefore);
         assertThat(objectBytes(path)).isEqualTo(data);
     }
 
@@ -162,6 +170,8 @@ class CrtTransferManagerUploadTest extends AbstractS3ProxyFileSystemTest {
         Path path = new Path(dir, "existing");
         byte[] original = "original".getBytes(StandardCharsets.UTF_8);
         s3.putObject(b -> b.bucket(target.bucket()).key(key(path)), RequestBody.fromBytes(original));
+        long transferManagerStartedBefore = metric("TransferManagerUploadsStarted");
+        long transferManagerCompletedBefore = metric("TransferManagerUploadsCompleted");
 
         Throwable failure =
                 catchThrowable(() -> writeInSmallWrites(path, randomBytes(11 * MIB, 4), WriteMode.NO_OVERWRITE));
@@ -179,13 +189,18 @@ class CrtTransferManagerUploadTest extends AbstractS3ProxyFileSystemTest {
                         complete -> assertThat(complete.header("If-None-Match")).hasValue("*"));
         assertThat(requests)
                 .filteredOn(r -> r.kind() == RequestKind.UPLOAD_PART)
-                .isNotEmpty()
-                .as("parts cut by the CRT client from the Transfer Manager's PutObject")
-                .allSatisfy(part -> assertThat(cutByCrtClient(part)).isTrue());
+                .isNotEmpty();
+        assertThat(metric("TransferManagerUploadsStarted") - transferManagerStartedBefore)
+                .as("the Transfer Manager's own listener saw the upload start")
+                .isEqualTo(1);
+        assertThat(metric("TransferManagerUploadsCompleted"))
+                .as("and never complete")
+                .isEqualTo(transferManagerCompletedBefore);
     }
 
     @Test
     void withoutConditionalWritesOurEngineUploadsNoOverwriteStreamsAndOneWarningSaysSo() throws Exception {
+        Set<ObjectName> beansBefore = fileSystemBeans();
         FileSystem engineFs = FlinkS3FileSystems.create(
                 "s3",
                 target.bucket(),
@@ -196,6 +211,10 @@ class CrtTransferManagerUploadTest extends AbstractS3ProxyFileSystemTest {
                         "5mb",
                         "s3.conditional-writes.enabled",
                         "false")));
+        Set<ObjectName> engineBeans = fileSystemBeans();
+        engineBeans.removeAll(beansBefore);
+        assertThat(engineBeans).hasSize(1);
+        ObjectName engineBean = engineBeans.iterator().next();
         try (CapturedLogs logs = CapturedLogs.capture("dev.flinks3.multipart.crt")) {
             write(engineFs, new Path(dir, "small"), "checked".getBytes(StandardCharsets.UTF_8));
             Path first = new Path(dir, "first");
@@ -213,12 +232,14 @@ class CrtTransferManagerUploadTest extends AbstractS3ProxyFileSystemTest {
                         .hasSize(3)
                         .allSatisfy(part ->
                                 assertThat(part.header("x-amz-checksum-crc32c")).isPresent());
-                assertThat(requests)
-                        .filteredOn(r -> r.kind() == RequestKind.UPLOAD_PART)
-                        .as("our engine's own UploadPart calls")
-                        .noneSatisfy(part -> assertThat(cutByCrtClient(part)).isTrue());
                 assertThat(objectBytes(path)).isEqualTo(data);
             }
+            assertThat(metric(engineBean, "TransferManagerUploadsStarted"))
+                    .as("the Transfer Manager started none of the streams")
+                    .isZero();
+            assertThat(metric(engineBean, "MultipartUploadsCompleted"))
+                    .as("our engine completed both")
+                    .isEqualTo(2);
             assertThat(logs.events())
                     .filteredOn(e -> e.text().contains("If-None-Match"))
                     .hasSize(1);
@@ -237,16 +258,6 @@ class CrtTransferManagerUploadTest extends AbstractS3ProxyFileSystemTest {
         return part.header("x-amz-checksum-crc32c").isPresent()
                 || "x-amz-checksum-crc32c"
                         .equalsIgnoreCase(part.header("x-amz-trailer").orElse(""));
-    }
-
-    /**
-     * True if the CRT client cut this UploadPart from a PutObject (the Transfer Manager's): aws-c-s3 copies
-     * the PutObject's headers to the parts but leaves out {@code Content-Type}, which the SDK sends with
-     * every UploadPart call of our engine.
-     */
-    private static boolean cutByCrtClient(RequestRecord part) {
-        return part.kind() == RequestKind.UPLOAD_PART
-                && part.header("content-type").isEmpty();
     }
 
     private void writeInSmallWrites(Path path, byte[] data, WriteMode mode) throws IOException {
@@ -271,7 +282,11 @@ class CrtTransferManagerUploadTest extends AbstractS3ProxyFileSystemTest {
     }
 
     private long metric(String attribute) throws Exception {
-        return ((Number) MBEANS.getAttribute(fileSystemBean, attribute)).longValue();
+        return metric(fileSystemBean, attribute);
+    }
+
+    private static long metric(ObjectName bean, String attribute) throws Exception {
+        return ((Number) MBEANS.getAttribute(bean, attribute)).longValue();
     }
 
     private static Set<ObjectName> fileSystemBeans() throws Exception {

@@ -18,6 +18,8 @@ public final class UploadMetrics {
     private final LongAdder uploadsCompleted = new LongAdder();
     private final LongAdder uploadsAborted = new LongAdder();
     private final LongAdder uploadsStarted = new LongAdder();
+    private final LongAdder transferManagerUploadsStarted = new LongAdder();
+    private final LongAdder transferManagerUploadsCompleted = new LongAdder();
     private final LongAdder permitWaitNanos = new LongAdder();
     private final AtomicInteger partsInFlight = new AtomicInteger();
 
@@ -48,6 +50,23 @@ public final class UploadMetrics {
     /** Multipart uploads completed. */
     public long uploadsCompleted() {
         return uploadsCompleted.sum();
+    }
+
+    /**
+     * Uploads the S3 Transfer Manager reported started through its own callback ({@code
+     * TransferListener.transferInitiated}), on the CRT-based S3 client.
+     */
+    public long transferManagerUploadsStarted() {
+        return transferManagerUploadsStarted.sum();
+    }
+
+    /**
+     * Uploads the S3 Transfer Manager reported complete through its own callback ({@code
+     * TransferListener.transferComplete}), on the CRT-based S3 client; a subset of {@link
+     * #uploadsCompleted()}.
+     */
+    public long transferManagerUploadsCompleted() {
+        return transferManagerUploadsCompleted.sum();
     }
 
     /** Multipart uploads aborted after a failure or cancellation. */
@@ -112,6 +131,16 @@ public final class UploadMetrics {
     /** Counts a multipart upload completed, also one the Transfer Manager ran. */
     public void uploadCompleted() {
         uploadsCompleted.increment();
+    }
+
+    /** Counts an upload the Transfer Manager's listener reported started. */
+    public void transferManagerUploadStarted() {
+        transferManagerUploadsStarted.increment();
+    }
+
+    /** Counts an upload the Transfer Manager's listener reported complete. */
+    public void transferManagerUploadCompleted() {
+        transferManagerUploadsCompleted.increment();
     }
 
     /** Counts a multipart upload aborted after a failure or cancellation, also one the Transfer Manager ran. */

@@ -60,6 +60,15 @@ public interface S3FileSystemMBean {
     /** Multipart uploads aborted after a failure or cancellation. */
     long getMultipartUploadsAborted();
 
+    /** Uploads of {@code create()} streams that the S3 Transfer Manager reported started ({@code s3.client: crt}). */
+    long getTransferManagerUploadsStarted();
+
+    /**
+     * Uploads of {@code create()} streams that the S3 Transfer Manager ran and reported complete
+     * ({@code s3.client: crt}); counted in {@link #getMultipartUploadsCompleted()} too.
+     */
+    long getTransferManagerUploadsCompleted();
+
     /** Bytes held in part buffers now, being filled or uploaded (gauge). */
     long getBufferedBytes();
 

@@ -109,6 +109,16 @@ public final class S3FileSystemMetrics implements S3FileSystemMBean {
     }
 
     @Override
+    public long getTransferManagerUploadsStarted() {
+        return uploads.transferManagerUploadsStarted();
+    }
+
+    @Override
+    public long getTransferManagerUploadsCompleted() {
+        return uploads.transferManagerUploadsCompleted();
+    }
+
+    @Override
     public long getMultipartUploadsAborted() {
         return uploads.uploadsAborted();
     }

@@ -1,6 +1,7 @@
 package dev.flinks3.multipart.crt;
 
 import dev.flinks3.multipart.UploadBudget;
+import dev.flinks3.multipart.UploadMetrics;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.aws.S3Errors;
 import java.io.IOException;
@@ -21,6 +22,7 @@ import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 import software.amazon.awssdk.transfer.s3.S3TransferManager;
 import software.amazon.awssdk.transfer.s3.model.CompletedUpload;
 import software.amazon.awssdk.transfer.s3.model.UploadRequest;
+import software.amazon.awssdk.transfer.s3.progress.TransferListener;
 import software.amazon.awssdk.utils.CancellableOutputStream;
 
 /**
@@ -82,6 +84,7 @@ final class StreamedUpload {
      *
      * @param operation the name failures are reported under ({@link S3Errors#conditionalWrite} for
      *     no-overwrite, so that 412 becomes {@link java.nio.file.FileAlreadyExistsException})
+     * @param metrics counts the upload when the Transfer Manager's own listener reports it started and complete
      * @throws NotTaken if the upload failed before the client asked for the body
      * @throws InterruptedIOException if interrupted while waiting
      * @throws IOException if the client neither asks for the body nor fails within {@link #CLIENT_WAIT}
@@ -91,7 +94,8 @@ final class StreamedUpload {
             PutObjectRequest request,
             S3Location target,
             String operation,
-            UploadBudget budget)
+            UploadBudget budget,
+            UploadMetrics metrics)
             throws IOException {
         long held = Math.min(HELD_BYTES, budget.limitBytes());
         budget.acquire(held);
@@ -108,6 +112,7 @@ final class StreamedUpload {
                             .upload(UploadRequest.builder()
                                     .putObjectRequest(request)
                                     .requestBody(new SubscriptionSignal(body, subscribed))
+                                    .addTransferListener(new CompletionCounter(metrics))
                                     .build())
                             .completionFuture(),
                     CompletedUpload::response,
@@ -280,6 +285,26 @@ final class StreamedUpload {
         public void subscribe(Subscriber<? super ByteBuffer> subscriber) {
             subscribed.complete(null);
             body.subscribe(subscriber);
+        }
+    }
+
+    /** The Transfer Manager's callback: counts the upload when the Transfer Manager says it started and completed. */
+    private static final class CompletionCounter implements TransferListener {
+
+        private final UploadMetrics metrics;
+
+        CompletionCounter(UploadMetrics metrics) {
+            this.metrics = metrics;
+        }
+
+        @Override
+        public void transferInitiated(Context.TransferInitiated context) {
+            metrics.transferManagerUploadStarted();
+        }
+
+        @Override
+        public void transferComplete(Context.TransferComplete context) {
+            metrics.transferManagerUploadCompleted();
         }
     }
 }

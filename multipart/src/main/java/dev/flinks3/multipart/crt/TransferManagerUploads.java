@@ -193,6 +193,7 @@ public final class TransferManagerUploads implements UploadStreams {
             request.ifNoneMatch("*");
             operation = S3Errors.conditionalWrite(operation);
         }
-        return StreamedUpload.start(transferManager, request.build(), target, operation, engine.budget());
+        return StreamedUpload.start(
+                transferManager, request.build(), target, operation, engine.budget(), engine.metrics());
     }
 }
