@@ -3,14 +3,13 @@ package dev.flinks3.transfer.crt;
 import dev.flinks3.transfer.NonProxyHosts;
 import dev.flinks3.transfer.S3Settings;
 import dev.flinks3.transfer.UploadSettings;
+import dev.flinks3.transfer.aws.ClientRules;
 import dev.flinks3.transfer.aws.CrtNativeLibrary;
 import dev.flinks3.transfer.aws.CrtThroughputMonitor;
 import dev.flinks3.transfer.aws.HttpProxies;
 import dev.flinks3.transfer.aws.S3Credentials;
 import java.util.concurrent.Executor;
 import java.util.regex.Pattern;
-import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
-import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3CrtAsyncClientBuilder;
@@ -78,11 +77,8 @@ public final class CrtS3Client {
                 .credentialsProvider(credentials.provider())
                 .region(region)
                 .forcePathStyle(settings.client().pathStyleAccess())
-                .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
-                .responseChecksumValidation(
-                        settings.client().checksumsEnabled()
-                                ? ResponseChecksumValidation.WHEN_SUPPORTED
-                                : ResponseChecksumValidation.WHEN_REQUIRED)
+                .requestChecksumCalculation(ClientRules.requestChecksums())
+                .responseChecksumValidation(ClientRules.responseChecksums(settings.client()))
                 .maxConcurrency(settings.client().maxConnections())
                 .targetThroughputInGbps(targetThroughputGbps(settings))
                 .minimumPartSizeInBytes(settings.upload().partSizeBytes())
@@ -93,10 +89,9 @@ public final class CrtS3Client {
                 .futureCompletionExecutor(completion);
         if (settings.client().endpoint() != null) {
             builder.endpointOverride(settings.client().endpoint());
-        } else if (settings.client().region() == null) {
-            builder.crossRegionAccessEnabled(true);
         }
-        return builder.build();
+        return builder.crossRegionAccessEnabled(ClientRules.crossRegionAccess(settings.client()))
+                .build();
     }
 
     /**

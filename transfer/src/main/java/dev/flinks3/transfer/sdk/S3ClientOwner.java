@@ -5,6 +5,7 @@ import dev.flinks3.transfer.DefaultMemoryLimit;
 import dev.flinks3.transfer.EncryptionSettings;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.S3Settings;
+import dev.flinks3.transfer.aws.ClientRules;
 import dev.flinks3.transfer.aws.ClosedGuard;
 import dev.flinks3.transfer.aws.Closer;
 import dev.flinks3.transfer.aws.HttpProxies;
@@ -24,8 +25,6 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
-import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.core.client.config.SdkAdvancedAsyncClientOption;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
@@ -324,13 +323,9 @@ public final class S3ClientOwner implements Closeable {
         builder.credentialsProvider(credentials.provider())
                 .region(region)
                 .forcePathStyle(settings.client().pathStyleAccess())
-                // Upload checksums are computed by FlexibleChecksums and sent as headers; the SDK adds
-                // its own only where an operation requires one (DeleteObjects), so it never sends trailers.
-                .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
-                .responseChecksumValidation(
-                        settings.client().checksumsEnabled()
-                                ? ResponseChecksumValidation.WHEN_SUPPORTED
-                                : ResponseChecksumValidation.WHEN_REQUIRED)
+                // Upload checksums are computed by FlexibleChecksums and sent as headers.
+                .requestChecksumCalculation(ClientRules.requestChecksums())
+                .responseChecksumValidation(ClientRules.responseChecksums(settings.client()))
                 .serviceConfiguration(S3Configuration.builder()
                         .chunkedEncodingEnabled(settings.client().chunkedEncodingEnabled())
                         .expectContinueEnabled(settings.client().expectContinueEnabled())
@@ -344,10 +339,8 @@ public final class S3ClientOwner implements Closeable {
                         .apiCallAttemptTimeout(settings.client().apiCallAttemptTimeout()));
         if (settings.client().endpoint() != null) {
             builder.endpointOverride(settings.client().endpoint());
-        } else if (settings.client().region() == null) {
-            builder.crossRegionAccessEnabled(true);
         }
-        return builder;
+        return builder.crossRegionAccessEnabled(ClientRules.crossRegionAccess(settings.client()));
     }
 
     /** The body-bytes counter, then the bucket interceptors. */
