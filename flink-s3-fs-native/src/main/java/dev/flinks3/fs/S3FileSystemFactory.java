@@ -93,7 +93,6 @@ public class S3FileSystemFactory implements FileSystemFactory {
             perBucket.put(bucket, S3FileSystemSettings.fromConfiguration(config, bucket));
             overrides.put(bucket, BucketKeys.overrides(values, bucket));
         }
-        logKeysWithoutEffect(config);
         UnknownKeys.warnOnce(config);
         closeClients();
         multipartChecked.clear();
@@ -187,14 +186,6 @@ public class S3FileSystemFactory implements FileSystemFactory {
             }
         }
         clients.clear();
-    }
-
-    private static void logKeysWithoutEffect(Configuration config) {
-        for (String key : new String[] {S3ConfigOptions.ASYNC_ENABLED.key(), S3ConfigOptions.READ_BUFFER_SIZE.key()}) {
-            if (config.containsKey(key)) {
-                LOG.info("'{}' is accepted for compatibility with Flink's native S3 plugin and has no effect", key);
-            }
-        }
     }
 
     @Override
