@@ -147,6 +147,13 @@ osd data = $DIR/osd/\$cluster-\$id
 rgw frontends = beast endpoint=127.0.0.1:$PORT
 rgw thread pool size = 32
 rgw data = $DIR/rgw
+# Deleted objects' data (and the parts of aborted multipart uploads) is freed by the gateway's garbage
+# collection, by default 2 hours after the delete and once an hour. Long runs that write and delete
+# checkpoints (soaks) would fill the memstore before then, and a full OSD makes writes wait instead of
+# failing, so the garbage is collected a minute after its delete, every minute.
+rgw gc obj min wait = 60
+rgw gc processor period = 60
+rgw gc processor max time = 60
 EOF
 }
 
