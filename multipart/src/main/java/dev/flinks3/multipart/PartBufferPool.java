@@ -6,7 +6,10 @@ import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 
 /**
- * Heap buffers for parts, with every byte in use counted against the {@link UploadBudget}.
+ * Heap buffers for parts, with every byte of heap they take counted against the {@link UploadBudget}:
+ * a buffer is charged its {@linkplain HeapFootprint heap footprint} (array header and, with G1, the rest
+ * of the last region of a humongous array), not only its capacity, so the limit bounds the heap the
+ * buffers take (an 8 MiB buffer is charged 9 MiB on 1 MiB regions).
  *
  * <p>Buffers of the base part size are kept for reuse when given back (up to {@code maxIdleBuffers}),
  * so a busy process does not allocate and collect a part-sized array per part (on a heap of a few GiB
@@ -23,6 +26,7 @@ public final class PartBufferPool {
     private final UploadBudget budget;
     private final int pooledBytes;
     private final int maxIdleBuffers;
+    private final HeapFootprint footprint;
     private final ArrayDeque<SoftReference<ByteBuffer>> idle = new ArrayDeque<>();
 
     /**
@@ -31,18 +35,32 @@ public final class PartBufferPool {
      * @param maxIdleBuffers how many idle buffers to keep, 0 for none
      */
     public PartBufferPool(UploadBudget budget, int pooledBytes, int maxIdleBuffers) {
+        this(budget, pooledBytes, maxIdleBuffers, HeapFootprint.ofThisJvm());
+    }
+
+    /** As above, with the footprint rule given (tests: a region size other than this JVM's). */
+    PartBufferPool(UploadBudget budget, int pooledBytes, int maxIdleBuffers, HeapFootprint footprint) {
         this.budget = budget;
         this.pooledBytes = pooledBytes;
         this.maxIdleBuffers = maxIdleBuffers;
+        this.footprint = footprint;
     }
 
     /**
-     * A cleared buffer of exactly {@code capacity} bytes, after taking that many bytes of budget.
+     * The budget bytes a buffer of {@code capacity} bytes is charged: its heap footprint, but never more
+     * than the limit (a limit of exactly one part still grants one part).
+     */
+    long charge(int capacity) {
+        return Math.min(footprint.of(capacity), budget.limitBytes());
+    }
+
+    /**
+     * A cleared buffer of exactly {@code capacity} bytes, after taking its {@linkplain #charge charge} of budget.
      *
      * @throws InterruptedIOException if interrupted while waiting for budget
      */
     public ByteBuffer take(int capacity) throws InterruptedIOException {
-        budget.acquire(capacity);
+        budget.acquire(charge(capacity));
         if (capacity == pooledBytes) {
             ByteBuffer reused = pollIdle();
             if (reused != null) {
@@ -56,14 +74,14 @@ public final class PartBufferPool {
 
     /**
      * A buffer of {@code capacity} bytes holding what was written into {@code smaller}, positioned
-     * after it; takes only the budget for the extra bytes. {@code smaller} is dead afterwards: for the
+     * after it; takes only the budget for the extra charge. {@code smaller} is dead afterwards: for the
      * moment of the copy both arrays exist while the budget counts the larger one.
      *
      * @param smaller a buffer from {@link #take} or an earlier grow, smaller than {@code capacity}
      * @throws InterruptedIOException if interrupted while waiting for budget
      */
     public ByteBuffer grow(ByteBuffer smaller, int capacity) throws InterruptedIOException {
-        budget.acquire(capacity - smaller.capacity());
+        budget.acquire(charge(capacity) - charge(smaller.capacity()));
         dropIdleExcess();
         ByteBuffer larger = ByteBuffer.allocate(capacity);
         smaller.flip();
@@ -76,7 +94,7 @@ public final class PartBufferPool {
      * writers short of budget may wait for them ({@link UploadBudget#markInFlight}).
      */
     public void markInFlight(ByteBuffer buffer) {
-        budget.markInFlight(buffer.capacity());
+        budget.markInFlight(charge(buffer.capacity()));
     }
 
     /** Gives back a buffer from {@link #take}, never marked in flight; its contents are dead from now on. */
@@ -90,10 +108,10 @@ public final class PartBufferPool {
      * @param wasInFlight whether it was {@linkplain #markInFlight marked in flight}
      */
     public void give(ByteBuffer buffer, boolean wasInFlight) {
-        budget.release(buffer.capacity(), wasInFlight);
+        budget.release(charge(buffer.capacity()), wasInFlight);
         if (buffer.capacity() == pooledBytes) {
             synchronized (this) {
-                if (idle.size() < maxIdleBuffers && budget.keepIdle(pooledBytes)) {
+                if (idle.size() < maxIdleBuffers && budget.keepIdle(charge(pooledBytes))) {
                     idle.addFirst(new SoftReference<>(buffer));
                 }
             }
@@ -109,7 +127,7 @@ public final class PartBufferPool {
     private synchronized ByteBuffer pollIdle() {
         while (!idle.isEmpty()) {
             ByteBuffer buffer = idle.pollFirst().get();
-            budget.idleGone(pooledBytes);
+            budget.idleGone(charge(pooledBytes));
             if (buffer != null) {
                 return buffer;
             }
@@ -121,7 +139,7 @@ public final class PartBufferPool {
     private synchronized void dropIdleExcess() {
         while (!idle.isEmpty() && budget.idleExcess() > 0) {
             idle.pollLast();
-            budget.idleGone(pooledBytes);
+            budget.idleGone(charge(pooledBytes));
         }
     }
 }

@@ -64,7 +64,9 @@ class BackPressureTest {
 
     @Test
     void processBudgetBoundsBufferedBytesAcrossStreams() throws Throwable {
-        long limit = 3L * PART;
+        // Three parts as the budget charges them: their heap footprint (whole G1 regions).
+        long charge = HeapFootprint.ofThisJvm().of(PART);
+        long limit = 3L * charge;
         UploadEngine engine =
                 new UploadEngine(client, TestData.settings(4, limit).build());
         byte[] first = random(4 * PART + 3, 22);
@@ -78,7 +80,7 @@ class BackPressureTest {
 
         // Each stream may have 4 parts in flight, but 3 parts of budget stop both writers first.
         await().atMost(Duration.ofSeconds(10)).until(() -> a.isWaiting() && b.isWaiting() && parts.held() >= 1);
-        assertThat(parts.held()).isLessThanOrEqualTo((int) (limit / PART));
+        assertThat(parts.held()).isLessThanOrEqualTo((int) (limit / charge));
         assertThat(engine.metrics().bytesBuffered()).isLessThanOrEqualTo(limit);
 
         parts.open();
@@ -102,7 +104,8 @@ class BackPressureTest {
         int streams = 32;
         // Room for every stream's first part being filled, and 8 more parts: far below what 32 streams
         // with 4 parts in flight each would buffer (3 parts of each stream at once here).
-        long limit = (streams + 8L) * PART;
+        long charge = HeapFootprint.ofThisJvm().of(PART);
+        long limit = (streams + 8L) * charge;
         UploadEngine engine =
                 new UploadEngine(client, TestData.settings(4, limit).build());
         byte[] data = random(2 * PART + 7, 25);
@@ -116,7 +119,7 @@ class BackPressureTest {
 
         await().atMost(Duration.ofSeconds(20))
                 .until(() -> parts.held() >= 1 && writers.stream().allMatch(WriterThread::isWaiting));
-        assertThat(parts.held()).isLessThanOrEqualTo((int) (limit / PART));
+        assertThat(parts.held()).isLessThanOrEqualTo((int) (limit / charge));
         assertThat(engine.metrics().bytesBuffered()).isLessThanOrEqualTo(limit);
 
         parts.open();

@@ -4,16 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.ByteBuffer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
+@Timeout(60)
 class PartBufferPoolTest {
 
     private static final int PART = 1024;
+
+    /** Counts array lengths only, so the figures below are whole parts. */
+    private static final HeapFootprint LENGTHS = new HeapFootprint(0, 0);
 
     private final UploadBudget budget = new UploadBudget(8 * PART);
 
     @Test
     void partSizedBufferIsReusedClearedAndCountedAgain() throws Exception {
-        PartBufferPool pool = new PartBufferPool(budget, PART, 4);
+        PartBufferPool pool = new PartBufferPool(budget, PART, 4, LENGTHS);
         ByteBuffer first = pool.take(PART);
         first.put((byte) 7);
         pool.give(first);
@@ -29,7 +34,7 @@ class PartBufferPoolTest {
 
     @Test
     void streamsSideBySideAllocateOnlyWhatWasInUseAtOnce() throws Exception {
-        PartBufferPool pool = new PartBufferPool(budget, PART, 8);
+        PartBufferPool pool = new PartBufferPool(budget, PART, 8, LENGTHS);
         ByteBuffer[] inUse = new ByteBuffer[6];
         for (int i = 0; i < inUse.length; i++) {
             inUse[i] = pool.take(PART);
@@ -53,7 +58,7 @@ class PartBufferPoolTest {
 
     @Test
     void keepsNoMoreIdleBuffersThanAllowed() throws Exception {
-        PartBufferPool pool = new PartBufferPool(budget, PART, 2);
+        PartBufferPool pool = new PartBufferPool(budget, PART, 2, LENGTHS);
         ByteBuffer a = pool.take(PART);
         ByteBuffer b = pool.take(PART);
         ByteBuffer c = pool.take(PART);
@@ -67,7 +72,7 @@ class PartBufferPoolTest {
 
     @Test
     void otherSizesAreNotKept() throws Exception {
-        PartBufferPool pool = new PartBufferPool(budget, PART, 4);
+        PartBufferPool pool = new PartBufferPool(budget, PART, 4, LENGTHS);
         ByteBuffer small = pool.take(PART / 4);
         pool.give(small);
 
@@ -78,7 +83,7 @@ class PartBufferPoolTest {
     @Test
     void idleBuffersCountAgainstTheLimitSoUsedAndIdleBuffersNeverExceedIt() throws Exception {
         UploadBudget small = new UploadBudget(4 * PART);
-        PartBufferPool pool = new PartBufferPool(small, PART, 8);
+        PartBufferPool pool = new PartBufferPool(small, PART, 8, LENGTHS);
         ByteBuffer[] parts = new ByteBuffer[4];
         for (int i = 0; i < parts.length; i++) {
             parts[i] = pool.take(PART);
@@ -103,5 +108,62 @@ class PartBufferPoolTest {
         pool.give(reused);
         assertThat(small.heldBytes()).isZero();
         assertThat(small.idleBytes()).isEqualTo(PART);
+    }
+
+    @Test
+    void aHumongousBufferIsChargedItsWholeRegionsSoTheLimitBoundsTheHeapTheyTake() throws Exception {
+        // 1 MiB regions (G1 on a heap below 2 GiB): an 8 MiB array and its header take 9 regions.
+        HeapFootprint g1 = new HeapFootprint(1 << 20, HeapFootprint.ARRAY_HEADER_BYTES);
+        int part = 8 << 20;
+        UploadBudget limit = new UploadBudget(32L * part);
+        PartBufferPool pool = new PartBufferPool(limit, part, 0, g1);
+
+        ByteBuffer buffer = pool.take(part);
+        assertThat(limit.heldBytes()).isEqualTo(9L << 20);
+        pool.markInFlight(buffer);
+        assertThat(limit.inFlightBytes()).isEqualTo(9L << 20);
+        pool.give(buffer, true);
+        assertThat(limit.heldBytes()).isZero();
+        assertThat(limit.inFlightBytes()).isZero();
+
+        // Growing charges the difference of the two footprints; a small first buffer only its header.
+        ByteBuffer first = pool.take(PartBuffer.FIRST_CAPACITY);
+        assertThat(limit.heldBytes()).isEqualTo(PartBuffer.FIRST_CAPACITY + HeapFootprint.ARRAY_HEADER_BYTES);
+        ByteBuffer grown = pool.grow(first, part);
+        assertThat(limit.heldBytes()).isEqualTo(9L << 20);
+        pool.give(grown);
+        assertThat(limit.heldBytes()).isZero();
+
+        // 256 MiB holds 28 such buffers, not 32: the 29th waits while some are in flight.
+        assertThat(limit.limitBytes() / pool.charge(part)).isEqualTo(28);
+    }
+
+    @Test
+    void aBufferAsLargeAsTheLimitIsChargedTheLimitAndStillGranted() throws Exception {
+        HeapFootprint g1 = new HeapFootprint(1 << 20, HeapFootprint.ARRAY_HEADER_BYTES);
+        int part = 8 << 20;
+        UploadBudget limit = new UploadBudget(part);
+        PartBufferPool pool = new PartBufferPool(limit, part, 0, g1);
+
+        ByteBuffer buffer = pool.take(part);
+
+        assertThat(limit.heldBytes()).isEqualTo(part);
+        pool.give(buffer);
+        assertThat(limit.heldBytes()).isZero();
+    }
+
+    @Test
+    void smallArraysTakeTheirLengthAndHeaderRoundedToEightBytes() {
+        HeapFootprint g1 = new HeapFootprint(1 << 20, HeapFootprint.ARRAY_HEADER_BYTES);
+        assertThat(g1.of(1)).isEqualTo(24);
+        assertThat(g1.of((1 << 19) - 16))
+                .as("half a region: humongous, one region")
+                .isEqualTo(1 << 20);
+        assertThat(g1.of((1 << 19) - 24))
+                .as("below half a region: not humongous")
+                .isEqualTo((1 << 19) - 8);
+        assertThat(new HeapFootprint(0, HeapFootprint.ARRAY_HEADER_BYTES).of(8 << 20))
+                .as("no G1: no regions")
+                .isEqualTo((8 << 20) + 16);
     }
 }

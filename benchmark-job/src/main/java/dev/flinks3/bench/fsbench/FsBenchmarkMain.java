@@ -101,6 +101,14 @@ public final class FsBenchmarkMain implements Callable<Integer> {
             description = "Streams at once (default: ${DEFAULT-VALUE}).")
     int concurrentStreams;
 
+    @Option(
+            names = "--concurrent-streams-schemes",
+            split = ",",
+            description = "URI schemes of the concurrent streams, taken in turn (stream i on scheme i mod n), e.g."
+                    + " s3,s3a to write through both of one plugin's filesystems in one process (default: all on"
+                    + " s3).")
+    List<String> concurrentStreamsSchemes = new ArrayList<>();
+
     @Option(names = "--small-files", defaultValue = "300", description = "Small files (default: ${DEFAULT-VALUE}).")
     int smallFiles;
 
@@ -258,7 +266,8 @@ public final class FsBenchmarkMain implements Callable<Integer> {
                 restoreThreads,
                 deleteObjects,
                 KIB,
-                persistMib * MIB);
+                persistMib * MIB,
+                concurrentStreamsSchemes);
     }
 
     /**

@@ -7,9 +7,11 @@ import dev.flinks3.bench.fsbench.workloads.WorkloadSizes;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
+@Timeout(60)
 class FsBenchmarkMainTest {
 
     private static FsBenchmarkMain parse(String... args) {
@@ -27,6 +29,23 @@ class FsBenchmarkMainTest {
         assertThat(command.rounds).isEqualTo(2);
         assertThat(command.workloads).containsExactly(FsWorkload.values());
         assertThat(command.sizes()).isEqualTo(WorkloadSizes.defaults());
+    }
+
+    @Test
+    void concurrentStreamsTakeTheGivenSchemesInTurn() {
+        WorkloadSizes sizes = parse("--concurrent-streams", "5", "--concurrent-streams-schemes", "s3,s3a")
+                .sizes();
+
+        assertThat(sizes.streamSchemes()).containsExactly("s3", "s3a");
+        assertThat(java.util.stream.IntStream.range(0, 5).mapToObj(sizes::streamScheme))
+                .containsExactly("s3", "s3a", "s3", "s3a", "s3");
+        assertThat(sizes.warmUp().streamSchemes()).containsExactly("s3", "s3a");
+        assertThat(parse().sizes().streamSchemes()).as("the root's own scheme").isEmpty();
+        assertThat(parse().sizes().streamScheme(3)).isNull();
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> parse("--concurrent-streams-schemes", "s3,S3A!").sizes())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("S3A!");
     }
 
     @Test

@@ -43,12 +43,21 @@ import software.amazon.awssdk.utils.CancellableOutputStream;
  */
 final class StreamedUpload {
 
-    /** Bytes per array handed to the body. */
-    static final int CHUNK_BYTES = 1 << 20;
+    /**
+     * Heap one chunk takes: 1 MiB, one G1 region on a heap below 2 GiB (an array of exactly 1 MiB would
+     * take two there, its header spilling into a region of its own).
+     */
+    static final int CHUNK_HEAP_BYTES = 1 << 20;
+    /** Bytes per array handed to the body: a chunk's heap less the 16 bytes of the array's header. */
+    static final int CHUNK_BYTES = CHUNK_HEAP_BYTES - 16;
     /** What the CRT-based client's body adapter queues ahead of its native reads (SDK 2.x). */
     static final long ADAPTER_QUEUE_BYTES = 16L << 20;
-    /** Budget one running upload holds: the adapter's queue, a chunk being handed on and one being filled. */
-    static final long HELD_BYTES = ADAPTER_QUEUE_BYTES + 2L * CHUNK_BYTES;
+    /**
+     * Budget one running upload holds, in heap bytes: the chunks the adapter's queue holds (rounded up to
+     * whole chunks), a chunk being handed on and one being filled.
+     */
+    static final long HELD_BYTES =
+            ((ADAPTER_QUEUE_BYTES + CHUNK_BYTES - 1) / CHUNK_BYTES + 2) * (long) CHUNK_HEAP_BYTES;
     /** Longest wait for the client to subscribe to the body, and for an aborted upload to end. */
     static final Duration CLIENT_WAIT = Duration.ofSeconds(60);
 

@@ -73,7 +73,12 @@ public final class MarkdownReport {
                 .append(kib(s.writeBytes()))
                 .append(" writes; ")
                 .append(s.concurrentStreams())
-                .append(" concurrent streams; ")
+                .append(" concurrent streams")
+                .append(
+                        s.streamSchemes().equals(WorkloadSizes.DEFAULT_STREAM_SCHEMES)
+                                ? ""
+                                : " (on " + String.join(", ", s.streamSchemes()) + " in turn)")
+                .append("; ")
                 .append(s.smallFiles())
                 .append(" small files of ")
                 .append(kib(s.smallFileBytes()))

@@ -33,15 +33,38 @@ final class StreamWrites implements WorkloadTask {
         return new StreamWrites(context, List.of(context.streamFile()), List.of(WorkloadContext.STREAM_SEED));
     }
 
-    /** {@link WorkloadSizes#concurrentStreams()} streams at once. */
+    /**
+     * {@link WorkloadSizes#concurrentStreams()} streams at once, stream {@code i} under the root on
+     * {@link WorkloadSizes#streamScheme scheme} {@code i} (the root's own filesystem where that is the
+     * root's scheme, {@link Path#getFileSystem()} for another).
+     */
     static StreamWrites concurrent(WorkloadContext context) {
         List<Path> paths = new ArrayList<>();
         List<Long> seeds = new ArrayList<>();
         for (int i = 0; i < context.sizes().concurrentStreams(); i++) {
-            paths.add(new Path(context.root(), "streams/s-" + i));
+            paths.add(onScheme(
+                    new Path(context.root(), "streams/s-" + i), context.sizes().streamScheme(i)));
             seeds.add(CONCURRENT_SEED_BASE + i);
         }
         return new StreamWrites(context, paths, seeds);
+    }
+
+    /** {@code path} with its scheme replaced by {@code scheme} (authority and path kept); {@code null} keeps it. */
+    static Path onScheme(Path path, String scheme) {
+        java.net.URI uri = path.toUri();
+        if (scheme == null || scheme.equals(uri.getScheme())) {
+            return path;
+        }
+        return new Path(scheme, uri.getAuthority(), uri.getPath());
+    }
+
+    /** The files of {@code path}'s filesystem: the context's for the root's scheme. */
+    private PatternFiles filesOf(Path path) throws java.io.IOException {
+        if (java.util.Objects.equals(
+                path.toUri().getScheme(), context.root().toUri().getScheme())) {
+            return files;
+        }
+        return new PatternFiles(path.getFileSystem(), context.data());
     }
 
     @Override
@@ -66,8 +89,9 @@ final class StreamWrites implements WorkloadTask {
             for (int i = 0; i < paths.size(); i++) {
                 Path path = paths.get(i);
                 long seed = seeds.get(i);
+                PatternFiles on = filesOf(path);
                 writers.add(() -> {
-                    files.write(path, seed, length, writeBytes, WriteMode.NO_OVERWRITE);
+                    on.write(path, seed, length, writeBytes, WriteMode.NO_OVERWRITE);
                     return null;
                 });
             }
@@ -83,7 +107,8 @@ final class StreamWrites implements WorkloadTask {
         for (int i = 0; i < paths.size(); i++) {
             Path path = paths.get(i);
             long seed = seeds.get(i);
-            readers.add(() -> files.readChecked(path, seed, length));
+            PatternFiles on = filesOf(path);
+            readers.add(() -> on.readChecked(path, seed, length));
         }
         return Parallel.firstProblem(Parallel.run(paths.size(), "stream-verifier", readers));
     }

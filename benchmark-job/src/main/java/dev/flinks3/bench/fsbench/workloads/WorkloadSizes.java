@@ -1,5 +1,7 @@
 package dev.flinks3.bench.fsbench.workloads;
 
+import java.util.List;
+
 /**
  * How big each workload is. The defaults are sized like a large checkpoint and restore: a 512 MiB stream
  * written in 64 KiB writes, four such streams at once, 300 small files of 64 KiB, 500 positional reads
@@ -19,6 +21,10 @@ package dev.flinks3.bench.fsbench.workloads;
  * @param deleteObjects objects under the prefix deleted recursively
  * @param deleteObjectBytes length of each of those objects in bytes
  * @param persistBytes bytes written to the recoverable stream before {@code persist()}
+ * @param streamSchemes the URI schemes of the {@link FsWorkload#CONCURRENT_STREAMS} streams, taken in
+ *     turn (stream {@code i} uses scheme {@code i % size}), so that one process writes through
+ *     {@code s3://} and {@code s3a://} at once; empty (the default) for the root's own scheme, and
+ *     {@code null} (a results file written before this field) means that too
  */
 public record WorkloadSizes(
         long streamBytes,
@@ -33,7 +39,8 @@ public record WorkloadSizes(
         int restoreThreads,
         int deleteObjects,
         int deleteObjectBytes,
-        long persistBytes) {
+        long persistBytes,
+        List<String> streamSchemes) {
 
     private static final int KIB = 1024;
     private static final long MIB = 1024L * 1024;
@@ -54,7 +61,54 @@ public record WorkloadSizes(
     /** The largest write or read a contender is handed in one call, in bytes (see {@link PatternData}). */
     public static final int MAX_CALL_BYTES = 4 * 1024 * 1024;
 
+    /** The schemes of the concurrent streams unless told otherwise: none, the root's own. */
+    public static final List<String> DEFAULT_STREAM_SCHEMES = List.of();
+
+    /** Sizes whose concurrent streams all use the root's scheme. */
+    public WorkloadSizes(
+            long streamBytes,
+            int writeBytes,
+            int concurrentStreams,
+            int smallFiles,
+            int smallFileBytes,
+            int positionalReads,
+            int positionalReadBytes,
+            int restoreFiles,
+            long restoreFileBytes,
+            int restoreThreads,
+            int deleteObjects,
+            int deleteObjectBytes,
+            long persistBytes) {
+        this(
+                streamBytes,
+                writeBytes,
+                concurrentStreams,
+                smallFiles,
+                smallFileBytes,
+                positionalReads,
+                positionalReadBytes,
+                restoreFiles,
+                restoreFileBytes,
+                restoreThreads,
+                deleteObjects,
+                deleteObjectBytes,
+                persistBytes,
+                DEFAULT_STREAM_SCHEMES);
+    }
+
+    /** The scheme of concurrent stream {@code index} (0-based), or {@code null} for the root's own. */
+    public String streamScheme(int index) {
+        return streamSchemes.isEmpty() ? null : streamSchemes.get(index % streamSchemes.size());
+    }
+
     public WorkloadSizes {
+        streamSchemes = streamSchemes == null ? DEFAULT_STREAM_SCHEMES : List.copyOf(streamSchemes);
+        for (String scheme : streamSchemes) {
+            if (!scheme.matches("[a-z][a-z0-9+.-]*")) {
+                throw new IllegalArgumentException(
+                        "stream scheme '" + scheme + "' is not a URI scheme (lower-case letters, digits, + . -)");
+            }
+        }
         positive("streamBytes", streamBytes);
         positive("writeBytes", writeBytes);
         positive("concurrentStreams", concurrentStreams);
@@ -106,7 +160,8 @@ public record WorkloadSizes(
                 restoreThreads,
                 Math.min(deleteObjects, 20),
                 deleteObjectBytes,
-                Math.min(persistBytes, 8 * MIB));
+                Math.min(persistBytes, 8 * MIB),
+                streamSchemes);
     }
 
     private static void positive(String name, long value) {
