@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
@@ -235,9 +236,7 @@ final class DirectRangedGet {
         if (abort != null) {
             abort.set(call::abort);
         }
-        ScheduledFuture<?> timeout = attemptTimeout == null
-                ? null
-                : scheduler.schedule(call::abort, attemptTimeout.toNanos(), TimeUnit.NANOSECONDS);
+        AttemptTimer timeout = attemptTimeout == null ? null : new AttemptTimer(scheduler, attemptTimeout, call::abort);
         AbortableInputStream body = null;
         boolean handedOver = false;
         try {
@@ -277,7 +276,7 @@ final class DirectRangedGet {
             handedOver = timeBody;
             return plain;
         } catch (IOException | RuntimeException e) {
-            boolean timedOut = timeout != null && timeout.isDone() && !timeout.isCancelled();
+            boolean timedOut = timeout != null && timeout.fired();
             LOG.debug("Direct GET of {} from byte {} failed; sending it through the SDK", location, start, e);
             return fallback(timedOut ? S3RetryStrategy.Failure.TIMED_OUT : S3RetryStrategy.Failure.CONNECTION);
         } finally {
@@ -285,7 +284,7 @@ final class DirectRangedGet {
                 body.abort();
             }
             if (timeout != null && !handedOver) {
-                timeout.cancel(false);
+                timeout.stop();
             }
         }
     }
@@ -386,9 +385,9 @@ final class DirectRangedGet {
         final long bodyBytes;
         final long objectLength;
         final String eTag;
-        private final ScheduledFuture<?> timer;
+        private final AttemptTimer timer;
 
-        Answer(AbortableInputStream body, long bodyBytes, long objectLength, String eTag, ScheduledFuture<?> timer) {
+        Answer(AbortableInputStream body, long bodyBytes, long objectLength, String eTag, AttemptTimer timer) {
             this.body = body;
             this.bodyBytes = bodyBytes;
             this.objectLength = objectLength;
@@ -399,13 +398,43 @@ final class DirectRangedGet {
         /** Stops the attempt timeout that ran over the body, if one did. */
         void stopTimer() {
             if (timer != null) {
-                timer.cancel(false);
+                timer.stop();
             }
         }
 
         /** Whether the attempt timeout fired while the body was read. */
         boolean timedOut() {
-            return timer != null && timer.isDone() && !timer.isCancelled();
+            return timer != null && timer.fired();
+        }
+    }
+
+    /**
+     * The attempt timeout of one direct GET: aborts the call when it fires, and remembers that it fired.
+     * The flag is set before the abort, so a read that the abort breaks always sees it (the scheduled task
+     * is not done yet while the abort runs, and stopping it then would mark it cancelled).
+     */
+    static final class AttemptTimer {
+        private final AtomicBoolean fired = new AtomicBoolean();
+        private final ScheduledFuture<?> future;
+
+        AttemptTimer(ScheduledExecutorService scheduler, Duration timeout, Runnable abort) {
+            this.future = scheduler.schedule(
+                    () -> {
+                        fired.set(true);
+                        abort.run();
+                    },
+                    timeout.toNanos(),
+                    TimeUnit.NANOSECONDS);
+        }
+
+        /** Stops the timer if it has not fired. */
+        void stop() {
+            future.cancel(false);
+        }
+
+        /** Whether the timeout fired (and aborted the call). */
+        boolean fired() {
+            return fired.get();
         }
     }
 
