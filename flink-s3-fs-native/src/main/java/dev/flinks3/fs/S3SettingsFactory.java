@@ -28,7 +28,6 @@ import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.IllegalConfigurationException;
 import org.apache.flink.util.TimeUtils;
-import software.amazon.awssdk.services.s3.model.StorageClass;
 
 /**
  * Builds the one immutable {@link S3Settings} from Flink's {@link Configuration}, reading every key
@@ -415,20 +414,12 @@ public final class S3SettingsFactory {
     private static void bucketPolicy(ConfigReader config, ClientSettings.Builder b, UploadSettings.Builder upload) {
         nonBlank(config, STORAGE_CLASS).ifPresent(e -> {
             String given = e.value.trim();
-            String known = StorageClass.knownValues().stream()
-                    .map(StorageClass::toString)
+            String known = UploadSettings.STORAGE_CLASSES.stream()
                     .filter(v -> v.equalsIgnoreCase(given))
                     .findFirst()
                     .orElseThrow(() -> ConfigReader.invalid(
                             e,
-                            "one of "
-                                    + String.join(
-                                            ", ",
-                                            StorageClass.knownValues().stream()
-                                                    .map(StorageClass::toString)
-                                                    .sorted()
-                                                    .toArray(String[]::new))
-                                    + " (S3's storage classes)"));
+                            "one of " + String.join(", ", UploadSettings.STORAGE_CLASSES) + " (S3's storage classes)"));
             if (ARCHIVE_STORAGE_CLASSES.contains(known)) {
                 throw ConfigReader.invalid(
                         e,

@@ -3,7 +3,10 @@ package dev.flinks3.transfer;
 import static dev.flinks3.transfer.SettingChecks.blankToNull;
 import static dev.flinks3.transfer.SettingChecks.inRange;
 
-import software.amazon.awssdk.services.s3.model.StorageClass;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * How output streams upload: the part size, parts in flight per stream, the process-wide limit on
@@ -34,6 +37,28 @@ public final class UploadSettings {
     public static final long DEFAULT_MAX_BUFFERED_BYTES = DefaultMemoryLimit.CAP_BYTES;
 
     public static final boolean DEFAULT_CONDITIONAL_WRITES_ENABLED = true;
+
+    /**
+     * S3's storage classes, the values {@code x-amz-storage-class} takes (S3 API reference, PutObject), in
+     * alphabetical order; an engine converts the chosen name to its client's type. A test of the SDK engine
+     * keeps this list equal to the SDK's.
+     */
+    public static final Set<String> STORAGE_CLASSES = Collections.unmodifiableSet(new TreeSet<>(Arrays.asList(
+            "AWS_BACKUP_LOW_COST_WARM",
+            "AWS_BACKUP_WARM",
+            "DEEP_ARCHIVE",
+            "EXPRESS_ONEZONE",
+            "FSX_ONTAP",
+            "FSX_OPENZFS",
+            "GLACIER",
+            "GLACIER_IR",
+            "INTELLIGENT_TIERING",
+            "ONEZONE_IA",
+            "OUTPOSTS",
+            "REDUCED_REDUNDANCY",
+            "SNOW",
+            "STANDARD",
+            "STANDARD_IA")));
 
     /** The host suffix of Cloudflare R2's S3 endpoints, whose uploads need parts of one size. */
     public static final String R2_HOST_SUFFIX = ".r2.cloudflarestorage.com";
@@ -85,7 +110,7 @@ public final class UploadSettings {
 
     /**
      * The storage class of written objects ({@code x-amz-storage-class} on PutObject,
-     * CreateMultipartUpload and CopyObject), a value of the SDK's {@code StorageClass}; {@code null}
+     * CreateMultipartUpload and CopyObject), one of {@link #STORAGE_CLASSES}; {@code null}
      * for the bucket's default (STANDARD on AWS).
      */
     public String storageClass() {
@@ -159,13 +184,14 @@ public final class UploadSettings {
         /**
          * The storage class of written objects, or {@code null} for the bucket's default.
          *
-         * @throws IllegalArgumentException if the SDK's {@code StorageClass} has no such value
+         * @param value one of {@link #STORAGE_CLASSES} (case matters), or {@code null} or blank for the bucket's
+         *     default
+         * @throws IllegalArgumentException for any other value, naming it and the allowed ones
          */
         public Builder storageClass(String value) {
             String v = blankToNull(value);
-            if (v != null && StorageClass.fromValue(v) == StorageClass.UNKNOWN_TO_SDK_VERSION) {
-                throw new IllegalArgumentException(
-                        "unknown storage class '" + v + "', allowed: " + StorageClass.knownValues());
+            if (v != null && !STORAGE_CLASSES.contains(v)) {
+                throw new IllegalArgumentException("unknown storage class '" + v + "', allowed: " + STORAGE_CLASSES);
             }
             this.storageClass = v;
             return this;
