@@ -63,20 +63,11 @@ public final class UploadSettings {
     /** The host suffix of Cloudflare R2's S3 endpoints, whose uploads need parts of one size. */
     public static final String R2_HOST_SUFFIX = ".r2.cloudflarestorage.com";
 
-    private final long partSizeBytes;
-    private final int maxPartsInFlightPerStream;
-    private final long maxBufferedBytesPerProcess;
-    private final boolean conditionalWritesEnabled;
-    private final String storageClass;
-    private final boolean uniformParts;
+    /** This object's values: a copy of the builder that built it, never handed out or changed. */
+    private final Builder values;
 
     private UploadSettings(Builder b) {
-        this.partSizeBytes = b.partSizeBytes;
-        this.maxPartsInFlightPerStream = b.maxPartsInFlightPerStream;
-        this.maxBufferedBytesPerProcess = b.maxBufferedBytesPerProcess;
-        this.conditionalWritesEnabled = b.conditionalWritesEnabled;
-        this.storageClass = b.storageClass;
-        this.uniformParts = b.uniformParts;
+        this.values = b.copy();
     }
 
     public static Builder builder() {
@@ -85,27 +76,27 @@ public final class UploadSettings {
 
     /** A builder holding every setting of this object. */
     public Builder toBuilder() {
-        return new Builder(this);
+        return values.copy();
     }
 
     /** Size of each multipart part in bytes, {@value #MIN_PART_SIZE}..{@value #MAX_BUFFERED_PART_SIZE}. */
     public long partSizeBytes() {
-        return partSizeBytes;
+        return values.partSizeBytes;
     }
 
     /** Parts one output stream may have uploading at once; the writer blocks past it. */
     public int maxPartsInFlightPerStream() {
-        return maxPartsInFlightPerStream;
+        return values.maxPartsInFlightPerStream;
     }
 
     /** Bytes all output streams of the process may hold in part buffers together. */
     public long maxBufferedBytesPerProcess() {
-        return maxBufferedBytesPerProcess;
+        return values.maxBufferedBytesPerProcess;
     }
 
     /** Use {@code If-None-Match: *} for {@code NO_OVERWRITE} creates. */
     public boolean conditionalWritesEnabled() {
-        return conditionalWritesEnabled;
+        return values.conditionalWritesEnabled;
     }
 
     /**
@@ -114,7 +105,7 @@ public final class UploadSettings {
      * for the bucket's default (STANDARD on AWS).
      */
     public String storageClass() {
-        return storageClass;
+        return values.storageClass;
     }
 
     /**
@@ -124,21 +115,16 @@ public final class UploadSettings {
      * ({@code InvalidPart}); the largest object is then 10,000 parts of {@link #partSizeBytes()}.
      */
     public boolean uniformParts() {
-        return uniformParts;
+        return values.uniformParts;
     }
 
     @Override
     public String toString() {
-        return "partSizeBytes=" + partSizeBytes
-                + (uniformParts ? ", uniformParts=true" : "")
-                + ", maxPartsInFlightPerStream=" + maxPartsInFlightPerStream
-                + ", maxBufferedBytesPerProcess=" + maxBufferedBytesPerProcess
-                + ", conditionalWrites=" + conditionalWritesEnabled
-                + (storageClass == null ? "" : ", storageClass=" + storageClass);
+        return SettingChecks.fieldsText(values);
     }
 
     /** Collects upload settings; every setter checks its own range, {@link #build()} the combinations. */
-    public static final class Builder {
+    public static final class Builder implements Cloneable {
         private long partSizeBytes = DEFAULT_PART_SIZE;
         private int maxPartsInFlightPerStream = DEFAULT_MAX_PARTS_IN_FLIGHT;
         private long maxBufferedBytesPerProcess = DEFAULT_MAX_BUFFERED_BYTES;
@@ -148,13 +134,13 @@ public final class UploadSettings {
 
         private Builder() {}
 
-        private Builder(UploadSettings s) {
-            partSizeBytes = s.partSizeBytes;
-            maxPartsInFlightPerStream = s.maxPartsInFlightPerStream;
-            maxBufferedBytesPerProcess = s.maxBufferedBytesPerProcess;
-            conditionalWritesEnabled = s.conditionalWritesEnabled;
-            storageClass = s.storageClass;
-            uniformParts = s.uniformParts;
+        /** A field-by-field copy; every field is an immutable value. */
+        private Builder copy() {
+            try {
+                return (Builder) clone();
+            } catch (CloneNotSupportedException e) {
+                throw new AssertionError(e);
+            }
         }
 
         /** @throws IllegalArgumentException outside 5 MiB..5 GiB */
