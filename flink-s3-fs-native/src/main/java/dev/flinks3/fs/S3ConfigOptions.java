@@ -61,6 +61,9 @@ public final class S3ConfigOptions {
     /** What each option with a binder does with its value, in declaration order; filled by {@link #declare}. */
     private static final List<BiConsumer<ConfigReader, Parts>> BINDINGS = new ArrayList<>();
 
+    /** The options declared with a binder, in declaration order; filled by {@link #declare}. */
+    private static final List<ConfigOption<?>> BOUND = new ArrayList<>();
+
     private S3ConfigOptions() {}
 
     /** The settings builders an option's binder writes to: one set per {@link S3SettingsFactory#create} call. */
@@ -117,6 +120,7 @@ public final class S3ConfigOptions {
     /** Registers {@code option} with the binder that copies its value into the settings, and returns it. */
     private static <T> ConfigOption<T> declare(ConfigOption<T> option, Binder<T> binder) {
         declare(option);
+        BOUND.add(option);
         BINDINGS.add((config, parts) -> binder.apply(config, option, parts));
         return option;
     }
@@ -144,6 +148,11 @@ public final class S3ConfigOptions {
         for (BiConsumer<ConfigReader, Parts> binding : BINDINGS) {
             binding.accept(config, parts);
         }
+    }
+
+    /** The options whose values {@link #bindAll} copies into the settings, in declaration order. */
+    static List<ConfigOption<?>> bound() {
+        return Collections.unmodifiableList(BOUND);
     }
 
     /**

@@ -31,6 +31,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
+@Timeout(60)
 class S3SettingsFactoryTest {
 
     private static final String CUSTOMER_KEY =
