@@ -178,6 +178,18 @@ final class ConfigReader {
         return value;
     }
 
+    /**
+     * An enum constant of the type of the option's default, matched ignoring case and treating '-' as '_'.
+     *
+     * @throws IllegalArgumentException if the option has no default (use {@link #enumValue})
+     */
+    <E extends Enum<E>> E choice(ConfigOption<E> option) {
+        if (!option.hasDefaultValue()) {
+            throw new IllegalArgumentException("option '" + option.key() + "' has no default to take its type from");
+        }
+        return enumValue(option, option.defaultValue().getDeclaringClass());
+    }
+
     /** An enum constant, matched ignoring case and treating '-' as '_'. */
     <E extends Enum<E>> E enumValue(ConfigOption<E> option, Class<E> type) {
         StringBuilder allowed = new StringBuilder("one of");

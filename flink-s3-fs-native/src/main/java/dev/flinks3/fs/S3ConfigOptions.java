@@ -7,10 +7,14 @@ import dev.flinks3.transfer.ReadSettings;
 import dev.flinks3.transfer.UploadSettings;
 import dev.flinks3.transfer.read.S3SeekableInputStream;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.MemorySize;
@@ -29,7 +33,11 @@ import org.apache.flink.configuration.MemorySize;
  * and ranges the S3 side checks too are constants of the settings classes of the {@code transfer}
  * module ({@link ClientSettings}, {@link UploadSettings}, {@link ReadSettings}), which the options
  * refer to; the range of a numeric option is given with {@link #ranged} and read by the factory
- * through {@link #range}.
+ * through {@link #range}. Each option registers itself as it is declared, so {@link #all()} lists them in
+ * declaration order; an option whose value is a plain copy into a settings builder carries its {@link
+ * Binder} ({@code toClient}, {@code toUpload}, {@code toRead}: how the value is read and which setter takes
+ * it), which {@link S3SettingsFactory} applies with {@link #bindAll} in one loop. Options whose values are
+ * checked against each other are read by the factory's own code.
  */
 public final class S3ConfigOptions {
 
@@ -47,12 +55,104 @@ public final class S3ConfigOptions {
     /** Ranges by option key; filled by {@link #ranged} as the options below are initialised. */
     private static final Map<String, Range> RANGES = new HashMap<>();
 
+    /** Every option, in declaration order; filled by {@link #declare} as the options below are initialised. */
+    private static final List<ConfigOption<?>> DECLARED = new ArrayList<>();
+
+    /** What each option with a binder does with its value, in declaration order; filled by {@link #declare}. */
+    private static final List<BiConsumer<ConfigReader, Parts>> BINDINGS = new ArrayList<>();
+
+    /** The options declared with a binder, in declaration order; filled by {@link #declare}. */
+    private static final List<ConfigOption<?>> BOUND = new ArrayList<>();
+
     private S3ConfigOptions() {}
 
-    /** Declares {@code option}'s range {@code [min, max]} and returns the option. */
+    /** The settings builders an option's binder writes to: one set per {@link S3SettingsFactory#create} call. */
+    static final class Parts {
+        final ClientSettings.Builder client;
+        final UploadSettings.Builder upload;
+        final ReadSettings.Builder read;
+
+        Parts(ClientSettings.Builder client, UploadSettings.Builder upload, ReadSettings.Builder read) {
+            this.client = client;
+            this.upload = upload;
+            this.read = read;
+        }
+    }
+
+    /**
+     * How a value of an option reaches its settings part: read (and checked) from the configuration, then
+     * handed to one builder setter.
+     *
+     * @param <T> the option's type
+     */
+    interface Binder<T> {
+        /**
+         * @throws org.apache.flink.configuration.IllegalConfigurationException naming the key, the value and
+         *     what is allowed, if the configured value is not allowed
+         */
+        void apply(ConfigReader config, ConfigOption<T> option, Parts parts);
+    }
+
+    /** A binder that reads the value with {@code value} and gives it to {@code setter} of the client settings. */
+    private static <T, V> Binder<T> toClient(
+            BiFunction<ConfigReader, ConfigOption<T>, V> value, BiConsumer<ClientSettings.Builder, V> setter) {
+        return (config, option, parts) -> setter.accept(parts.client, value.apply(config, option));
+    }
+
+    /** A binder that reads the value with {@code value} and gives it to {@code setter} of the upload settings. */
+    private static <T, V> Binder<T> toUpload(
+            BiFunction<ConfigReader, ConfigOption<T>, V> value, BiConsumer<UploadSettings.Builder, V> setter) {
+        return (config, option, parts) -> setter.accept(parts.upload, value.apply(config, option));
+    }
+
+    /** A binder that reads the value with {@code value} and gives it to {@code setter} of the read settings. */
+    private static <T, V> Binder<T> toRead(
+            BiFunction<ConfigReader, ConfigOption<T>, V> value, BiConsumer<ReadSettings.Builder, V> setter) {
+        return (config, option, parts) -> setter.accept(parts.read, value.apply(config, option));
+    }
+
+    /** Registers {@code option} (for {@link #all()}) and returns it; its value is read by hand-written code. */
+    private static <T> ConfigOption<T> declare(ConfigOption<T> option) {
+        DECLARED.add(option);
+        return option;
+    }
+
+    /** Registers {@code option} with the binder that copies its value into the settings, and returns it. */
+    private static <T> ConfigOption<T> declare(ConfigOption<T> option, Binder<T> binder) {
+        declare(option);
+        BOUND.add(option);
+        BINDINGS.add((config, parts) -> binder.apply(config, option, parts));
+        return option;
+    }
+
+    /** Declares {@code option} with its range {@code [min, max]} and returns the option. */
     private static <T> ConfigOption<T> ranged(ConfigOption<T> option, long min, long max) {
         RANGES.put(option.key(), new Range(min, max));
-        return option;
+        return declare(option);
+    }
+
+    /** Declares {@code option} with its range {@code [min, max]} and its binder, and returns the option. */
+    private static <T> ConfigOption<T> ranged(ConfigOption<T> option, long min, long max, Binder<T> binder) {
+        RANGES.put(option.key(), new Range(min, max));
+        return declare(option, binder);
+    }
+
+    /**
+     * Reads every option declared with a binder and hands its value to its settings builder, in declaration
+     * order.
+     *
+     * @throws org.apache.flink.configuration.IllegalConfigurationException for the first value that is not
+     *     allowed, naming its key, the value and what is allowed
+     */
+    static void bindAll(ConfigReader config, Parts parts) {
+        for (BiConsumer<ConfigReader, Parts> binding : BINDINGS) {
+            binding.accept(config, parts);
+        }
+    }
+
+    /** The options whose values {@link #bindAll} copies into the settings, in declaration order. */
+    static List<ConfigOption<?>> bound() {
+        return Collections.unmodifiableList(BOUND);
     }
 
     /**
@@ -70,7 +170,7 @@ public final class S3ConfigOptions {
 
     // ---- endpoint and addressing ------------------------------------------------------------
 
-    public static final ConfigOption<String> ENDPOINT = ConfigOptions.key("s3.endpoint")
+    public static final ConfigOption<String> ENDPOINT = declare(ConfigOptions.key("s3.endpoint")
             .stringType()
             .noDefaultValue()
             .withFallbackKeys(KeySpellings.of("s3.endpoint")
@@ -79,40 +179,42 @@ public final class S3ConfigOptions {
                     .toArray())
             .withDescription("Custom S3 endpoint (MinIO, Ceph, a VPC endpoint), e.g. http://minio:9000."
                     + " Without a scheme, https:// is assumed, or http:// when 's3.ssl.enabled' is false"
-                    + " (as S3A and Presto do). Unset: AWS's regional endpoint.");
+                    + " (as S3A and Presto do). Unset: AWS's regional endpoint."));
 
-    public static final ConfigOption<Boolean> SSL_ENABLED = ConfigOptions.key("s3.ssl.enabled")
+    public static final ConfigOption<Boolean> SSL_ENABLED = declare(ConfigOptions.key("s3.ssl.enabled")
             .booleanType()
             .defaultValue(true)
             .withFallbackKeys(KeySpellings.of("s3.ssl.enabled")
                     .presto("ssl.enabled")
                     .hadoop("connection.ssl.enabled")
                     .toArray())
-            .withDescription("Scheme used for an 's3.endpoint' given without one: https when true, http when false.");
+            .withDescription("Scheme used for an 's3.endpoint' given without one: https when true, http when false."));
 
-    public static final ConfigOption<String> REGION = ConfigOptions.key("s3.region")
+    public static final ConfigOption<String> REGION = declare(ConfigOptions.key("s3.region")
             .stringType()
             .noDefaultValue()
             .withFallbackKeys(
                     KeySpellings.of("s3.region").hadoop("endpoint.region").toArray())
             .withDescription("AWS region to sign requests for. Unset: the SDK's default region chain"
                     + " (AWS_REGION, profile, instance metadata); with a custom endpoint and no region,"
-                    + " requests are signed for " + ClientSettings.DEFAULT_SIGNING_REGION + ".");
+                    + " requests are signed for " + ClientSettings.DEFAULT_SIGNING_REGION + "."));
 
-    public static final ConfigOption<Boolean> PATH_STYLE_ACCESS = ConfigOptions.key("s3.path-style-access")
-            .booleanType()
-            .defaultValue(false)
-            .withFallbackKeys(KeySpellings.of("s3.path-style-access")
-                    .keys("s3.path.style.access")
-                    .hadoop("path.style.access")
-                    .presto("path-style-access", "path.style.access")
-                    .toArray())
-            .withDescription("Address buckets as endpoint/bucket/key instead of bucket.endpoint/key;"
-                    + " needed by most S3-compatible servers (MinIO, Ceph, S3Proxy).");
+    public static final ConfigOption<Boolean> PATH_STYLE_ACCESS = declare(
+            ConfigOptions.key("s3.path-style-access")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withFallbackKeys(KeySpellings.of("s3.path-style-access")
+                            .keys("s3.path.style.access")
+                            .hadoop("path.style.access")
+                            .presto("path-style-access", "path.style.access")
+                            .toArray())
+                    .withDescription("Address buckets as endpoint/bucket/key instead of bucket.endpoint/key;"
+                            + " needed by most S3-compatible servers (MinIO, Ceph, S3Proxy)."),
+            toClient(ConfigReader::bool, ClientSettings.Builder::pathStyleAccess));
 
     // ---- credentials --------------------------------------------------------------------------
 
-    public static final ConfigOption<String> ACCESS_KEY = ConfigOptions.key("s3.access-key")
+    public static final ConfigOption<String> ACCESS_KEY = declare(ConfigOptions.key("s3.access-key")
             .stringType()
             .noDefaultValue()
             .withFallbackKeys(KeySpellings.of("s3.access-key")
@@ -121,9 +223,9 @@ public final class S3ConfigOptions {
                     .presto("access-key", "access.key")
                     .toArray())
             .withDescription("Static AWS access key id; needs 's3.secret-key'. Unset: the credential"
-                    + " providers of 'fs.s3.aws.credentials.provider', or the SDK's default chain.");
+                    + " providers of 'fs.s3.aws.credentials.provider', or the SDK's default chain."));
 
-    public static final ConfigOption<String> SECRET_KEY = ConfigOptions.key("s3.secret-key")
+    public static final ConfigOption<String> SECRET_KEY = declare(ConfigOptions.key("s3.secret-key")
             .stringType()
             .noDefaultValue()
             .withFallbackKeys(KeySpellings.of("s3.secret-key")
@@ -131,30 +233,31 @@ public final class S3ConfigOptions {
                     .hadoop("secret.key")
                     .presto("secret-key", "secret.key")
                     .toArray())
-            .withDescription("Static AWS secret access key; needs 's3.access-key'. Never logged.");
+            .withDescription("Static AWS secret access key; needs 's3.access-key'. Never logged."));
 
-    public static final ConfigOption<String> SESSION_TOKEN = ConfigOptions.key("s3.session-token")
+    public static final ConfigOption<String> SESSION_TOKEN = declare(ConfigOptions.key("s3.session-token")
             .stringType()
             .noDefaultValue()
             .withFallbackKeys(
                     KeySpellings.of("s3.session-token").hadoop("session.token").toArray())
             .withDescription("Session token of temporary static credentials; needs the access and secret key."
-                    + " Never logged.");
+                    + " Never logged."));
 
-    public static final ConfigOption<String> CREDENTIALS_PROVIDER = ConfigOptions.key("fs.s3.aws.credentials.provider")
-            .stringType()
-            .noDefaultValue()
-            .withFallbackKeys(KeySpellings.of("fs.s3.aws.credentials.provider")
-                    .hadoop("aws.credentials.provider")
-                    .presto("credentials-provider")
-                    .toArray())
-            .withDescription("Comma-separated AWS credentials provider classes, tried in order. Accepts SDK v2"
-                    + " class names, their simple names (e.g. 'AnonymousCredentialsProvider'), and the S3A and"
-                    + " SDK v1 names of the same providers, which are mapped to their SDK v2 equivalents."
-                    + " Unset: static keys if given, else the SDK's default chain (environment, profile,"
-                    + " web identity/IRSA, container and instance metadata).");
+    public static final ConfigOption<String> CREDENTIALS_PROVIDER =
+            declare(ConfigOptions.key("fs.s3.aws.credentials.provider")
+                    .stringType()
+                    .noDefaultValue()
+                    .withFallbackKeys(KeySpellings.of("fs.s3.aws.credentials.provider")
+                            .hadoop("aws.credentials.provider")
+                            .presto("credentials-provider")
+                            .toArray())
+                    .withDescription("Comma-separated AWS credentials provider classes, tried in order. Accepts SDK v2"
+                            + " class names, their simple names (e.g. 'AnonymousCredentialsProvider'), and the S3A and"
+                            + " SDK v1 names of the same providers, which are mapped to their SDK v2 equivalents."
+                            + " Unset: static keys if given, else the SDK's default chain (environment, profile,"
+                            + " web identity/IRSA, container and instance metadata)."));
 
-    public static final ConfigOption<String> ASSUME_ROLE_ARN = ConfigOptions.key("s3.assume-role.arn")
+    public static final ConfigOption<String> ASSUME_ROLE_ARN = declare(ConfigOptions.key("s3.assume-role.arn")
             .stringType()
             .noDefaultValue()
             .withFallbackKeys(KeySpellings.of("s3.assume-role.arn")
@@ -162,59 +265,66 @@ public final class S3ConfigOptions {
                     .presto("iam-role")
                     .toArray())
             .withDescription("IAM role to assume through STS with the base credentials, e.g."
-                    + " 'arn:aws:iam::123456789012:role/flink'.");
+                    + " 'arn:aws:iam::123456789012:role/flink'."));
 
-    public static final ConfigOption<String> ASSUME_ROLE_EXTERNAL_ID = ConfigOptions.key("s3.assume-role.external-id")
+    public static final ConfigOption<String> ASSUME_ROLE_EXTERNAL_ID = declare(ConfigOptions.key(
+                    "s3.assume-role.external-id")
             .stringType()
             .noDefaultValue()
             .withFallbackKeys(KeySpellings.of("s3.assume-role.external-id")
                     .presto("external-id")
                     .toArray())
-            .withDescription("External id passed to STS AssumeRole, for roles whose trust policy requires one.");
+            .withDescription("External id passed to STS AssumeRole, for roles whose trust policy requires one."));
 
-    public static final ConfigOption<String> ASSUME_ROLE_SESSION_NAME = ConfigOptions.key("s3.assume-role.session-name")
-            .stringType()
-            .defaultValue(CredentialSettings.DEFAULT_ASSUME_ROLE_SESSION_NAME)
-            .withFallbackKeys(KeySpellings.of("s3.assume-role.session-name")
-                    .hadoop("assumed.role.session.name")
-                    .toArray())
-            .withDescription("Session name of the assumed role, as it appears in CloudTrail.");
+    public static final ConfigOption<String> ASSUME_ROLE_SESSION_NAME =
+            declare(ConfigOptions.key("s3.assume-role.session-name")
+                    .stringType()
+                    .defaultValue(CredentialSettings.DEFAULT_ASSUME_ROLE_SESSION_NAME)
+                    .withFallbackKeys(KeySpellings.of("s3.assume-role.session-name")
+                            .hadoop("assumed.role.session.name")
+                            .toArray())
+                    .withDescription("Session name of the assumed role, as it appears in CloudTrail."));
 
     /**
      * String-typed because the native plugin takes whole seconds ({@code 3600}) while S3A takes a
      * duration with unit ({@code 1h}); both are accepted.
      */
-    public static final ConfigOption<String> ASSUME_ROLE_SESSION_DURATION = ConfigOptions.key(
-                    "s3.assume-role.session-duration")
-            .stringType()
-            .defaultValue(String.valueOf(CredentialSettings.DEFAULT_ASSUME_ROLE_DURATION.getSeconds()))
-            .withFallbackKeys(KeySpellings.of("s3.assume-role.session-duration")
-                    .hadoop("assumed.role.session.duration")
-                    .toArray())
-            .withDescription("Lifetime of the assumed-role session: whole seconds (as the native plugin) or"
-                    + " a duration with unit such as '1h' (as S3A); 15 min to 12 h.");
+    public static final ConfigOption<String> ASSUME_ROLE_SESSION_DURATION =
+            declare(ConfigOptions.key("s3.assume-role.session-duration")
+                    .stringType()
+                    .defaultValue(String.valueOf(CredentialSettings.DEFAULT_ASSUME_ROLE_DURATION.getSeconds()))
+                    .withFallbackKeys(KeySpellings.of("s3.assume-role.session-duration")
+                            .hadoop("assumed.role.session.duration")
+                            .toArray())
+                    .withDescription("Lifetime of the assumed-role session: whole seconds (as the native plugin) or"
+                            + " a duration with unit such as '1h' (as S3A); 15 min to 12 h."));
 
     // ---- HTTP client, timeouts, retries ---------------------------------------------------------
 
-    public static final ConfigOption<ClientSettings.ClientType> S3_CLIENT = ConfigOptions.key("s3.client")
-            .enumType(ClientSettings.ClientType.class)
-            .defaultValue(ClientSettings.DEFAULT_CLIENT)
-            .withDescription("S3 client: 'sdk' (the SDK's asynchronous S3 client on 's3.http-client', with this"
-                    + " plugin's multipart, read-ahead and bulk-copy engines) or 'crt' (the CRT-based S3 client,"
-                    + " aws-c-s3, which signs, retries and checksums in native code; streams from create() larger"
-                    + " than one part go up through the S3 Transfer Manager on it, the other engines run on it as"
-                    + " they are)."
-                    + " With crt, 's3.http-client', the retry delays, the request timeouts, the request metrics and"
-                    + " 's3.ssl.ca-file' do not apply; see the README's section on the CRT-based S3 client.");
+    public static final ConfigOption<ClientSettings.ClientType> S3_CLIENT = declare(
+            ConfigOptions.key("s3.client")
+                    .enumType(ClientSettings.ClientType.class)
+                    .defaultValue(ClientSettings.DEFAULT_CLIENT)
+                    .withDescription("S3 client: 'sdk' (the SDK's asynchronous S3 client on 's3.http-client', with this"
+                            + " plugin's multipart, read-ahead and bulk-copy engines) or 'crt' (the CRT-based S3 client,"
+                            + " aws-c-s3, which signs, retries and checksums in native code; streams from create() larger"
+                            + " than one part go up through the S3 Transfer Manager on it, the other engines run on it as"
+                            + " they are)."
+                            + " With crt, 's3.http-client', the retry delays, the request timeouts, the request metrics and"
+                            + " 's3.ssl.ca-file' do not apply; see the README's section on the CRT-based S3 client."),
+            toClient(ConfigReader::choice, ClientSettings.Builder::client));
 
-    public static final ConfigOption<ClientSettings.HttpClientType> HTTP_CLIENT = ConfigOptions.key("s3.http-client")
-            .enumType(ClientSettings.HttpClientType.class)
-            .defaultValue(ClientSettings.DEFAULT_HTTP_CLIENT)
-            .withDescription("Asynchronous HTTP client: 'crt' (AWS Common Runtime) or 'netty' (netty-nio-client). "
-                    + "crt is the default: it used 0.6-0.8x the client CPU of netty and restored twice as fast "
-                    + "in the filesystem benchmark. The ranged GETs of reads go on the blocking Apache HTTP client "
-                    + "with either, with the same connection settings (see 's3.read.direct-get.enabled'; with it "
-                    + "off, only ranges of 1 MiB or more that a reader streams).");
+    public static final ConfigOption<ClientSettings.HttpClientType> HTTP_CLIENT = declare(
+            ConfigOptions.key("s3.http-client")
+                    .enumType(ClientSettings.HttpClientType.class)
+                    .defaultValue(ClientSettings.DEFAULT_HTTP_CLIENT)
+                    .withDescription(
+                            "Asynchronous HTTP client: 'crt' (AWS Common Runtime) or 'netty' (netty-nio-client). "
+                                    + "crt is the default: it used 0.6-0.8x the client CPU of netty and restored twice as fast "
+                                    + "in the filesystem benchmark. The ranged GETs of reads go on the blocking Apache HTTP client "
+                                    + "with either, with the same connection settings (see 's3.read.direct-get.enabled'; with it "
+                                    + "off, only ranges of 1 MiB or more that a reader streams)."),
+            toClient(ConfigReader::choice, ClientSettings.Builder::httpClient));
 
     public static final ConfigOption<Integer> MAX_CONNECTIONS = ranged(
             ConfigOptions.key("s3.connection.max")
@@ -230,53 +340,65 @@ public final class S3ConfigOptions {
                     .withDescription("Most concurrent HTTP connections of the process's one S3 client, shared by"
                             + " uploads, reads and bulk copies. At least 1."),
             1,
-            Integer.MAX_VALUE);
+            Integer.MAX_VALUE,
+            toClient(ConfigReader::intInRange, ClientSettings.Builder::maxConnections));
 
-    public static final ConfigOption<Duration> CONNECTION_TIMEOUT = ConfigOptions.key("s3.connection.timeout")
-            .durationType()
-            .defaultValue(ClientSettings.DEFAULT_CONNECTION_TIMEOUT)
-            .withFallbackKeys(KeySpellings.of("s3.connection.timeout")
-                    .hadoop("connection.establish.timeout")
-                    .presto("connect-timeout")
-                    .toArray())
-            .withDescription("Longest wait to establish a TCP/TLS connection. A number without unit is ms.");
+    public static final ConfigOption<Duration> CONNECTION_TIMEOUT = declare(
+            ConfigOptions.key("s3.connection.timeout")
+                    .durationType()
+                    .defaultValue(ClientSettings.DEFAULT_CONNECTION_TIMEOUT)
+                    .withFallbackKeys(KeySpellings.of("s3.connection.timeout")
+                            .hadoop("connection.establish.timeout")
+                            .presto("connect-timeout")
+                            .toArray())
+                    .withDescription("Longest wait to establish a TCP/TLS connection. A number without unit is ms."),
+            toClient(ConfigReader::positiveDuration, ClientSettings.Builder::connectionTimeout));
 
-    public static final ConfigOption<Duration> SOCKET_TIMEOUT = ConfigOptions.key("s3.socket.timeout")
-            .durationType()
-            .defaultValue(ClientSettings.DEFAULT_SOCKET_TIMEOUT)
-            // 's3.connection.timeout' is the connect timeout here, so S3A's socket timeout
-            // 'fs.s3a.connection.timeout' is taken only in its s3a./fs.s3a. spellings.
-            .withFallbackKeys(KeySpellings.of("s3.socket.timeout")
-                    .hadoopWithoutS3Prefix("connection.timeout")
-                    .presto("socket-timeout")
-                    .toArray())
-            .withDescription("Longest wait for the next bytes on an open connection. A number without unit is ms."
-                    + " With the CRT clients ('s3.http-client: crt', 's3.client: crt') it is whole seconds, rounded up,"
-                    + " and at least 2 s: their throughput monitor counts seconds and takes no less.");
+    public static final ConfigOption<Duration> SOCKET_TIMEOUT = declare(
+            ConfigOptions.key("s3.socket.timeout")
+                    .durationType()
+                    .defaultValue(ClientSettings.DEFAULT_SOCKET_TIMEOUT)
+                    // 's3.connection.timeout' is the connect timeout here, so S3A's socket timeout
+                    // 'fs.s3a.connection.timeout' is taken only in its s3a./fs.s3a. spellings.
+                    .withFallbackKeys(KeySpellings.of("s3.socket.timeout")
+                            .hadoopWithoutS3Prefix("connection.timeout")
+                            .presto("socket-timeout")
+                            .toArray())
+                    .withDescription(
+                            "Longest wait for the next bytes on an open connection. A number without unit is ms."
+                                    + " With the CRT clients ('s3.http-client: crt', 's3.client: crt') it is whole seconds, rounded up,"
+                                    + " and at least 2 s: their throughput monitor counts seconds and takes no less."),
+            toClient(ConfigReader::positiveDuration, ClientSettings.Builder::socketTimeout));
 
-    public static final ConfigOption<Duration> CONNECTION_MAX_IDLE_TIME = ConfigOptions.key(
-                    "s3.connection.max-idle-time")
-            .durationType()
-            .defaultValue(ClientSettings.DEFAULT_CONNECTION_MAX_IDLE_TIME)
-            .withFallbackKeys(KeySpellings.of("s3.connection.max-idle-time")
-                    .hadoop("connection.idle.time")
-                    .toArray())
-            .withDescription("Idle time after which a pooled HTTP connection is closed (both HTTP clients). With"
-                    + " 's3.client: crt' the CRT-based S3 client manages its own pool and this does not apply.");
+    public static final ConfigOption<Duration> CONNECTION_MAX_IDLE_TIME = declare(
+            ConfigOptions.key("s3.connection.max-idle-time")
+                    .durationType()
+                    .defaultValue(ClientSettings.DEFAULT_CONNECTION_MAX_IDLE_TIME)
+                    .withFallbackKeys(KeySpellings.of("s3.connection.max-idle-time")
+                            .hadoop("connection.idle.time")
+                            .toArray())
+                    .withDescription(
+                            "Idle time after which a pooled HTTP connection is closed (both HTTP clients). With"
+                                    + " 's3.client: crt' the CRT-based S3 client manages its own pool and this does not apply."),
+            toClient(ConfigReader::positiveDuration, ClientSettings.Builder::connectionMaxIdleTime));
 
-    public static final ConfigOption<Duration> REQUEST_ATTEMPT_TIMEOUT = ConfigOptions.key("s3.request.attempt-timeout")
-            .durationType()
-            .defaultValue(ClientSettings.DEFAULT_API_CALL_ATTEMPT_TIMEOUT)
-            .withDescription("Longest one attempt of a request may take before it is abandoned and retried."
-                    + " At least 1 s per MiB of 's3.upload.min.part.size' (one part at 1 MiB/s; the default"
-                    + " 2 min covers parts up to 120 MiB), else the configuration is rejected: an attempt"
-                    + " that times out is sent again from its first byte, so a shorter timeout would send a"
-                    + " part over a slow link until the retries run out.");
+    public static final ConfigOption<Duration> REQUEST_ATTEMPT_TIMEOUT = declare(
+            ConfigOptions.key("s3.request.attempt-timeout")
+                    .durationType()
+                    .defaultValue(ClientSettings.DEFAULT_API_CALL_ATTEMPT_TIMEOUT)
+                    .withDescription("Longest one attempt of a request may take before it is abandoned and retried."
+                            + " At least 1 s per MiB of 's3.upload.min.part.size' (one part at 1 MiB/s; the default"
+                            + " 2 min covers parts up to 120 MiB), else the configuration is rejected: an attempt"
+                            + " that times out is sent again from its first byte, so a shorter timeout would send a"
+                            + " part over a slow link until the retries run out."),
+            toClient(ConfigReader::positiveDuration, ClientSettings.Builder::apiCallAttemptTimeout));
 
-    public static final ConfigOption<Duration> REQUEST_TIMEOUT = ConfigOptions.key("s3.request.timeout")
-            .durationType()
-            .defaultValue(ClientSettings.DEFAULT_API_CALL_TIMEOUT)
-            .withDescription("Longest a request may take including all its retries.");
+    public static final ConfigOption<Duration> REQUEST_TIMEOUT = declare(
+            ConfigOptions.key("s3.request.timeout")
+                    .durationType()
+                    .defaultValue(ClientSettings.DEFAULT_API_CALL_TIMEOUT)
+                    .withDescription("Longest a request may take including all its retries."),
+            toClient(ConfigReader::positiveDuration, ClientSettings.Builder::apiCallTimeout));
 
     public static final ConfigOption<Integer> MAX_RETRIES = ranged(
             ConfigOptions.key("s3.retry.max-num-retries")
@@ -290,29 +412,31 @@ public final class S3ConfigOptions {
                             + " or a network error (exponential backoff with jitter); 0 disables retries. 0 to "
                             + ClientSettings.MAX_MAX_RETRIES + "."),
             0,
-            ClientSettings.MAX_MAX_RETRIES);
+            ClientSettings.MAX_MAX_RETRIES,
+            toClient(ConfigReader::intInRange, ClientSettings.Builder::maxRetries));
 
-    public static final ConfigOption<Duration> CLOSE_TIMEOUT = ConfigOptions.key("s3.close.timeout")
+    public static final ConfigOption<Duration> CLOSE_TIMEOUT = declare(ConfigOptions.key("s3.close.timeout")
             .durationType()
             .defaultValue(Duration.ofSeconds(60))
             .withDescription("How long closing the filesystem waits for parts still uploading before it closes the S3 "
                     + "client (uploads still running then fail and their multipart uploads are aborted; one warning"
-                    + " says how many bytes).");
+                    + " says how many bytes)."));
 
-    public static final ConfigOption<Duration> CLIENT_CLOSE_TIMEOUT = ConfigOptions.key("s3.client.close.timeout")
-            .durationType()
-            .defaultValue(Duration.ofSeconds(30))
-            .withDescription(
-                    "Accepted for compatibility with Flink's native plugin, where it bounds the wait for the S3"
-                            + " client to close; here closing waits 's3.close.timeout' for running uploads and then closes the"
-                            + " client at once, so the value has no effect; a value other than the default is named in one"
-                            + " warning.");
+    public static final ConfigOption<Duration> CLIENT_CLOSE_TIMEOUT =
+            declare(ConfigOptions.key("s3.client.close.timeout")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(30))
+                    .withDescription(
+                            "Accepted for compatibility with Flink's native plugin, where it bounds the wait for the S3"
+                                    + " client to close; here closing waits 's3.close.timeout' for running uploads and then closes the"
+                                    + " client at once, so the value has no effect; a value other than the default is named in one"
+                                    + " warning."));
 
-    public static final ConfigOption<Boolean> ASYNC_ENABLED = ConfigOptions.key("s3.async.enabled")
+    public static final ConfigOption<Boolean> ASYNC_ENABLED = declare(ConfigOptions.key("s3.async.enabled")
             .booleanType()
             .defaultValue(true)
             .withDescription("Accepted for compatibility with Flink's native plugin; every transfer of this"
-                    + " plugin is asynchronous, so the value has no effect; 'false' is named in one warning.");
+                    + " plugin is asynchronous, so the value has no effect; 'false' is named in one warning."));
 
     // ---- uploads ------------------------------------------------------------------------------
 
@@ -347,7 +471,8 @@ public final class S3ConfigOptions {
                             + " (back-pressure) when all are in flight. A stream holds at most this many parts plus"
                             + " the one being written. 1 to " + UploadSettings.MAX_MAX_PARTS_IN_FLIGHT + "."),
             1,
-            UploadSettings.MAX_MAX_PARTS_IN_FLIGHT);
+            UploadSettings.MAX_MAX_PARTS_IN_FLIGHT,
+            toUpload(ConfigReader::intInRange, UploadSettings.Builder::maxPartsInFlightPerStream));
 
     public static final ConfigOption<MemorySize> MAX_BUFFERED_SIZE = ranged(
             ConfigOptions.key("s3.upload.max-buffered-size")
@@ -361,7 +486,7 @@ public final class S3ConfigOptions {
             UploadSettings.MIN_PART_SIZE,
             Long.MAX_VALUE);
 
-    public static final ConfigOption<Boolean> UNIFORM_PARTS = ConfigOptions.key("s3.upload.uniform-parts")
+    public static final ConfigOption<Boolean> UNIFORM_PARTS = declare(ConfigOptions.key("s3.upload.uniform-parts")
             .booleanType()
             .noDefaultValue()
             .withDescription("Give every part of an upload but the last the same size, 's3.upload.min.part.size':"
@@ -369,46 +494,51 @@ public final class S3ConfigOptions {
                     + " (objects reach 10,000 parts of that size), and a persist of the recoverable writer keeps"
                     + " a short buffer as a tail object instead of sending it as a part. Cloudflare R2 refuses to"
                     + " complete uploads whose parts differ in size (InvalidPart). Unset: true where the endpoint's"
-                    + " host ends with '" + UploadSettings.R2_HOST_SUFFIX + "', false elsewhere.");
+                    + " host ends with '" + UploadSettings.R2_HOST_SUFFIX + "', false elsewhere."));
 
-    public static final ConfigOption<Boolean> CONDITIONAL_WRITES_ENABLED = ConfigOptions.key(
-                    "s3.conditional-writes.enabled")
-            .booleanType()
-            .defaultValue(UploadSettings.DEFAULT_CONDITIONAL_WRITES_ENABLED)
-            .withDescription("Create files with WriteMode.NO_OVERWRITE as conditional writes"
-                    + " (If-None-Match: *), which cannot race. Disable for servers without conditional writes;"
-                    + " a HEAD request then checks the key first.");
+    public static final ConfigOption<Boolean> CONDITIONAL_WRITES_ENABLED = declare(
+            ConfigOptions.key("s3.conditional-writes.enabled")
+                    .booleanType()
+                    .defaultValue(UploadSettings.DEFAULT_CONDITIONAL_WRITES_ENABLED)
+                    .withDescription("Create files with WriteMode.NO_OVERWRITE as conditional writes"
+                            + " (If-None-Match: *), which cannot race. Disable for servers without conditional writes;"
+                            + " a HEAD request then checks the key first."),
+            toUpload(ConfigReader::bool, UploadSettings.Builder::conditionalWritesEnabled));
 
-    public static final ConfigOption<Boolean> CHECKSUM_VALIDATION_ENABLED = ConfigOptions.key(
-                    "s3.checksum-validation.enabled")
-            .booleanType()
-            .defaultValue(ClientSettings.DEFAULT_CHECKSUMS_ENABLED)
-            .withFallbackKeys(KeySpellings.of("s3.checksum-validation.enabled")
-                    .hadoop("checksum.validation")
-                    .toArray())
-            .withDescription("Send an integrity checksum with every upload and validate checksums of downloads:"
-                    + " each upload carries the CRC32C of its body (x-amz-checksum-crc32c); where the server is found"
-                    + " to ignore or reject it, Content-MD5 instead, with one warning; a server that rejects the"
-                    + " checksum headers of CreateMultipartUpload or GET gets them no more. false sends no"
-                    + " x-amz-checksum-* header and validates no download; uploads still carry Content-MD5.");
+    public static final ConfigOption<Boolean> CHECKSUM_VALIDATION_ENABLED = declare(
+            ConfigOptions.key("s3.checksum-validation.enabled")
+                    .booleanType()
+                    .defaultValue(ClientSettings.DEFAULT_CHECKSUMS_ENABLED)
+                    .withFallbackKeys(KeySpellings.of("s3.checksum-validation.enabled")
+                            .hadoop("checksum.validation")
+                            .toArray())
+                    .withDescription("Send an integrity checksum with every upload and validate checksums of downloads:"
+                            + " each upload carries the CRC32C of its body (x-amz-checksum-crc32c); where the server is found"
+                            + " to ignore or reject it, Content-MD5 instead, with one warning; a server that rejects the"
+                            + " checksum headers of CreateMultipartUpload or GET gets them no more. false sends no"
+                            + " x-amz-checksum-* header and validates no download; uploads still carry Content-MD5."),
+            toClient(ConfigReader::bool, ClientSettings.Builder::checksumsEnabled));
 
-    public static final ConfigOption<Boolean> CHUNKED_ENCODING_ENABLED = ConfigOptions.key(
-                    "s3.chunked-encoding.enabled")
-            .booleanType()
-            .defaultValue(ClientSettings.DEFAULT_CHUNKED_ENCODING_ENABLED)
-            .withDescription("Allow aws-chunked transfer encoding of request bodies. Disable for S3-compatible"
-                    + " servers that do not support it.");
+    public static final ConfigOption<Boolean> CHUNKED_ENCODING_ENABLED = declare(
+            ConfigOptions.key("s3.chunked-encoding.enabled")
+                    .booleanType()
+                    .defaultValue(ClientSettings.DEFAULT_CHUNKED_ENCODING_ENABLED)
+                    .withDescription("Allow aws-chunked transfer encoding of request bodies. Disable for S3-compatible"
+                            + " servers that do not support it."),
+            toClient(ConfigReader::bool, ClientSettings.Builder::chunkedEncodingEnabled));
 
-    public static final ConfigOption<Boolean> EXPECT_CONTINUE_ENABLED = ConfigOptions.key("s3.expect-continue.enabled")
-            .booleanType()
-            .defaultValue(ClientSettings.DEFAULT_EXPECT_CONTINUE_ENABLED)
-            .withFallbackKeys(KeySpellings.of("s3.expect-continue.enabled")
-                    .hadoop("connection.expect.continue")
-                    .toArray())
-            .withDescription("Send 'Expect: 100-continue' with PutObject and UploadPart, so the server can"
-                    + " refuse a request before its body is sent. Disable for proxies and servers that mishandle"
-                    + " it (a request that hangs or fails before its body). The SDK sends it for bodies of 1 MiB"
-                    + " or more only. 's3.client: crt' always sends it with UploadPart and refuses false.");
+    public static final ConfigOption<Boolean> EXPECT_CONTINUE_ENABLED = declare(
+            ConfigOptions.key("s3.expect-continue.enabled")
+                    .booleanType()
+                    .defaultValue(ClientSettings.DEFAULT_EXPECT_CONTINUE_ENABLED)
+                    .withFallbackKeys(KeySpellings.of("s3.expect-continue.enabled")
+                            .hadoop("connection.expect.continue")
+                            .toArray())
+                    .withDescription("Send 'Expect: 100-continue' with PutObject and UploadPart, so the server can"
+                            + " refuse a request before its body is sent. Disable for proxies and servers that mishandle"
+                            + " it (a request that hangs or fails before its body). The SDK sends it for bodies of 1 MiB"
+                            + " or more only. 's3.client: crt' always sends it with UploadPart and refuses false."),
+            toClient(ConfigReader::bool, ClientSettings.Builder::expectContinueEnabled));
 
     // ---- reads and bulk copies ------------------------------------------------------------------
 
@@ -425,7 +555,8 @@ public final class S3ConfigOptions {
                                     + " stays sequential is 4x larger, up to this size, so a random reader does not make the server"
                                     + " send bytes it drops."),
             ReadSettings.MIN_RANGE_BYTES,
-            ReadSettings.MAX_RANGE_BYTES);
+            ReadSettings.MAX_RANGE_BYTES,
+            toRead(ConfigReader::bytesInRange, ReadSettings.Builder::readAheadBytes));
 
     public static final ConfigOption<Integer> READ_AHEAD_PARALLELISM = ranged(
             ConfigOptions.key("s3.read.ahead-parallelism")
@@ -443,7 +574,8 @@ public final class S3ConfigOptions {
                             + (S3SeekableInputStream.MAX_STREAMED_RANGE_BYTES >> 20) + " MiB. 1 to "
                             + ReadSettings.MAX_READ_AHEAD_PARALLELISM + "."),
             1,
-            ReadSettings.MAX_READ_AHEAD_PARALLELISM);
+            ReadSettings.MAX_READ_AHEAD_PARALLELISM,
+            toRead(ConfigReader::intInRange, ReadSettings.Builder::readAheadParallelism));
 
     public static final ConfigOption<Integer> READ_BUFFER_SIZE = ranged(
             ConfigOptions.key("s3.read.buffer.size")
@@ -456,22 +588,25 @@ public final class S3ConfigOptions {
             64 * 1024,
             4 * 1024 * 1024);
 
-    public static final ConfigOption<Boolean> DIRECT_GETS_ENABLED = ConfigOptions.key("s3.read.direct-get.enabled")
-            .booleanType()
-            .defaultValue(ReadSettings.DEFAULT_DIRECT_GETS_ENABLED)
-            .withDescription("Send positional reads and the ranges a reader streams without the AWS SDK's request"
-                    + " pipeline: signed with the SDK's SigV4 signer and sent on the blocking HTTP client, at less"
-                    + " than half the client CPU per small GET. Any answer but a plain 206 Partial Content (an error,"
-                    + " a redirect, a server that ignored the range, a broken connection) is sent again through the"
-                    + " SDK, which retries and reports it as for every other request. Not used with 's3.client: crt',"
-                    + " SSE-C, requester pays, access points or S3 Express directory buckets. false sends every GET"
-                    + " through the SDK.");
+    public static final ConfigOption<Boolean> DIRECT_GETS_ENABLED = declare(
+            ConfigOptions.key("s3.read.direct-get.enabled")
+                    .booleanType()
+                    .defaultValue(ReadSettings.DEFAULT_DIRECT_GETS_ENABLED)
+                    .withDescription(
+                            "Send positional reads and the ranges a reader streams without the AWS SDK's request"
+                                    + " pipeline: signed with the SDK's SigV4 signer and sent on the blocking HTTP client, at less"
+                                    + " than half the client CPU per small GET. Any answer but a plain 206 Partial Content (an error,"
+                                    + " a redirect, a server that ignored the range, a broken connection) is sent again through the"
+                                    + " SDK, which retries and reports it as for every other request. Not used with 's3.client: crt',"
+                                    + " SSE-C, requester pays, access points or S3 Express directory buckets. false sends every GET"
+                                    + " through the SDK."),
+            toRead(ConfigReader::bool, ReadSettings.Builder::directGetsEnabled));
 
-    public static final ConfigOption<Boolean> BULK_COPY_ENABLED = ConfigOptions.key("s3.bulk-copy.enabled")
+    public static final ConfigOption<Boolean> BULK_COPY_ENABLED = declare(ConfigOptions.key("s3.bulk-copy.enabled")
             .booleanType()
             .defaultValue(true)
             .withDescription("Copy state files to local disk with parallel bulk downloads"
-                    + " (PathsCopyingFileSystem, used by RocksDB restore) instead of one stream per file.");
+                    + " (PathsCopyingFileSystem, used by RocksDB restore) instead of one stream per file."));
 
     public static final ConfigOption<Integer> BULK_COPY_MAX_CONCURRENT = ranged(
             ConfigOptions.key("s3.bulk-copy.max-concurrent")
@@ -480,7 +615,8 @@ public final class S3ConfigOptions {
                     .withDescription("Files one bulk copy downloads at once. 1 to "
                             + ReadSettings.MAX_BULK_COPY_CONCURRENCY + "."),
             1,
-            ReadSettings.MAX_BULK_COPY_CONCURRENCY);
+            ReadSettings.MAX_BULK_COPY_CONCURRENCY,
+            toRead(ConfigReader::intInRange, ReadSettings.Builder::bulkCopyConcurrency));
 
     public static final ConfigOption<MemorySize> BULK_COPY_RANGE_SIZE = ranged(
             ConfigOptions.key("s3.bulk-copy.range-size")
@@ -491,11 +627,12 @@ public final class S3ConfigOptions {
                             + " the CRT-based S3 client splits downloads by its own part size ('s3.upload.min.part.size')"
                             + " and this does not apply."),
             ReadSettings.MIN_RANGE_BYTES,
-            ReadSettings.MAX_RANGE_BYTES);
+            ReadSettings.MAX_RANGE_BYTES,
+            toRead(ConfigReader::bytesInRange, ReadSettings.Builder::bulkCopyRangeBytes));
 
     // ---- server-side encryption -----------------------------------------------------------------
 
-    public static final ConfigOption<String> SSE_TYPE = ConfigOptions.key("s3.sse.type")
+    public static final ConfigOption<String> SSE_TYPE = declare(ConfigOptions.key("s3.sse.type")
             .stringType()
             .defaultValue("none")
             .withFallbackKeys(KeySpellings.of("s3.sse.type")
@@ -503,9 +640,9 @@ public final class S3ConfigOptions {
                     .presto("sse.type")
                     .toArray())
             .withDescription("Server-side encryption of written objects: 'none'; 'sse-s3' (also 'AES256', 'S3');"
-                    + " 'sse-kms' (also 'aws:kms', 'SSE-KMS', 'KMS'); 'sse-c' (also 'SSE-C').");
+                    + " 'sse-kms' (also 'aws:kms', 'SSE-KMS', 'KMS'); 'sse-c' (also 'SSE-C')."));
 
-    public static final ConfigOption<String> SSE_KMS_KEY_ID = ConfigOptions.key("s3.sse.kms.key-id")
+    public static final ConfigOption<String> SSE_KMS_KEY_ID = declare(ConfigOptions.key("s3.sse.kms.key-id")
             .stringType()
             .noDefaultValue()
             .withFallbackKeys(KeySpellings.of("s3.sse.kms.key-id")
@@ -513,9 +650,10 @@ public final class S3ConfigOptions {
                     .presto("sse.kms-key-id")
                     .toArray())
             .withDescription("KMS key id, ARN or alias for SSE-KMS; unset uses the bucket's default key (aws/s3)."
-                    + " With 'sse-c', S3A's 'fs.s3a.encryption.key' is the customer key, and is read as such.");
+                    + " With 'sse-c', S3A's 'fs.s3a.encryption.key' is the customer key, and is read as such."));
 
-    public static final ConfigOption<Boolean> SSE_KMS_CHECK_ON_CREATE = ConfigOptions.key("s3.sse.kms.check-on-create")
+    public static final ConfigOption<Boolean> SSE_KMS_CHECK_ON_CREATE = declare(ConfigOptions.key(
+                    "s3.sse.kms.check-on-create")
             .booleanType()
             .defaultValue(false)
             .withDescription("Check, when the filesystem of a bucket is created, that multipart uploads work there:"
@@ -523,34 +661,34 @@ public final class S3ConfigOptions {
                     + " bucket's root. SSE-KMS (from 's3.sse.type' or the bucket's default encryption) with a key"
                     + " policy that lacks kms:Decrypt takes small files and refuses every multipart upload; with the"
                     + " check, creating the filesystem fails at once, naming the KMS permissions, instead of the"
-                    + " first large checkpoint file.");
+                    + " first large checkpoint file."));
 
-    public static final ConfigOption<String> SSE_KMS_ENCRYPTION_CONTEXT = ConfigOptions.key(
-                    "s3.sse.kms.encryption-context")
+    public static final ConfigOption<String> SSE_KMS_ENCRYPTION_CONTEXT =
+            declare(ConfigOptions.key("s3.sse.kms.encryption-context")
+                    .stringType()
+                    .noDefaultValue()
+                    .withFallbackKeys(KeySpellings.of("s3.sse.kms.encryption-context")
+                            .hadoop("encryption.context")
+                            .toArray())
+                    .withDescription("SSE-KMS encryption context as comma-separated key=value pairs (as S3A), or as"
+                            + " JSON, plain or base64."));
+
+    public static final ConfigOption<String> SSE_C_KEY = declare(ConfigOptions.key("s3.sse.c.key")
             .stringType()
             .noDefaultValue()
-            .withFallbackKeys(KeySpellings.of("s3.sse.kms.encryption-context")
-                    .hadoop("encryption.context")
-                    .toArray())
-            .withDescription("SSE-KMS encryption context as comma-separated key=value pairs (as S3A), or as"
-                    + " JSON, plain or base64.");
-
-    public static final ConfigOption<String> SSE_C_KEY = ConfigOptions.key("s3.sse.c.key")
-            .stringType()
-            .noDefaultValue()
-            .withDescription("Base64 of the 256-bit customer key for 'sse-c'. Never logged.");
+            .withDescription("Base64 of the 256-bit customer key for 'sse-c'. Never logged."));
 
     // ---- private networks: trusted CAs and proxy ------------------------------------------------
 
-    public static final ConfigOption<String> SSL_CA_FILE = ConfigOptions.key("s3.ssl.ca-file")
+    public static final ConfigOption<String> SSL_CA_FILE = declare(ConfigOptions.key("s3.ssl.ca-file")
             .stringType()
             .noDefaultValue()
             .withDescription("PEM file of the CA certificates (one or more -----BEGIN CERTIFICATE----- blocks)"
                     + " trusted for TLS to the endpoint instead of the default ones, for a store whose certificate"
                     + " a private CA signed; applies to both HTTP clients. Unset: the JVM's trust store"
-                    + " (-Djavax.net.ssl.trustStore, read by both clients) if set, else the default CAs.");
+                    + " (-Djavax.net.ssl.trustStore, read by both clients) if set, else the default CAs."));
 
-    public static final ConfigOption<String> PROXY_HOST = ConfigOptions.key("s3.proxy.host")
+    public static final ConfigOption<String> PROXY_HOST = declare(ConfigOptions.key("s3.proxy.host")
             .stringType()
             .noDefaultValue()
             .withFallbackKeys(
@@ -559,7 +697,7 @@ public final class S3ConfigOptions {
                     + " tunnel). Unset: the JVM's proxy system properties (https.proxyHost for an https endpoint,"
                     + " http.proxyHost for http, with their proxyPort, proxyUser, proxyPassword and"
                     + " http.nonProxyHosts), else the environment variables HTTPS_PROXY (https endpoint) or"
-                    + " HTTP_PROXY (http endpoint) and NO_PROXY, else no proxy.");
+                    + " HTTP_PROXY (http endpoint) and NO_PROXY, else no proxy."));
 
     public static final ConfigOption<Integer> PROXY_PORT = ranged(
             ConfigOptions.key("s3.proxy.port")
@@ -574,33 +712,34 @@ public final class S3ConfigOptions {
             1,
             65_535);
 
-    public static final ConfigOption<String> PROXY_USERNAME = ConfigOptions.key("s3.proxy.username")
+    public static final ConfigOption<String> PROXY_USERNAME = declare(ConfigOptions.key("s3.proxy.username")
             .stringType()
             .noDefaultValue()
             .withFallbackKeys(KeySpellings.of("s3.proxy.username")
                     .hadoop("proxy.username")
                     .toArray())
-            .withDescription("User name for the proxy's basic authentication; needs 's3.proxy.host'.");
+            .withDescription("User name for the proxy's basic authentication; needs 's3.proxy.host'."));
 
-    public static final ConfigOption<String> PROXY_PASSWORD = ConfigOptions.key("s3.proxy.password")
+    public static final ConfigOption<String> PROXY_PASSWORD = declare(ConfigOptions.key("s3.proxy.password")
             .stringType()
             .noDefaultValue()
             .withFallbackKeys(KeySpellings.of("s3.proxy.password")
                     .hadoop("proxy.password")
                     .toArray())
             .withDescription(
-                    "Password for the proxy's basic authentication; needs 's3.proxy.username'. Never" + " logged.");
+                    "Password for the proxy's basic authentication; needs 's3.proxy.username'. Never" + " logged."));
 
-    public static final ConfigOption<String> PROXY_NON_PROXY_HOSTS = ConfigOptions.key("s3.proxy.non-proxy-hosts")
+    public static final ConfigOption<String> PROXY_NON_PROXY_HOSTS = declare(ConfigOptions.key(
+                    "s3.proxy.non-proxy-hosts")
             .stringType()
             .noDefaultValue()
             .withDescription("Hosts reached without the proxy, separated by ',' or '|': a host name or IP address,"
                     + " '*.domain' for the hosts under a domain, or '*' for all (which also turns off a proxy of"
-                    + " the system properties or environment). Replaces http.nonProxyHosts and NO_PROXY.");
+                    + " the system properties or environment). Replaces http.nonProxyHosts and NO_PROXY."));
 
     // ---- bucket policy: storage class, requester pays, access points ---------------------------
 
-    public static final ConfigOption<String> STORAGE_CLASS = ConfigOptions.key("s3.storage-class")
+    public static final ConfigOption<String> STORAGE_CLASS = declare(ConfigOptions.key("s3.storage-class")
             .stringType()
             .noDefaultValue()
             .withFallbackKeys(KeySpellings.of("s3.storage-class")
@@ -609,18 +748,20 @@ public final class S3ConfigOptions {
                     .toArray())
             .withDescription("Storage class of written objects (x-amz-storage-class on PutObject,"
                     + " CreateMultipartUpload and CopyObject), a value of S3's StorageClass such as STANDARD_IA,"
-                    + " INTELLIGENT_TIERING or GLACIER_IR, matched ignoring case. Unset: the bucket's default.");
+                    + " INTELLIGENT_TIERING or GLACIER_IR, matched ignoring case. Unset: the bucket's default."));
 
-    public static final ConfigOption<Boolean> REQUESTER_PAYS_ENABLED = ConfigOptions.key("s3.requester-pays.enabled")
-            .booleanType()
-            .defaultValue(false)
-            .withFallbackKeys(KeySpellings.of("s3.requester-pays.enabled")
-                    .hadoop("requester.pays.enabled")
-                    .toArray())
-            .withDescription("Send x-amz-request-payer: requester on every request, as buckets with Requester"
-                    + " Pays enabled ask for; the requester's account is charged for requests and transfer.");
+    public static final ConfigOption<Boolean> REQUESTER_PAYS_ENABLED = declare(
+            ConfigOptions.key("s3.requester-pays.enabled")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withFallbackKeys(KeySpellings.of("s3.requester-pays.enabled")
+                            .hadoop("requester.pays.enabled")
+                            .toArray())
+                    .withDescription("Send x-amz-request-payer: requester on every request, as buckets with Requester"
+                            + " Pays enabled ask for; the requester's account is charged for requests and transfer."),
+            toClient(ConfigReader::bool, ClientSettings.Builder::requesterPays));
 
-    public static final ConfigOption<String> ACCESS_POINT_ARN = ConfigOptions.key("s3.accesspoint.arn")
+    public static final ConfigOption<String> ACCESS_POINT_ARN = declare(ConfigOptions.key("s3.accesspoint.arn")
             .stringType()
             .noDefaultValue()
             .withFallbackKeys(KeySpellings.of("s3.accesspoint.arn")
@@ -628,16 +769,16 @@ public final class S3ConfigOptions {
                     .toArray())
             .withDescription("Per bucket only ('s3.bucket.<bucket>.accesspoint.arn'): the access point ARN"
                     + " (arn:aws:s3:<region>:<account>:accesspoint/<name>) or alias that requests for"
-                    + " s3://<bucket>/ are sent to; the SDK signs for it and resolves its endpoint.");
+                    + " s3://<bucket>/ are sent to; the SDK signs for it and resolves its endpoint."));
 
     // ---- entropy injection ----------------------------------------------------------------------
 
-    public static final ConfigOption<String> ENTROPY_KEY = ConfigOptions.key("s3.entropy.key")
+    public static final ConfigOption<String> ENTROPY_KEY = declare(ConfigOptions.key("s3.entropy.key")
             .stringType()
             .noDefaultValue()
             .withDescription("Marker in checkpoint paths that is replaced by random characters for data files"
                     + " and removed for metadata files (EntropyInjectingFileSystem), spreading keys over S3"
-                    + " partitions. Must not contain characters that are special in URIs or paths.");
+                    + " partitions. Must not contain characters that are special in URIs or paths."));
 
     public static final ConfigOption<Integer> ENTROPY_LENGTH = ranged(
             ConfigOptions.key("s3.entropy.length")
@@ -649,75 +790,20 @@ public final class S3ConfigOptions {
 
     // ---- metrics ------------------------------------------------------------------------------
 
-    public static final ConfigOption<Duration> METRICS_LOG_INTERVAL = ConfigOptions.key("s3.metrics.log-interval")
-            .durationType()
-            .defaultValue(Duration.ofMinutes(5))
-            .withDescription("Time between INFO lines that sum up what each filesystem configuration did"
-                    + " (requests, retries, throttled attempts, bytes up and down, peak buffered bytes); one more"
-                    + " line is logged when it is closed. 0 logs no such lines. The same figures, and more, are"
-                    + " platform MBeans in the domain 'dev.flinks3' whatever the value.");
+    public static final ConfigOption<Duration> METRICS_LOG_INTERVAL =
+            declare(ConfigOptions.key("s3.metrics.log-interval")
+                    .durationType()
+                    .defaultValue(Duration.ofMinutes(5))
+                    .withDescription("Time between INFO lines that sum up what each filesystem configuration did"
+                            + " (requests, retries, throttled attempts, bytes up and down, peak buffered bytes); one more"
+                            + " line is logged when it is closed. 0 logs no such lines. The same figures, and more, are"
+                            + " platform MBeans in the domain 'dev.flinks3' whatever the value."));
 
     /** Options whose values are secret: never shown in messages or logs. */
     static final Set<ConfigOption<?>> SECRETS = Set.of(SECRET_KEY, SESSION_TOKEN, SSE_C_KEY, PROXY_PASSWORD);
 
-    /** Every option, in the order of the README's configuration table. */
+    /** Every option, in declaration order, which is the order of the README's configuration table. */
     public static List<ConfigOption<?>> all() {
-        return List.of(
-                ENDPOINT,
-                SSL_ENABLED,
-                REGION,
-                PATH_STYLE_ACCESS,
-                ACCESS_KEY,
-                SECRET_KEY,
-                SESSION_TOKEN,
-                CREDENTIALS_PROVIDER,
-                ASSUME_ROLE_ARN,
-                ASSUME_ROLE_EXTERNAL_ID,
-                ASSUME_ROLE_SESSION_NAME,
-                ASSUME_ROLE_SESSION_DURATION,
-                S3_CLIENT,
-                HTTP_CLIENT,
-                MAX_CONNECTIONS,
-                CONNECTION_TIMEOUT,
-                SOCKET_TIMEOUT,
-                CONNECTION_MAX_IDLE_TIME,
-                REQUEST_ATTEMPT_TIMEOUT,
-                REQUEST_TIMEOUT,
-                MAX_RETRIES,
-                CLOSE_TIMEOUT,
-                CLIENT_CLOSE_TIMEOUT,
-                ASYNC_ENABLED,
-                PART_SIZE,
-                MAX_PARTS_IN_FLIGHT,
-                MAX_BUFFERED_SIZE,
-                UNIFORM_PARTS,
-                CONDITIONAL_WRITES_ENABLED,
-                CHECKSUM_VALIDATION_ENABLED,
-                CHUNKED_ENCODING_ENABLED,
-                EXPECT_CONTINUE_ENABLED,
-                READ_AHEAD_SIZE,
-                READ_AHEAD_PARALLELISM,
-                READ_BUFFER_SIZE,
-                DIRECT_GETS_ENABLED,
-                BULK_COPY_ENABLED,
-                BULK_COPY_MAX_CONCURRENT,
-                BULK_COPY_RANGE_SIZE,
-                SSE_TYPE,
-                SSE_KMS_KEY_ID,
-                SSE_KMS_CHECK_ON_CREATE,
-                SSE_KMS_ENCRYPTION_CONTEXT,
-                SSE_C_KEY,
-                SSL_CA_FILE,
-                PROXY_HOST,
-                PROXY_PORT,
-                PROXY_USERNAME,
-                PROXY_PASSWORD,
-                PROXY_NON_PROXY_HOSTS,
-                STORAGE_CLASS,
-                REQUESTER_PAYS_ENABLED,
-                ACCESS_POINT_ARN,
-                ENTROPY_KEY,
-                ENTROPY_LENGTH,
-                METRICS_LOG_INTERVAL);
+        return Collections.unmodifiableList(DECLARED);
     }
 }

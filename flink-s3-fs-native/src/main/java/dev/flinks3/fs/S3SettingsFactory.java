@@ -28,7 +28,6 @@ import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.IllegalConfigurationException;
 import org.apache.flink.util.TimeUtils;
-import software.amazon.awssdk.services.s3.model.StorageClass;
 
 /**
  * Builds the one immutable {@link S3Settings} from Flink's {@link Configuration}, reading every key
@@ -106,9 +105,8 @@ public final class S3SettingsFactory {
         EncryptionSettings.Builder encryption = EncryptionSettings.builder();
         URI endpoint = addressing(config, client);
         client.credentials(credentials -> credentials(config, credentials));
-        transport(config, client);
+        S3ConfigOptions.bindAll(config, new S3ConfigOptions.Parts(client, upload, read));
         uploads(config, upload, endpoint);
-        reads(config, read);
         encryption(config, encryption);
         privateNetwork(config, client, endpoint);
         bucketPolicy(config, client, upload);
@@ -196,7 +194,6 @@ public final class S3SettingsFactory {
         b.endpoint(endpoint);
         b.region(
                 matching(config, REGION, REGION_NAME, "a region name of letters, digits, '-' and '_', e.g. us-east-1"));
-        b.pathStyleAccess(config.bool(PATH_STYLE_ACCESS));
         return endpoint;
     }
 
@@ -248,21 +245,6 @@ public final class S3SettingsFactory {
         return duration;
     }
 
-    private static void transport(ConfigReader config, ClientSettings.Builder b) {
-        b.client(config.enumValue(S3_CLIENT, ClientSettings.ClientType.class));
-        b.httpClient(config.enumValue(HTTP_CLIENT, ClientSettings.HttpClientType.class));
-        b.maxConnections(config.intInRange(MAX_CONNECTIONS));
-        b.connectionTimeout(config.positiveDuration(CONNECTION_TIMEOUT));
-        b.socketTimeout(config.positiveDuration(SOCKET_TIMEOUT));
-        b.connectionMaxIdleTime(config.positiveDuration(CONNECTION_MAX_IDLE_TIME));
-        b.apiCallAttemptTimeout(config.positiveDuration(REQUEST_ATTEMPT_TIMEOUT));
-        b.apiCallTimeout(config.positiveDuration(REQUEST_TIMEOUT));
-        b.maxRetries(config.intInRange(MAX_RETRIES));
-        b.checksumsEnabled(config.bool(CHECKSUM_VALIDATION_ENABLED));
-        b.chunkedEncodingEnabled(config.bool(CHUNKED_ENCODING_ENABLED));
-        b.expectContinueEnabled(config.bool(EXPECT_CONTINUE_ENABLED));
-    }
-
     private static void uploads(ConfigReader config, UploadSettings.Builder b, URI endpoint) {
         long partSize = config.bytesInRange(PART_SIZE);
         long maxBuffered = config.find(MAX_BUFFERED_SIZE).isPresent()
@@ -275,8 +257,6 @@ public final class S3SettingsFactory {
         }
         b.partSizeBytes(partSize);
         b.maxBufferedBytesPerProcess(maxBuffered);
-        b.maxPartsInFlightPerStream(config.intInRange(MAX_PARTS_IN_FLIGHT));
-        b.conditionalWritesEnabled(config.bool(CONDITIONAL_WRITES_ENABLED));
         b.uniformParts(config.find(UNIFORM_PARTS).isPresent() ? config.bool(UNIFORM_PARTS) : isR2(endpoint));
     }
 
@@ -284,14 +264,6 @@ public final class S3SettingsFactory {
     static boolean isR2(URI endpoint) {
         String host = endpoint == null ? null : endpoint.getHost();
         return host != null && host.toLowerCase(Locale.ROOT).endsWith(UploadSettings.R2_HOST_SUFFIX);
-    }
-
-    private static void reads(ConfigReader config, ReadSettings.Builder b) {
-        b.readAheadBytes(config.bytesInRange(READ_AHEAD_SIZE));
-        b.readAheadParallelism(config.intInRange(READ_AHEAD_PARALLELISM));
-        b.bulkCopyConcurrency(config.intInRange(BULK_COPY_MAX_CONCURRENT));
-        b.bulkCopyRangeBytes(config.bytesInRange(BULK_COPY_RANGE_SIZE));
-        b.directGetsEnabled(config.bool(DIRECT_GETS_ENABLED));
     }
 
     private static void encryption(ConfigReader config, EncryptionSettings.Builder b) {
@@ -415,20 +387,12 @@ public final class S3SettingsFactory {
     private static void bucketPolicy(ConfigReader config, ClientSettings.Builder b, UploadSettings.Builder upload) {
         nonBlank(config, STORAGE_CLASS).ifPresent(e -> {
             String given = e.value.trim();
-            String known = StorageClass.knownValues().stream()
-                    .map(StorageClass::toString)
+            String known = UploadSettings.STORAGE_CLASSES.stream()
                     .filter(v -> v.equalsIgnoreCase(given))
                     .findFirst()
                     .orElseThrow(() -> ConfigReader.invalid(
                             e,
-                            "one of "
-                                    + String.join(
-                                            ", ",
-                                            StorageClass.knownValues().stream()
-                                                    .map(StorageClass::toString)
-                                                    .sorted()
-                                                    .toArray(String[]::new))
-                                    + " (S3's storage classes)"));
+                            "one of " + String.join(", ", UploadSettings.STORAGE_CLASSES) + " (S3's storage classes)"));
             if (ARCHIVE_STORAGE_CLASSES.contains(known)) {
                 throw ConfigReader.invalid(
                         e,
@@ -439,7 +403,6 @@ public final class S3SettingsFactory {
             }
             upload.storageClass(known);
         });
-        b.requesterPays(config.bool(REQUESTER_PAYS_ENABLED));
         nonBlank(config, ACCESS_POINT_ARN).ifPresent(e -> {
             if (config.bucket() == null || !e.key.contains(".bucket." + config.bucket() + ".")) {
                 throw new IllegalConfigurationException("'" + e.key + "' is set for no bucket: an access point"

@@ -3,6 +3,8 @@ package dev.flinks3.fs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flinks3.transfer.ClientSettings;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,6 +22,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Pins every option's key, fallback keys (in lookup order), default and description. */
+@Timeout(30)
 class S3ConfigOptionsTest {
 
     static Stream<Arguments> options() {
@@ -331,6 +334,20 @@ class S3ConfigOptionsTest {
         assertThat(S3ConfigOptions.all())
                 .containsExactlyInAnyOrderElementsOf(
                         pinned.stream().map(o -> (ConfigOption<?>) o).toList());
+    }
+
+    @Test
+    void everyOptionConstantRegistersItselfOnceAsItIsDeclared() throws IllegalAccessException {
+        List<ConfigOption<?>> constants = new ArrayList<>();
+        for (Field field : S3ConfigOptions.class.getFields()) {
+            if (Modifier.isStatic(field.getModifiers()) && field.getType() == ConfigOption.class) {
+                constants.add((ConfigOption<?>) field.get(null));
+            }
+        }
+        assertThat(S3ConfigOptions.all()).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(constants);
+        assertThat(S3ConfigOptions.all().get(0)).isSameAs(S3ConfigOptions.ENDPOINT);
+        assertThat(S3ConfigOptions.all().get(S3ConfigOptions.all().size() - 1))
+                .isSameAs(S3ConfigOptions.METRICS_LOG_INTERVAL);
     }
 
     @Test

@@ -22,18 +22,11 @@ public final class ReadSettings {
     public static final long DEFAULT_BULK_COPY_RANGE_BYTES = 8L * 1024 * 1024;
     public static final boolean DEFAULT_DIRECT_GETS_ENABLED = true;
 
-    private final long readAheadBytes;
-    private final int readAheadParallelism;
-    private final int bulkCopyConcurrency;
-    private final long bulkCopyRangeBytes;
-    private final boolean directGetsEnabled;
+    /** This object's values: a copy of the builder that built it, never handed out or changed. */
+    private final Builder values;
 
     private ReadSettings(Builder b) {
-        this.readAheadBytes = b.readAheadBytes;
-        this.readAheadParallelism = b.readAheadParallelism;
-        this.bulkCopyConcurrency = b.bulkCopyConcurrency;
-        this.bulkCopyRangeBytes = b.bulkCopyRangeBytes;
-        this.directGetsEnabled = b.directGetsEnabled;
+        this.values = b.copy();
     }
 
     public static Builder builder() {
@@ -42,12 +35,12 @@ public final class ReadSettings {
 
     /** A builder holding every setting of this object. */
     public Builder toBuilder() {
-        return new Builder(this);
+        return values.copy();
     }
 
     /** Bytes one sequential-read GET asks for ahead of the reader. */
     public long readAheadBytes() {
-        return readAheadBytes;
+        return values.readAheadBytes;
     }
 
     /**
@@ -56,17 +49,17 @@ public final class ReadSettings {
      * {@link #readAheadBytes()} in read-ahead buffers.
      */
     public int readAheadParallelism() {
-        return readAheadParallelism;
+        return values.readAheadParallelism;
     }
 
     /** Files downloaded at once by a bulk copy to local disk. */
     public int bulkCopyConcurrency() {
-        return bulkCopyConcurrency;
+        return values.bulkCopyConcurrency;
     }
 
     /** Bytes one ranged GET of a bulk copy asks for; a file of more bytes is fetched in several ranges. */
     public long bulkCopyRangeBytes() {
-        return bulkCopyRangeBytes;
+        return values.bulkCopyRangeBytes;
     }
 
     /**
@@ -76,20 +69,16 @@ public final class ReadSettings {
      * (SSE-C, requester pays, access points, S3 Express directory buckets).
      */
     public boolean directGetsEnabled() {
-        return directGetsEnabled;
+        return values.directGetsEnabled;
     }
 
     @Override
     public String toString() {
-        return "readAheadBytes=" + readAheadBytes
-                + ", readAheadParallelism=" + readAheadParallelism
-                + ", bulkCopyConcurrency=" + bulkCopyConcurrency
-                + ", bulkCopyRangeBytes=" + bulkCopyRangeBytes
-                + ", directGets=" + directGetsEnabled;
+        return SettingChecks.fieldsText(values);
     }
 
     /** Collects read settings; every setter checks its range. */
-    public static final class Builder {
+    public static final class Builder implements Cloneable {
         private long readAheadBytes = DEFAULT_READ_AHEAD_BYTES;
         private int readAheadParallelism = DEFAULT_READ_AHEAD_PARALLELISM;
         private int bulkCopyConcurrency = DEFAULT_BULK_COPY_CONCURRENCY;
@@ -98,12 +87,13 @@ public final class ReadSettings {
 
         private Builder() {}
 
-        private Builder(ReadSettings s) {
-            readAheadBytes = s.readAheadBytes;
-            readAheadParallelism = s.readAheadParallelism;
-            bulkCopyConcurrency = s.bulkCopyConcurrency;
-            bulkCopyRangeBytes = s.bulkCopyRangeBytes;
-            directGetsEnabled = s.directGetsEnabled;
+        /** A field-by-field copy; every field is an immutable value. */
+        private Builder copy() {
+            try {
+                return (Builder) clone();
+            } catch (CloneNotSupportedException e) {
+                throw new AssertionError(e);
+            }
         }
 
         /** @throws IllegalArgumentException outside 64 KiB..1 GiB */
@@ -136,6 +126,7 @@ public final class ReadSettings {
             return this;
         }
 
+        /** The settings of this builder's current values; later changes to the builder do not reach them. */
         public ReadSettings build() {
             return new ReadSettings(this);
         }

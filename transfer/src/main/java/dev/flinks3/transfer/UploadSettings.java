@@ -3,7 +3,10 @@ package dev.flinks3.transfer;
 import static dev.flinks3.transfer.SettingChecks.blankToNull;
 import static dev.flinks3.transfer.SettingChecks.inRange;
 
-import software.amazon.awssdk.services.s3.model.StorageClass;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * How output streams upload: the part size, parts in flight per stream, the process-wide limit on
@@ -35,23 +38,36 @@ public final class UploadSettings {
 
     public static final boolean DEFAULT_CONDITIONAL_WRITES_ENABLED = true;
 
+    /**
+     * S3's storage classes, the values {@code x-amz-storage-class} takes (S3 API reference, PutObject), in
+     * alphabetical order; an engine converts the chosen name to its client's type. A test of the SDK engine
+     * keeps this list equal to the SDK's.
+     */
+    public static final Set<String> STORAGE_CLASSES = Collections.unmodifiableSet(new TreeSet<>(Arrays.asList(
+            "AWS_BACKUP_LOW_COST_WARM",
+            "AWS_BACKUP_WARM",
+            "DEEP_ARCHIVE",
+            "EXPRESS_ONEZONE",
+            "FSX_ONTAP",
+            "FSX_OPENZFS",
+            "GLACIER",
+            "GLACIER_IR",
+            "INTELLIGENT_TIERING",
+            "ONEZONE_IA",
+            "OUTPOSTS",
+            "REDUCED_REDUNDANCY",
+            "SNOW",
+            "STANDARD",
+            "STANDARD_IA")));
+
     /** The host suffix of Cloudflare R2's S3 endpoints, whose uploads need parts of one size. */
     public static final String R2_HOST_SUFFIX = ".r2.cloudflarestorage.com";
 
-    private final long partSizeBytes;
-    private final int maxPartsInFlightPerStream;
-    private final long maxBufferedBytesPerProcess;
-    private final boolean conditionalWritesEnabled;
-    private final String storageClass;
-    private final boolean uniformParts;
+    /** This object's values: a copy of the builder that built it, never handed out or changed. */
+    private final Builder values;
 
     private UploadSettings(Builder b) {
-        this.partSizeBytes = b.partSizeBytes;
-        this.maxPartsInFlightPerStream = b.maxPartsInFlightPerStream;
-        this.maxBufferedBytesPerProcess = b.maxBufferedBytesPerProcess;
-        this.conditionalWritesEnabled = b.conditionalWritesEnabled;
-        this.storageClass = b.storageClass;
-        this.uniformParts = b.uniformParts;
+        this.values = b.copy();
     }
 
     public static Builder builder() {
@@ -60,36 +76,36 @@ public final class UploadSettings {
 
     /** A builder holding every setting of this object. */
     public Builder toBuilder() {
-        return new Builder(this);
+        return values.copy();
     }
 
     /** Size of each multipart part in bytes, {@value #MIN_PART_SIZE}..{@value #MAX_BUFFERED_PART_SIZE}. */
     public long partSizeBytes() {
-        return partSizeBytes;
+        return values.partSizeBytes;
     }
 
     /** Parts one output stream may have uploading at once; the writer blocks past it. */
     public int maxPartsInFlightPerStream() {
-        return maxPartsInFlightPerStream;
+        return values.maxPartsInFlightPerStream;
     }
 
     /** Bytes all output streams of the process may hold in part buffers together. */
     public long maxBufferedBytesPerProcess() {
-        return maxBufferedBytesPerProcess;
+        return values.maxBufferedBytesPerProcess;
     }
 
     /** Use {@code If-None-Match: *} for {@code NO_OVERWRITE} creates. */
     public boolean conditionalWritesEnabled() {
-        return conditionalWritesEnabled;
+        return values.conditionalWritesEnabled;
     }
 
     /**
      * The storage class of written objects ({@code x-amz-storage-class} on PutObject,
-     * CreateMultipartUpload and CopyObject), a value of the SDK's {@code StorageClass}; {@code null}
+     * CreateMultipartUpload and CopyObject), one of {@link #STORAGE_CLASSES}; {@code null}
      * for the bucket's default (STANDARD on AWS).
      */
     public String storageClass() {
-        return storageClass;
+        return values.storageClass;
     }
 
     /**
@@ -99,21 +115,16 @@ public final class UploadSettings {
      * ({@code InvalidPart}); the largest object is then 10,000 parts of {@link #partSizeBytes()}.
      */
     public boolean uniformParts() {
-        return uniformParts;
+        return values.uniformParts;
     }
 
     @Override
     public String toString() {
-        return "partSizeBytes=" + partSizeBytes
-                + (uniformParts ? ", uniformParts=true" : "")
-                + ", maxPartsInFlightPerStream=" + maxPartsInFlightPerStream
-                + ", maxBufferedBytesPerProcess=" + maxBufferedBytesPerProcess
-                + ", conditionalWrites=" + conditionalWritesEnabled
-                + (storageClass == null ? "" : ", storageClass=" + storageClass);
+        return SettingChecks.fieldsText(values);
     }
 
     /** Collects upload settings; every setter checks its own range, {@link #build()} the combinations. */
-    public static final class Builder {
+    public static final class Builder implements Cloneable {
         private long partSizeBytes = DEFAULT_PART_SIZE;
         private int maxPartsInFlightPerStream = DEFAULT_MAX_PARTS_IN_FLIGHT;
         private long maxBufferedBytesPerProcess = DEFAULT_MAX_BUFFERED_BYTES;
@@ -123,13 +134,13 @@ public final class UploadSettings {
 
         private Builder() {}
 
-        private Builder(UploadSettings s) {
-            partSizeBytes = s.partSizeBytes;
-            maxPartsInFlightPerStream = s.maxPartsInFlightPerStream;
-            maxBufferedBytesPerProcess = s.maxBufferedBytesPerProcess;
-            conditionalWritesEnabled = s.conditionalWritesEnabled;
-            storageClass = s.storageClass;
-            uniformParts = s.uniformParts;
+        /** A field-by-field copy; every field is an immutable value. */
+        private Builder copy() {
+            try {
+                return (Builder) clone();
+            } catch (CloneNotSupportedException e) {
+                throw new AssertionError(e);
+            }
         }
 
         /** @throws IllegalArgumentException outside 5 MiB..5 GiB */
@@ -159,13 +170,14 @@ public final class UploadSettings {
         /**
          * The storage class of written objects, or {@code null} for the bucket's default.
          *
-         * @throws IllegalArgumentException if the SDK's {@code StorageClass} has no such value
+         * @param value one of {@link #STORAGE_CLASSES} (case matters), or {@code null} or blank for the bucket's
+         *     default
+         * @throws IllegalArgumentException for any other value, naming it and the allowed ones
          */
         public Builder storageClass(String value) {
             String v = blankToNull(value);
-            if (v != null && StorageClass.fromValue(v) == StorageClass.UNKNOWN_TO_SDK_VERSION) {
-                throw new IllegalArgumentException(
-                        "unknown storage class '" + v + "', allowed: " + StorageClass.knownValues());
+            if (v != null && !STORAGE_CLASSES.contains(v)) {
+                throw new IllegalArgumentException("unknown storage class '" + v + "', allowed: " + STORAGE_CLASSES);
             }
             this.storageClass = v;
             return this;

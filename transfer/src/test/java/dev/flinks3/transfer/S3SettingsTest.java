@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.net.URI;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
+@Timeout(30)
 class S3SettingsTest {
 
     @Test
@@ -69,5 +71,36 @@ class S3SettingsTest {
                         .client()
                         .throttlingRetryBaseDelay())
                 .isEqualTo(Duration.ofMillis(200));
+    }
+
+    @Test
+    void settingsKeepTheirValuesWhenTheBuilderOrACopyOfItChangesLater() {
+        ReadSettings.Builder builder =
+                ReadSettings.builder().readAheadBytes(1L << 20).directGetsEnabled(false);
+        ReadSettings read = builder.build();
+        builder.readAheadBytes(2L << 20).directGetsEnabled(true);
+        read.toBuilder().readAheadParallelism(2);
+
+        assertThat(read.readAheadBytes()).isEqualTo(1L << 20);
+        assertThat(read.directGetsEnabled()).isFalse();
+        assertThat(read.readAheadParallelism()).isEqualTo(ReadSettings.DEFAULT_READ_AHEAD_PARALLELISM);
+        assertThat(read.toBuilder().build().readAheadBytes()).isEqualTo(1L << 20);
+
+        UploadSettings.Builder upload = UploadSettings.builder().storageClass("STANDARD_IA");
+        UploadSettings written = upload.build();
+        upload.storageClass(null).uniformParts(true);
+        assertThat(written.storageClass()).isEqualTo("STANDARD_IA");
+        assertThat(written.uniformParts()).isFalse();
+    }
+
+    @Test
+    void aSettingsTextNamesEverySettingOfItsPartAndLeavesOutUnsetOnes() {
+        assertThat(ReadSettings.builder().directGetsEnabled(false).build().toString())
+                .isEqualTo("readAheadBytes=8388608, readAheadParallelism=8, bulkCopyConcurrency=16,"
+                        + " bulkCopyRangeBytes=8388608, directGetsEnabled=false");
+        assertThat(UploadSettings.builder().build().toString())
+                .contains("partSizeBytes=8388608")
+                .contains("conditionalWritesEnabled=true")
+                .doesNotContain("storageClass");
     }
 }

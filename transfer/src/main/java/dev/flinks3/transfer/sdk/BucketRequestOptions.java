@@ -9,6 +9,7 @@ import software.amazon.awssdk.http.SdkHttpRequest;
 import software.amazon.awssdk.services.s3.model.CopyObjectRequest;
 import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
+import software.amazon.awssdk.services.s3.model.StorageClass;
 
 /**
  * Adds what a bucket's policy asks of every request, whichever code path built it:
@@ -30,11 +31,14 @@ final class BucketRequestOptions implements ExecutionInterceptor {
     /** The header S3 reads to charge the requester (S3 API reference, "RequestPayer"). */
     static final String REQUEST_PAYER_HEADER = "x-amz-request-payer";
 
-    private final String storageClass;
+    /** The SDK's value of {@code UploadSettings.storageClass()}, or {@code null}. */
+    private final StorageClass storageClass;
+
     private final boolean requesterPays;
 
     BucketRequestOptions(S3Settings settings) {
-        this.storageClass = settings.upload().storageClass();
+        String name = settings.upload().storageClass();
+        this.storageClass = name == null ? null : StorageClass.fromValue(name);
         this.requesterPays = settings.client().requesterPays();
     }
 

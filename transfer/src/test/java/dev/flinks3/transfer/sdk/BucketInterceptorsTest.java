@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinks3.transfer.S3Settings;
+import dev.flinks3.transfer.UploadSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -23,6 +25,8 @@ import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.http.SdkHttpRequest;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.StorageClass;
 
 /**
  * Issue 17: storage class, requester pays and access points on the HTTP requests the SDK builds with
@@ -163,5 +167,23 @@ class BucketInterceptorsTest {
         assertThatThrownBy(() -> S3Settings.builder().upload(u -> u.storageClass("FROZEN")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("FROZEN");
+    }
+
+    @Test
+    void theSeamsStorageClassesAreTheSdksAndEachBecomesItsSdkValue() {
+        assertThat(UploadSettings.STORAGE_CLASSES)
+                .containsExactlyInAnyOrderElementsOf(StorageClass.knownValues().stream()
+                        .map(StorageClass::toString)
+                        .collect(Collectors.toList()));
+        for (String name : UploadSettings.STORAGE_CLASSES) {
+            BucketRequestOptions options = new BucketRequestOptions(
+                    S3Settings.builder().upload(u -> u.storageClass(name)).build());
+            Context.ModifyRequest create = () ->
+                    CreateMultipartUploadRequest.builder().bucket("b").key("k").build();
+            assertThat(((CreateMultipartUploadRequest) options.modifyRequest(create, new ExecutionAttributes()))
+                            .storageClass())
+                    .isEqualTo(StorageClass.fromValue(name))
+                    .isNotEqualTo(StorageClass.UNKNOWN_TO_SDK_VERSION);
+        }
     }
 }
