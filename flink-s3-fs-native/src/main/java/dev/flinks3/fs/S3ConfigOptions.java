@@ -478,8 +478,9 @@ public final class S3ConfigOptions {
             ConfigOptions.key("s3.upload.max-buffered-size")
                     .memoryType()
                     .defaultValue(new MemorySize(UploadSettings.DEFAULT_MAX_BUFFERED_BYTES))
-                    .withDescription("Bytes all output streams of the process may hold in part buffers together;"
-                            + " when unset, 1 GiB or a quarter of the JVM's maximum heap, whichever is smaller (at least"
+                    .withDescription("Bytes all output streams of the process may hold in part buffers together,"
+                            + " counted as the heap the buffers take (with G1 a buffer of half a region or more takes"
+                            + " whole regions: an 8 MiB part costs 9 MiB on 1 MiB regions); when unset, 1 GiB or a quarter of the JVM's maximum heap, whichever is smaller (at least"
                             + " two parts). Writers block beyond it while parts are in flight. If the buffers being written alone"
                             + " exceed it (more files open at once than it holds parts for), writers go on beyond it"
                             + " rather than wait forever, and a warning is logged once. At least one part."),
