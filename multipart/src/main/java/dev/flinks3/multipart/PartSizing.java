@@ -28,10 +28,11 @@ public final class PartSizing {
     private final boolean uniform;
 
     /**
-     * @param configuredPartBytes the part size from the settings (5 MiB..5 GiB); sizes above 1 GiB
-     *     are refused by {@link UploadSettings}, and capped here for callers that bypass it
+     * @param configuredPartBytes the part size from the settings, 1 byte..1 GiB
      * @param budgetBytes the process-wide buffer bound
      * @param partsInFlightPerStream the per-stream limit of parts being uploaded
+     * @throws IllegalArgumentException if {@code configuredPartBytes} is outside 1 byte..{@value
+     *     #MAX_BUFFERED_PART_BYTES} bytes (this engine cannot buffer a larger part)
      */
     public PartSizing(long configuredPartBytes, long budgetBytes, int partsInFlightPerStream) {
         this(configuredPartBytes, budgetBytes, partsInFlightPerStream, false);
@@ -39,9 +40,16 @@ public final class PartSizing {
 
     /**
      * As {@link #PartSizing(long, long, int)}; with {@code uniform} every part has the configured size.
+     *
+     * @throws IllegalArgumentException if {@code configuredPartBytes} is outside 1 byte..{@value
+     *     #MAX_BUFFERED_PART_BYTES} bytes
      */
     public PartSizing(long configuredPartBytes, long budgetBytes, int partsInFlightPerStream, boolean uniform) {
-        this.basePartBytes = (int) Math.min(configuredPartBytes, MAX_BUFFERED_PART_BYTES);
+        if (configuredPartBytes < 1 || configuredPartBytes > MAX_BUFFERED_PART_BYTES) {
+            throw new IllegalArgumentException("part size " + configuredPartBytes + " bytes is outside 1.."
+                    + MAX_BUFFERED_PART_BYTES + " bytes: this engine holds each part in one heap array");
+        }
+        this.basePartBytes = (int) configuredPartBytes;
         long ceiling = Math.min(MAX_BUFFERED_PART_BYTES, budgetBytes / (partsInFlightPerStream + 1L));
         this.maxPartBytes = uniform ? basePartBytes : (int) Math.max(basePartBytes, ceiling);
         this.uniform = uniform;
@@ -68,6 +76,14 @@ public final class PartSizing {
     /** The base part size in bytes (parts 1..{@value #PARTS_PER_STEP}). */
     public int basePartBytes() {
         return basePartBytes;
+    }
+
+    /**
+     * The largest part this sizing produces, in bytes: the base size with uniform parts, else the
+     * ceiling the size grows to. An attempt to upload a part must be able to send this many bytes.
+     */
+    public int largestPartBytes() {
+        return maxPartBytes;
     }
 
     /** The largest object an upload can hold when all parts are full: the sum over 10,000 parts, in bytes. */

@@ -143,7 +143,7 @@ public final class UploadSettings {
             }
         }
 
-        /** @throws IllegalArgumentException outside 5 MiB..5 GiB */
+        /** @throws IllegalArgumentException outside 5 MiB..1 GiB ({@link #MAX_BUFFERED_PART_SIZE}) */
         public Builder partSizeBytes(long value) {
             this.partSizeBytes = inRange("part size in bytes", value, MIN_PART_SIZE, MAX_BUFFERED_PART_SIZE);
             return this;
