@@ -77,6 +77,16 @@ class PartSizingTest {
     }
 
     @Test
+    void grownPartsStayWithinTheGivenCeilingButNotBelowTheBase() {
+        PartSizing sizing = new PartSizing(8 * MIB, 4096 * MIB, 7, false, 120 * MIB);
+
+        assertThat(sizing.partBytes(8_001)).isEqualTo(120 * MIB);
+        assertThat(sizing.largestPartBytes()).isEqualTo(120 * MIB);
+        assertThat(new PartSizing(8 * MIB, 4096 * MIB, 7, false, 5 * MIB).partBytes(10_000))
+                .isEqualTo(8 * MIB);
+    }
+
+    @Test
     void partNumbersOutsideS3sRangeAreRejected() {
         PartSizing sizing = new PartSizing(5 * MIB, 64 * MIB, 4);
 
