@@ -390,7 +390,8 @@ public final class S3ConfigOptions {
                             + " At least 1 s per MiB of 's3.upload.min.part.size' (one part at 1 MiB/s; the default"
                             + " 2 min covers parts up to 120 MiB), else the configuration is rejected: an attempt"
                             + " that times out is sent again from its first byte, so a shorter timeout would send a"
-                            + " part over a slow link until the retries run out."),
+                            + " part over a slow link until the retries run out. Parts that grow with the part"
+                            + " number (every 2000 parts) stay within what one attempt sends at 1 MiB/s."),
             toClient(ConfigReader::positiveDuration, ClientSettings.Builder::apiCallAttemptTimeout));
 
     public static final ConfigOption<Duration> REQUEST_TIMEOUT = declare(

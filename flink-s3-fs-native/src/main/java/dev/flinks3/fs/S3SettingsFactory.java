@@ -2,6 +2,7 @@ package dev.flinks3.fs;
 
 import static dev.flinks3.fs.S3ConfigOptions.*;
 
+import dev.flinks3.multipart.PartSizing;
 import dev.flinks3.transfer.ClientSettings;
 import dev.flinks3.transfer.CredentialSettings;
 import dev.flinks3.transfer.DefaultMemoryLimit;
@@ -130,26 +131,54 @@ public final class S3SettingsFactory {
         return Duration.ofSeconds((partSizeBytes + MIN_UPLOAD_BYTES_PER_SECOND - 1) / MIN_UPLOAD_BYTES_PER_SECOND);
     }
 
+    /**
+     * The largest part an upload of these settings sends, in bytes: our engine grows parts every
+     * {@value PartSizing#PARTS_PER_STEP} parts ({@link PartSizing#largestPartBytes()}); the CRT's Transfer
+     * Manager sends parts of the configured size.
+     */
+    static long largestPartBytes(S3Settings settings) {
+        UploadSettings upload = settings.upload();
+        if (settings.client().client() == ClientSettings.ClientType.CRT) {
+            return upload.partSizeBytes();
+        }
+        return new PartSizing(
+                        upload.partSizeBytes(),
+                        upload.maxBufferedBytesPerProcess(),
+                        upload.maxPartsInFlightPerStream(),
+                        upload.uniformParts(),
+                        upload.maxGrownPartBytes())
+                .largestPartBytes();
+    }
+
+    /**
+     * The size grown parts stay within: what one attempt of {@code attemptTimeout} sends at {@link
+     * #MIN_UPLOAD_BYTES_PER_SECOND}, in bytes, within {@link UploadSettings#MIN_PART_SIZE}..{@link
+     * UploadSettings#MAX_BUFFERED_PART_SIZE}.
+     */
+    static long maxGrownPartBytes(Duration attemptTimeout) {
+        long seconds = Math.min(attemptTimeout.getSeconds(), UploadSettings.MAX_BUFFERED_PART_SIZE);
+        return Math.max(
+                UploadSettings.MIN_PART_SIZE,
+                Math.min(UploadSettings.MAX_BUFFERED_PART_SIZE, seconds * MIN_UPLOAD_BYTES_PER_SECOND));
+    }
+
     private static void checkAttemptCoversPart(ConfigReader config, S3Settings settings) {
-        Duration shortest = shortestAttemptTimeout(settings.upload().partSizeBytes());
+        long largest = largestPartBytes(settings);
+        Duration shortest = shortestAttemptTimeout(largest);
         if (settings.client().apiCallAttemptTimeout().compareTo(shortest) >= 0) {
             return;
         }
+        // Grown parts stay within what one attempt sends, so only the configured size can be too large.
         throw new IllegalConfigurationException("'" + keyOf(config, REQUEST_ATTEMPT_TIMEOUT) + "' ("
                 + TimeUtils.formatWithHighestUnit(settings.client().apiCallAttemptTimeout())
                 + ") is too short to send one part of '" + keyOf(config, PART_SIZE) + "' ("
-                + ConfigReader.sizeText(settings.upload().partSizeBytes()) + ") at "
+                + ConfigReader.sizeText(largest) + ") at "
                 + ConfigReader.sizeText(MIN_UPLOAD_BYTES_PER_SECOND) + "/s: an attempt that times out is sent"
                 + " again from the start, so the part would be sent until the retries run out. Allowed is an"
                 + " attempt timeout of at least " + TimeUtils.formatWithHighestUnit(shortest) + " for this part"
                 + " size, or smaller parts.");
     }
 
-    /**
-     * The CRT-based S3 client trusts the system's CAs only, takes no execution interceptors, which
-     * add the storage class, requester pays and access-point routing to requests, and no S3 service
-     * configuration, which turns {@code Expect: 100-continue} off.
-     */
     private static void checkCrtClientSupports(ConfigReader config, S3Settings settings) {
         ClientSettings client = settings.client();
         if (client.client() != ClientSettings.ClientType.CRT) {
@@ -256,6 +285,7 @@ public final class S3SettingsFactory {
                     + partSize + " bytes): every stream needs at least one part buffer.");
         }
         b.partSizeBytes(partSize);
+        b.maxGrownPartBytes(maxGrownPartBytes(config.positiveDuration(REQUEST_ATTEMPT_TIMEOUT)));
         b.maxBufferedBytesPerProcess(maxBuffered);
         b.uniformParts(config.find(UNIFORM_PARTS).isPresent() ? config.bool(UNIFORM_PARTS) : isR2(endpoint));
     }

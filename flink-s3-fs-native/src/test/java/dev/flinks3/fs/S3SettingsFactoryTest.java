@@ -41,13 +41,15 @@ class S3SettingsFactoryTest {
     @Timeout(10)
     void theOptionsDefaultsAreTheSettingsBuildersDefaults() {
         // One declaration of every default: the factory reading nothing builds what the builders start from
-        // (the buffer limit, unset, is derived from the heap; see defaultBufferLimit).
+        // (the buffer limit, unset, is derived from the heap, see defaultBufferLimit; the largest grown part
+        // from the attempt timeout, see maxGrownPartBytes).
         S3Settings fromEmptyConfiguration = S3SettingsFactory.create(new Configuration());
         long bufferLimit = fromEmptyConfiguration.upload().maxBufferedBytesPerProcess();
+        long grownPart = S3SettingsFactory.maxGrownPartBytes(ClientSettings.DEFAULT_API_CALL_ATTEMPT_TIMEOUT);
 
         assertThat(fromEmptyConfiguration.toString())
                 .isEqualTo(S3Settings.builder()
-                        .upload(u -> u.maxBufferedBytesPerProcess(bufferLimit))
+                        .upload(u -> u.maxBufferedBytesPerProcess(bufferLimit).maxGrownPartBytes(grownPart))
                         .build()
                         .toString());
         assertThat(bufferLimit)
@@ -396,6 +398,35 @@ class S3SettingsFactoryTest {
     }
 
     @Test
+    void grownPartsStayWithinWhatOneAttemptSends() {
+        Map<String, String> grown =
+                Map.of("s3.upload.max-buffered-size", "4 gb", "s3.upload.max.concurrent.uploads", "7");
+
+        assertThat(S3SettingsFactory.largestPartBytes(settings(with(grown, "s3.request.attempt-timeout", "10 min"))))
+                .as("8 MiB parts grow to 4 GiB / (7 + 1)")
+                .isEqualTo(512L << 20);
+        assertThat(S3SettingsFactory.largestPartBytes(settings(grown)))
+                .as("the default attempt timeout of 2 min sends 120 MiB at 1 MiB/s")
+                .isEqualTo(120L << 20);
+        assertThat(S3SettingsFactory.largestPartBytes(settings(with(grown, "s3.request.attempt-timeout", "8 s"))))
+                .as("an attempt of 8 s keeps 8 MiB parts from growing")
+                .isEqualTo(8L << 20);
+        assertThat(S3SettingsFactory.largestPartBytes(settings(with(grown, "s3.client", "crt"))))
+                .as("the Transfer Manager sends parts of the configured size")
+                .isEqualTo(UploadSettings.DEFAULT_PART_SIZE);
+        assertThat(S3SettingsFactory.maxGrownPartBytes(Duration.ofMillis(1500)))
+                .isEqualTo(UploadSettings.MIN_PART_SIZE);
+        assertThat(S3SettingsFactory.maxGrownPartBytes(Duration.ofDays(1)))
+                .isEqualTo(UploadSettings.MAX_BUFFERED_PART_SIZE);
+    }
+
+    private static Map<String, String> with(Map<String, String> base, String key, String value) {
+        Map<String, String> all = new HashMap<>(base);
+        all.put(key, value);
+        return all;
+    }
+
+    @Test
     void theOwnKeyWinsOverAFallbackSpelling() {
         S3Settings s = settings(Map.of("s3.connection.max", "5", "fs.s3a.connection.maximum", "500"));
 
@@ -465,7 +496,13 @@ class S3SettingsFactoryTest {
                         "'s3.request.attempt-timeout' (2 min) is too short to send one part of"
                                 + " 's3.upload.min.part.size' (256 MiB) at 1 MiB/s"),
                 Arguments.of(
-                        Map.of("fs.s3a.multipart.size", "64M", "s3.request.attempt-timeout", "30 s"),
+                        Map.of(
+                                "fs.s3a.multipart.size",
+                                "64M",
+                                "s3.upload.max-buffered-size",
+                                "576 mb",
+                                "s3.request.attempt-timeout",
+                                "30 s"),
                         "at least 64 s for this part size"),
                 Arguments.of(
                         Map.of("s3.client", "crt", "s3.requester-pays.enabled", "true"),

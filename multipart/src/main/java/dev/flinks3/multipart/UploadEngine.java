@@ -62,7 +62,8 @@ public final class UploadEngine implements UploadStreams {
                 settings.partSizeBytes(),
                 budget.limitBytes(),
                 settings.maxPartsInFlightPerStream(),
-                settings.uniformParts());
+                settings.uniformParts(),
+                settings.maxGrownPartBytes());
         // One stream's worth of idle buffers: keeping what a burst of streams had in use would hold
         // that much heap after the burst for as long as the collector is not short of memory.
         this.pool = buffers.pool(sizing.basePartBytes(), settings.maxPartsInFlightPerStream() + 1);

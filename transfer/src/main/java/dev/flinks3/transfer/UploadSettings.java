@@ -118,6 +118,16 @@ public final class UploadSettings {
         return values.uniformParts;
     }
 
+    /**
+     * The size in bytes grown parts stay within, {@value #MIN_PART_SIZE}..{@value #MAX_BUFFERED_PART_SIZE}
+     * (default): parts grow with the part number up to the smallest of this, what the buffer limit holds
+     * for one stream and 1 GiB, and never below {@link #partSizeBytes()}. The filesystem sets it to what
+     * one request attempt can send, so a grown part is not abandoned and resent by every attempt.
+     */
+    public long maxGrownPartBytes() {
+        return values.maxGrownPartBytes;
+    }
+
     @Override
     public String toString() {
         return SettingChecks.fieldsText(values);
@@ -131,6 +141,7 @@ public final class UploadSettings {
         private boolean conditionalWritesEnabled = DEFAULT_CONDITIONAL_WRITES_ENABLED;
         private String storageClass;
         private boolean uniformParts;
+        private long maxGrownPartBytes = MAX_BUFFERED_PART_SIZE;
 
         private Builder() {}
 
@@ -143,7 +154,7 @@ public final class UploadSettings {
             }
         }
 
-        /** @throws IllegalArgumentException outside 5 MiB..5 GiB */
+        /** @throws IllegalArgumentException outside 5 MiB..1 GiB ({@link #MAX_BUFFERED_PART_SIZE}) */
         public Builder partSizeBytes(long value) {
             this.partSizeBytes = inRange("part size in bytes", value, MIN_PART_SIZE, MAX_BUFFERED_PART_SIZE);
             return this;
@@ -186,6 +197,17 @@ public final class UploadSettings {
         /** See {@link UploadSettings#uniformParts()}. */
         public Builder uniformParts(boolean value) {
             this.uniformParts = value;
+            return this;
+        }
+
+        /**
+         * See {@link UploadSettings#maxGrownPartBytes()}.
+         *
+         * @throws IllegalArgumentException outside 5 MiB..1 GiB
+         */
+        public Builder maxGrownPartBytes(long value) {
+            this.maxGrownPartBytes =
+                    inRange("largest grown part in bytes", value, MIN_PART_SIZE, MAX_BUFFERED_PART_SIZE);
             return this;
         }
 
