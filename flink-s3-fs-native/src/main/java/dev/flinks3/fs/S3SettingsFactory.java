@@ -156,10 +156,10 @@ public final class S3SettingsFactory {
      * UploadSettings#MAX_BUFFERED_PART_SIZE}.
      */
     static long maxGrownPartBytes(Duration attemptTimeout) {
-        long seconds = Math.min(attemptTimeout.getSeconds(), UploadSettings.MAX_BUFFERED_PART_SIZE);
-        return Math.max(
-                UploadSettings.MIN_PART_SIZE,
-                Math.min(UploadSettings.MAX_BUFFERED_PART_SIZE, seconds * MIN_UPLOAD_BYTES_PER_SECOND));
+        // Capping the seconds first keeps the product from overflowing.
+        long seconds = Math.min(
+                attemptTimeout.getSeconds(), UploadSettings.MAX_BUFFERED_PART_SIZE / MIN_UPLOAD_BYTES_PER_SECOND);
+        return Math.max(UploadSettings.MIN_PART_SIZE, seconds * MIN_UPLOAD_BYTES_PER_SECOND);
     }
 
     private static void checkAttemptCoversPart(ConfigReader config, S3Settings settings) {
@@ -179,6 +179,11 @@ public final class S3SettingsFactory {
                 + " size, or smaller parts.");
     }
 
+    /**
+     * The CRT-based S3 client trusts the system's CAs only, takes no execution interceptors, which
+     * add the storage class, requester pays and access-point routing to requests, and no S3 service
+     * configuration, which turns {@code Expect: 100-continue} off.
+     */
     private static void checkCrtClientSupports(ConfigReader config, S3Settings settings) {
         ClientSettings client = settings.client();
         if (client.client() != ClientSettings.ClientType.CRT) {

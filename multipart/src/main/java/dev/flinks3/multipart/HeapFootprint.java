@@ -11,10 +11,10 @@ import java.lang.management.ManagementFactory;
  * whole regions: on a heap below 2 GiB (1 MiB regions) an 8 MiB part buffer takes 9 MiB, so a limit
  * counted in part bytes alone let 32 such buffers take 1.125 times the limit. Thread-safe, immutable.
  */
-final class HeapFootprint {
+public final class HeapFootprint {
 
     /** Bytes of a {@code byte[]}'s header (mark word, class pointer, length), rounded to 8. */
-    static final int ARRAY_HEADER_BYTES = 16;
+    public static final int ARRAY_HEADER_BYTES = 16;
 
     private static final HeapFootprint THIS_JVM = new HeapFootprint(g1RegionBytes(), ARRAY_HEADER_BYTES);
 

@@ -1,5 +1,6 @@
 package dev.flinks3.multipart.crt;
 
+import dev.flinks3.multipart.HeapFootprint;
 import dev.flinks3.multipart.UploadBudget;
 import dev.flinks3.multipart.UploadMetrics;
 import dev.flinks3.transfer.S3Location;
@@ -49,7 +50,7 @@ final class StreamedUpload {
      */
     static final int CHUNK_HEAP_BYTES = 1 << 20;
     /** Bytes per array handed to the body: a chunk's heap less the 16 bytes of the array's header. */
-    static final int CHUNK_BYTES = CHUNK_HEAP_BYTES - 16;
+    static final int CHUNK_BYTES = CHUNK_HEAP_BYTES - HeapFootprint.ARRAY_HEADER_BYTES;
     /** What the CRT-based client's body adapter queues ahead of its native reads (SDK 2.x). */
     static final long ADAPTER_QUEUE_BYTES = 16L << 20;
     /**
