@@ -614,8 +614,11 @@ public final class S3ConfigOptions {
             ConfigOptions.key("s3.bulk-copy.max-concurrent")
                     .intType()
                     .defaultValue(ReadSettings.DEFAULT_BULK_COPY_CONCURRENCY)
-                    .withDescription("Files one bulk copy downloads at once. 1 to "
-                            + ReadSettings.MAX_BULK_COPY_CONCURRENCY + "."),
+                    .withDescription("Files one bulk copy (RocksDB restore to local disk) downloads at once, and the"
+                            + " most ranged GETs it has in flight: a copy of at least this many files fetches each file"
+                            + " in GETs of up to 64 MiB (one GET for most state files), a copy of fewer files splits"
+                            + " them into ranges of 's3.bulk-copy.range-size' on parallel GETs that fill this many."
+                            + " 1 to " + ReadSettings.MAX_BULK_COPY_CONCURRENCY + "."),
             1,
             ReadSettings.MAX_BULK_COPY_CONCURRENCY,
             toRead(ConfigReader::intInRange, ReadSettings.Builder::bulkCopyConcurrency));
@@ -624,8 +627,10 @@ public final class S3ConfigOptions {
             ConfigOptions.key("s3.bulk-copy.range-size")
                     .memoryType()
                     .defaultValue(new MemorySize(ReadSettings.DEFAULT_BULK_COPY_RANGE_BYTES))
-                    .withDescription("Bytes one ranged GET of a bulk copy (RocksDB restore to local disk) asks for; a"
-                            + " larger file is fetched as several ranges in parallel. 64 KiB to 1 GiB. With 's3.client: crt'"
+                    .withDescription("Bytes one ranged GET of a bulk copy (RocksDB restore to local disk) asks for when"
+                            + " the copy holds fewer files than 's3.bulk-copy.max-concurrent': a larger file is then"
+                            + " fetched as several ranges in parallel. With more files, each file comes in GETs of up"
+                            + " to 64 MiB (or of this size, if larger). 64 KiB to 1 GiB. With 's3.client: crt'"
                             + " the CRT-based S3 client splits downloads by its own part size ('s3.upload.min.part.size')"
                             + " and this does not apply."),
             ReadSettings.MIN_RANGE_BYTES,

@@ -16,6 +16,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
@@ -59,7 +60,8 @@ class BulkDownloaderTest {
         Path existing = localDir.resolve("large");
         Files.write(existing, bytes(20 * RANGE_BYTES));
 
-        BulkDownloader.ranged(client, 2, RANGE_BYTES, 3)
+        // 6 GETs for 3 files: 2 lanes each, in ranges of RANGE_BYTES.
+        BulkDownloader.ranged(client, 6, RANGE_BYTES, 3)
                 .download(List.of(
                         BulkDownloader.FileCopy.of(large, existing),
                         BulkDownloader.FileCopy.of(small, localDir.resolve("nested/small")),
@@ -70,7 +72,68 @@ class BulkDownloaderTest {
         assertThat(localDir.resolve("empty")).isEmptyFile();
         // One GET per range of the large file (11), one each for the others.
         assertThat(client.calls(Operation.GET)).isEqualTo(13);
-        assertThat(client.maxInFlight(Operation.GET)).isLessThanOrEqualTo(2 * 3);
+        assertThat(client.maxInFlight(Operation.GET)).isLessThanOrEqualTo(6);
+    }
+
+    @Test
+    void aCopyOfAtLeastGetsInFlightFilesFetchesEachFileInOneGet() throws IOException {
+        InMemoryObjectClient client = new InMemoryObjectClient(executor);
+        List<BulkDownloader.FileCopy> copies = new ArrayList<>();
+        List<byte[]> contents = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            S3Location location = S3Location.of("s3", "bucket", "state/file-" + i);
+            byte[] content = bytes(5 * RANGE_BYTES + 3 + i);
+            client.store(location, content);
+            contents.add(content);
+            copies.add(BulkDownloader.FileCopy.of(location, localDir.resolve("file-" + i)));
+        }
+
+        BulkDownloader.ranged(client, 2, RANGE_BYTES, 4).download(copies);
+
+        for (int i = 0; i < 3; i++) {
+            assertThat(Files.readAllBytes(copies.get(i).target())).isEqualTo(contents.get(i));
+        }
+        // Each file is smaller than a single-lane range: one GET each, never more than 2 at once.
+        assertThat(client.calls(Operation.GET)).isEqualTo(3);
+        assertThat(client.maxInFlight(Operation.GET)).isLessThanOrEqualTo(2);
+    }
+
+    @Test
+    void aCopyOfFewerFilesSplitsThemIntoRangesOnParallelLanes() throws IOException {
+        InMemoryObjectClient client = new InMemoryObjectClient(executor);
+        S3Location location = S3Location.of("s3", "bucket", "state/only");
+        byte[] content = bytes(10 * RANGE_BYTES + 7);
+        client.store(location, content);
+        Path target = localDir.resolve("only");
+
+        BulkDownloader.ranged(client, 4, RANGE_BYTES, 4)
+                .download(List.of(BulkDownloader.FileCopy.of(location, target)));
+
+        assertThat(Files.readAllBytes(target)).isEqualTo(content);
+        assertThat(client.calls(Operation.GET)).isEqualTo(11);
+        assertThat(client.maxInFlight(Operation.GET)).isLessThanOrEqualTo(4);
+    }
+
+    @Test
+    void lanesShareTheGetsInFlightAmongTheFilesDownloadingAtOnce() {
+        assertThat(BulkDownloader.lanesPerFile(16, 16, 4)).isEqualTo(1);
+        assertThat(BulkDownloader.lanesPerFile(16, 100, 4)).isEqualTo(1);
+        assertThat(BulkDownloader.lanesPerFile(16, 5, 4)).isEqualTo(3);
+        assertThat(BulkDownloader.lanesPerFile(16, 4, 4)).isEqualTo(4);
+        assertThat(BulkDownloader.lanesPerFile(16, 1, 4)).isEqualTo(4);
+        assertThat(BulkDownloader.lanesPerFile(16, 0, 4)).isEqualTo(4);
+        assertThat(BulkDownloader.lanesPerFile(1, 1, 1)).isEqualTo(1);
+    }
+
+    @Test
+    void countsBelowOneAreRefused() {
+        InMemoryObjectClient client = new InMemoryObjectClient();
+        assertThatThrownBy(() -> BulkDownloader.ranged(client, 0, RANGE_BYTES, 1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("GETs in flight (0)");
+        assertThatThrownBy(() -> BulkDownloader.ranged(client, 1, RANGE_BYTES, 0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("lanes per file (0)");
     }
 
     @Test
@@ -84,7 +147,7 @@ class BulkDownloaderTest {
 
         CompletableFuture<Void> download = CompletableFuture.runAsync(() -> {
             try {
-                BulkDownloader.ranged(client, 1, RANGE_BYTES, 2)
+                BulkDownloader.ranged(client, 2, RANGE_BYTES, 2)
                         .download(List.of(BulkDownloader.FileCopy.of(location, target)));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
@@ -122,7 +185,7 @@ class BulkDownloaderTest {
                 Fault.on(Operation.GET).atCall(4).afterBytes(100).failingWith(new IOException("Connection reset")));
         Path brokenTarget = localDir.resolve("broken");
 
-        assertThatThrownBy(() -> BulkDownloader.ranged(client, 1, RANGE_BYTES, 1)
+        assertThatThrownBy(() -> BulkDownloader.ranged(client, 1, RANGE_BYTES, 1, RANGE_BYTES)
                         .download(List.of(
                                 BulkDownloader.FileCopy.of(complete, localDir.resolve("complete")),
                                 BulkDownloader.FileCopy.of(broken, brokenTarget))))
