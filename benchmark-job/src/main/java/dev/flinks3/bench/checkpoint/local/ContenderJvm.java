@@ -88,9 +88,11 @@ final class ContenderJvm {
         Files.createDirectories(logDir);
         Path logConfig = logDir.resolve("log4j2.properties");
         Files.writeString(logConfig, LOG4J_CONFIG);
-        List<String> options = new ArrayList<>(jvmOptions);
+        List<String> options = new ArrayList<>();
         options.add("-Dlog4j2.configurationFile=" + logConfig.toAbsolutePath());
         options.add("-Dflinks3.bench.log=" + logDir.resolve("flink.log").toAbsolutePath());
+        // After the launcher's own, so a -D of --jvm-option (such as another log configuration) wins.
+        options.addAll(jvmOptions);
         List<String> args = new ArrayList<>(List.of(command));
         args.addAll(arguments);
         Process process = launcher.startContender(

@@ -51,7 +51,9 @@ public final class SessionOptions {
     @Option(
             names = "--jvm-option",
             paramLabel = "OPTION",
-            description = "Option of each contender's JVM (repeatable; default: -Xmx2g).")
+            description = "Option of each contender's JVM (repeatable; default: -Xmx2g). A -D here wins over the"
+                    + " benchmark's own (e.g. another log4j2.configurationFile); since -D is also an option of this"
+                    + " command, pass such options through a java argument file: --jvm-option=@FILE.")
     List<String> jvmOptions = new ArrayList<>();
 
     @Option(
