@@ -94,8 +94,9 @@ final class DirectRangedGet {
      * @param scheduler runs the abort of an attempt that outlasts {@code attemptTimeout}; not owned
      * @param attemptTimeout how long one attempt may take, or {@code null} for no limit but the socket's
      * @param metrics where requests and failed attempts are counted
-     * @param asksChecksum whether GETs ask for the object's checksum now ({@code x-amz-checksum-mode}); an answer
-     *     that carries a whole object's is left to the SDK's pipeline, which checks it
+     * @param asksChecksum whether GETs ask for the object's checksum now ({@code x-amz-checksum-mode}; only those
+     *     from byte 0, see {@link FlexibleChecksums#checksumCanCover}); an answer that carries a whole object's is
+     *     left to the SDK's pipeline, which checks it
      * @param throttlingBackoff the wait after a throttled direct GET (503 SlowDown, 429) before the SDK sends it
      *     again, as the SDK waits before a retry after throttling
      */
@@ -219,7 +220,7 @@ final class DirectRangedGet {
         if (stopped || location.bucket().endsWith(DIRECTORY_BUCKET_SUFFIX) || !plainPath(location.key())) {
             return null;
         }
-        boolean askChecksum = asksChecksum.getAsBoolean();
+        boolean askChecksum = asksChecksum.getAsBoolean() && FlexibleChecksums.checksumCanCover(start);
         SdkHttpRequest request;
         try {
             request = signed(location, start, endExclusive, ifMatch, askChecksum);

@@ -1031,7 +1031,7 @@ public final class SdkObjectClient implements ObjectClient {
                 .range("bytes=" + start + "-" + (endExclusive - 1))
                 .ifMatch(ifMatch);
         sse.decorate(request);
-        checksums.decorate(request, askChecksum);
+        checksums.decorate(request, askChecksum, start);
         return request.build();
     }
 

@@ -304,6 +304,34 @@ class DirectRangedGetS3ProxyTest {
     }
 
     @Test
+    void onlyARangeFromByteZeroAsksForTheObjectsChecksumDirectOrThroughTheSdk() throws Exception {
+        server.putObjectDirectly(BUCKET, "checksum-mode", DATA);
+        S3Settings sdkOnlySettings = TestSettings.forServer(server, ClientSettings.HttpClientType.NETTY)
+                .read(r -> r.directGetsEnabled(false))
+                .build();
+        try (S3ClientOwner sdkOnly = new S3ClientOwner(sdkOnlySettings)) {
+            for (ObjectClient reader : List.of(client, sdkOnly.objectClient())) {
+                server.requestLog().clear();
+                S3Location location = S3Location.of("s3", BUCKET, "checksum-mode");
+
+                RangeRead fromZero = wait(reader.readIntoWaiting(location, 0, ByteBuffer.allocate(4096), null));
+                ByteBuffer later = ByteBuffer.allocate(4096);
+                RangeRead fromLater = wait(reader.readIntoWaiting(location, 5000, later, null));
+
+                assertThat(fromZero.bytes()).isEqualTo(4096);
+                assertThat(fromLater.bytes()).isEqualTo(4096);
+                assertThat(Arrays.equals(later.array(), 0, 4096, DATA, 5000, 5000 + 4096))
+                        .isTrue();
+                List<RequestRecord> gets = server.requestLog().entries(RequestKind.GET_OBJECT);
+                assertThat(gets).hasSize(2);
+                assertThat(gets.get(0).header("x-amz-checksum-mode")).contains("ENABLED");
+                // A checksum of the whole object checks no range that starts later: not asked for.
+                assertThat(gets.get(1).header("x-amz-checksum-mode")).isEmpty();
+            }
+        }
+    }
+
+    @Test
     void switchedOffEveryGetGoesThroughTheSdk() throws Exception {
         server.putObjectDirectly(BUCKET, "switched-off", DATA);
         S3Settings off = TestSettings.forServer(server, ClientSettings.HttpClientType.NETTY)
