@@ -68,10 +68,10 @@ public final class S3ConfigOptions {
     /** Every option, in declaration order; filled by {@link #declare} as the options below are initialised. */
     private static final List<ConfigOption<?>> DECLARED = new ArrayList<>();
 
-    /** What each option with a binder does with its value, in declaration order; filled by {@link #declare}. */
+    /** What each option declared with {@link #bound} does with its value, in declaration order. */
     private static final List<BiConsumer<ConfigReader, Parts>> BINDINGS = new ArrayList<>();
 
-    /** The options declared with a binder, in declaration order; filled by {@link #declare}. */
+    /** The options declared with {@link #bound}, in declaration order. */
     private static final List<ConfigOption<?>> BOUND = new ArrayList<>();
 
     private S3ConfigOptions() {}
@@ -200,7 +200,7 @@ public final class S3ConfigOptions {
     }
 
     /**
-     * Reads every option declared with a binder and hands its value to its settings builder, in declaration
+     * Reads every option declared with {@link #bound} and sets its value in its setting's part, in declaration
      * order.
      *
      * @throws org.apache.flink.configuration.IllegalConfigurationException for the first value that is not
