@@ -1,5 +1,6 @@
 package dev.flinks3.fs;
 
+import dev.flinks3.transfer.Setting;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -135,6 +136,40 @@ final class ConfigReader {
     long bytesInRange(ConfigOption<MemorySize> option) {
         S3ConfigOptions.Range range = S3ConfigOptions.range(option);
         return bytesInRange(option, range.min, range.max);
+    }
+
+    /**
+     * The value of {@code option}, the option {@link S3ConfigOptions} declares for {@code setting}, read as the
+     * setting's {@link Setting#kind()} says: a flag with {@link #bool}, an integer with {@link #intInRange}, bytes
+     * with {@link #bytesInRange}, a duration with {@link #positiveDuration}, a choice with {@link #choice}; the
+     * setting's default if the option is unset.
+     *
+     * @throws IllegalConfigurationException naming the key, the value and what is allowed, for a value that is not
+     * @throws IllegalArgumentException for a setting of {@link Setting.Kind#VALUE}
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    <T> T value(ConfigOption<?> option, Setting<T> setting) {
+        Object value;
+        switch (setting.kind()) {
+            case FLAG:
+                value = bool((ConfigOption<Boolean>) option);
+                break;
+            case INTEGER:
+                value = intInRange((ConfigOption<Integer>) option);
+                break;
+            case BYTES:
+                value = bytesInRange((ConfigOption<MemorySize>) option);
+                break;
+            case DURATION:
+                value = positiveDuration((ConfigOption<Duration>) option);
+                break;
+            case CHOICE:
+                value = choice((ConfigOption) option);
+                break;
+            default:
+                throw new IllegalArgumentException(setting + " is no flag, number, duration or choice");
+        }
+        return setting.type().cast(value);
     }
 
     /** An integer in {@code [min, max]}. */

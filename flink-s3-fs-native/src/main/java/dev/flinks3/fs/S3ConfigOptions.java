@@ -3,7 +3,9 @@ package dev.flinks3.fs;
 import dev.flinks3.multipart.PartSizing;
 import dev.flinks3.transfer.ClientSettings;
 import dev.flinks3.transfer.CredentialSettings;
+import dev.flinks3.transfer.EncryptionSettings;
 import dev.flinks3.transfer.ReadSettings;
+import dev.flinks3.transfer.Setting;
 import dev.flinks3.transfer.UploadSettings;
 import dev.flinks3.transfer.read.S3SeekableInputStream;
 import java.time.Duration;
@@ -14,7 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiConsumer;
-import java.util.function.BiFunction;
+import java.util.function.UnaryOperator;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.MemorySize;
@@ -29,15 +31,23 @@ import org.apache.flink.configuration.MemorySize;
  * for either plugin works unchanged. Values are read and validated by {@link S3SettingsFactory}; the
  * ranges are listed in the README's Configuration section.
  *
- * <p>Each option is declared once, here: key, fallback keys, default, range and help text. Defaults
- * and ranges the S3 side checks too are constants of the settings classes of the {@code transfer}
- * module ({@link ClientSettings}, {@link UploadSettings}, {@link ReadSettings}), which the options
- * refer to; the range of a numeric option is given with {@link #ranged} and read by the factory
- * through {@link #range}. Each option registers itself as it is declared, so {@link #all()} lists them in
- * declaration order; an option whose value is a plain copy into a settings builder carries its {@link
- * Binder} ({@code toClient}, {@code toUpload}, {@code toRead}: how the value is read and which setter takes
- * it), which {@link S3SettingsFactory} applies with {@link #bindAll} in one loop. Options whose values are
- * checked against each other are read by the factory's own code.
+ * <p>Each option is declared once, here: key, fallback keys and help text, and for an option of a setting of the
+ * {@code transfer} module (a {@link Setting} constant of {@link ClientSettings}, {@link UploadSettings}, {@link
+ * ReadSettings}, ...) that setting, which gives the option its type, default and range:
+ *
+ * <pre>{@code
+ * public static final ConfigOption<Boolean> EXPECT_CONTINUE_ENABLED = bound(
+ *         ClientSettings.EXPECT_CONTINUE_ENABLED,
+ *         "s3.expect-continue.enabled",
+ *         k -> k.hadoop("connection.expect.continue"),
+ *         "Send 'Expect: 100-continue' with PutObject and UploadPart, ...");
+ * }</pre>
+ *
+ * An option declared with {@link #bound} has its value read, checked and set in its setting's part by {@link
+ * #bindAll}, in one loop of {@link S3SettingsFactory}; one declared with {@link #declared}, or with {@link
+ * #declare} and {@link #ranged} for options of no setting, is read by the factory's own code, because its value is
+ * checked against others. The range of a numeric option is read through {@link #range}. Each option registers
+ * itself as it is declared, so {@link #all()} lists them in declaration order.
  */
 public final class S3ConfigOptions {
 
@@ -58,70 +68,61 @@ public final class S3ConfigOptions {
     /** Every option, in declaration order; filled by {@link #declare} as the options below are initialised. */
     private static final List<ConfigOption<?>> DECLARED = new ArrayList<>();
 
-    /** What each option with a binder does with its value, in declaration order; filled by {@link #declare}. */
+    /** What each option declared with {@link #bound} does with its value, in declaration order. */
     private static final List<BiConsumer<ConfigReader, Parts>> BINDINGS = new ArrayList<>();
 
-    /** The options declared with a binder, in declaration order; filled by {@link #declare}. */
+    /** The options declared with {@link #bound}, in declaration order. */
     private static final List<ConfigOption<?>> BOUND = new ArrayList<>();
 
     private S3ConfigOptions() {}
 
-    /** The settings builders an option's binder writes to: one set per {@link S3SettingsFactory#create} call. */
+    /**
+     * The settings builders a bound option's value is set in: one set per {@link S3SettingsFactory#create}
+     * call.
+     */
     static final class Parts {
         final ClientSettings.Builder client;
         final UploadSettings.Builder upload;
         final ReadSettings.Builder read;
+        final EncryptionSettings.Builder encryption;
 
-        Parts(ClientSettings.Builder client, UploadSettings.Builder upload, ReadSettings.Builder read) {
+        Parts(
+                ClientSettings.Builder client,
+                UploadSettings.Builder upload,
+                ReadSettings.Builder read,
+                EncryptionSettings.Builder encryption) {
             this.client = client;
             this.upload = upload;
             this.read = read;
+            this.encryption = encryption;
         }
-    }
 
-    /**
-     * How a value of an option reaches its settings part: read (and checked) from the configuration, then
-     * handed to one builder setter.
-     *
-     * @param <T> the option's type
-     */
-    interface Binder<T> {
         /**
-         * @throws org.apache.flink.configuration.IllegalConfigurationException naming the key, the value and
-         *     what is allowed, if the configured value is not allowed
+         * Sets {@code setting} to {@code value} in the builder of the part that declares it.
+         *
+         * @throws IllegalArgumentException if the value is not allowed, or no builder here takes the setting
          */
-        void apply(ConfigReader config, ConfigOption<T> option, Parts parts);
-    }
-
-    /** A binder that reads the value with {@code value} and gives it to {@code setter} of the client settings. */
-    private static <T, V> Binder<T> toClient(
-            BiFunction<ConfigReader, ConfigOption<T>, V> value, BiConsumer<ClientSettings.Builder, V> setter) {
-        return (config, option, parts) -> setter.accept(parts.client, value.apply(config, option));
-    }
-
-    /** A binder that reads the value with {@code value} and gives it to {@code setter} of the upload settings. */
-    private static <T, V> Binder<T> toUpload(
-            BiFunction<ConfigReader, ConfigOption<T>, V> value, BiConsumer<UploadSettings.Builder, V> setter) {
-        return (config, option, parts) -> setter.accept(parts.upload, value.apply(config, option));
-    }
-
-    /** A binder that reads the value with {@code value} and gives it to {@code setter} of the read settings. */
-    private static <T, V> Binder<T> toRead(
-            BiFunction<ConfigReader, ConfigOption<T>, V> value, BiConsumer<ReadSettings.Builder, V> setter) {
-        return (config, option, parts) -> setter.accept(parts.read, value.apply(config, option));
+        <T> void set(Setting<T> setting, T value) {
+            Class<?> part = setting.part();
+            if (part == ClientSettings.class) {
+                client.set(setting, value);
+            } else if (part == CredentialSettings.class) {
+                client.credentials(credentials -> credentials.set(setting, value));
+            } else if (part == UploadSettings.class) {
+                upload.set(setting, value);
+            } else if (part == ReadSettings.class) {
+                read.set(setting, value);
+            } else if (part == EncryptionSettings.class) {
+                encryption.set(setting, value);
+            } else {
+                throw new IllegalArgumentException("no settings builder takes " + setting);
+            }
+        }
     }
 
     /** Registers {@code option} (for {@link #all()}) and returns it; its value is read by hand-written code. */
     private static <T> ConfigOption<T> declare(ConfigOption<T> option) {
         DECLARED.add(option);
-        return option;
-    }
-
-    /** Registers {@code option} with the binder that copies its value into the settings, and returns it. */
-    private static <T> ConfigOption<T> declare(ConfigOption<T> option, Binder<T> binder) {
-        declare(option);
-        BOUND.add(option);
-        BINDINGS.add((config, parts) -> binder.apply(config, option, parts));
         return option;
     }
 
@@ -131,14 +132,75 @@ public final class S3ConfigOptions {
         return declare(option);
     }
 
-    /** Declares {@code option} with its range {@code [min, max]} and its binder, and returns the option. */
-    private static <T> ConfigOption<T> ranged(ConfigOption<T> option, long min, long max, Binder<T> binder) {
-        RANGES.put(option.key(), new Range(min, max));
-        return declare(option, binder);
+    /**
+     * Declares the option of {@code setting} whose value {@link #bindAll} sets in the setting's part: the
+     * option's type, default and range are the setting's (by {@link Setting#kind()}: a flag is a boolean option,
+     * an integer an int option, bytes a memory-size option, a duration a duration option, a choice an enum
+     * option), and a configured value is read and checked by {@link ConfigReader#value}.
+     *
+     * @param key the option's key
+     * @param spellings adds the fallback keys, in lookup order, to the spellings of {@code key}
+     * @param description the option's help text
+     * @param <O> the option's type, which must be the one {@link Setting#kind()} gives
+     * @throws IllegalArgumentException for a setting of {@link Setting.Kind#VALUE}, which no option reads as is
+     */
+    private static <O, T> ConfigOption<O> bound(
+            Setting<T> setting, String key, UnaryOperator<KeySpellings> spellings, String description) {
+        ConfigOption<O> option = declared(setting, key, spellings, description);
+        BOUND.add(option);
+        BINDINGS.add((config, parts) -> parts.set(setting, config.value(option, setting)));
+        return option;
+    }
+
+    /** {@link #bound} for an option without fallback keys. */
+    private static <O, T> ConfigOption<O> bound(Setting<T> setting, String key, String description) {
+        return bound(setting, key, UnaryOperator.identity(), description);
     }
 
     /**
-     * Reads every option declared with a binder and hands its value to its settings builder, in declaration
+     * Declares the option of {@code setting} as {@link #bound} does, for a value the factory's own code reads
+     * because it is checked against other values.
+     */
+    @SuppressWarnings("unchecked")
+    private static <O, T> ConfigOption<O> declared(
+            Setting<T> setting, String key, UnaryOperator<KeySpellings> spellings, String description) {
+        ConfigOptions.OptionBuilder builder = ConfigOptions.key(key);
+        Object defaultValue = setting.defaultValue();
+        ConfigOption<?> typed;
+        switch (setting.kind()) {
+            case FLAG:
+                typed = builder.booleanType().defaultValue((Boolean) defaultValue);
+                break;
+            case INTEGER:
+                typed = builder.intType().defaultValue((Integer) defaultValue);
+                RANGES.put(key, new Range(setting.min(), setting.max()));
+                break;
+            case BYTES:
+                typed = builder.memoryType().defaultValue(new MemorySize((Long) defaultValue));
+                RANGES.put(key, new Range(setting.min(), setting.max()));
+                break;
+            case DURATION:
+                typed = builder.durationType().defaultValue((Duration) defaultValue);
+                break;
+            case CHOICE:
+                typed = choiceOption(builder, setting);
+                break;
+            default:
+                throw new IllegalArgumentException(setting + " is no flag, number, duration or choice");
+        }
+        return declare((ConfigOption<O>)
+                typed.withFallbackKeys(spellings.apply(KeySpellings.of(key)).toArray())
+                        .withDescription(description));
+    }
+
+    /** An enum option of the setting's type and default. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static ConfigOption<?> choiceOption(ConfigOptions.OptionBuilder builder, Setting<?> setting) {
+        return builder.enumType((Class) setting.type()).defaultValue(setting.defaultValue());
+    }
+
+    /**
+     * Reads every option declared with {@link #bound} and sets its value in its setting's part, in declaration
      * order.
      *
      * @throws org.apache.flink.configuration.IllegalConfigurationException for the first value that is not
@@ -199,18 +261,14 @@ public final class S3ConfigOptions {
                     + " (AWS_REGION, profile, instance metadata); with a custom endpoint and no region,"
                     + " requests are signed for " + ClientSettings.DEFAULT_SIGNING_REGION + "."));
 
-    public static final ConfigOption<Boolean> PATH_STYLE_ACCESS = declare(
-            ConfigOptions.key("s3.path-style-access")
-                    .booleanType()
-                    .defaultValue(false)
-                    .withFallbackKeys(KeySpellings.of("s3.path-style-access")
-                            .keys("s3.path.style.access")
-                            .hadoop("path.style.access")
-                            .presto("path-style-access", "path.style.access")
-                            .toArray())
-                    .withDescription("Address buckets as endpoint/bucket/key instead of bucket.endpoint/key;"
-                            + " needed by most S3-compatible servers (MinIO, Ceph, S3Proxy)."),
-            toClient(ConfigReader::bool, ClientSettings.Builder::pathStyleAccess));
+    public static final ConfigOption<Boolean> PATH_STYLE_ACCESS = bound(
+            ClientSettings.PATH_STYLE_ACCESS,
+            "s3.path-style-access",
+            k -> k.keys("s3.path.style.access")
+                    .hadoop("path.style.access")
+                    .presto("path-style-access", "path.style.access"),
+            "Address buckets as endpoint/bucket/key instead of bucket.endpoint/key;"
+                    + " needed by most S3-compatible servers (MinIO, Ceph, S3Proxy).");
 
     // ---- credentials --------------------------------------------------------------------------
 
@@ -301,120 +359,82 @@ public final class S3ConfigOptions {
 
     // ---- HTTP client, timeouts, retries ---------------------------------------------------------
 
-    public static final ConfigOption<ClientSettings.ClientType> S3_CLIENT = declare(
-            ConfigOptions.key("s3.client")
-                    .enumType(ClientSettings.ClientType.class)
-                    .defaultValue(ClientSettings.DEFAULT_CLIENT)
-                    .withDescription("S3 client: 'sdk' (the SDK's asynchronous S3 client on 's3.http-client', with this"
-                            + " plugin's multipart, read-ahead and bulk-copy engines) or 'crt' (the CRT-based S3 client,"
-                            + " aws-c-s3, which signs, retries and checksums in native code; streams from create() larger"
-                            + " than one part go up through the S3 Transfer Manager on it, the other engines run on it as"
-                            + " they are)."
-                            + " With crt, 's3.http-client', the retry delays, the request timeouts, the request metrics and"
-                            + " 's3.ssl.ca-file' do not apply; see the README's section on the CRT-based S3 client."),
-            toClient(ConfigReader::choice, ClientSettings.Builder::client));
+    public static final ConfigOption<ClientSettings.ClientType> S3_CLIENT = bound(
+            ClientSettings.CLIENT,
+            "s3.client",
+            "S3 client: 'sdk' (the SDK's asynchronous S3 client on 's3.http-client', with this"
+                    + " plugin's multipart, read-ahead and bulk-copy engines) or 'crt' (the CRT-based S3 client,"
+                    + " aws-c-s3, which signs, retries and checksums in native code; streams from create() larger"
+                    + " than one part go up through the S3 Transfer Manager on it, the other engines run on it as"
+                    + " they are)."
+                    + " With crt, 's3.http-client', the retry delays, the request timeouts, the request metrics and"
+                    + " 's3.ssl.ca-file' do not apply; see the README's section on the CRT-based S3 client.");
 
-    public static final ConfigOption<ClientSettings.HttpClientType> HTTP_CLIENT = declare(
-            ConfigOptions.key("s3.http-client")
-                    .enumType(ClientSettings.HttpClientType.class)
-                    .defaultValue(ClientSettings.DEFAULT_HTTP_CLIENT)
-                    .withDescription(
-                            "Asynchronous HTTP client: 'crt' (AWS Common Runtime) or 'netty' (netty-nio-client). "
-                                    + "crt is the default: it used 0.6-0.8x the client CPU of netty and restored twice as fast "
-                                    + "in the filesystem benchmark. The ranged GETs of reads go on the blocking Apache HTTP client "
-                                    + "with either, with the same connection settings (see 's3.read.direct-get.enabled'; with it "
-                                    + "off, only ranges of 1 MiB or more that a reader streams)."),
-            toClient(ConfigReader::choice, ClientSettings.Builder::httpClient));
+    public static final ConfigOption<ClientSettings.HttpClientType> HTTP_CLIENT = bound(
+            ClientSettings.HTTP_CLIENT,
+            "s3.http-client",
+            "Asynchronous HTTP client: 'crt' (AWS Common Runtime) or 'netty' (netty-nio-client). "
+                    + "crt is the default: it used 0.6-0.8x the client CPU of netty and restored twice as fast "
+                    + "in the filesystem benchmark. The ranged GETs of reads go on the blocking Apache HTTP client "
+                    + "with either, with the same connection settings (see 's3.read.direct-get.enabled'; with it "
+                    + "off, only ranges of 1 MiB or more that a reader streams).");
 
-    public static final ConfigOption<Integer> MAX_CONNECTIONS = ranged(
-            ConfigOptions.key("s3.connection.max")
-                    .intType()
-                    .defaultValue(ClientSettings.DEFAULT_MAX_CONNECTIONS)
-                    .withFallbackKeys(KeySpellings.of("s3.connection.max")
-                            // A spelling some configurations written for flink-s3-fs-native use; that
-                            // plugin (2.3.0) reads no such key, and the async client's concurrency is this.
-                            .keys("s3.async-client.max-concurrency")
-                            .hadoop("connection.maximum")
-                            .presto("max-connections")
-                            .toArray())
-                    .withDescription("Most concurrent HTTP connections of the process's one S3 client, shared by"
-                            + " uploads, reads and bulk copies. At least 1."),
-            1,
-            Integer.MAX_VALUE,
-            toClient(ConfigReader::intInRange, ClientSettings.Builder::maxConnections));
+    public static final ConfigOption<Integer> MAX_CONNECTIONS = bound(
+            ClientSettings.MAX_CONNECTIONS,
+            "s3.connection.max",
+            // A spelling some configurations written for flink-s3-fs-native use; that
+            // plugin (2.3.0) reads no such key, and the async client's concurrency is this.
+            k -> k.keys("s3.async-client.max-concurrency")
+                    .hadoop("connection.maximum")
+                    .presto("max-connections"),
+            "Most concurrent HTTP connections of the process's one S3 client, shared by"
+                    + " uploads, reads and bulk copies. At least 1.");
 
-    public static final ConfigOption<Duration> CONNECTION_TIMEOUT = declare(
-            ConfigOptions.key("s3.connection.timeout")
-                    .durationType()
-                    .defaultValue(ClientSettings.DEFAULT_CONNECTION_TIMEOUT)
-                    .withFallbackKeys(KeySpellings.of("s3.connection.timeout")
-                            .hadoop("connection.establish.timeout")
-                            .presto("connect-timeout")
-                            .toArray())
-                    .withDescription("Longest wait to establish a TCP/TLS connection. A number without unit is ms."),
-            toClient(ConfigReader::positiveDuration, ClientSettings.Builder::connectionTimeout));
+    public static final ConfigOption<Duration> CONNECTION_TIMEOUT = bound(
+            ClientSettings.CONNECTION_TIMEOUT,
+            "s3.connection.timeout",
+            k -> k.hadoop("connection.establish.timeout").presto("connect-timeout"),
+            "Longest wait to establish a TCP/TLS connection. A number without unit is ms.");
 
-    public static final ConfigOption<Duration> SOCKET_TIMEOUT = declare(
-            ConfigOptions.key("s3.socket.timeout")
-                    .durationType()
-                    .defaultValue(ClientSettings.DEFAULT_SOCKET_TIMEOUT)
-                    // 's3.connection.timeout' is the connect timeout here, so S3A's socket timeout
-                    // 'fs.s3a.connection.timeout' is taken only in its s3a./fs.s3a. spellings.
-                    .withFallbackKeys(KeySpellings.of("s3.socket.timeout")
-                            .hadoopWithoutS3Prefix("connection.timeout")
-                            .presto("socket-timeout")
-                            .toArray())
-                    .withDescription(
-                            "Longest wait for the next bytes on an open connection. A number without unit is ms."
-                                    + " With the CRT clients ('s3.http-client: crt', 's3.client: crt') it is whole seconds, rounded up,"
-                                    + " and at least 2 s: their throughput monitor counts seconds and takes no less."),
-            toClient(ConfigReader::positiveDuration, ClientSettings.Builder::socketTimeout));
+    public static final ConfigOption<Duration> SOCKET_TIMEOUT = bound(
+            ClientSettings.SOCKET_TIMEOUT,
+            "s3.socket.timeout",
+            // 's3.connection.timeout' is the connect timeout here, so S3A's socket timeout
+            // 'fs.s3a.connection.timeout' is taken only in its s3a./fs.s3a. spellings.
+            k -> k.hadoopWithoutS3Prefix("connection.timeout").presto("socket-timeout"),
+            "Longest wait for the next bytes on an open connection. A number without unit is ms."
+                    + " With the CRT clients ('s3.http-client: crt', 's3.client: crt') it is whole seconds, rounded up,"
+                    + " and at least 2 s: their throughput monitor counts seconds and takes no less.");
 
-    public static final ConfigOption<Duration> CONNECTION_MAX_IDLE_TIME = declare(
-            ConfigOptions.key("s3.connection.max-idle-time")
-                    .durationType()
-                    .defaultValue(ClientSettings.DEFAULT_CONNECTION_MAX_IDLE_TIME)
-                    .withFallbackKeys(KeySpellings.of("s3.connection.max-idle-time")
-                            .hadoop("connection.idle.time")
-                            .toArray())
-                    .withDescription(
-                            "Idle time after which a pooled HTTP connection is closed (both HTTP clients). With"
-                                    + " 's3.client: crt' the CRT-based S3 client manages its own pool and this does not apply."),
-            toClient(ConfigReader::positiveDuration, ClientSettings.Builder::connectionMaxIdleTime));
+    public static final ConfigOption<Duration> CONNECTION_MAX_IDLE_TIME = bound(
+            ClientSettings.CONNECTION_MAX_IDLE_TIME,
+            "s3.connection.max-idle-time",
+            k -> k.hadoop("connection.idle.time"),
+            "Idle time after which a pooled HTTP connection is closed (both HTTP clients). With"
+                    + " 's3.client: crt' the CRT-based S3 client manages its own pool and this does not apply.");
 
-    public static final ConfigOption<Duration> REQUEST_ATTEMPT_TIMEOUT = declare(
-            ConfigOptions.key("s3.request.attempt-timeout")
-                    .durationType()
-                    .defaultValue(ClientSettings.DEFAULT_API_CALL_ATTEMPT_TIMEOUT)
-                    .withDescription("Longest one attempt of a request may take before it is abandoned and retried."
-                            + " At least 1 s per MiB of 's3.upload.min.part.size' (one part at 1 MiB/s; the default"
-                            + " 2 min covers parts up to 120 MiB), else the configuration is rejected: an attempt"
-                            + " that times out is sent again from its first byte, so a shorter timeout would send a"
-                            + " part over a slow link until the retries run out. Parts that grow with the part"
-                            + " number (every 2000 parts) stay within what one attempt sends at 1 MiB/s."),
-            toClient(ConfigReader::positiveDuration, ClientSettings.Builder::apiCallAttemptTimeout));
+    public static final ConfigOption<Duration> REQUEST_ATTEMPT_TIMEOUT = bound(
+            ClientSettings.API_CALL_ATTEMPT_TIMEOUT,
+            "s3.request.attempt-timeout",
+            "Longest one attempt of a request may take before it is abandoned and retried."
+                    + " At least 1 s per MiB of 's3.upload.min.part.size' (one part at 1 MiB/s; the default"
+                    + " 2 min covers parts up to 120 MiB), else the configuration is rejected: an attempt"
+                    + " that times out is sent again from its first byte, so a shorter timeout would send a"
+                    + " part over a slow link until the retries run out. Parts that grow with the part"
+                    + " number (every 2000 parts) stay within what one attempt sends at 1 MiB/s.");
 
-    public static final ConfigOption<Duration> REQUEST_TIMEOUT = declare(
-            ConfigOptions.key("s3.request.timeout")
-                    .durationType()
-                    .defaultValue(ClientSettings.DEFAULT_API_CALL_TIMEOUT)
-                    .withDescription("Longest a request may take including all its retries."),
-            toClient(ConfigReader::positiveDuration, ClientSettings.Builder::apiCallTimeout));
+    public static final ConfigOption<Duration> REQUEST_TIMEOUT = bound(
+            ClientSettings.API_CALL_TIMEOUT,
+            "s3.request.timeout",
+            "Longest a request may take including all its retries.");
 
-    public static final ConfigOption<Integer> MAX_RETRIES = ranged(
-            ConfigOptions.key("s3.retry.max-num-retries")
-                    .intType()
-                    .defaultValue(ClientSettings.DEFAULT_MAX_RETRIES)
-                    .withFallbackKeys(KeySpellings.of("s3.retry.max-num-retries")
-                            .hadoop("attempts.maximum")
-                            .presto("max-error-retries")
-                            .toArray())
-                    .withDescription("Retries after the first attempt of a request that failed with throttling, a 5xx"
-                            + " or a network error (exponential backoff with jitter); 0 disables retries. 0 to "
-                            + ClientSettings.MAX_MAX_RETRIES + "."),
-            0,
-            ClientSettings.MAX_MAX_RETRIES,
-            toClient(ConfigReader::intInRange, ClientSettings.Builder::maxRetries));
+    public static final ConfigOption<Integer> MAX_RETRIES = bound(
+            ClientSettings.MAX_RETRIES,
+            "s3.retry.max-num-retries",
+            k -> k.hadoop("attempts.maximum").presto("max-error-retries"),
+            "Retries after the first attempt of a request that failed with throttling, a 5xx"
+                    + " or a network error (exponential backoff with jitter); 0 disables retries. 0 to "
+                    + ClientSettings.MAX_MAX_RETRIES + ".");
 
     public static final ConfigOption<Duration> CLOSE_TIMEOUT = declare(ConfigOptions.key("s3.close.timeout")
             .durationType()
@@ -441,52 +461,37 @@ public final class S3ConfigOptions {
 
     // ---- uploads ------------------------------------------------------------------------------
 
-    public static final ConfigOption<MemorySize> PART_SIZE = ranged(
-            ConfigOptions.key("s3.upload.min.part.size")
-                    .memoryType()
-                    .defaultValue(new MemorySize(UploadSettings.DEFAULT_PART_SIZE))
-                    .withFallbackKeys(KeySpellings.of("s3.upload.min.part.size")
-                            // A spelling some configurations written for flink-s3-fs-native use; that
-                            // plugin (2.3.0) reads no such key, and the part size is what it means.
-                            .keys("s3.upload.part.size")
-                            .hadoop("multipart.size")
-                            .presto("multipart.min-part-size")
-                            .toArray())
-                    .withDescription("Size of one multipart-upload part: the bytes a stream buffers before the part is"
-                            + " uploaded in the background. 5 MiB to 1 GiB (S3 allows 5 GiB; each part is buffered in"
-                            + " one heap array). A plain number is bytes; units such as"
-                            + " '64m' or '64MB' are accepted. A stream closed before one part fills is sent as one"
-                            + " PutObject. Needs an 's3.request.attempt-timeout' of at least 1 s per MiB. Bulk copies"
-                            + " (restore) size their ranged GETs by 's3.bulk-copy.range-size' instead."),
-            UploadSettings.MIN_PART_SIZE,
-            UploadSettings.MAX_BUFFERED_PART_SIZE);
+    public static final ConfigOption<MemorySize> PART_SIZE = declared(
+            UploadSettings.PART_SIZE_BYTES,
+            "s3.upload.min.part.size",
+            // A spelling some configurations written for flink-s3-fs-native use; that
+            // plugin (2.3.0) reads no such key, and the part size is what it means.
+            k -> k.keys("s3.upload.part.size").hadoop("multipart.size").presto("multipart.min-part-size"),
+            "Size of one multipart-upload part: the bytes a stream buffers before the part is"
+                    + " uploaded in the background. 5 MiB to 1 GiB (S3 allows 5 GiB; each part is buffered in"
+                    + " one heap array). A plain number is bytes; units such as"
+                    + " '64m' or '64MB' are accepted. A stream closed before one part fills is sent as one"
+                    + " PutObject. Needs an 's3.request.attempt-timeout' of at least 1 s per MiB. Bulk copies"
+                    + " (restore) size their ranged GETs by 's3.bulk-copy.range-size' instead.");
 
-    public static final ConfigOption<Integer> MAX_PARTS_IN_FLIGHT = ranged(
-            ConfigOptions.key("s3.upload.max.concurrent.uploads")
-                    .intType()
-                    .defaultValue(UploadSettings.DEFAULT_MAX_PARTS_IN_FLIGHT)
-                    .withFallbackKeys(KeySpellings.of("s3.upload.max.concurrent.uploads")
-                            .hadoop("fast.upload.active.blocks")
-                            .toArray())
-                    .withDescription("Parts one output stream may have uploading at once; the writer blocks"
-                            + " (back-pressure) when all are in flight. A stream holds at most this many parts plus"
-                            + " the one being written. 1 to " + UploadSettings.MAX_MAX_PARTS_IN_FLIGHT + "."),
-            1,
-            UploadSettings.MAX_MAX_PARTS_IN_FLIGHT,
-            toUpload(ConfigReader::intInRange, UploadSettings.Builder::maxPartsInFlightPerStream));
+    public static final ConfigOption<Integer> MAX_PARTS_IN_FLIGHT = bound(
+            UploadSettings.MAX_PARTS_IN_FLIGHT_PER_STREAM,
+            "s3.upload.max.concurrent.uploads",
+            k -> k.hadoop("fast.upload.active.blocks"),
+            "Parts one output stream may have uploading at once; the writer blocks"
+                    + " (back-pressure) when all are in flight. A stream holds at most this many parts plus"
+                    + " the one being written. 1 to " + UploadSettings.MAX_MAX_PARTS_IN_FLIGHT + ".");
 
-    public static final ConfigOption<MemorySize> MAX_BUFFERED_SIZE = ranged(
-            ConfigOptions.key("s3.upload.max-buffered-size")
-                    .memoryType()
-                    .defaultValue(new MemorySize(UploadSettings.DEFAULT_MAX_BUFFERED_BYTES))
-                    .withDescription("Bytes all output streams of the process may hold in part buffers together,"
-                            + " counted as the heap the buffers take (with G1 a buffer of half a region or more takes"
-                            + " whole regions: an 8 MiB part costs 9 MiB on 1 MiB regions); when unset, 1 GiB or a quarter of the JVM's maximum heap, whichever is smaller (at least"
-                            + " two parts). Writers block beyond it while parts are in flight. If the buffers being written alone"
-                            + " exceed it (more files open at once than it holds parts for), writers go on beyond it"
-                            + " rather than wait forever, and a warning is logged once. At least one part."),
-            UploadSettings.MIN_PART_SIZE,
-            Long.MAX_VALUE);
+    public static final ConfigOption<MemorySize> MAX_BUFFERED_SIZE = declared(
+            UploadSettings.MAX_BUFFERED_BYTES_PER_PROCESS,
+            "s3.upload.max-buffered-size",
+            k -> k,
+            "Bytes all output streams of the process may hold in part buffers together,"
+                    + " counted as the heap the buffers take (with G1 a buffer of half a region or more takes"
+                    + " whole regions: an 8 MiB part costs 9 MiB on 1 MiB regions); when unset, 1 GiB or a quarter of the JVM's maximum heap, whichever is smaller (at least"
+                    + " two parts). Writers block beyond it while parts are in flight. If the buffers being written alone"
+                    + " exceed it (more files open at once than it holds parts for), writers go on beyond it"
+                    + " rather than wait forever, and a warning is logged once. At least one part.");
 
     public static final ConfigOption<Boolean> UNIFORM_PARTS = declare(ConfigOptions.key("s3.upload.uniform-parts")
             .booleanType()
@@ -498,86 +503,63 @@ public final class S3ConfigOptions {
                     + " complete uploads whose parts differ in size (InvalidPart). Unset: true where the endpoint's"
                     + " host ends with '" + UploadSettings.R2_HOST_SUFFIX + "', false elsewhere."));
 
-    public static final ConfigOption<Boolean> CONDITIONAL_WRITES_ENABLED = declare(
-            ConfigOptions.key("s3.conditional-writes.enabled")
-                    .booleanType()
-                    .defaultValue(UploadSettings.DEFAULT_CONDITIONAL_WRITES_ENABLED)
-                    .withDescription("Create files with WriteMode.NO_OVERWRITE as conditional writes"
-                            + " (If-None-Match: *), which cannot race. Disable for servers without conditional writes;"
-                            + " a HEAD request then checks the key first."),
-            toUpload(ConfigReader::bool, UploadSettings.Builder::conditionalWritesEnabled));
+    public static final ConfigOption<Boolean> CONDITIONAL_WRITES_ENABLED = bound(
+            UploadSettings.CONDITIONAL_WRITES_ENABLED,
+            "s3.conditional-writes.enabled",
+            "Create files with WriteMode.NO_OVERWRITE as conditional writes"
+                    + " (If-None-Match: *), which cannot race. Disable for servers without conditional writes;"
+                    + " a HEAD request then checks the key first.");
 
-    public static final ConfigOption<Boolean> CHECKSUM_VALIDATION_ENABLED = declare(
-            ConfigOptions.key("s3.checksum-validation.enabled")
-                    .booleanType()
-                    .defaultValue(ClientSettings.DEFAULT_CHECKSUMS_ENABLED)
-                    .withFallbackKeys(KeySpellings.of("s3.checksum-validation.enabled")
-                            .hadoop("checksum.validation")
-                            .toArray())
-                    .withDescription("Send an integrity checksum with every upload and validate checksums of downloads:"
-                            + " each upload carries the CRC32C of its body (x-amz-checksum-crc32c); where the server is found"
-                            + " to ignore or reject it, Content-MD5 instead, with one warning; a server that rejects the"
-                            + " checksum headers of CreateMultipartUpload or GET gets them no more. false sends no"
-                            + " x-amz-checksum-* header and validates no download; uploads still carry Content-MD5."),
-            toClient(ConfigReader::bool, ClientSettings.Builder::checksumsEnabled));
+    public static final ConfigOption<Boolean> CHECKSUM_VALIDATION_ENABLED = bound(
+            ClientSettings.CHECKSUMS_ENABLED,
+            "s3.checksum-validation.enabled",
+            k -> k.hadoop("checksum.validation"),
+            "Send an integrity checksum with every upload and validate checksums of downloads:"
+                    + " each upload carries the CRC32C of its body (x-amz-checksum-crc32c); where the server is found"
+                    + " to ignore or reject it, Content-MD5 instead, with one warning; a server that rejects the"
+                    + " checksum headers of CreateMultipartUpload or GET gets them no more. false sends no"
+                    + " x-amz-checksum-* header and validates no download; uploads still carry Content-MD5.");
 
-    public static final ConfigOption<Boolean> CHUNKED_ENCODING_ENABLED = declare(
-            ConfigOptions.key("s3.chunked-encoding.enabled")
-                    .booleanType()
-                    .defaultValue(ClientSettings.DEFAULT_CHUNKED_ENCODING_ENABLED)
-                    .withDescription("Allow aws-chunked transfer encoding of request bodies. Disable for S3-compatible"
-                            + " servers that do not support it."),
-            toClient(ConfigReader::bool, ClientSettings.Builder::chunkedEncodingEnabled));
+    public static final ConfigOption<Boolean> CHUNKED_ENCODING_ENABLED = bound(
+            ClientSettings.CHUNKED_ENCODING_ENABLED,
+            "s3.chunked-encoding.enabled",
+            "Allow aws-chunked transfer encoding of request bodies. Disable for S3-compatible"
+                    + " servers that do not support it.");
 
-    public static final ConfigOption<Boolean> EXPECT_CONTINUE_ENABLED = declare(
-            ConfigOptions.key("s3.expect-continue.enabled")
-                    .booleanType()
-                    .defaultValue(ClientSettings.DEFAULT_EXPECT_CONTINUE_ENABLED)
-                    .withFallbackKeys(KeySpellings.of("s3.expect-continue.enabled")
-                            .hadoop("connection.expect.continue")
-                            .toArray())
-                    .withDescription("Send 'Expect: 100-continue' with PutObject and UploadPart, so the server can"
-                            + " refuse a request before its body is sent. Disable for proxies and servers that mishandle"
-                            + " it (a request that hangs or fails before its body). The SDK sends it for bodies of 1 MiB"
-                            + " or more only. 's3.client: crt' always sends it with UploadPart and refuses false."),
-            toClient(ConfigReader::bool, ClientSettings.Builder::expectContinueEnabled));
+    public static final ConfigOption<Boolean> EXPECT_CONTINUE_ENABLED = bound(
+            ClientSettings.EXPECT_CONTINUE_ENABLED,
+            "s3.expect-continue.enabled",
+            k -> k.hadoop("connection.expect.continue"),
+            "Send 'Expect: 100-continue' with PutObject and UploadPart, so the server can"
+                    + " refuse a request before its body is sent. Disable for proxies and servers that mishandle"
+                    + " it (a request that hangs or fails before its body). The SDK sends it for bodies of 1 MiB"
+                    + " or more only. 's3.client: crt' always sends it with UploadPart and refuses false.");
 
     // ---- reads and bulk copies ------------------------------------------------------------------
 
-    public static final ConfigOption<MemorySize> READ_AHEAD_SIZE = ranged(
-            ConfigOptions.key("s3.read.ahead-size")
-                    .memoryType()
-                    .defaultValue(new MemorySize(ReadSettings.DEFAULT_READ_AHEAD_BYTES))
-                    .withFallbackKeys(KeySpellings.of("s3.read.ahead-size")
-                            .hadoop("readahead.range")
-                            .toArray())
-                    .withDescription(
-                            "Bytes one ranged GET of a sequential reader asks for. 64 KiB to 1 GiB. After a seek the"
-                                    + " first GET asks for 64 KiB (or the read's length, if larger) and each next range of a reader that"
-                                    + " stays sequential is 4x larger, up to this size, so a random reader does not make the server"
-                                    + " send bytes it drops."),
-            ReadSettings.MIN_RANGE_BYTES,
-            ReadSettings.MAX_RANGE_BYTES,
-            toRead(ConfigReader::bytesInRange, ReadSettings.Builder::readAheadBytes));
+    public static final ConfigOption<MemorySize> READ_AHEAD_SIZE = bound(
+            ReadSettings.READ_AHEAD_BYTES,
+            "s3.read.ahead-size",
+            k -> k.hadoop("readahead.range"),
+            "Bytes one ranged GET of a sequential reader asks for. 64 KiB to 1 GiB. After a seek the"
+                    + " first GET asks for 64 KiB (or the read's length, if larger) and each next range of a reader that"
+                    + " stays sequential is 4x larger, up to this size, so a random reader does not make the server"
+                    + " send bytes it drops.");
 
-    public static final ConfigOption<Integer> READ_AHEAD_PARALLELISM = ranged(
-            ConfigOptions.key("s3.read.ahead-parallelism")
-                    .intType()
-                    .defaultValue(ReadSettings.DEFAULT_READ_AHEAD_PARALLELISM)
-                    .withDescription("Ranged GETs of 's3.read.ahead-size' one input stream keeps in flight ahead of a"
-                            + " sequential reader; 1 reads over a single connection. A sequential reader holds up to"
-                            + " this many windows (64 MiB with the defaults); positional reads hold none. All readers of"
-                            + " a process share at most 1 GiB or a quarter of the maximum heap of windows, whichever is"
-                            + " smaller; a reader that finds fewer than two windows free reads over one connection. The"
-                            + " read-ahead starts only after a connection delivered a full range at less than "
-                            + S3SeekableInputStream.FAST_CONNECTION_BYTES_PER_SECOND / 1_000_000
-                            + " MB/s (S3 gives 50 to 90 MB/s per connection); on a faster one (Ceph or MinIO on the same"
-                            + " LAN) the reader stays on one connection, each range twice the one before up to "
-                            + (S3SeekableInputStream.MAX_STREAMED_RANGE_BYTES >> 20) + " MiB. 1 to "
-                            + ReadSettings.MAX_READ_AHEAD_PARALLELISM + "."),
-            1,
-            ReadSettings.MAX_READ_AHEAD_PARALLELISM,
-            toRead(ConfigReader::intInRange, ReadSettings.Builder::readAheadParallelism));
+    public static final ConfigOption<Integer> READ_AHEAD_PARALLELISM = bound(
+            ReadSettings.READ_AHEAD_PARALLELISM,
+            "s3.read.ahead-parallelism",
+            "Ranged GETs of 's3.read.ahead-size' one input stream keeps in flight ahead of a"
+                    + " sequential reader; 1 reads over a single connection. A sequential reader holds up to"
+                    + " this many windows (64 MiB with the defaults); positional reads hold none. All readers of"
+                    + " a process share at most 1 GiB or a quarter of the maximum heap of windows, whichever is"
+                    + " smaller; a reader that finds fewer than two windows free reads over one connection. The"
+                    + " read-ahead starts only after a connection delivered a full range at less than "
+                    + S3SeekableInputStream.FAST_CONNECTION_BYTES_PER_SECOND / 1_000_000
+                    + " MB/s (S3 gives 50 to 90 MB/s per connection); on a faster one (Ceph or MinIO on the same"
+                    + " LAN) the reader stays on one connection, each range twice the one before up to "
+                    + (S3SeekableInputStream.MAX_STREAMED_RANGE_BYTES >> 20) + " MiB. 1 to "
+                    + ReadSettings.MAX_READ_AHEAD_PARALLELISM + ".");
 
     public static final ConfigOption<Integer> READ_BUFFER_SIZE = ranged(
             ConfigOptions.key("s3.read.buffer.size")
@@ -590,19 +572,16 @@ public final class S3ConfigOptions {
             64 * 1024,
             4 * 1024 * 1024);
 
-    public static final ConfigOption<Boolean> DIRECT_GETS_ENABLED = declare(
-            ConfigOptions.key("s3.read.direct-get.enabled")
-                    .booleanType()
-                    .defaultValue(ReadSettings.DEFAULT_DIRECT_GETS_ENABLED)
-                    .withDescription(
-                            "Send positional reads and the ranges a reader streams without the AWS SDK's request"
-                                    + " pipeline: signed with the SDK's SigV4 signer and sent on the blocking HTTP client, at less"
-                                    + " than half the client CPU per small GET. Any answer but a plain 206 Partial Content (an error,"
-                                    + " a redirect, a server that ignored the range, a broken connection) is sent again through the"
-                                    + " SDK, which retries and reports it as for every other request. Not used with 's3.client: crt',"
-                                    + " SSE-C, requester pays, access points or S3 Express directory buckets. false sends every GET"
-                                    + " through the SDK."),
-            toRead(ConfigReader::bool, ReadSettings.Builder::directGetsEnabled));
+    public static final ConfigOption<Boolean> DIRECT_GETS_ENABLED = bound(
+            ReadSettings.DIRECT_GETS_ENABLED,
+            "s3.read.direct-get.enabled",
+            "Send positional reads and the ranges a reader streams without the AWS SDK's request"
+                    + " pipeline: signed with the SDK's SigV4 signer and sent on the blocking HTTP client, at less"
+                    + " than half the client CPU per small GET. Any answer but a plain 206 Partial Content (an error,"
+                    + " a redirect, a server that ignored the range, a broken connection) is sent again through the"
+                    + " SDK, which retries and reports it as for every other request. Not used with 's3.client: crt',"
+                    + " SSE-C, requester pays, access points or S3 Express directory buckets. false sends every GET"
+                    + " through the SDK.");
 
     public static final ConfigOption<Boolean> BULK_COPY_ENABLED = declare(ConfigOptions.key("s3.bulk-copy.enabled")
             .booleanType()
@@ -610,32 +589,23 @@ public final class S3ConfigOptions {
             .withDescription("Copy state files to local disk with parallel bulk downloads"
                     + " (PathsCopyingFileSystem, used by RocksDB restore) instead of one stream per file."));
 
-    public static final ConfigOption<Integer> BULK_COPY_MAX_CONCURRENT = ranged(
-            ConfigOptions.key("s3.bulk-copy.max-concurrent")
-                    .intType()
-                    .defaultValue(ReadSettings.DEFAULT_BULK_COPY_CONCURRENCY)
-                    .withDescription("Files one bulk copy (RocksDB restore to local disk) downloads at once, and the"
-                            + " most ranged GETs it has in flight: a copy of at least this many files fetches each file"
-                            + " in GETs of up to 64 MiB (one GET for most state files), a copy of fewer files splits"
-                            + " them into ranges of 's3.bulk-copy.range-size' on parallel GETs that fill this many."
-                            + " 1 to " + ReadSettings.MAX_BULK_COPY_CONCURRENCY + "."),
-            1,
-            ReadSettings.MAX_BULK_COPY_CONCURRENCY,
-            toRead(ConfigReader::intInRange, ReadSettings.Builder::bulkCopyConcurrency));
+    public static final ConfigOption<Integer> BULK_COPY_MAX_CONCURRENT = bound(
+            ReadSettings.BULK_COPY_CONCURRENCY,
+            "s3.bulk-copy.max-concurrent",
+            "Files one bulk copy (RocksDB restore to local disk) downloads at once, and the most ranged GETs it has in"
+                    + " flight: a copy of at least this many files fetches each file in GETs of up to 64 MiB (one GET"
+                    + " for most state files), a copy of fewer files splits them into ranges of"
+                    + " 's3.bulk-copy.range-size' on parallel GETs that fill this many. 1 to "
+                    + ReadSettings.MAX_BULK_COPY_CONCURRENCY + ".");
 
-    public static final ConfigOption<MemorySize> BULK_COPY_RANGE_SIZE = ranged(
-            ConfigOptions.key("s3.bulk-copy.range-size")
-                    .memoryType()
-                    .defaultValue(new MemorySize(ReadSettings.DEFAULT_BULK_COPY_RANGE_BYTES))
-                    .withDescription("Bytes one ranged GET of a bulk copy (RocksDB restore to local disk) asks for when"
-                            + " the copy holds fewer files than 's3.bulk-copy.max-concurrent': a larger file is then"
-                            + " fetched as several ranges in parallel. With more files, each file comes in GETs of up"
-                            + " to 64 MiB (or of this size, if larger). 64 KiB to 1 GiB. With 's3.client: crt'"
-                            + " the CRT-based S3 client splits downloads by its own part size ('s3.upload.min.part.size')"
-                            + " and this does not apply."),
-            ReadSettings.MIN_RANGE_BYTES,
-            ReadSettings.MAX_RANGE_BYTES,
-            toRead(ConfigReader::bytesInRange, ReadSettings.Builder::bulkCopyRangeBytes));
+    public static final ConfigOption<MemorySize> BULK_COPY_RANGE_SIZE = bound(
+            ReadSettings.BULK_COPY_RANGE_BYTES,
+            "s3.bulk-copy.range-size",
+            "Bytes one ranged GET of a bulk copy (RocksDB restore to local disk) asks for when the copy holds fewer"
+                    + " files than 's3.bulk-copy.max-concurrent': a larger file is then fetched as several ranges in"
+                    + " parallel. With more files, each file comes in GETs of up to 64 MiB (or of this size, if"
+                    + " larger). 64 KiB to 1 GiB. With 's3.client: crt' the CRT-based S3 client splits downloads by"
+                    + " its own part size ('s3.upload.min.part.size') and this does not apply.");
 
     // ---- server-side encryption -----------------------------------------------------------------
 
@@ -757,16 +727,12 @@ public final class S3ConfigOptions {
                     + " CreateMultipartUpload and CopyObject), a value of S3's StorageClass such as STANDARD_IA,"
                     + " INTELLIGENT_TIERING or GLACIER_IR, matched ignoring case. Unset: the bucket's default."));
 
-    public static final ConfigOption<Boolean> REQUESTER_PAYS_ENABLED = declare(
-            ConfigOptions.key("s3.requester-pays.enabled")
-                    .booleanType()
-                    .defaultValue(false)
-                    .withFallbackKeys(KeySpellings.of("s3.requester-pays.enabled")
-                            .hadoop("requester.pays.enabled")
-                            .toArray())
-                    .withDescription("Send x-amz-request-payer: requester on every request, as buckets with Requester"
-                            + " Pays enabled ask for; the requester's account is charged for requests and transfer."),
-            toClient(ConfigReader::bool, ClientSettings.Builder::requesterPays));
+    public static final ConfigOption<Boolean> REQUESTER_PAYS_ENABLED = bound(
+            ClientSettings.REQUESTER_PAYS,
+            "s3.requester-pays.enabled",
+            k -> k.hadoop("requester.pays.enabled"),
+            "Send x-amz-request-payer: requester on every request, as buckets with Requester"
+                    + " Pays enabled ask for; the requester's account is charged for requests and transfer.");
 
     public static final ConfigOption<String> ACCESS_POINT_ARN = declare(ConfigOptions.key("s3.accesspoint.arn")
             .stringType()

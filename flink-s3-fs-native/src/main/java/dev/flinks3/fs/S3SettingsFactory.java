@@ -106,7 +106,7 @@ public final class S3SettingsFactory {
         EncryptionSettings.Builder encryption = EncryptionSettings.builder();
         URI endpoint = addressing(config, client);
         client.credentials(credentials -> credentials(config, credentials));
-        S3ConfigOptions.bindAll(config, new S3ConfigOptions.Parts(client, upload, read));
+        S3ConfigOptions.bindAll(config, new S3ConfigOptions.Parts(client, upload, read, encryption));
         uploads(config, upload, endpoint);
         encryption(config, encryption);
         privateNetwork(config, client, endpoint);

@@ -45,7 +45,7 @@ class S3SettingsFactoryTest {
         // from the attempt timeout, see maxGrownPartBytes).
         S3Settings fromEmptyConfiguration = S3SettingsFactory.create(new Configuration());
         long bufferLimit = fromEmptyConfiguration.upload().maxBufferedBytesPerProcess();
-        long grownPart = S3SettingsFactory.maxGrownPartBytes(ClientSettings.DEFAULT_API_CALL_ATTEMPT_TIMEOUT);
+        long grownPart = S3SettingsFactory.maxGrownPartBytes(ClientSettings.API_CALL_ATTEMPT_TIMEOUT.defaultValue());
 
         assertThat(fromEmptyConfiguration.toString())
                 .isEqualTo(S3Settings.builder()
@@ -79,7 +79,7 @@ class S3SettingsFactoryTest {
         assertThat(s.read().bulkCopyRangeBytes()).isEqualTo(1L << 20);
         assertThat(s.upload().partSizeBytes()).isEqualTo(64L << 20);
         assertThat(settings(Map.of("s3.upload.min.part.size", "64 mb")).read().bulkCopyRangeBytes())
-                .isEqualTo(ReadSettings.DEFAULT_BULK_COPY_RANGE_BYTES);
+                .isEqualTo(ReadSettings.BULK_COPY_RANGE_BYTES.defaultValue());
     }
 
     @Test

@@ -19,9 +19,9 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The binders declared with the options: each option whose value is a plain copy reaches the one setting
- * it is declared for, so a binder naming the wrong setter of the same type (a socket timeout bound to the
- * connect timeout) fails here; and every bound option has a row.
+ * The options declared with {@code S3ConfigOptions.bound}: each reaches the one setting it is declared for,
+ * read through the getter the code uses, so an option declared for another setting of the same type (the
+ * socket timeout's key on the connect timeout's setting) fails here; and every bound option has a row.
  */
 @Timeout(30)
 class SettingBindersTest {

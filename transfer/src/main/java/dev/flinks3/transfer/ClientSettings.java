@@ -1,15 +1,10 @@
 package dev.flinks3.transfer;
 
-import static dev.flinks3.transfer.SettingChecks.blankToNull;
-import static dev.flinks3.transfer.SettingChecks.inRange;
-import static dev.flinks3.transfer.SettingChecks.positive;
-
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
@@ -18,22 +13,16 @@ import java.util.function.Consumer;
  * request options (requester pays, access points). Read by the client owner and the HTTP client
  * factories only; uploads, reads and encryption have their own settings.
  *
- * <p>The {@code DEFAULT_*} and {@code MIN_*}/{@code MAX_*} constants are the one declaration of each
- * default and range: the builder starts from and checks against them, and the Flink configuration
- * options of the plugin take their defaults and ranges from them. Immutable and thread-safe.
+ * <p>Each setting is declared once, as a {@link Setting} constant here with its default and range (the
+ * {@code DEFAULT_*} and {@code MAX_*} constants those refer to): the builder starts from and checks against
+ * them, and the Flink configuration options of the plugin take their defaults and ranges from them. The
+ * credential settings are a part of their own, {@link CredentialSettings}. Immutable and thread-safe.
  */
 public final class ClientSettings {
 
     /** Region used for signing when a custom endpoint is given without a region. */
     public static final String DEFAULT_SIGNING_REGION = "us-east-1";
 
-    public static final int DEFAULT_MAX_CONNECTIONS = 96;
-    public static final Duration DEFAULT_CONNECTION_TIMEOUT = Duration.ofSeconds(10);
-    public static final Duration DEFAULT_SOCKET_TIMEOUT = Duration.ofSeconds(60);
-    public static final Duration DEFAULT_CONNECTION_MAX_IDLE_TIME = Duration.ofSeconds(60);
-    public static final Duration DEFAULT_API_CALL_ATTEMPT_TIMEOUT = Duration.ofMinutes(2);
-    public static final Duration DEFAULT_API_CALL_TIMEOUT = Duration.ofMinutes(10);
-    public static final int DEFAULT_MAX_RETRIES = 10;
     /** Default base of the backoff between retries, in ms (full jitter). */
     public static final long DEFAULT_RETRY_BASE_DELAY_MS = 100;
     /** Default base of the backoff after a throttled attempt (503 SlowDown), in ms (half jitter). */
@@ -42,12 +31,6 @@ public final class ClientSettings {
     public static final long DEFAULT_RETRY_MAX_DELAY_MS = 20_000;
     /** Most retries of one request that may be configured. */
     public static final int MAX_MAX_RETRIES = 100;
-
-    public static final ClientType DEFAULT_CLIENT = ClientType.SDK;
-    public static final HttpClientType DEFAULT_HTTP_CLIENT = HttpClientType.CRT;
-    public static final boolean DEFAULT_CHECKSUMS_ENABLED = true;
-    public static final boolean DEFAULT_CHUNKED_ENCODING_ENABLED = true;
-    public static final boolean DEFAULT_EXPECT_CONTINUE_ENABLED = true;
 
     /** Which asynchronous HTTP client carries the requests. */
     public enum HttpClientType {
@@ -73,56 +56,77 @@ public final class ClientSettings {
         CRT
     }
 
-    private final URI endpoint;
-    private final String region;
-    private final boolean pathStyleAccess;
+    private static final Setting.Group SETTINGS = new Setting.Group(ClientSettings.class);
+
+    /** See {@link #endpoint()}: an absolute http(s) URI with a host, unset by default. */
+    public static final Setting<URI> ENDPOINT =
+            SETTINGS.value("endpoint", URI.class, null, ClientSettings::httpEndpoint);
+    /** See {@link #region()}. */
+    public static final Setting<String> REGION = SETTINGS.text("region");
+    /** See {@link #pathStyleAccess()}: off by default. */
+    public static final Setting<Boolean> PATH_STYLE_ACCESS = SETTINGS.flag("pathStyleAccess", false);
+    /** See {@link #client()}. */
+    public static final Setting<ClientType> CLIENT = SETTINGS.choice("client", ClientType.class, ClientType.SDK);
+    /** See {@link #httpClient()}. */
+    public static final Setting<HttpClientType> HTTP_CLIENT =
+            SETTINGS.choice("httpClient", HttpClientType.class, HttpClientType.CRT);
+    /** See {@link #maxConnections()}: at least 1, 96 by default. */
+    public static final Setting<Integer> MAX_CONNECTIONS = SETTINGS.integer("maxConnections", 96, 1, Integer.MAX_VALUE);
+    /** See {@link #connectionTimeout()}: 10 s by default. */
+    public static final Setting<Duration> CONNECTION_TIMEOUT =
+            SETTINGS.positive("connectionTimeout", Duration.ofSeconds(10));
+    /** See {@link #socketTimeout()}: 60 s by default. */
+    public static final Setting<Duration> SOCKET_TIMEOUT = SETTINGS.positive("socketTimeout", Duration.ofSeconds(60));
+    /** See {@link #connectionMaxIdleTime()}: 60 s by default. */
+    public static final Setting<Duration> CONNECTION_MAX_IDLE_TIME =
+            SETTINGS.positive("connectionMaxIdleTime", Duration.ofSeconds(60));
+    /** See {@link #apiCallAttemptTimeout()}: 2 min by default. */
+    public static final Setting<Duration> API_CALL_ATTEMPT_TIMEOUT =
+            SETTINGS.positive("apiCallAttemptTimeout", Duration.ofMinutes(2));
+    /** See {@link #apiCallTimeout()}: 10 min by default. */
+    public static final Setting<Duration> API_CALL_TIMEOUT =
+            SETTINGS.positive("apiCallTimeout", Duration.ofMinutes(10));
+    /** See {@link #maxRetries()}: 0..{@value #MAX_MAX_RETRIES}, 10 by default. */
+    public static final Setting<Integer> MAX_RETRIES = SETTINGS.integer("maxRetries", 10, 0, MAX_MAX_RETRIES);
+    /** See {@link #retryBaseDelay()}: {@value #DEFAULT_RETRY_BASE_DELAY_MS} ms by default. */
+    public static final Setting<Duration> RETRY_BASE_DELAY =
+            SETTINGS.positive("retryBaseDelay", Duration.ofMillis(DEFAULT_RETRY_BASE_DELAY_MS));
+    /** See {@link #throttlingRetryBaseDelay()}: {@value #DEFAULT_THROTTLING_RETRY_BASE_DELAY_MS} ms by default. */
+    public static final Setting<Duration> THROTTLING_RETRY_BASE_DELAY =
+            SETTINGS.positive("throttlingRetryBaseDelay", Duration.ofMillis(DEFAULT_THROTTLING_RETRY_BASE_DELAY_MS));
+    /** See {@link #retryMaxDelay()}: {@value #DEFAULT_RETRY_MAX_DELAY_MS} ms by default. */
+    public static final Setting<Duration> RETRY_MAX_DELAY =
+            SETTINGS.positive("retryMaxDelay", Duration.ofMillis(DEFAULT_RETRY_MAX_DELAY_MS));
+    /** See {@link #checksumsEnabled()}: on by default. */
+    public static final Setting<Boolean> CHECKSUMS_ENABLED = SETTINGS.flag("checksumsEnabled", true);
+    /** See {@link #chunkedEncodingEnabled()}: on by default. */
+    public static final Setting<Boolean> CHUNKED_ENCODING_ENABLED = SETTINGS.flag("chunkedEncodingEnabled", true);
+    /** See {@link #expectContinueEnabled()}: on by default. */
+    public static final Setting<Boolean> EXPECT_CONTINUE_ENABLED = SETTINGS.flag("expectContinueEnabled", true);
+    /** See {@link #sslCaFile()}: unset by default. */
+    public static final Setting<Path> SSL_CA_FILE = SETTINGS.value("sslCaFile", Path.class, null, v -> v);
+    /** See {@link #proxy()}: unset by default. */
+    public static final Setting<HttpProxy> PROXY = SETTINGS.value("proxy", HttpProxy.class, null, v -> v);
+    /** See {@link #nonProxyHosts()}: unset by default. */
+    public static final Setting<List<String>> NON_PROXY_HOSTS = SETTINGS.value(
+            "nonProxyHosts", Setting.Group.generic(List.class), null, ClientSettings::nonProxyHostPatterns);
+    /** See {@link #requesterPays()}: off by default. */
+    public static final Setting<Boolean> REQUESTER_PAYS = SETTINGS.flag("requesterPays", false);
+    /** See {@link #accessPoints()}: empty by default. */
+    public static final Setting<Map<String, String>> ACCESS_POINTS =
+            SETTINGS.value("accessPoints", Setting.Group.generic(Map.class), Map.of(), Map::copyOf);
+
+    /** This object's values: a copy of the builder's, with the region filled in, never handed out or changed. */
+    private final SettingValues values;
+
     private final CredentialSettings credentials;
-    private final ClientType client;
-    private final HttpClientType httpClient;
-    private final int maxConnections;
-    private final Duration connectionTimeout;
-    private final Duration socketTimeout;
-    private final Duration connectionMaxIdleTime;
-    private final Duration apiCallAttemptTimeout;
-    private final Duration apiCallTimeout;
-    private final int maxRetries;
-    private final Duration retryBaseDelay;
-    private final Duration throttlingRetryBaseDelay;
-    private final Duration retryMaxDelay;
-    private final boolean checksumsEnabled;
-    private final boolean chunkedEncodingEnabled;
-    private final boolean expectContinueEnabled;
-    private final Path sslCaFile;
-    private final HttpProxy proxy;
-    private final List<String> nonProxyHosts;
-    private final boolean requesterPays;
-    private final Map<String, String> accessPoints;
 
     private ClientSettings(Builder b) {
-        this.endpoint = b.endpoint;
-        this.region = b.region != null ? b.region : (b.endpoint != null ? DEFAULT_SIGNING_REGION : null);
-        this.pathStyleAccess = b.pathStyleAccess;
+        this.values = b.values.copy();
+        if (values.get(REGION) == null && values.get(ENDPOINT) != null) {
+            values.set(REGION, DEFAULT_SIGNING_REGION);
+        }
         this.credentials = b.credentials.build();
-        this.client = b.client;
-        this.httpClient = b.httpClient;
-        this.maxConnections = b.maxConnections;
-        this.connectionTimeout = b.connectionTimeout;
-        this.socketTimeout = b.socketTimeout;
-        this.connectionMaxIdleTime = b.connectionMaxIdleTime;
-        this.apiCallAttemptTimeout = b.apiCallAttemptTimeout;
-        this.apiCallTimeout = b.apiCallTimeout;
-        this.maxRetries = b.maxRetries;
-        this.retryBaseDelay = b.retryBaseDelay;
-        this.throttlingRetryBaseDelay = b.throttlingRetryBaseDelay;
-        this.retryMaxDelay = b.retryMaxDelay;
-        this.checksumsEnabled = b.checksumsEnabled;
-        this.chunkedEncodingEnabled = b.chunkedEncodingEnabled;
-        this.expectContinueEnabled = b.expectContinueEnabled;
-        this.sslCaFile = b.sslCaFile;
-        this.proxy = b.proxy;
-        this.nonProxyHosts = b.nonProxyHosts == null ? null : List.copyOf(b.nonProxyHosts);
-        this.requesterPays = b.requesterPays;
-        this.accessPoints = Map.copyOf(b.accessPoints);
     }
 
     public static Builder builder() {
@@ -131,12 +135,24 @@ public final class ClientSettings {
 
     /** A builder holding every setting of this object, to derive changed settings from it. */
     public Builder toBuilder() {
-        return new Builder(this);
+        Builder b = new Builder();
+        b.values = values.copy();
+        b.credentials = credentials.toBuilder();
+        return b;
+    }
+
+    /**
+     * The value of {@code setting}, one of this class's constants.
+     *
+     * @throws IllegalArgumentException for a setting of another part
+     */
+    public <T> T get(Setting<T> setting) {
+        return values.get(setting);
     }
 
     /** Custom endpoint (MinIO, S3Proxy, a VPC endpoint), or {@code null} for AWS's regional endpoint. */
     public URI endpoint() {
-        return endpoint;
+        return get(ENDPOINT);
     }
 
     /**
@@ -144,12 +160,12 @@ public final class ClientSettings {
      * when a custom endpoint is set: it then defaults to {@value #DEFAULT_SIGNING_REGION}.
      */
     public String region() {
-        return region;
+        return get(REGION);
     }
 
     /** Path-style addressing ({@code endpoint/bucket/key}) instead of virtual-hosted style. */
     public boolean pathStyleAccess() {
-        return pathStyleAccess;
+        return get(PATH_STYLE_ACCESS);
     }
 
     /** Where the credentials come from. */
@@ -159,46 +175,46 @@ public final class ClientSettings {
 
     /** Which S3 client carries the requests. */
     public ClientType client() {
-        return client;
+        return get(CLIENT);
     }
 
     public HttpClientType httpClient() {
-        return httpClient;
+        return get(HTTP_CLIENT);
     }
 
     /** Most concurrent HTTP connections of the process's one client. */
     public int maxConnections() {
-        return maxConnections;
+        return get(MAX_CONNECTIONS);
     }
 
     /** Longest wait to establish a TCP/TLS connection. */
     public Duration connectionTimeout() {
-        return connectionTimeout;
+        return get(CONNECTION_TIMEOUT);
     }
 
     /** Longest wait for bytes on an open connection. */
     public Duration socketTimeout() {
-        return socketTimeout;
+        return get(SOCKET_TIMEOUT);
     }
 
     /** Idle time after which a pooled connection is closed. */
     public Duration connectionMaxIdleTime() {
-        return connectionMaxIdleTime;
+        return get(CONNECTION_MAX_IDLE_TIME);
     }
 
     /** Longest one attempt of a request may take before it is abandoned and retried. */
     public Duration apiCallAttemptTimeout() {
-        return apiCallAttemptTimeout;
+        return get(API_CALL_ATTEMPT_TIMEOUT);
     }
 
     /** Longest a request may take including all retries. */
     public Duration apiCallTimeout() {
-        return apiCallTimeout;
+        return get(API_CALL_TIMEOUT);
     }
 
     /** Retries after the first attempt (so attempts = maxRetries + 1). */
     public int maxRetries() {
-        return maxRetries;
+        return get(MAX_RETRIES);
     }
 
     /**
@@ -206,7 +222,7 @@ public final class ClientSettings {
      * connection: the first retry waits up to twice this.
      */
     public Duration retryBaseDelay() {
-        return retryBaseDelay;
+        return get(RETRY_BASE_DELAY);
     }
 
     /**
@@ -214,22 +230,22 @@ public final class ClientSettings {
      * the first retry waits at least half of this.
      */
     public Duration throttlingRetryBaseDelay() {
-        return throttlingRetryBaseDelay;
+        return get(THROTTLING_RETRY_BASE_DELAY);
     }
 
     /** Longest backoff before any retry. */
     public Duration retryMaxDelay() {
-        return retryMaxDelay;
+        return get(RETRY_MAX_DELAY);
     }
 
     /** Send a checksum with every upload (CRC32C, or Content-MD5 where ignored) and validate downloads. */
     public boolean checksumsEnabled() {
-        return checksumsEnabled;
+        return get(CHECKSUMS_ENABLED);
     }
 
     /** Allow aws-chunked transfer encoding of request bodies. */
     public boolean chunkedEncodingEnabled() {
-        return chunkedEncodingEnabled;
+        return get(CHUNKED_ENCODING_ENABLED);
     }
 
     /**
@@ -239,7 +255,7 @@ public final class ClientSettings {
      * CRT-based S3 client sends it with every UploadPart and cannot be told not to.
      */
     public boolean expectContinueEnabled() {
-        return expectContinueEnabled;
+        return get(EXPECT_CONTINUE_ENABLED);
     }
 
     /**
@@ -247,7 +263,7 @@ public final class ClientSettings {
      * {@code null} for the JVM's trust store ({@code javax.net.ssl.trustStore} when set).
      */
     public Path sslCaFile() {
-        return sslCaFile;
+        return get(SSL_CA_FILE);
     }
 
     /**
@@ -255,7 +271,7 @@ public final class ClientSettings {
      * system properties or the proxy environment variables, if any.
      */
     public HttpProxy proxy() {
-        return proxy;
+        return get(PROXY);
     }
 
     /**
@@ -263,7 +279,7 @@ public final class ClientSettings {
      * when not configured (then those of the system properties or environment apply).
      */
     public List<String> nonProxyHosts() {
-        return nonProxyHosts;
+        return get(NON_PROXY_HOSTS);
     }
 
     /**
@@ -271,7 +287,7 @@ public final class ClientSettings {
      * as S3 asks for buckets with Requester Pays enabled (S3 user guide, "Using Requester Pays buckets").
      */
     public boolean requesterPays() {
-        return requesterPays;
+        return get(REQUESTER_PAYS);
     }
 
     /**
@@ -279,116 +295,65 @@ public final class ClientSettings {
      * to an access point ARN or alias, which the SDK signs and resolves the endpoint for. Empty for none.
      */
     public Map<String, String> accessPoints() {
-        return accessPoints;
+        return get(ACCESS_POINTS);
     }
 
-    /** Every setting except secrets, which show as {@code ******} when set. */
+    /** Every setting that is set, then the credentials; secrets show as {@code ******}. */
     @Override
     public String toString() {
-        return "endpoint=" + endpoint
-                + ", region=" + region
-                + ", pathStyleAccess=" + pathStyleAccess
-                + ", " + credentials
-                + ", client=" + client
-                + ", httpClient=" + httpClient
-                + ", maxConnections=" + maxConnections
-                + ", connectionTimeout=" + connectionTimeout
-                + ", socketTimeout=" + socketTimeout
-                + ", connectionMaxIdleTime=" + connectionMaxIdleTime
-                + ", apiCallAttemptTimeout=" + apiCallAttemptTimeout
-                + ", apiCallTimeout=" + apiCallTimeout
-                + ", maxRetries=" + maxRetries
-                + ", retryBaseDelay=" + retryBaseDelay
-                + ", throttlingRetryBaseDelay=" + throttlingRetryBaseDelay
-                + ", retryMaxDelay=" + retryMaxDelay
-                + ", checksums=" + checksumsEnabled
-                + ", chunkedEncoding=" + chunkedEncodingEnabled
-                + ", expectContinue=" + expectContinueEnabled
-                + ", sslCaFile=" + sslCaFile
-                + ", proxy=" + proxy
-                + ", nonProxyHosts=" + nonProxyHosts
-                + (requesterPays ? ", requesterPays=true" : "")
-                + (accessPoints.isEmpty() ? "" : ", accessPoints=" + accessPoints);
+        return values + ", " + credentials;
+    }
+
+    /** @throws IllegalArgumentException unless {@code null} or an absolute http(s) URI with a host */
+    private static URI httpEndpoint(URI value) {
+        if (value != null
+                && (value.getScheme() == null
+                        || !(value.getScheme().equals("http")
+                                || value.getScheme().equals("https"))
+                        || value.getHost() == null)) {
+            throw new IllegalArgumentException(
+                    "endpoint '" + value + "' is not an http:// or https:// URL with a host");
+        }
+        return value;
+    }
+
+    /** @throws IllegalArgumentException if a pattern is not a host name, {@code *.domain} or {@code *} */
+    private static List<String> nonProxyHostPatterns(List<String> value) {
+        if (value != null) {
+            value.forEach(NonProxyHosts::check);
+        }
+        return value == null ? null : List.copyOf(value);
     }
 
     /** Collects client settings; every setter checks its own range, {@link #build()} the combinations. */
     public static final class Builder {
-        private URI endpoint;
-        private String region;
-        private boolean pathStyleAccess;
+        private SettingValues values = new SettingValues(SETTINGS);
         private CredentialSettings.Builder credentials = CredentialSettings.builder();
-        private ClientType client = DEFAULT_CLIENT;
-        private HttpClientType httpClient = DEFAULT_HTTP_CLIENT;
-        private int maxConnections = DEFAULT_MAX_CONNECTIONS;
-        private Duration connectionTimeout = DEFAULT_CONNECTION_TIMEOUT;
-        private Duration socketTimeout = DEFAULT_SOCKET_TIMEOUT;
-        private Duration connectionMaxIdleTime = DEFAULT_CONNECTION_MAX_IDLE_TIME;
-        private Duration apiCallAttemptTimeout = DEFAULT_API_CALL_ATTEMPT_TIMEOUT;
-        private Duration apiCallTimeout = DEFAULT_API_CALL_TIMEOUT;
-        private int maxRetries = DEFAULT_MAX_RETRIES;
-        private Duration retryBaseDelay = Duration.ofMillis(DEFAULT_RETRY_BASE_DELAY_MS);
-        private Duration throttlingRetryBaseDelay = Duration.ofMillis(DEFAULT_THROTTLING_RETRY_BASE_DELAY_MS);
-        private Duration retryMaxDelay = Duration.ofMillis(DEFAULT_RETRY_MAX_DELAY_MS);
-        private boolean checksumsEnabled = DEFAULT_CHECKSUMS_ENABLED;
-        private boolean chunkedEncodingEnabled = DEFAULT_CHUNKED_ENCODING_ENABLED;
-        private boolean expectContinueEnabled = DEFAULT_EXPECT_CONTINUE_ENABLED;
-        private Path sslCaFile;
-        private HttpProxy proxy;
-        private List<String> nonProxyHosts;
-        private boolean requesterPays;
-        private Map<String, String> accessPoints = Map.of();
 
         private Builder() {}
 
-        private Builder(ClientSettings s) {
-            endpoint = s.endpoint;
-            region = s.region;
-            pathStyleAccess = s.pathStyleAccess;
-            credentials = s.credentials.toBuilder();
-            client = s.client;
-            httpClient = s.httpClient;
-            maxConnections = s.maxConnections;
-            connectionTimeout = s.connectionTimeout;
-            socketTimeout = s.socketTimeout;
-            connectionMaxIdleTime = s.connectionMaxIdleTime;
-            apiCallAttemptTimeout = s.apiCallAttemptTimeout;
-            apiCallTimeout = s.apiCallTimeout;
-            maxRetries = s.maxRetries;
-            retryBaseDelay = s.retryBaseDelay;
-            throttlingRetryBaseDelay = s.throttlingRetryBaseDelay;
-            retryMaxDelay = s.retryMaxDelay;
-            checksumsEnabled = s.checksumsEnabled;
-            chunkedEncodingEnabled = s.chunkedEncodingEnabled;
-            expectContinueEnabled = s.expectContinueEnabled;
-            sslCaFile = s.sslCaFile;
-            proxy = s.proxy;
-            nonProxyHosts = s.nonProxyHosts;
-            requesterPays = s.requesterPays;
-            accessPoints = s.accessPoints;
+        /**
+         * Sets {@code setting}, one of {@link ClientSettings}'s constants, to {@code value}.
+         *
+         * @throws IllegalArgumentException naming the setting, the value and what is allowed, for a value that is
+         *     not allowed, or for a setting of another part
+         */
+        public <T> Builder set(Setting<T> setting, T value) {
+            values.set(setting, value);
+            return this;
         }
 
         /** @throws IllegalArgumentException unless the URI is absolute http(s) with a host */
         public Builder endpoint(URI value) {
-            if (value != null
-                    && (value.getScheme() == null
-                            || !(value.getScheme().equals("http")
-                                    || value.getScheme().equals("https"))
-                            || value.getHost() == null)) {
-                throw new IllegalArgumentException(
-                        "endpoint '" + value + "' is not an http:// or https:// URL with a host");
-            }
-            this.endpoint = value;
-            return this;
+            return set(ENDPOINT, value);
         }
 
         public Builder region(String value) {
-            this.region = blankToNull(value);
-            return this;
+            return set(REGION, value);
         }
 
         public Builder pathStyleAccess(boolean value) {
-            this.pathStyleAccess = value;
-            return this;
+            return set(PATH_STYLE_ACCESS, value);
         }
 
         /** Changes the credential settings; {@link #build()} checks them. */
@@ -403,92 +368,75 @@ public final class ClientSettings {
         }
 
         public Builder client(ClientType value) {
-            this.client = Objects.requireNonNull(value, "client");
-            return this;
+            return set(CLIENT, value);
         }
 
         public Builder httpClient(HttpClientType value) {
-            this.httpClient = Objects.requireNonNull(value, "httpClient");
-            return this;
+            return set(HTTP_CLIENT, value);
         }
 
         public Builder maxConnections(int value) {
-            this.maxConnections = inRange("maxConnections", value, 1, Integer.MAX_VALUE);
-            return this;
+            return set(MAX_CONNECTIONS, value);
         }
 
         public Builder connectionTimeout(Duration value) {
-            this.connectionTimeout = positive("connectionTimeout", value);
-            return this;
+            return set(CONNECTION_TIMEOUT, value);
         }
 
         public Builder socketTimeout(Duration value) {
-            this.socketTimeout = positive("socketTimeout", value);
-            return this;
+            return set(SOCKET_TIMEOUT, value);
         }
 
         public Builder connectionMaxIdleTime(Duration value) {
-            this.connectionMaxIdleTime = positive("connectionMaxIdleTime", value);
-            return this;
+            return set(CONNECTION_MAX_IDLE_TIME, value);
         }
 
         public Builder apiCallAttemptTimeout(Duration value) {
-            this.apiCallAttemptTimeout = positive("apiCallAttemptTimeout", value);
-            return this;
+            return set(API_CALL_ATTEMPT_TIMEOUT, value);
         }
 
         public Builder apiCallTimeout(Duration value) {
-            this.apiCallTimeout = positive("apiCallTimeout", value);
-            return this;
+            return set(API_CALL_TIMEOUT, value);
         }
 
         /** @throws IllegalArgumentException outside 0..{@value #MAX_MAX_RETRIES} */
         public Builder maxRetries(int value) {
-            this.maxRetries = inRange("maxRetries", value, 0, MAX_MAX_RETRIES);
-            return this;
+            return set(MAX_RETRIES, value);
         }
 
         public Builder retryBaseDelay(Duration value) {
-            this.retryBaseDelay = positive("retryBaseDelay", value);
-            return this;
+            return set(RETRY_BASE_DELAY, value);
         }
 
         public Builder throttlingRetryBaseDelay(Duration value) {
-            this.throttlingRetryBaseDelay = positive("throttlingRetryBaseDelay", value);
-            return this;
+            return set(THROTTLING_RETRY_BASE_DELAY, value);
         }
 
         public Builder retryMaxDelay(Duration value) {
-            this.retryMaxDelay = positive("retryMaxDelay", value);
-            return this;
+            return set(RETRY_MAX_DELAY, value);
         }
 
         public Builder checksumsEnabled(boolean value) {
-            this.checksumsEnabled = value;
-            return this;
+            return set(CHECKSUMS_ENABLED, value);
         }
 
         public Builder chunkedEncodingEnabled(boolean value) {
-            this.chunkedEncodingEnabled = value;
-            return this;
+            return set(CHUNKED_ENCODING_ENABLED, value);
         }
 
         /** See {@link ClientSettings#expectContinueEnabled()}. */
         public Builder expectContinueEnabled(boolean value) {
-            this.expectContinueEnabled = value;
-            return this;
+            return set(EXPECT_CONTINUE_ENABLED, value);
         }
 
         /** PEM file of the CA certificates trusted for the endpoint; {@code null} for the JVM's trust store. */
         public Builder sslCaFile(Path value) {
-            this.sslCaFile = value;
-            return this;
+            return set(SSL_CA_FILE, value);
         }
 
         /** The HTTP proxy for S3 requests; {@code null} for the system properties' or environment's. */
         public Builder proxy(HttpProxy value) {
-            this.proxy = value;
-            return this;
+            return set(PROXY, value);
         }
 
         /**
@@ -498,23 +446,17 @@ public final class ClientSettings {
          * @throws IllegalArgumentException if a pattern is not a host name, {@code *.domain} or {@code *}
          */
         public Builder nonProxyHosts(List<String> value) {
-            if (value != null) {
-                value.forEach(NonProxyHosts::check);
-            }
-            this.nonProxyHosts = value == null ? null : List.copyOf(value);
-            return this;
+            return set(NON_PROXY_HOSTS, value);
         }
 
         /** Whether every request carries {@code x-amz-request-payer: requester}. */
         public Builder requesterPays(boolean value) {
-            this.requesterPays = value;
-            return this;
+            return set(REQUESTER_PAYS, value);
         }
 
         /** Bucket name to access point ARN or alias; see {@link ClientSettings#accessPoints()}. */
         public Builder accessPoints(Map<String, String> value) {
-            this.accessPoints = Map.copyOf(value);
-            return this;
+            return set(ACCESS_POINTS, value);
         }
 
         /**
@@ -522,6 +464,9 @@ public final class ClientSettings {
          *     CredentialSettings.Builder#build()}) or a retry base delay is above the largest retry delay
          */
         public ClientSettings build() {
+            Duration retryBaseDelay = values.get(RETRY_BASE_DELAY);
+            Duration throttlingRetryBaseDelay = values.get(THROTTLING_RETRY_BASE_DELAY);
+            Duration retryMaxDelay = values.get(RETRY_MAX_DELAY);
             if (retryBaseDelay.compareTo(retryMaxDelay) > 0 || throttlingRetryBaseDelay.compareTo(retryMaxDelay) > 0) {
                 throw new IllegalArgumentException("retry base delays " + retryBaseDelay + " and "
                         + throttlingRetryBaseDelay + " must not exceed the largest retry delay " + retryMaxDelay);

@@ -1,13 +1,10 @@
 package dev.flinks3.transfer;
 
-import static dev.flinks3.transfer.SettingChecks.blankToNull;
-
-import java.util.Objects;
-
 /**
  * Server-side encryption of every object written (and, for SSE-C, read): the type and its key id,
- * encryption context or customer key. Read by {@code aws.SseDecorator} only. The customer key is held as
- * a {@link Secret}; {@link #toString()} never shows it. Immutable and thread-safe.
+ * encryption context or customer key. Read by {@code aws.SseDecorator} only. Each setting is declared once, as a
+ * {@link Setting} constant here. The customer key is held as a {@link Secret}; {@link #toString()} never shows it.
+ * Immutable and thread-safe.
  *
  * @see <a href="https://docs.aws.amazon.com/AmazonS3/latest/userguide/serv-side-encryption.html">Protecting
  *     data with server-side encryption</a>
@@ -25,16 +22,22 @@ public final class EncryptionSettings {
         SSE_C
     }
 
-    private final SseType sseType;
-    private final String sseKmsKeyId;
-    private final String sseKmsEncryptionContext;
-    private final Secret sseCustomerKey;
+    private static final Setting.Group SETTINGS = new Setting.Group(EncryptionSettings.class);
+
+    /** See {@link #sseType()}: {@link SseType#NONE} by default. */
+    public static final Setting<SseType> SSE_TYPE = SETTINGS.choice("sseType", SseType.class, SseType.NONE);
+    /** See {@link #sseKmsKeyId()}. */
+    public static final Setting<String> SSE_KMS_KEY_ID = SETTINGS.text("sseKmsKeyId");
+    /** See {@link #sseKmsEncryptionContext()}. */
+    public static final Setting<String> SSE_KMS_ENCRYPTION_CONTEXT = SETTINGS.text("sseKmsEncryptionContext");
+    /** See {@link #sseCustomerKey()}. */
+    public static final Setting<Secret> SSE_CUSTOMER_KEY = SETTINGS.value("sseCustomerKey", Secret.class, null, v -> v);
+
+    /** This object's values: a copy of the builder's, never handed out or changed. */
+    private final SettingValues values;
 
     private EncryptionSettings(Builder b) {
-        this.sseType = b.sseType;
-        this.sseKmsKeyId = b.sseKmsKeyId;
-        this.sseKmsEncryptionContext = b.sseKmsEncryptionContext;
-        this.sseCustomerKey = b.sseCustomerKey;
+        this.values = b.values.copy();
     }
 
     public static Builder builder() {
@@ -43,67 +46,76 @@ public final class EncryptionSettings {
 
     /** A builder holding every setting of this object. */
     public Builder toBuilder() {
-        return new Builder(this);
+        Builder b = new Builder();
+        b.values = values.copy();
+        return b;
+    }
+
+    /**
+     * The value of {@code setting}, one of this class's constants.
+     *
+     * @throws IllegalArgumentException for a setting of another part
+     */
+    public <T> T get(Setting<T> setting) {
+        return values.get(setting);
     }
 
     public SseType sseType() {
-        return sseType;
+        return get(SSE_TYPE);
     }
 
     /** KMS key id or ARN for SSE-KMS, or {@code null} for the bucket's default key. */
     public String sseKmsKeyId() {
-        return sseKmsKeyId;
+        return get(SSE_KMS_KEY_ID);
     }
 
     /** Base64 JSON encryption context for SSE-KMS, or {@code null}. */
     public String sseKmsEncryptionContext() {
-        return sseKmsEncryptionContext;
+        return get(SSE_KMS_ENCRYPTION_CONTEXT);
     }
 
     /** Base64 AES-256 key for SSE-C, or {@code null}. */
     public Secret sseCustomerKey() {
-        return sseCustomerKey;
+        return get(SSE_CUSTOMER_KEY);
     }
 
+    /** Every setting that is set; the customer key shows as {@code ******}. */
     @Override
     public String toString() {
-        return "sseType=" + sseType + ", sseKmsKeyId=" + sseKmsKeyId + ", sseCustomerKey=" + sseCustomerKey;
+        return values.toString();
     }
 
     /** Collects encryption settings; {@link #build()} checks that they go together. */
     public static final class Builder {
-        private SseType sseType = SseType.NONE;
-        private String sseKmsKeyId;
-        private String sseKmsEncryptionContext;
-        private Secret sseCustomerKey;
+        private SettingValues values = new SettingValues(SETTINGS);
 
         private Builder() {}
 
-        private Builder(EncryptionSettings s) {
-            sseType = s.sseType;
-            sseKmsKeyId = s.sseKmsKeyId;
-            sseKmsEncryptionContext = s.sseKmsEncryptionContext;
-            sseCustomerKey = s.sseCustomerKey;
+        /**
+         * Sets {@code setting}, one of {@link EncryptionSettings}'s constants, to {@code value}.
+         *
+         * @throws IllegalArgumentException for a setting of another part
+         * @throws NullPointerException for a {@code null} SSE type
+         */
+        public <T> Builder set(Setting<T> setting, T value) {
+            values.set(setting, value);
+            return this;
         }
 
         public Builder sseType(SseType value) {
-            this.sseType = Objects.requireNonNull(value, "sseType");
-            return this;
+            return set(SSE_TYPE, value);
         }
 
         public Builder sseKmsKeyId(String value) {
-            this.sseKmsKeyId = blankToNull(value);
-            return this;
+            return set(SSE_KMS_KEY_ID, value);
         }
 
         public Builder sseKmsEncryptionContext(String value) {
-            this.sseKmsEncryptionContext = blankToNull(value);
-            return this;
+            return set(SSE_KMS_ENCRYPTION_CONTEXT, value);
         }
 
         public Builder sseCustomerKey(Secret value) {
-            this.sseCustomerKey = value;
-            return this;
+            return set(SSE_CUSTOMER_KEY, value);
         }
 
         /**
@@ -111,11 +123,13 @@ public final class EncryptionSettings {
          *     without a customer key (or a customer key without SSE-C)
          */
         public EncryptionSettings build() {
-            if ((sseKmsKeyId != null || sseKmsEncryptionContext != null) && sseType != SseType.SSE_KMS) {
+            SseType sseType = values.get(SSE_TYPE);
+            if ((values.get(SSE_KMS_KEY_ID) != null || values.get(SSE_KMS_ENCRYPTION_CONTEXT) != null)
+                    && sseType != SseType.SSE_KMS) {
                 throw new IllegalArgumentException(
                         "an SSE-KMS key id or context needs SSE type SSE_KMS, not " + sseType);
             }
-            if ((sseCustomerKey != null) != (sseType == SseType.SSE_C)) {
+            if ((values.get(SSE_CUSTOMER_KEY) != null) != (sseType == SseType.SSE_C)) {
                 throw new IllegalArgumentException("SSE-C needs SSE type SSE_C and a customer key together");
             }
             return new EncryptionSettings(this);

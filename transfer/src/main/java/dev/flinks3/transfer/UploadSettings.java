@@ -1,7 +1,6 @@
 package dev.flinks3.transfer;
 
 import static dev.flinks3.transfer.SettingChecks.blankToNull;
-import static dev.flinks3.transfer.SettingChecks.inRange;
 
 import java.util.Arrays;
 import java.util.Collections;
@@ -11,9 +10,10 @@ import java.util.TreeSet;
 /**
  * How output streams upload: the part size, parts in flight per stream, the process-wide limit on
  * part buffers, conditional creates and the storage class of written objects. Read by the upload
- * engine (and, for the CRT-based S3 client, its part size and memory limit). The {@code DEFAULT_*},
- * {@code MIN_*} and {@code MAX_*} constants are the one declaration of each default and range, which
- * the plugin's configuration options take theirs from. Immutable and thread-safe.
+ * engine (and, for the CRT-based S3 client, its part size and memory limit). Each setting is declared
+ * once, as a {@link Setting} constant here with its default and range (the {@code DEFAULT_*}, {@code MIN_*}
+ * and {@code MAX_*} constants those refer to), which the plugin's configuration options take theirs from.
+ * Immutable and thread-safe.
  *
  * @see <a href="https://docs.aws.amazon.com/AmazonS3/latest/userguide/qfacts.html">Amazon S3 multipart
  *     upload limits</a>
@@ -31,12 +31,9 @@ public final class UploadSettings {
     public static final long MAX_BUFFERED_PART_SIZE = 1L << 30;
 
     public static final long DEFAULT_PART_SIZE = 8L * 1024 * 1024;
-    public static final int DEFAULT_MAX_PARTS_IN_FLIGHT = 8;
     public static final int MAX_MAX_PARTS_IN_FLIGHT = 10_000;
     /** The process-wide part-buffer limit's upper default: 1 GiB (a smaller heap lowers it). */
     public static final long DEFAULT_MAX_BUFFERED_BYTES = DefaultMemoryLimit.CAP_BYTES;
-
-    public static final boolean DEFAULT_CONDITIONAL_WRITES_ENABLED = true;
 
     /**
      * S3's storage classes, the values {@code x-amz-storage-class} takes (S3 API reference, PutObject), in
@@ -63,11 +60,33 @@ public final class UploadSettings {
     /** The host suffix of Cloudflare R2's S3 endpoints, whose uploads need parts of one size. */
     public static final String R2_HOST_SUFFIX = ".r2.cloudflarestorage.com";
 
-    /** This object's values: a copy of the builder that built it, never handed out or changed. */
-    private final Builder values;
+    private static final Setting.Group SETTINGS = new Setting.Group(UploadSettings.class);
+
+    /** See {@link #partSizeBytes()}: {@value #MIN_PART_SIZE}..{@value #MAX_BUFFERED_PART_SIZE} bytes. */
+    public static final Setting<Long> PART_SIZE_BYTES =
+            SETTINGS.bytes("partSizeBytes", DEFAULT_PART_SIZE, MIN_PART_SIZE, MAX_BUFFERED_PART_SIZE);
+    /** See {@link #maxPartsInFlightPerStream()}: 1..{@value #MAX_MAX_PARTS_IN_FLIGHT}, 8 by default. */
+    public static final Setting<Integer> MAX_PARTS_IN_FLIGHT_PER_STREAM =
+            SETTINGS.integer("maxPartsInFlightPerStream", 8, 1, MAX_MAX_PARTS_IN_FLIGHT);
+    /** See {@link #maxBufferedBytesPerProcess()}: at least one part of the smallest size. */
+    public static final Setting<Long> MAX_BUFFERED_BYTES_PER_PROCESS =
+            SETTINGS.bytes("maxBufferedBytesPerProcess", DEFAULT_MAX_BUFFERED_BYTES, MIN_PART_SIZE, Long.MAX_VALUE);
+    /** See {@link #conditionalWritesEnabled()}: on by default. */
+    public static final Setting<Boolean> CONDITIONAL_WRITES_ENABLED = SETTINGS.flag("conditionalWritesEnabled", true);
+    /** See {@link #storageClass()}: one of {@link #STORAGE_CLASSES}, unset by default. */
+    public static final Setting<String> STORAGE_CLASS =
+            SETTINGS.value("storageClass", String.class, null, UploadSettings::knownStorageClass);
+    /** See {@link #uniformParts()}: off by default. */
+    public static final Setting<Boolean> UNIFORM_PARTS = SETTINGS.flag("uniformParts", false);
+    /** See {@link #maxGrownPartBytes()}: {@value #MIN_PART_SIZE}..{@value #MAX_BUFFERED_PART_SIZE} bytes. */
+    public static final Setting<Long> MAX_GROWN_PART_BYTES =
+            SETTINGS.bytes("maxGrownPartBytes", MAX_BUFFERED_PART_SIZE, MIN_PART_SIZE, MAX_BUFFERED_PART_SIZE);
+
+    /** This object's values: a copy of the builder's, never handed out or changed. */
+    private final SettingValues values;
 
     private UploadSettings(Builder b) {
-        this.values = b.copy();
+        this.values = b.values.copy();
     }
 
     public static Builder builder() {
@@ -76,27 +95,38 @@ public final class UploadSettings {
 
     /** A builder holding every setting of this object. */
     public Builder toBuilder() {
-        return values.copy();
+        Builder b = new Builder();
+        b.values = values.copy();
+        return b;
+    }
+
+    /**
+     * The value of {@code setting}, one of this class's constants.
+     *
+     * @throws IllegalArgumentException for a setting of another part
+     */
+    public <T> T get(Setting<T> setting) {
+        return values.get(setting);
     }
 
     /** Size of each multipart part in bytes, {@value #MIN_PART_SIZE}..{@value #MAX_BUFFERED_PART_SIZE}. */
     public long partSizeBytes() {
-        return values.partSizeBytes;
+        return get(PART_SIZE_BYTES);
     }
 
     /** Parts one output stream may have uploading at once; the writer blocks past it. */
     public int maxPartsInFlightPerStream() {
-        return values.maxPartsInFlightPerStream;
+        return get(MAX_PARTS_IN_FLIGHT_PER_STREAM);
     }
 
     /** Bytes all output streams of the process may hold in part buffers together. */
     public long maxBufferedBytesPerProcess() {
-        return values.maxBufferedBytesPerProcess;
+        return get(MAX_BUFFERED_BYTES_PER_PROCESS);
     }
 
     /** Use {@code If-None-Match: *} for {@code NO_OVERWRITE} creates. */
     public boolean conditionalWritesEnabled() {
-        return values.conditionalWritesEnabled;
+        return get(CONDITIONAL_WRITES_ENABLED);
     }
 
     /**
@@ -105,7 +135,7 @@ public final class UploadSettings {
      * for the bucket's default (STANDARD on AWS).
      */
     public String storageClass() {
-        return values.storageClass;
+        return get(STORAGE_CLASS);
     }
 
     /**
@@ -115,7 +145,7 @@ public final class UploadSettings {
      * ({@code InvalidPart}); the largest object is then 10,000 parts of {@link #partSizeBytes()}.
      */
     public boolean uniformParts() {
-        return values.uniformParts;
+        return get(UNIFORM_PARTS);
     }
 
     /**
@@ -125,57 +155,58 @@ public final class UploadSettings {
      * one request attempt can send, so a grown part is not abandoned and resent by every attempt.
      */
     public long maxGrownPartBytes() {
-        return values.maxGrownPartBytes;
+        return get(MAX_GROWN_PART_BYTES);
     }
 
+    /** Every setting that is set, as {@code name=value, ...} in declaration order. */
     @Override
     public String toString() {
-        return SettingChecks.fieldsText(values);
+        return values.toString();
+    }
+
+    /** The storage class itself, or {@code null} for {@code null} or blank; see {@link Builder#storageClass}. */
+    private static String knownStorageClass(String value) {
+        String v = blankToNull(value);
+        if (v != null && !STORAGE_CLASSES.contains(v)) {
+            throw new IllegalArgumentException("unknown storage class '" + v + "', allowed: " + STORAGE_CLASSES);
+        }
+        return v;
     }
 
     /** Collects upload settings; every setter checks its own range, {@link #build()} the combinations. */
-    public static final class Builder implements Cloneable {
-        private long partSizeBytes = DEFAULT_PART_SIZE;
-        private int maxPartsInFlightPerStream = DEFAULT_MAX_PARTS_IN_FLIGHT;
-        private long maxBufferedBytesPerProcess = DEFAULT_MAX_BUFFERED_BYTES;
-        private boolean conditionalWritesEnabled = DEFAULT_CONDITIONAL_WRITES_ENABLED;
-        private String storageClass;
-        private boolean uniformParts;
-        private long maxGrownPartBytes = MAX_BUFFERED_PART_SIZE;
+    public static final class Builder {
+        private SettingValues values = new SettingValues(SETTINGS);
 
         private Builder() {}
 
-        /** A field-by-field copy; every field is an immutable value. */
-        private Builder copy() {
-            try {
-                return (Builder) clone();
-            } catch (CloneNotSupportedException e) {
-                throw new AssertionError(e);
-            }
+        /**
+         * Sets {@code setting}, one of {@link UploadSettings}'s constants, to {@code value}.
+         *
+         * @throws IllegalArgumentException naming the setting, the value and what is allowed, for a value outside
+         *     its range, or for a setting of another part
+         */
+        public <T> Builder set(Setting<T> setting, T value) {
+            values.set(setting, value);
+            return this;
         }
 
         /** @throws IllegalArgumentException outside 5 MiB..1 GiB ({@link #MAX_BUFFERED_PART_SIZE}) */
         public Builder partSizeBytes(long value) {
-            this.partSizeBytes = inRange("part size in bytes", value, MIN_PART_SIZE, MAX_BUFFERED_PART_SIZE);
-            return this;
+            return set(PART_SIZE_BYTES, value);
         }
 
         /** @throws IllegalArgumentException outside 1..{@value #MAX_MAX_PARTS_IN_FLIGHT} */
         public Builder maxPartsInFlightPerStream(int value) {
-            this.maxPartsInFlightPerStream = inRange("maxPartsInFlightPerStream", value, 1, MAX_MAX_PARTS_IN_FLIGHT);
-            return this;
+            return set(MAX_PARTS_IN_FLIGHT_PER_STREAM, value);
         }
 
         /** @throws IllegalArgumentException below one part of the smallest size */
         public Builder maxBufferedBytesPerProcess(long value) {
-            this.maxBufferedBytesPerProcess =
-                    inRange("process buffer limit in bytes", value, MIN_PART_SIZE, Long.MAX_VALUE);
-            return this;
+            return set(MAX_BUFFERED_BYTES_PER_PROCESS, value);
         }
 
         public Builder conditionalWritesEnabled(boolean value) {
-            this.conditionalWritesEnabled = value;
-            return this;
+            return set(CONDITIONAL_WRITES_ENABLED, value);
         }
 
         /**
@@ -186,18 +217,12 @@ public final class UploadSettings {
          * @throws IllegalArgumentException for any other value, naming it and the allowed ones
          */
         public Builder storageClass(String value) {
-            String v = blankToNull(value);
-            if (v != null && !STORAGE_CLASSES.contains(v)) {
-                throw new IllegalArgumentException("unknown storage class '" + v + "', allowed: " + STORAGE_CLASSES);
-            }
-            this.storageClass = v;
-            return this;
+            return set(STORAGE_CLASS, value);
         }
 
         /** See {@link UploadSettings#uniformParts()}. */
         public Builder uniformParts(boolean value) {
-            this.uniformParts = value;
-            return this;
+            return set(UNIFORM_PARTS, value);
         }
 
         /**
@@ -206,13 +231,13 @@ public final class UploadSettings {
          * @throws IllegalArgumentException outside 5 MiB..1 GiB
          */
         public Builder maxGrownPartBytes(long value) {
-            this.maxGrownPartBytes =
-                    inRange("largest grown part in bytes", value, MIN_PART_SIZE, MAX_BUFFERED_PART_SIZE);
-            return this;
+            return set(MAX_GROWN_PART_BYTES, value);
         }
 
         /** @throws IllegalArgumentException if the buffer limit is smaller than one part */
         public UploadSettings build() {
+            long maxBufferedBytesPerProcess = values.get(MAX_BUFFERED_BYTES_PER_PROCESS);
+            long partSizeBytes = values.get(PART_SIZE_BYTES);
             if (maxBufferedBytesPerProcess < partSizeBytes) {
                 throw new IllegalArgumentException("process buffer limit " + maxBufferedBytesPerProcess
                         + " bytes is smaller than one part of " + partSizeBytes + " bytes");

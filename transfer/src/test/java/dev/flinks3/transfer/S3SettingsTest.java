@@ -83,7 +83,7 @@ class S3SettingsTest {
 
         assertThat(read.readAheadBytes()).isEqualTo(1L << 20);
         assertThat(read.directGetsEnabled()).isFalse();
-        assertThat(read.readAheadParallelism()).isEqualTo(ReadSettings.DEFAULT_READ_AHEAD_PARALLELISM);
+        assertThat(read.readAheadParallelism()).isEqualTo(ReadSettings.READ_AHEAD_PARALLELISM.defaultValue());
         assertThat(read.toBuilder().build().readAheadBytes()).isEqualTo(1L << 20);
 
         UploadSettings.Builder upload = UploadSettings.builder().storageClass("STANDARD_IA");
