@@ -26,7 +26,6 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.flink.connector.file.sink.FileSink;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -44,8 +43,6 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * output. The multipart uploads open at the server right after the kill are counted and printed, by
  * prefix (checkpoints, sink).
  */
-@Disabled("Never run yet: written at the deadline of issue 26 while the shared machine (load average 60 on 2"
-        + " cores) kept the cluster from starting (see ClusterMainJobTest); enable after a first green run")
 @Timeout(value = 12, unit = TimeUnit.MINUTES)
 class ClusterFileSinkFailoverTest {
 

@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -24,10 +23,6 @@ import org.junit.jupiter.api.Timeout;
  * --rest-url} of the restored job, with the plugin's metrics in it. Flink version: system property
  * {@code flinks3.cluster.flink.version} (default 2.3.0).
  */
-@Disabled("Not yet green: on the shared machine (load average 60 on 2 cores) the JobManager or a TaskManager"
-        + " failed to start Pekko remoting within its fixed 10 s in three of four runs; the one start that worked"
-        + " reached job submission, which then needed Flink's --add-opens options (added since). Enable after a"
-        + " first green run on an unloaded machine")
 @Timeout(value = 12, unit = TimeUnit.MINUTES)
 class ClusterMainJobTest {
 

@@ -8,6 +8,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
@@ -28,6 +29,8 @@ import org.junit.jupiter.api.Assumptions;
 final class FlinkDistribution {
 
     private static final Duration FETCH_TIMEOUT = Duration.ofMinutes(5);
+    /** The maven-dependency-plugin the distribution pom uses too. */
+    private static final String DEPENDENCY_PLUGIN_VERSION = "3.8.1";
 
     private final String version;
     private final Path home;
@@ -90,6 +93,62 @@ final class FlinkDistribution {
             Files.writeString(fetched, fetchedWith);
         }
         return new FlinkDistribution(version, home);
+    }
+
+    /**
+     * One more jar of this version from Maven Central ({@code org.apache.flink:<artifactId>:<version>},
+     * without its dependencies) in {@code opt/}, as a distribution's {@code opt/} holds its connectors and
+     * reporters: fetched on first use by {@code mvn dependency:copy}.
+     *
+     * @return the jar, or empty if Maven cannot fetch it (the reason is printed)
+     */
+    synchronized Optional<Path> optionalJar(String artifactId) throws IOException, InterruptedException {
+        Path opt = Files.createDirectories(home.resolve("opt"));
+        Path jar = opt.resolve(artifactId + "-" + version + ".jar");
+        if (Files.isRegularFile(jar)) {
+            return Optional.of(jar);
+        }
+        Path log = opt.resolve(artifactId + ".fetch.log");
+        List<String> command = new ArrayList<>(List.of(
+                maven(),
+                "-B",
+                "-ntp",
+                "org.apache.maven.plugins:maven-dependency-plugin:" + DEPENDENCY_PLUGIN_VERSION + ":copy",
+                "-Dartifact=org.apache.flink:" + artifactId + ":" + version,
+                "-DoutputDirectory=" + opt));
+        String repo = System.getProperty("flinks3.maven.repo");
+        if (repo != null && !repo.isBlank()) {
+            command.add("-Dmaven.repo.local=" + repo);
+        }
+        Process maven = new ProcessBuilder(command)
+                .directory(opt.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
+        boolean exited = maven.waitFor(FETCH_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        if (!exited) {
+            maven.destroyForcibly().waitFor();
+        }
+        if (exited && maven.exitValue() == 0 && Files.isRegularFile(jar)) {
+            return Optional.of(jar);
+        }
+        System.out.println("org.apache.flink:" + artifactId + ":" + version + " could not be fetched from Maven Central"
+                + " (" + (exited ? "mvn exit code " + maven.exitValue() : "mvn ran longer than " + FETCH_TIMEOUT)
+                + "); Maven's output ends:\n" + tail(Files.readString(log, StandardCharsets.UTF_8), 1_500));
+        return Optional.empty();
+    }
+
+    /**
+     * Like {@link #optionalJar}, for a jar the calling test cannot do without.
+     *
+     * @throws org.opentest4j.TestAbortedException if Maven cannot fetch it
+     */
+    Path requiredJar(String artifactId) throws IOException, InterruptedException {
+        Optional<Path> jar = optionalJar(artifactId);
+        Assumptions.assumeTrue(
+                jar.isPresent(),
+                "org.apache.flink:" + artifactId + ":" + version + " could not be fetched from Maven Central, skipping");
+        return jar.orElseThrow();
     }
 
     /** The Flink version, e.g. {@code 1.20.5}. */
