@@ -28,8 +28,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The FileSink job {@link ClusterFileSinkFailoverTest} submits through Flink's CLI: {@code records}
  * numbered lines ({@link #line}) at {@code recordsPerSecond} through {@link Ballast} into a row-format
- * {@link FileSink} at {@code output}, part files rolled at 12 MiB only, so in-progress files are
- * persisted by the {@code RecoverableWriter} across many checkpoints. Checkpointing, the checkpoint
+ * {@link FileSink} at {@code output}, part files rolled at 32 MiB only (more than a subtask writes: one
+ * part file per subtask, committed at the end), so in-progress files are persisted by the {@code
+ * RecoverableWriter} across many checkpoints. Checkpointing, the checkpoint
  * directory and the restart strategy are the cluster's. Compiled against Flink 2.x and run on 1.20 too:
  * it uses only API both have.
  *
@@ -67,7 +68,7 @@ public final class FileSinkJob {
                 .name("ballast")
                 .sinkTo(FileSink.forRowFormat(output, new SimpleStringEncoder<String>())
                         .withRollingPolicy(DefaultRollingPolicy.builder()
-                                .withMaxPartSize(MemorySize.ofMebiBytes(12))
+                                .withMaxPartSize(MemorySize.ofMebiBytes(32))
                                 .withRolloverInterval(Duration.ofMinutes(10))
                                 .withInactivityInterval(Duration.ofMinutes(10))
                                 .build())

@@ -147,7 +147,8 @@ final class FlinkDistribution {
         Optional<Path> jar = optionalJar(artifactId);
         Assumptions.assumeTrue(
                 jar.isPresent(),
-                "org.apache.flink:" + artifactId + ":" + version + " could not be fetched from Maven Central, skipping");
+                "org.apache.flink:" + artifactId + ":" + version
+                        + " could not be fetched from Maven Central, skipping");
         return jar.orElseThrow();
     }
 
