@@ -16,11 +16,13 @@ import org.junit.jupiter.api.Assumptions;
 /**
  * One Flink version installed from Maven Central: Flink's distribution archive is not served there, so
  * the module jars its {@code lib/} holds (flink-core, flink-runtime, flink-clients, flink-streaming-java,
- * the RPC system, the RocksDB state backend, the file connector, log4j) are fetched by Maven with their
+ * the RPC system, the RocksDB state backend, log4j) are fetched by Maven with their
  * dependencies into {@code lib/}, and Flink's contract test suites with the JUnit console launcher into
  * {@code suite/}. The fetch runs {@code mvn package} on {@code src/test/flink-distribution/pom.xml} with
  * {@code -Dflink.version}; where it fails (offline, a version not published) the calling test is skipped
- * with Maven's output as the reason.
+ * with Maven's output as the reason. Single jars a distribution keeps in {@code opt/} (the file connector
+ * a job jar carries, the Prometheus reporter) are fetched on demand into {@code opt/} ({@link
+ * #optionalJar}).
  *
  * <p>System properties (set by this module's pom): {@code flinks3.distribution.pom}, {@code
  * flinks3.distributions.dir} (where installations go, one folder per version), {@code flinks3.maven.home}
