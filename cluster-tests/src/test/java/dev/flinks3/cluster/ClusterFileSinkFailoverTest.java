@@ -2,10 +2,14 @@ package dev.flinks3.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flinks3.testserver.AnswerRewriteFilter;
 import dev.flinks3.testserver.EmbeddedS3Server;
+import dev.flinks3.testserver.RequestKind;
+import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URISyntaxException;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +19,10 @@ import java.util.BitSet;
 import java.util.Enumeration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
@@ -23,12 +30,12 @@ import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.apache.flink.connector.file.sink.FileSink;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.Disabled;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
@@ -38,27 +45,49 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * {@link FileSinkJob} on a {@link StandaloneCluster} (a JobManager and two TaskManager processes, the
- * plugin from {@code plugins/}), submitted through Flink's CLI; one TaskManager that runs a subtask is
- * killed with {@code kill -9} while a checkpoint is in progress; the job recovers on the other and
- * finishes; every record is committed exactly once, and no multipart upload is left under the sink's
- * output. The multipart uploads open at the server right after the kill are counted and printed, by
- * prefix (checkpoints, sink).
+ * plugin from {@code plugins/}) of each Flink version of {@link StandaloneCluster#testedVersions},
+ * submitted through Flink's CLI with the version's own file connector in the job jar. Once the sink has
+ * an in-progress part file's upload open and two more checkpoints completed (so the {@code
+ * RecoverableWriter} persisted it), the server holds back its answers to the parts of checkpoint streams,
+ * and one TaskManager is killed with {@code kill -9} while both subtasks' checkpoint streams upload. The
+ * job recovers (restored operator state verified) and finishes; then:
+ *
+ * <ul>
+ *   <li>every record is committed exactly once;
+ *   <li>under the sink's output, every persisted upload open at the kill was completed by the job's
+ *       commit, none open at the kill was aborted, and what is still open was open at the kill already
+ *       (started by the killed TaskManager after the checkpoint it was restored from, so no checkpoint
+ *       names it): the restored job leaves nothing behind;
+ *   <li>under the checkpoint directory, the killed TaskManager's uploads stay open (nothing can complete or
+ *       abort them: the lifecycle rule README recommends for that prefix cleans them); they are counted.
+ * </ul>
+ *
+ * The multipart uploads open at the server right after the kill and after the job are printed by prefix.
  */
-@Disabled("Never run yet: written at the deadline of issue 26 while the shared machine (load average 60 on 2"
-        + " cores) kept the cluster from starting (see ClusterMainJobTest); enable after a first green run")
-@Timeout(value = 12, unit = TimeUnit.MINUTES)
+@Timeout(value = 6, unit = TimeUnit.MINUTES)
 class ClusterFileSinkFailoverTest {
 
     private static final String BUCKET = "flinks3-cluster-sink";
     private static final long RECORDS = 40_000;
     private static final int RECORDS_PER_SECOND = 1_500;
+    private static final String CHECKPOINTS = "checkpoints/";
+    private static final String OUTPUT = "out/";
+    private static final Duration PART_ANSWER_DELAY = Duration.ofSeconds(1);
     private static final Pattern JOB_ID = Pattern.compile("JobID ([0-9a-f]{32})");
 
-    @Test
-    void everyRecordExactlyOnceAfterATaskManagerIsKilledDuringACheckpoint() throws Exception {
-        Path work = Files.createDirectories(Path.of("target", "cluster-filesink-" + System.currentTimeMillis()))
+    static Stream<String> versions() {
+        return StandaloneCluster.testedVersions();
+    }
+
+    @ParameterizedTest(name = "Flink {0}")
+    @MethodSource("versions")
+    void everyRecordExactlyOnceAfterATaskManagerIsKilledDuringACheckpoint(String version) throws Exception {
+        Path work = Files.createDirectories(
+                        Path.of("target", "cluster-filesink-" + version + "-" + System.currentTimeMillis()))
                 .toAbsolutePath();
-        FlinkDistribution flink = FlinkDistribution.fetch(System.getProperty("flinks3.cluster.flink.version", "2.3.0"));
+        FlinkDistribution flink = FlinkDistribution.fetch(version);
+        // The job jar carries the file connector of the cluster's version, as a user's job jar does.
+        Path connector = flink.requiredJar("flink-connector-files");
         try (EmbeddedS3Server server = EmbeddedS3Server.builder()
                         .verifyTrailingChecksums(true)
                         .bucket(BUCKET)
@@ -81,7 +110,7 @@ class ClusterFileSinkFailoverTest {
                                 Map.entry("s3.region", server.region()),
                                 Map.entry("s3.path-style-access", "true"),
                                 Map.entry("s3.upload.min.part.size", "5mb"),
-                                Map.entry("execution.checkpointing.dir", "s3://" + BUCKET + "/checkpoints"),
+                                Map.entry("execution.checkpointing.dir", "s3://" + BUCKET + "/" + CHECKPOINTS),
                                 Map.entry("execution.checkpointing.interval", "1s"),
                                 Map.entry("restart-strategy.type", "fixed-delay"),
                                 Map.entry("restart-strategy.fixed-delay.attempts", "5"),
@@ -90,14 +119,41 @@ class ClusterFileSinkFailoverTest {
                                 Map.entry("taskmanager.load-balance.mode", "SLOTS"),
                                 Map.entry("heartbeat.interval", "1000"),
                                 Map.entry("heartbeat.timeout", "8000")))) {
-            Path jar = jobJar(work.resolve("filesink-job.jar"));
+            // The upload ids of every CompleteMultipartUpload and AbortMultipartUpload under the sink's output
+            // (the conditions only look; no request is changed).
+            Set<String> completed = ConcurrentHashMap.newKeySet();
+            Set<String> aborted = ConcurrentHashMap.newKeySet();
+            String outputPath = "/" + BUCKET + "/" + OUTPUT;
+            server.answers()
+                    .rewrite(
+                            RequestKind.COMPLETE_MULTIPART_UPLOAD,
+                            request -> {
+                                if (request.getRequestURI().startsWith(outputPath)) {
+                                    completed.add(uploadId(request));
+                                }
+                                return false;
+                            },
+                            AnswerRewriteFilter.ALWAYS,
+                            (request, served) -> served);
+            server.answers()
+                    .rewrite(
+                            RequestKind.ABORT_MULTIPART_UPLOAD,
+                            request -> {
+                                if (request.getRequestURI().startsWith(outputPath)) {
+                                    aborted.add(uploadId(request));
+                                }
+                                return false;
+                            },
+                            AnswerRewriteFilter.ALWAYS,
+                            (request, served) -> served);
+            Path jar = jobJar(work.resolve("filesink-job.jar"), connector);
             JavaProcess submit = cluster.cli(
                     "flink-run-filesink",
                     List.of(
                             "run",
                             "-d",
                             jar.toString(),
-                            "s3://" + BUCKET + "/out",
+                            "s3://" + BUCKET + "/" + OUTPUT,
                             String.valueOf(RECORDS),
                             String.valueOf(RECORDS_PER_SECOND)));
             assertThat(submit.waitFor(Duration.ofMinutes(3)))
@@ -107,30 +163,69 @@ class ClusterFileSinkFailoverTest {
             assertThat(id.find()).as("job id in: %s", submit.log()).isTrue();
             String job = id.group(1);
 
-            // A checkpoint in progress, after at least two completed ones.
-            Awaitility.await("a checkpoint in progress after two completed")
+            // An upload of the sink open, then two more checkpoints completed: the second of them was
+            // triggered after the upload was seen, so the RecoverableWriter persisted it (part files roll only
+            // at the end: 32 MiB is more than a subtask writes).
+            List<MultipartUpload> sinkSeen = Awaitility.await(
+                            "two completed checkpoints and an upload of the sink open")
                     .atMost(Duration.ofMinutes(3))
-                    .pollInterval(Duration.ofMillis(50))
+                    .pollInterval(Duration.ofMillis(200))
                     .ignoreExceptions()
-                    .until(() -> {
-                        String counts = cluster.get("/jobs/" + job + "/checkpoints");
-                        return count(counts, "completed") >= 2 && count(counts, "in_progress") >= 1;
-                    });
+                    .until(
+                            () -> count(cluster.get("/jobs/" + job + "/checkpoints"), "completed") >= 2
+                                    ? under(
+                                            s3.listMultipartUploads(b -> b.bucket(BUCKET))
+                                                    .uploads(),
+                                            OUTPUT)
+                                    : List.<MultipartUpload>of(),
+                            open -> !open.isEmpty());
+            int completedWhenSeen = count(cluster.get("/jobs/" + job + "/checkpoints"), "completed");
+            // From now on the server holds back its answer to every part of a checkpoint stream (stored at
+            // once, answered a second later): each checkpoint's multipart uploads stay open that long, and the
+            // kill below lands while both subtasks' streams upload.
+            AtomicBoolean slowCheckpointParts = new AtomicBoolean(true);
+            server.answers()
+                    .rewrite(
+                            RequestKind.UPLOAD_PART,
+                            request -> slowCheckpointParts.get()
+                                    && request.getRequestURI().startsWith("/" + BUCKET + "/" + CHECKPOINTS),
+                            AnswerRewriteFilter.ALWAYS,
+                            (request, served) -> {
+                                sleep(PART_ANSWER_DELAY);
+                                return served;
+                            });
+            List<MultipartUpload> openAtKill = Awaitility.await(
+                            "two more checkpoints completed, then one uploading on both TaskManagers")
+                    .atMost(Duration.ofMinutes(2))
+                    .pollInterval(Duration.ofMillis(100))
+                    .ignoreExceptions()
+                    .until(
+                            () -> count(cluster.get("/jobs/" + job + "/checkpoints"), "completed")
+                                            >= completedWhenSeen + 2
+                                    ? s3.listMultipartUploads(b -> b.bucket(BUCKET))
+                                            .uploads()
+                                    : List.<MultipartUpload>of(),
+                            open -> under(open, CHECKPOINTS).size() >= 2);
             JavaProcess victim = taskManagerRunning(cluster, job);
             victim.kill();
+            // Counted at the server right after the kill (the list before the kill plus anything that
+            // was still open, since the dead process can open nothing more).
             List<MultipartUpload> open =
                     s3.listMultipartUploads(b -> b.bucket(BUCKET)).uploads();
-            long underCheckpoints = open.stream()
-                    .filter(u -> u.key().startsWith("checkpoints/"))
-                    .count();
-            long underSink =
-                    open.stream().filter(u -> u.key().startsWith("out/")).count();
             System.out.printf(
-                    "after kill -9 of %s: %d multipart uploads open, %d under checkpoints/, %d under out/%n",
-                    victim, open.size(), underCheckpoints, underSink);
+                    "Flink %s, kill -9 of %s during a checkpoint: %d multipart uploads open, %d under %s (checkpoint"
+                            + " streams), %d under %s (the sink's in-progress part files)%n",
+                    version,
+                    victim,
+                    open.size(),
+                    under(open, CHECKPOINTS).size(),
+                    CHECKPOINTS,
+                    under(open, OUTPUT).size(),
+                    OUTPUT);
+            slowCheckpointParts.set(false);
 
             Awaitility.await("job " + job + " finished")
-                    .atMost(Duration.ofMinutes(6))
+                    .atMost(Duration.ofMinutes(3))
                     .pollInterval(Duration.ofSeconds(1))
                     .ignoreExceptions()
                     .failFast("job failed", () -> cluster.get("/jobs/" + job).contains("\"state\":\"FAILED\""))
@@ -138,18 +233,105 @@ class ClusterFileSinkFailoverTest {
             assertThat(cluster.get("/jobs/" + job + "/exceptions"))
                     .as("the job went through a failover")
                     .contains("exceptionHistory");
+            assertThat(restoredBallast(cluster))
+                    .as("operator state restored and verified after the kill (TaskManager logs)")
+                    .isNotEmpty();
 
             assertEveryRecordExactlyOnce(s3);
-            assertThat(s3.listMultipartUploads(b -> b.bucket(BUCKET).prefix("out/"))
-                            .uploads())
-                    .as("multipart uploads left under the sink's output")
-                    .isEmpty();
+            List<MultipartUpload> left =
+                    s3.listMultipartUploads(b -> b.bucket(BUCKET)).uploads();
+            Set<String> openAtKillIds =
+                    openAtKill.stream().map(MultipartUpload::uploadId).collect(Collectors.toSet());
+            // The sink's uploads open at the kill: those seen before the last checkpoints were persisted by
+            // the RecoverableWriter; the restored job resumed them (or the surviving TaskManager kept writing)
+            // and completed them at the commit. None may be aborted.
+            List<MultipartUpload> sinkAtKill = under(openAtKill, OUTPUT);
+            Set<String> seenIds =
+                    sinkSeen.stream().map(MultipartUpload::uploadId).collect(Collectors.toSet());
+            List<MultipartUpload> persisted = sinkAtKill.stream()
+                    .filter(u -> seenIds.contains(u.uploadId()))
+                    .toList();
+            List<MultipartUpload> sinkLeft = under(left, OUTPUT);
+            List<MultipartUpload> abandoned = under(left, CHECKPOINTS);
             System.out.printf(
-                    "after the job finished: %d multipart uploads open under checkpoints/%n",
-                    s3.listMultipartUploads(b -> b.bucket(BUCKET).prefix("checkpoints/"))
-                            .uploads()
-                            .size());
+                    "Flink %s, after the job finished: %d abandoned checkpoint-stream uploads open under %s (left by"
+                            + " the killed TaskManager; a lifecycle rule on that prefix cleans them); under %s, of"
+                            + " the %d uploads open at the kill (%d persisted by a completed checkpoint) %d were"
+                            + " committed, %d aborted, %d are left open (started by the killed TaskManager after the"
+                            + " checkpoint it was restored from, so no checkpoint names them)%n",
+                    version,
+                    abandoned.size(),
+                    CHECKPOINTS,
+                    OUTPUT,
+                    sinkAtKill.size(),
+                    persisted.size(),
+                    sinkAtKill.stream()
+                            .filter(u -> completed.contains(u.uploadId()))
+                            .count(),
+                    sinkAtKill.stream()
+                            .filter(u -> aborted.contains(u.uploadId()))
+                            .count(),
+                    sinkLeft.size());
+            assertThat(persisted)
+                    .as("the sink's uploads open at the kill that a completed checkpoint persisted")
+                    .isNotEmpty()
+                    .allSatisfy(u -> assertThat(completed)
+                            .as("committed by the job: %s", u.key())
+                            .contains(u.uploadId()));
+            assertThat(sinkAtKill)
+                    .as("the sink's uploads open at the kill, aborted since (ids %s)", aborted)
+                    .noneSatisfy(u -> assertThat(aborted).contains(u.uploadId()));
+            assertThat(sinkLeft)
+                    .as(
+                            "uploads open under %s after the job finished: none that the job committed, and none that"
+                                    + " was not open at the kill already (the restored job leaves nothing behind)",
+                            OUTPUT)
+                    .noneSatisfy(u -> assertThat(completed).contains(u.uploadId()))
+                    .allSatisfy(u -> assertThat(openAtKillIds).contains(u.uploadId()));
+            assertThat(abandoned)
+                    .as("checkpoint-stream uploads the killed TaskManager left open (it was killed mid-upload)")
+                    .isNotEmpty()
+                    .allSatisfy(upload -> assertThat(openAtKillIds).contains(upload.uploadId()));
         }
+    }
+
+    /** The value of {@code uploadId} in the request's query string. */
+    private static String uploadId(HttpServletRequest request) {
+        String query = request.getQueryString();
+        if (query == null) {
+            return "";
+        }
+        for (String parameter : query.split("&")) {
+            if (parameter.startsWith("uploadId=")) {
+                return URLDecoder.decode(parameter.substring("uploadId=".length()), StandardCharsets.UTF_8);
+            }
+        }
+        return "";
+    }
+
+    private static List<MultipartUpload> under(List<MultipartUpload> uploads, String prefix) {
+        return uploads.stream().filter(u -> u.key().startsWith(prefix)).toList();
+    }
+
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The lines of the TaskManagers' logs where {@link FileSinkJob.Ballast} checked restored state. */
+    private static List<String> restoredBallast(StandaloneCluster cluster) throws IOException {
+        List<String> lines = new ArrayList<>();
+        for (JavaProcess taskManager : cluster.taskManagers()) {
+            taskManager
+                    .log()
+                    .lines()
+                    .filter(l -> l.contains(FileSinkJob.RESTORED))
+                    .forEach(lines::add);
+        }
+        return lines;
     }
 
     /** The TaskManager process that runs a subtask of {@code job} (matched by its data port in the REST API). */
@@ -182,7 +364,7 @@ class ClusterFileSinkFailoverTest {
         BitSet seen = new BitSet((int) RECORDS);
         List<Long> duplicates = new ArrayList<>();
         List<S3Object> objects = new ArrayList<>();
-        s3.listObjectsV2Paginator(b -> b.bucket(BUCKET).prefix("out/"))
+        s3.listObjectsV2Paginator(b -> b.bucket(BUCKET).prefix(OUTPUT))
                 .contents()
                 .forEach(objects::add);
         for (S3Object object : objects) {
@@ -202,17 +384,12 @@ class ClusterFileSinkFailoverTest {
         assertThat(seen.length()).isEqualTo((int) RECORDS);
     }
 
-    /** {@link FileSinkJob}'s classes and flink-connector-files (a distribution's lib/ does not hold it). */
-    private static Path jobJar(Path jar) throws IOException, URISyntaxException {
+    /** {@link FileSinkJob}'s classes and {@code connector}, the cluster's flink-connector-files (not in lib/). */
+    private static Path jobJar(Path jar, Path connector) throws IOException, URISyntaxException {
         Manifest manifest = new Manifest();
         manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
         manifest.getMainAttributes().put(Attributes.Name.MAIN_CLASS, FileSinkJob.class.getName());
         Path classes = Path.of(FileSinkJob.class
-                .getProtectionDomain()
-                .getCodeSource()
-                .getLocation()
-                .toURI());
-        Path connector = Path.of(FileSink.class
                 .getProtectionDomain()
                 .getCodeSource()
                 .getLocation()

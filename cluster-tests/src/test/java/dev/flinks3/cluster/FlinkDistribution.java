@@ -8,6 +8,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
@@ -15,11 +16,13 @@ import org.junit.jupiter.api.Assumptions;
 /**
  * One Flink version installed from Maven Central: Flink's distribution archive is not served there, so
  * the module jars its {@code lib/} holds (flink-core, flink-runtime, flink-clients, flink-streaming-java,
- * the RPC system, the RocksDB state backend, the file connector, log4j) are fetched by Maven with their
+ * the RPC system, the RocksDB state backend, log4j) are fetched by Maven with their
  * dependencies into {@code lib/}, and Flink's contract test suites with the JUnit console launcher into
  * {@code suite/}. The fetch runs {@code mvn package} on {@code src/test/flink-distribution/pom.xml} with
  * {@code -Dflink.version}; where it fails (offline, a version not published) the calling test is skipped
- * with Maven's output as the reason.
+ * with Maven's output as the reason. Single jars a distribution keeps in {@code opt/} (the file connector
+ * a job jar carries, the Prometheus reporter) are fetched on demand into {@code opt/} ({@link
+ * #optionalJar}).
  *
  * <p>System properties (set by this module's pom): {@code flinks3.distribution.pom}, {@code
  * flinks3.distributions.dir} (where installations go, one folder per version), {@code flinks3.maven.home}
@@ -28,6 +31,8 @@ import org.junit.jupiter.api.Assumptions;
 final class FlinkDistribution {
 
     private static final Duration FETCH_TIMEOUT = Duration.ofMinutes(5);
+    /** The maven-dependency-plugin the distribution pom uses too. */
+    private static final String DEPENDENCY_PLUGIN_VERSION = "3.8.1";
 
     private final String version;
     private final Path home;
@@ -90,6 +95,63 @@ final class FlinkDistribution {
             Files.writeString(fetched, fetchedWith);
         }
         return new FlinkDistribution(version, home);
+    }
+
+    /**
+     * One more jar of this version from Maven Central ({@code org.apache.flink:<artifactId>:<version>},
+     * without its dependencies) in {@code opt/}, as a distribution's {@code opt/} holds its connectors and
+     * reporters: fetched on first use by {@code mvn dependency:copy}.
+     *
+     * @return the jar, or empty if Maven cannot fetch it (the reason is printed)
+     */
+    synchronized Optional<Path> optionalJar(String artifactId) throws IOException, InterruptedException {
+        Path opt = Files.createDirectories(home.resolve("opt"));
+        Path jar = opt.resolve(artifactId + "-" + version + ".jar");
+        if (Files.isRegularFile(jar)) {
+            return Optional.of(jar);
+        }
+        Path log = opt.resolve(artifactId + ".fetch.log");
+        List<String> command = new ArrayList<>(List.of(
+                maven(),
+                "-B",
+                "-ntp",
+                "org.apache.maven.plugins:maven-dependency-plugin:" + DEPENDENCY_PLUGIN_VERSION + ":copy",
+                "-Dartifact=org.apache.flink:" + artifactId + ":" + version,
+                "-DoutputDirectory=" + opt));
+        String repo = System.getProperty("flinks3.maven.repo");
+        if (repo != null && !repo.isBlank()) {
+            command.add("-Dmaven.repo.local=" + repo);
+        }
+        Process maven = new ProcessBuilder(command)
+                .directory(opt.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
+        boolean exited = maven.waitFor(FETCH_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        if (!exited) {
+            maven.destroyForcibly().waitFor();
+        }
+        if (exited && maven.exitValue() == 0 && Files.isRegularFile(jar)) {
+            return Optional.of(jar);
+        }
+        System.out.println("org.apache.flink:" + artifactId + ":" + version + " could not be fetched from Maven Central"
+                + " (" + (exited ? "mvn exit code " + maven.exitValue() : "mvn ran longer than " + FETCH_TIMEOUT)
+                + "); Maven's output ends:\n" + tail(Files.readString(log, StandardCharsets.UTF_8), 1_500));
+        return Optional.empty();
+    }
+
+    /**
+     * Like {@link #optionalJar}, for a jar the calling test cannot do without.
+     *
+     * @throws org.opentest4j.TestAbortedException if Maven cannot fetch it
+     */
+    Path requiredJar(String artifactId) throws IOException, InterruptedException {
+        Optional<Path> jar = optionalJar(artifactId);
+        Assumptions.assumeTrue(
+                jar.isPresent(),
+                "org.apache.flink:" + artifactId + ":" + version
+                        + " could not be fetched from Maven Central, skipping");
+        return jar.orElseThrow();
     }
 
     /** The Flink version, e.g. {@code 1.20.5}. */

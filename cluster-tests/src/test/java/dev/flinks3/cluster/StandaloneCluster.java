@@ -16,6 +16,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import javax.management.remote.JMXServiceURL;
 import org.awaitility.Awaitility;
 
 /**
@@ -31,6 +33,13 @@ final class StandaloneCluster implements AutoCloseable {
 
     private static final Pattern EXEC_RESULT = Pattern.compile("BASH_JAVA_UTILS_EXEC_RESULT:(.*)");
     private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
+    /**
+     * The key that enables Flink's Prometheus reporter named {@code prom} (as the k8s manifests name it);
+     * where the configuration has it, every process gets a port of its own ({@link #prometheusUrl}).
+     */
+    static final String PROMETHEUS_FACTORY = "metrics.reporter.prom.factory.class";
+
+    private static final String PROMETHEUS_PORT = "metrics.reporter.prom.port";
 
     /**
      * The JVM options of {@code env.java.opts.all} in the {@code config.yaml} Flink's distribution ships,
@@ -58,6 +67,8 @@ final class StandaloneCluster implements AutoCloseable {
     private final int restPort;
     private final JavaProcess jobManager;
     private final List<JavaProcess> taskManagers = new ArrayList<>();
+    private final List<Integer> taskManagerJmxPorts = new ArrayList<>();
+    private final Map<JavaProcess, Integer> metricsPorts = new LinkedHashMap<>();
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -77,7 +88,30 @@ final class StandaloneCluster implements AutoCloseable {
      */
     static StandaloneCluster start(
             FlinkDistribution flink, Path home, int taskManagers, Map<String, String> configuration) throws Exception {
+        return start(flink, home, taskManagers, configuration, Map.of());
+    }
+
+    /**
+     * Like {@link #start(FlinkDistribution, Path, int, Map)}, with more plugins installed beside ours.
+     *
+     * @param morePlugins jars by the folder under {@code plugins/} they go to, e.g. Flink's Prometheus
+     *     reporter in {@code metrics-prometheus}, as Flink's images ship it
+     */
+    static StandaloneCluster start(
+            FlinkDistribution flink,
+            Path home,
+            int taskManagers,
+            Map<String, String> configuration,
+            Map<String, Path> morePlugins)
+            throws Exception {
         Path plugins = FlinkDistribution.installPlugin(home, FlinkDistribution.pluginJar());
+        for (Map.Entry<String, Path> plugin : morePlugins.entrySet()) {
+            Path dir = Files.createDirectories(plugins.resolve(plugin.getKey()));
+            Files.copy(
+                    plugin.getValue(),
+                    dir.resolve(plugin.getValue().getFileName()),
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
         Path conf = Files.createDirectories(home.resolve("conf"));
         Path logs = Files.createDirectories(home.resolve("log"));
         int restPort = freePort();
@@ -113,6 +147,8 @@ final class StandaloneCluster implements AutoCloseable {
                 "FLINK_PLUGINS_DIR", plugins.toString(),
                 "FLINK_CONF_DIR", conf.toString(),
                 "FLINK_LOG_DIR", logs.toString());
+        boolean prometheus = config.containsKey(PROMETHEUS_FACTORY);
+        int jobManagerMetricsPort = freePort();
         JavaProcess jobManager = flinkProcess(
                 flink,
                 "jobmanager",
@@ -120,21 +156,31 @@ final class StandaloneCluster implements AutoCloseable {
                 "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint",
                 conf,
                 environment,
-                logs);
+                logs,
+                List.of(),
+                prometheus ? List.of("-D", PROMETHEUS_PORT + "=" + jobManagerMetricsPort) : List.of());
         StandaloneCluster cluster = new StandaloneCluster(flink, home, restPort, jobManager);
+        cluster.metricsPorts.put(jobManager, jobManagerMetricsPort);
         try {
             // TaskManagers after the JobManager is up, as start-cluster.sh does in effect; starting all at
             // once on a busy machine can starve the JobManager's RPC start past Pekko's fixed 10 s.
             cluster.awaitTaskManagers(0);
             for (int i = 0; i < taskManagers; i++) {
-                cluster.taskManagers.add(flinkProcess(
+                int jmxPort = freePort();
+                int metricsPort = freePort();
+                JavaProcess taskManager = flinkProcess(
                         flink,
                         "taskmanager-" + i,
                         "GET_TM_RESOURCE_PARAMS",
                         "org.apache.flink.runtime.taskexecutor.TaskManagerRunner",
                         conf,
                         environment,
-                        logs));
+                        logs,
+                        jmxOptions(jmxPort),
+                        prometheus ? List.of("-D", PROMETHEUS_PORT + "=" + metricsPort) : List.of());
+                cluster.taskManagers.add(taskManager);
+                cluster.taskManagerJmxPorts.add(jmxPort);
+                cluster.metricsPorts.put(taskManager, metricsPort);
             }
             cluster.awaitTaskManagers(taskManagers);
             return cluster;
@@ -143,6 +189,17 @@ final class StandaloneCluster implements AutoCloseable {
             throw new IllegalStateException(
                     "The cluster did not start (" + e + "); its logs end:\n" + cluster.logTails(), e);
         }
+    }
+
+    /**
+     * The Flink versions the cluster tests run on: system property {@code flinks3.cluster.flink.versions}
+     * (set in this module's pom), the newest release and the long-term-support line by default.
+     */
+    static Stream<String> testedVersions() {
+        return Arrays.stream(System.getProperty("flinks3.cluster.flink.versions", "2.3.0,1.20.5")
+                        .split(","))
+                .map(String::trim)
+                .filter(v -> !v.isEmpty());
     }
 
     /** The JobManager's REST API, {@code http://127.0.0.1:<port>}. */
@@ -157,6 +214,21 @@ final class StandaloneCluster implements AutoCloseable {
 
     List<JavaProcess> taskManagers() {
         return taskManagers;
+    }
+
+    /**
+     * The JMX connector of TaskManager {@code index}'s platform MBean server, on loopback without
+     * authentication (what {@code -Dcom.sun.management.jmxremote.port} in {@code env.java.opts.taskmanager}
+     * gives a TaskManager that has a host of its own, as a pod does).
+     */
+    JMXServiceURL taskManagerJmx(int index) throws IOException {
+        return new JMXServiceURL(
+                "service:jmx:rmi:///jndi/rmi://127.0.0.1:" + taskManagerJmxPorts.get(index) + "/jmxrmi");
+    }
+
+    /** The {@code /metrics} endpoint of {@code process}'s Prometheus reporter. */
+    URI prometheusUrl(JavaProcess process) {
+        return URI.create("http://127.0.0.1:" + metricsPorts.get(process) + "/metrics");
     }
 
     JavaProcess jobManager() {
@@ -238,10 +310,13 @@ final class StandaloneCluster implements AutoCloseable {
             String mainClass,
             Path conf,
             Map<String, String> environment,
-            Path logs)
+            Path logs,
+            List<String> moreJvmOptions,
+            List<String> moreDynamicOptions)
             throws Exception {
         List<String> resources = bashJavaUtils(flink, resourceCommand, conf, logs.resolve(name + "-resources.log"));
         List<String> jvm = new ArrayList<>(FLINK_JAVA_OPTIONS);
+        jvm.addAll(moreJvmOptions);
         jvm.addAll(Arrays.asList(resources.get(0).trim().split("\\s+")));
         jvm.add("-Dlog.file=" + logs.resolve(name + ".log"));
         jvm.add("-Dlog4j.configurationFile=" + conf.resolve("log4j.properties"));
@@ -249,6 +324,7 @@ final class StandaloneCluster implements AutoCloseable {
         if (resources.size() > 1) {
             args.addAll(Arrays.asList(resources.get(resources.size() - 1).trim().split("\\s+")));
         }
+        args.addAll(moreDynamicOptions);
         return JavaProcess.start(name, flink.lib(), jvm, mainClass, args, environment, logs.resolve(name + ".out"));
     }
 
@@ -274,6 +350,16 @@ final class StandaloneCluster implements AutoCloseable {
             throw new IllegalStateException("BashJavaUtils " + command + " failed (exit " + exit + "):\n" + output);
         }
         return results;
+    }
+
+    private static List<String> jmxOptions(int port) {
+        return List.of(
+                "-Dcom.sun.management.jmxremote.port=" + port,
+                "-Dcom.sun.management.jmxremote.rmi.port=" + port,
+                "-Dcom.sun.management.jmxremote.host=127.0.0.1",
+                "-Djava.rmi.server.hostname=127.0.0.1",
+                "-Dcom.sun.management.jmxremote.authenticate=false",
+                "-Dcom.sun.management.jmxremote.ssl=false");
     }
 
     private static List<String> jvmOptions(String... more) {

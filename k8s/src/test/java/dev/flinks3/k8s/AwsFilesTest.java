@@ -4,13 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /**
  * The IAM policy grants exactly the S3 actions the plugin's calls need, on one bucket, and the
- * bucket's lifecycle rule cleans up multipart uploads nobody completed or aborted.
+ * bucket's lifecycle rules clean up the multipart uploads of checkpoint streams nobody completed or
+ * aborted, scoped to the checkpoint and savepoint directories.
  */
 class AwsFilesTest {
 
@@ -60,22 +62,46 @@ class AwsFilesTest {
         }
     }
 
+    /**
+     * One rule per checkpoint and savepoint directory of each deployment (the base FlinkDeployment's
+     * {@code s3://BUCKET/DEPLOYMENT/...}, DEPLOYMENT the variant's name), and none wider: a rule on the
+     * whole bucket, or on a prefix a FileSink writes under, would abort the multipart uploads of in-progress
+     * part files that the RecoverableWriter persisted (README, "Incomplete multipart uploads").
+     */
     @Test
-    void lifecycleAbortsIncompleteMultipartUploadsAfterOneDayInTheWholeBucket() {
+    void lifecycleAbortsIncompleteUploadsAfterOneDayOnlyUnderTheCheckpointAndSavepointDirectories() {
         JsonNode rules = Yaml.json(ModuleFiles.read(ModuleFiles.BUCKET_LIFECYCLE), "bucket-lifecycle.json")
                 .path("Rules");
+        JsonNode configuration = Yaml.document(ModuleFiles.MANIFESTS.resolve("base/flink-deployment.yaml"))
+                .path("spec")
+                .path("flinkConfiguration");
+        Set<String> directories = new TreeSet<>();
+        for (Variant.Plugin plugin : Variant.Plugin.values()) {
+            for (String key : List.of("execution.checkpointing.dir", "execution.checkpointing.savepoint-dir")) {
+                String dir = configuration.path(key).asText();
+                assertThat(dir).as(key).startsWith("s3://BUCKET/DEPLOYMENT/");
+                directories.add(dir.replace("s3://BUCKET/DEPLOYMENT/", plugin.deploymentName + "/") + "/");
+            }
+        }
 
-        assertThat(rules).hasSize(1);
-        JsonNode rule = rules.get(0);
-        assertThat(rule.path("Status").asText()).isEqualTo("Enabled");
-        assertThat(rule.path("Filter").path("Prefix").asText("missing")).isEmpty();
-        assertThat(rule.path("AbortIncompleteMultipartUpload")
-                        .path("DaysAfterInitiation")
-                        .asInt())
-                .isEqualTo(1);
-        assertThat(rule.has("Expiration"))
-                .as("checkpoints are never expired by the rule")
-                .isFalse();
+        Set<String> prefixes = new TreeSet<>();
+        for (JsonNode rule : rules) {
+            String prefix = rule.path("Filter").path("Prefix").asText("");
+            prefixes.add(prefix);
+            assertThat(rule.path("Status").asText()).as(prefix).isEqualTo("Enabled");
+            assertThat(rule.path("AbortIncompleteMultipartUpload")
+                            .path("DaysAfterInitiation")
+                            .asInt())
+                    .as(prefix)
+                    .isEqualTo(1);
+            assertThat(rule.has("Expiration"))
+                    .as("checkpoints are never expired by the rule")
+                    .isFalse();
+        }
+        assertThat(prefixes)
+                .as("prefixes of the lifecycle rules: the checkpoint and savepoint directories, nothing wider")
+                .doesNotContain("")
+                .isEqualTo(directories);
     }
 
     private static Set<String> grantedActions() {
