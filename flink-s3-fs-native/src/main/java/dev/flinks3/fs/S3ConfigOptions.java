@@ -744,6 +744,21 @@ public final class S3ConfigOptions {
                     + " (arn:aws:s3:<region>:<account>:accesspoint/<name>) or alias that requests for"
                     + " s3://<bucket>/ are sent to; the SDK signs for it and resolves its endpoint."));
 
+    // ---- abandoned uploads -----------------------------------------------------------------------
+
+    public static final ConfigOption<Duration> MULTIPART_PURGE_AGE = declare(ConfigOptions.key("s3.multipart.purge.age")
+            .durationType()
+            .defaultValue(Duration.ZERO)
+            .withDescription("Age after which a multipart upload under the checkpoint or savepoint directory"
+                    + " ('execution.checkpointing.dir', 'execution.checkpointing.savepoint-dir' or their older"
+                    + " 'state.*' spellings) is aborted when the filesystem of that directory's bucket is created:"
+                    + " the streams of TaskManagers killed while a checkpoint uploaded, which nothing else ever"
+                    + " completes or aborts. 0 (the default) aborts nothing. Uploads outside those directories,"
+                    + " such as a FileSink's part files in progress, are never touched. With 's3.entropy.key' in the"
+                    + " directory, the folders before it are purged; a directory at a bucket's root, or with the"
+                    + " entropy key in its first folder, is not purged (a warning says so). Pick an age no"
+                    + " checkpoint or savepoint takes to write, e.g. '1 d'."));
+
     // ---- entropy injection ----------------------------------------------------------------------
 
     public static final ConfigOption<String> ENTROPY_KEY = declare(ConfigOptions.key("s3.entropy.key")

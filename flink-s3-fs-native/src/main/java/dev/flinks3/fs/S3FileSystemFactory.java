@@ -61,6 +61,10 @@ public class S3FileSystemFactory implements FileSystemFactory {
     private SortedMap<String, String> values = NO_OVERRIDES;
     /** Buckets whose multipart uploads were checked at creation ({@code s3.sse.kms.check-on-create}). */
     private final Set<String> multipartChecked = new HashSet<>();
+    /** The purge of abandoned uploads under the checkpoint and savepoint directories ({@code s3.multipart.purge.age}). */
+    private AbandonedUploadPurge purge = AbandonedUploadPurge.of(Map.of(), null);
+    /** Buckets purged of abandoned uploads by this factory. */
+    private final Set<String> purged = new HashSet<>();
 
     /** This factory's leases on the runtime's clients, by per-bucket overrides (empty: global). */
     private final Map<SortedMap<String, String>, S3Runtime.Client> clients = new HashMap<>();
@@ -96,6 +100,8 @@ public class S3FileSystemFactory implements FileSystemFactory {
         UnknownKeys.warnOnce(config);
         closeClients();
         multipartChecked.clear();
+        purged.clear();
+        purge = AbandonedUploadPurge.of(values, parsed.entropyKey());
         settings = parsed;
         bucketSettings = perBucket;
         bucketOverrides = overrides;
@@ -135,6 +141,14 @@ public class S3FileSystemFactory implements FileSystemFactory {
                 multipartChecked.remove(bucket);
                 throw e;
             }
+        }
+        if (!effective.multipartPurgeAge().isZero() && bucket != null && purged.add(bucket)) {
+            purge.run(
+                    backend.objectClient(),
+                    getScheme(),
+                    bucket,
+                    effective.multipartPurgeAge(),
+                    System.currentTimeMillis());
         }
         S3FileSystem fs = PATHS_COPYING
                 ? PathsCopyingS3FileSystem.create(

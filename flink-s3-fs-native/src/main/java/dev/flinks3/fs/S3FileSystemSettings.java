@@ -34,6 +34,7 @@ public final class S3FileSystemSettings {
     private final Duration closeTimeout;
     private final Duration metricsLogInterval;
     private final boolean multipartCheckOnCreate;
+    private final Duration multipartPurgeAge;
 
     private S3FileSystemSettings(
             S3Settings s3,
@@ -42,7 +43,8 @@ public final class S3FileSystemSettings {
             boolean bulkCopyEnabled,
             Duration closeTimeout,
             Duration metricsLogInterval,
-            boolean multipartCheckOnCreate) {
+            boolean multipartCheckOnCreate,
+            Duration multipartPurgeAge) {
         this.s3 = Objects.requireNonNull(s3, "s3");
         this.entropyKey = entropyKey;
         this.entropyLength = entropyLength;
@@ -50,6 +52,7 @@ public final class S3FileSystemSettings {
         this.closeTimeout = closeTimeout;
         this.metricsLogInterval = metricsLogInterval;
         this.multipartCheckOnCreate = multipartCheckOnCreate;
+        this.multipartPurgeAge = multipartPurgeAge;
     }
 
     /**
@@ -103,7 +106,8 @@ public final class S3FileSystemSettings {
                 config.bool(S3ConfigOptions.BULK_COPY_ENABLED),
                 config.positiveDuration(S3ConfigOptions.CLOSE_TIMEOUT),
                 config.nonNegativeDuration(S3ConfigOptions.METRICS_LOG_INTERVAL),
-                config.bool(S3ConfigOptions.SSE_KMS_CHECK_ON_CREATE));
+                config.bool(S3ConfigOptions.SSE_KMS_CHECK_ON_CREATE),
+                config.nonNegativeDuration(S3ConfigOptions.MULTIPART_PURGE_AGE));
     }
 
     /** Settings for tests and embedders: the given S3 settings, no entropy injection, defaults otherwise. */
@@ -115,13 +119,21 @@ public final class S3FileSystemSettings {
                 S3ConfigOptions.BULK_COPY_ENABLED.defaultValue(),
                 S3ConfigOptions.CLOSE_TIMEOUT.defaultValue(),
                 S3ConfigOptions.METRICS_LOG_INTERVAL.defaultValue(),
-                S3ConfigOptions.SSE_KMS_CHECK_ON_CREATE.defaultValue());
+                S3ConfigOptions.SSE_KMS_CHECK_ON_CREATE.defaultValue(),
+                S3ConfigOptions.MULTIPART_PURGE_AGE.defaultValue());
     }
 
     /** A copy with entropy injection: {@code key} in paths is replaced by {@code length} random characters. */
     public S3FileSystemSettings withEntropy(String key, int length) {
         return new S3FileSystemSettings(
-                s3, key, length, bulkCopyEnabled, closeTimeout, metricsLogInterval, multipartCheckOnCreate);
+                s3,
+                key,
+                length,
+                bulkCopyEnabled,
+                closeTimeout,
+                metricsLogInterval,
+                multipartCheckOnCreate,
+                multipartPurgeAge);
     }
 
     /**
@@ -189,6 +201,15 @@ public final class S3FileSystemSettings {
         return multipartCheckOnCreate;
     }
 
+    /**
+     * Age after which multipart uploads under the checkpoint and savepoint directories are aborted when the
+     * filesystem of their bucket is created ({@code s3.multipart.purge.age}, see {@link AbandonedUploadPurge}); zero
+     * for none.
+     */
+    public Duration multipartPurgeAge() {
+        return multipartPurgeAge;
+    }
+
     @Override
     public String toString() {
         return "S3FileSystemSettings{" + s3
@@ -198,6 +219,7 @@ public final class S3FileSystemSettings {
                 + ", closeTimeout=" + closeTimeout
                 + ", metricsLogInterval=" + metricsLogInterval
                 + (multipartCheckOnCreate ? ", multipartCheckOnCreate=true" : "")
+                + (multipartPurgeAge.isZero() ? "" : ", multipartPurgeAge=" + multipartPurgeAge)
                 + "}";
     }
 }

@@ -89,6 +89,7 @@ public final class BadValues {
                 bad("s3.entropy.length", "0", "from 1 to 64"),
                 bad("s3.metrics.log-interval", "-1 min", "0 or a positive duration"),
                 bad("s3.metrics.log-interval", "hourly", "0 or a positive duration"),
+                bad("s3.multipart.purge.age", "-1 d", "0 or a positive duration"),
                 bad("s3.expect-continue.enabled", "maybe", "true or false"),
                 bad("s3.upload.uniform-parts", "yes", "true or false"),
                 bad("s3.sse.kms.check-on-create", "1", "true or false"),

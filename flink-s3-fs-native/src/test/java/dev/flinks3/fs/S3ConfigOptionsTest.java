@@ -288,6 +288,7 @@ class S3ConfigOptionsTest {
                         null,
                         "s3a.accesspoint.arn",
                         "fs.s3a.accesspoint.arn"),
+                row(S3ConfigOptions.MULTIPART_PURGE_AGE, "s3.multipart.purge.age", Duration.ZERO),
                 row(S3ConfigOptions.ENTROPY_KEY, "s3.entropy.key", null),
                 row(S3ConfigOptions.ENTROPY_LENGTH, "s3.entropy.length", 4),
                 row(S3ConfigOptions.METRICS_LOG_INTERVAL, "s3.metrics.log-interval", Duration.ofMinutes(5)));
