@@ -62,31 +62,18 @@ final class FlinkDistribution {
                 deleteRecursively(home.resolve(dir));
             }
             Path log = home.resolve("fetch.log");
-            List<String> command = new ArrayList<>(List.of(
-                    maven(),
-                    "-B",
-                    "-ntp",
-                    "-f",
-                    pom.toString(),
-                    "package",
-                    "-Dflink.version=" + version,
-                    "-Ddistribution.dir=" + home));
-            String repo = System.getProperty("flinks3.maven.repo");
-            if (repo != null && !repo.isBlank()) {
-                command.add("-Dmaven.repo.local=" + repo);
-            }
-            Process maven = new ProcessBuilder(command)
-                    .redirectErrorStream(true)
-                    .redirectOutput(log.toFile())
-                    .start();
-            boolean exited = maven.waitFor(FETCH_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            if (!exited) {
-                maven.destroyForcibly().waitFor();
-            }
-            if (!exited || maven.exitValue() != 0) {
+            String failure = runMaven(
+                    List.of(
+                            "-f",
+                            pom.toString(),
+                            "package",
+                            "-Dflink.version=" + version,
+                            "-Ddistribution.dir=" + home),
+                    null,
+                    log);
+            if (failure != null) {
                 String output = Files.readString(log, StandardCharsets.UTF_8);
-                String reason = "Flink " + version + "'s jars could not be fetched from Maven Central ("
-                        + (exited ? "mvn exit code " + maven.exitValue() : "mvn ran longer than " + FETCH_TIMEOUT)
+                String reason = "Flink " + version + "'s jars could not be fetched from Maven Central (" + failure
                         + "), skipping; Maven's output ends:\n"
                         + tail(output, 2_000);
                 System.out.println(reason);
@@ -111,33 +98,48 @@ final class FlinkDistribution {
             return Optional.of(jar);
         }
         Path log = opt.resolve(artifactId + ".fetch.log");
-        List<String> command = new ArrayList<>(List.of(
-                maven(),
-                "-B",
-                "-ntp",
-                "org.apache.maven.plugins:maven-dependency-plugin:" + DEPENDENCY_PLUGIN_VERSION + ":copy",
-                "-Dartifact=org.apache.flink:" + artifactId + ":" + version,
-                "-DoutputDirectory=" + opt));
+        String failure = runMaven(
+                List.of(
+                        "org.apache.maven.plugins:maven-dependency-plugin:" + DEPENDENCY_PLUGIN_VERSION + ":copy",
+                        "-Dartifact=org.apache.flink:" + artifactId + ":" + version,
+                        "-DoutputDirectory=" + opt),
+                opt,
+                log);
+        if (failure == null && Files.isRegularFile(jar)) {
+            return Optional.of(jar);
+        }
+        System.out.println("org.apache.flink:" + artifactId + ":" + version + " could not be fetched from Maven Central"
+                + " (" + (failure == null ? "no jar written" : failure) + "); Maven's output ends:\n"
+                + tail(Files.readString(log, StandardCharsets.UTF_8), 1_500));
+        return Optional.empty();
+    }
+
+    /**
+     * Runs {@code mvn -B -ntp} with {@code arguments} (and the local repository of {@code flinks3.maven.repo}, if
+     * set) in {@code directory} ({@code null}: this JVM's), its output into {@code log}, for at most {@link
+     * #FETCH_TIMEOUT}.
+     *
+     * @return {@code null} if Maven ended with exit code 0, else why not
+     */
+    private static String runMaven(List<String> arguments, Path directory, Path log)
+            throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(maven(), "-B", "-ntp"));
+        command.addAll(arguments);
         String repo = System.getProperty("flinks3.maven.repo");
         if (repo != null && !repo.isBlank()) {
             command.add("-Dmaven.repo.local=" + repo);
         }
-        Process maven = new ProcessBuilder(command)
-                .directory(opt.toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
-        boolean exited = maven.waitFor(FETCH_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        if (!exited) {
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        if (directory != null) {
+            builder.directory(directory.toFile());
+        }
+        Process maven = builder.start();
+        if (!maven.waitFor(FETCH_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
             maven.destroyForcibly().waitFor();
+            return "mvn ran longer than " + FETCH_TIMEOUT;
         }
-        if (exited && maven.exitValue() == 0 && Files.isRegularFile(jar)) {
-            return Optional.of(jar);
-        }
-        System.out.println("org.apache.flink:" + artifactId + ":" + version + " could not be fetched from Maven Central"
-                + " (" + (exited ? "mvn exit code " + maven.exitValue() : "mvn ran longer than " + FETCH_TIMEOUT)
-                + "); Maven's output ends:\n" + tail(Files.readString(log, StandardCharsets.UTF_8), 1_500));
-        return Optional.empty();
+        return maven.exitValue() == 0 ? null : "mvn exit code " + maven.exitValue();
     }
 
     /**

@@ -119,7 +119,7 @@ final class AbandonedUploadPurge {
             List<PendingUpload> uploads;
             try {
                 uploads = client.listMultipartUploads(bucket, prefix);
-            } catch (IOException e) {
+            } catch (IOException | RuntimeException e) {
                 LOG.warn(
                         "'{}' could not list the multipart uploads under {}://{}/{}", key(), scheme, bucket, prefix, e);
                 continue;
@@ -133,7 +133,7 @@ final class AbandonedUploadPurge {
                     Futures.await(
                             client.abortMultipartUpload(location, upload.uploadId()), "AbortMultipartUpload", location);
                     aborted++;
-                } catch (IOException e) {
+                } catch (IOException | RuntimeException e) {
                     // 404: gone already (another TaskManager's purge, or its stream finished).
                     boolean gone = e instanceof java.io.FileNotFoundException
                             || (e instanceof S3RequestException && ((S3RequestException) e).statusCode() == 404);
