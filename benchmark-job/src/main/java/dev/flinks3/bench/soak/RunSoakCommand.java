@@ -207,7 +207,7 @@ public final class RunSoakCommand implements Callable<Integer> {
                         Math.max(job.parallelism(), run.restoreParallelism()),
                         MemorySize.parse(run.managedMemory()),
                         plugins)) {
-            SoakSampler sampler = new SoakSampler(port, List.of(tmp), () -> {
+            SoakSampler sampler = new SoakSampler(port, List.of(tmp), SoakSampler.TEMPORARY_FILE_MIN_AGE, () -> {
                 try {
                     return uploads.openUploadKeys().size();
                 } catch (RuntimeException e) {

@@ -176,8 +176,12 @@ public final class SoakCommand implements Callable<Integer> {
         SoakOutcome outcome = Json.read(soakResult, SoakOutcome.class);
         Duration warmUp =
                 warmUpTime != null ? warmUpTime : Duration.ofMillis(Math.max(30_000, soakDuration.toMillis() / 10));
-        SoakReport report =
-                new SoakReport(outcome, results, new SoakReport.Bounds(tolerance, p99Factor, warmUp.toMillis()));
+        SoakReport.Bounds bounds = new SoakReport.Bounds(
+                tolerance,
+                p99Factor,
+                warmUp.toMillis(),
+                SoakReport.uploadsOneStopCanLeave(soakJob().parallelism()));
+        SoakReport report = new SoakReport(outcome, results, bounds);
         Path written = report.write(output, CommandLines.describe(spec));
         System.out.println("soak report: " + written.toAbsolutePath());
         if (!report.passed()) {

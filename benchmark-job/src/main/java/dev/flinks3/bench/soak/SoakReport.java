@@ -17,6 +17,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.apache.flink.state.rocksdb.RocksDBOptions;
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
@@ -29,7 +31,7 @@ import org.jfree.data.xy.XYSeriesCollection;
 /**
  * The soak's report, {@code soak-report.md} with a PNG chart per figure over time (JFreeChart; TaskManager stops
  * as red lines): a table of each figure's first, last and highest value with its {@link Trend} (slope per hour,
- * grew or flat, samples of the warm-up left out), the checkpoint durations' p99 in the first and last third, the
+ * grew or flat, samples of the warm-up left out; the open uploads judged by their {@link StopSteps} instead), the checkpoint durations' p99 in the first and last third, the
  * TaskManager stops and their restores, the failed checkpoints and what followed each, the end verification and
  * the multipart uploads left at the server. {@link #passed()} says whether every check held.
  */
@@ -42,6 +44,7 @@ public final class SoakReport {
     private final BenchmarkResults results;
     private final Bounds bounds;
     private final Map<SoakFigure, Trend> trends = new LinkedHashMap<>();
+    private final Map<SoakFigure, StopSteps> stopSteps = new LinkedHashMap<>();
     private final List<String> failures = new ArrayList<>();
     private Trend checkpointTrend;
     private double firstP99;
@@ -55,8 +58,22 @@ public final class SoakReport {
      * @param tolerance relative growth allowed between the window's first and last third, e.g. 0.10
      * @param p99Factor the last third's checkpoint duration p99 over the first third's, at most, e.g. 1.2
      * @param warmUpMillis samples this long after the first are left out of the trends, ms
+     * @param uploadsPerStop the rise in open multipart uploads allowed at one TaskManager stop ({@link
+     *     #uploadsOneStopCanLeave(int)})
      */
-    public record Bounds(double tolerance, double p99Factor, long warmUpMillis) {}
+    public record Bounds(double tolerance, double p99Factor, long warmUpMillis, int uploadsPerStop) {}
+
+    /**
+     * The multipart uploads one TaskManager stop can leave open at most: per subtask of the job its FileSink part
+     * file and one checkpoint file per RocksDB transfer thread ({@code
+     * state.backend.rocksdb.checkpoint.transfer.thread.num}, default 4, which the job leaves as it is), and the
+     * checkpoint's {@code _metadata} that the JobManager was writing when the stop failed the checkpoint.
+     *
+     * @param parallelism the job's parallelism
+     */
+    public static int uploadsOneStopCanLeave(int parallelism) {
+        return parallelism * (RocksDBOptions.CHECKPOINT_TRANSFER_THREAD_NUM.defaultValue() + 1) + 1;
+    }
 
     public SoakReport(SoakOutcome soak, BenchmarkResults results, Bounds bounds) {
         this.soak = soak;
@@ -121,6 +138,8 @@ public final class SoakReport {
             return;
         }
         long[] times = window.stream().mapToLong(SoakSample::epochMillis).toArray();
+        long[] stops =
+                soak.kills().stream().mapToLong(SoakOutcome.Kill::epochMillis).toArray();
         for (SoakFigure figure : SoakFigure.values()) {
             double[] values = window.stream()
                     .mapToDouble(s -> figure.reading.applyAsLong(s) / figure.scale)
@@ -130,7 +149,26 @@ public final class SoakReport {
             }
             Trend trend = Trend.of(times, values, bounds.tolerance(), figure.floor);
             trends.put(figure, trend);
-            if (trend.grew()) {
+            if (figure.stepsAtStops) {
+                StopSteps steps =
+                        StopSteps.of(times, values, stops, bounds.tolerance(), figure.floor, bounds.uploadsPerStop());
+                stopSteps.put(figure, steps);
+                if (steps.grewBetweenStops()) {
+                    failures.add(figure.title + " grew between TaskManager stops");
+                }
+                for (int i = 0; i < steps.steps().size(); i++) {
+                    if (steps.steps().get(i) > steps.perStopBound()) {
+                        failures.add(String.format(
+                                Locale.ROOT,
+                                "%s rose by %.1f %s at TaskManager stop %d of the window, more than %.0f",
+                                figure.title,
+                                steps.steps().get(i),
+                                figure.unit,
+                                i + 1,
+                                steps.perStopBound()));
+                    }
+                }
+            } else if (trend.grew()) {
                 failures.add(String.format(
                         Locale.ROOT,
                         "%s grew: %.1f -> %.1f %s (first and last third), %+.1f %s per hour",
@@ -276,8 +314,10 @@ public final class SoakReport {
                         + " sets up what later ones reuse); samples after the soak's job was cancelled (the final"
                         + " restore and checks) are left out too."
                         + " Bounds: a figure grew if its last third's mean exceeds its first third's by more than"
-                        + " %.0f%% plus its noise floor and so does the fitted line over the window; checkpoint"
-                        + " duration p99 of the last third within %.1fx of the first third's%s.\n\n",
+                        + " %.0f%% plus its noise floor and so does the fitted line over the window; the open"
+                        + " multipart uploads may rise by up to %d at each TaskManager stop (the stopped tasks'"
+                        + " streams, which Flink neither closes nor hands back) and must be flat between stops;"
+                        + " checkpoint duration p99 of the last third within %.1fx of the first third's%s.\n\n",
                 (t1 - t0) / 60_000.0,
                 Instant.ofEpochMilli(t0),
                 Instant.ofEpochMilli(t1),
@@ -285,6 +325,7 @@ public final class SoakReport {
                 (windowStart() - t0) / 1000,
                 bounds.warmUpMillis() / 1000,
                 bounds.tolerance() * 100,
+                bounds.uploadsPerStop(),
                 bounds.p99Factor(),
                 heldBackCheckpoints == 0
                         ? ""
@@ -355,7 +396,7 @@ public final class SoakReport {
                     number(trend.firstThirdMean()),
                     number(trend.lastThirdMean()),
                     String.format(Locale.ROOT, "%+.2f", trend.slopePerHour()),
-                    trend.grew() ? "**grew**" : "flat"));
+                    verdict(figure, trend)));
         }
         if (checkpointTrend != null) {
             table.row(List.of(
@@ -527,6 +568,24 @@ public final class SoakReport {
             plot.addDomainMarker(marker);
         }
         ChartUtils.saveChartAsPNG(directory.resolve(file).toFile(), chart, 900, 400);
+    }
+
+    /** The table's verdict: the trend's, or for a figure that may step at stops, its steps and stretches. */
+    private String verdict(SoakFigure figure, Trend trend) {
+        StopSteps steps = stopSteps.get(figure);
+        if (steps == null) {
+            return trend.grew() ? "**grew**" : "flat";
+        }
+        String atStops = steps.steps().isEmpty()
+                ? "no stop in the window"
+                : steps.steps().stream().map(SoakReport::signed).collect(Collectors.joining(", "))
+                        + " at the stops (at most " + number(steps.perStopBound()) + " each)";
+        String between = steps.grewBetweenStops() ? "**grew between stops**" : "flat between stops";
+        return (steps.grew() ? "**" + atStops + "**" : atStops) + "; " + between;
+    }
+
+    private static String signed(double value) {
+        return (value > 0 ? "+" : "") + number(value);
     }
 
     private static String number(double value) {

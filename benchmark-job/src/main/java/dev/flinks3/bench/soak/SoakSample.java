@@ -13,8 +13,9 @@ package dev.flinks3.bench.soak;
  * @param connectionsOpen TCP connections of this process to the S3 endpoint's port that are ESTABLISHED
  * @param threads live threads of the JVM
  * @param openFileDescriptors entries of {@code /proc/self/fd}
- * @param temporaryFiles files under the process's temporary folders ({@code io.tmp.dirs}, {@code java.io.tmpdir}),
- *     RocksDB's database folders left out (their SST files come and go with compaction)
+ * @param temporaryFiles files under the process's temporary folders ({@code io.tmp.dirs}, {@code java.io.tmpdir})
+ *     older than {@link SoakSampler#TEMPORARY_FILE_MIN_AGE}, RocksDB's database folders left out (their SST files
+ *     come and go with compaction)
  * @param uploadsOpenAtServer multipart uploads under the run's prefix the server lists (ListMultipartUploads)
  */
 public record SoakSample(

@@ -78,7 +78,7 @@ public record Trend(
     }
 
     /** The median of {@code values[from..to)}, {@code to > from}. */
-    private static double median(double[] values, int from, int to) {
+    static double median(double[] values, int from, int to) {
         double[] sorted = Arrays.copyOfRange(values, from, to);
         Arrays.sort(sorted);
         int middle = sorted.length / 2;

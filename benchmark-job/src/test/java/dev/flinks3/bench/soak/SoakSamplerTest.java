@@ -1,0 +1,60 @@
+package dev.flinks3.bench.soak;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Which files {@link SoakSampler} counts as temporary files left behind. */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class SoakSamplerTest {
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void aFileCountsOnlyOnceItIsOlderThanTheMinimumAge() throws Exception {
+        Files.writeString(tmp.resolve("left-behind"), "x");
+        Thread.sleep(20);
+
+        assertThat(sampler(Duration.ofHours(1)).temporaryFiles()).isZero();
+        assertThat(sampler(Duration.ofMillis(5)).temporaryFiles()).isEqualTo(1);
+    }
+
+    @Test
+    void aHardLinkOfAnOldFileIsAsYoungAsTheLink() throws Exception {
+        // A local RocksDB snapshot hard-links SST files written long before: their modification time is old,
+        // the link (the inode's change time) is new.
+        Path sst = Files.writeString(tmp.resolve("000071.sst"), "sst");
+        Files.setLastModifiedTime(sst, FileTime.from(Instant.now().minus(Duration.ofHours(2))));
+        Path snapshot = Files.createDirectories(tmp.resolve("job_op_1_2").resolve("chk-44"));
+        Files.createLink(snapshot.resolve("000071.sst"), sst);
+
+        assertThat(SoakSampler.changedMillis(snapshot.resolve("000071.sst")))
+                .isGreaterThan(
+                        System.currentTimeMillis() - Duration.ofMinutes(10).toMillis());
+        assertThat(sampler(Duration.ofHours(1)).temporaryFiles()).isZero();
+    }
+
+    @Test
+    void rocksDbDatabaseFoldersAreLeftOut() throws Exception {
+        Path db = Files.createDirectories(tmp.resolve("rocksdb_instance").resolve("db"));
+        Files.writeString(db.resolve("000012.sst"), "sst");
+        Files.writeString(tmp.resolve("rocksdb_instance").resolve("LOCK"), "");
+        Thread.sleep(20);
+
+        assertThat(sampler(Duration.ofMillis(5)).temporaryFiles()).isEqualTo(1);
+    }
+
+    private SoakSampler sampler(Duration minAge) {
+        return new SoakSampler(1, List.of(tmp), minAge, () -> -1);
+    }
+}
