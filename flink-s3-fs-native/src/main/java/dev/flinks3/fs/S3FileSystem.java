@@ -19,6 +19,7 @@ import java.nio.file.FileAlreadyExistsException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.flink.core.fs.BlockLocation;
 import org.apache.flink.core.fs.EntropyInjectingFileSystem;
@@ -249,6 +250,11 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
      * Writes a directory marker ({@code key/}, zero bytes), so the directory exists while it is empty.
      * Parent directories need no marker: they exist through the child's key.
      *
+     * <p>One round trip: the marker's PutObject and the HeadObject that looks for a file at the path go out
+     * together (Flink creates the checkpoint directories one after another at every job start, and ForSt its
+     * database directories at every restore, so on a store 40 ms away each mkdirs in sequence costs 80 ms less).
+     * When the HEAD finds a file, the marker is deleted again before the error.
+     *
      * @throws FileAlreadyExistsException if a file is at the path
      */
     @Override
@@ -257,13 +263,20 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
         if (location.key().isEmpty()) {
             return true;
         }
-        if (headOrNull(location) != null) {
+        S3Location marker = location.withKey(location.directoryPrefix());
+        CompletableFuture<String> put = client.put(marker, ByteBuffer.allocate(0), WriteCondition.NONE);
+        ObjectMetadata file;
+        try {
+            file = headOrNull(location);
+        } catch (IOException | RuntimeException e) {
+            put.handle((etag, error) -> null).join();
+            throw e;
+        }
+        Futures.await(put, "PutObject", location);
+        if (file != null) {
+            client.delete(marker);
             throw new FileAlreadyExistsException(location.toString(), null, "a file exists at the path");
         }
-        Futures.await(
-                client.put(location.withKey(location.directoryPrefix()), ByteBuffer.allocate(0), WriteCondition.NONE),
-                "PutObject",
-                location);
         return true;
     }
 

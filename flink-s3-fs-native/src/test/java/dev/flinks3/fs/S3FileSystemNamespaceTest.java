@@ -220,6 +220,9 @@ class S3FileSystemNamespaceTest {
         assertThatThrownBy(() -> fs.mkdirs(path("file")))
                 .isInstanceOf(FileAlreadyExistsException.class)
                 .hasMessageContaining("s3://bucket/file");
+        assertThat(client.keys(BUCKET))
+                .as("the marker written beside the HEAD is deleted again")
+                .containsExactly("file");
     }
 
     @Test
