@@ -11,6 +11,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A seekable input stream over one S3 object, read with bounded ranged GETs.
@@ -69,6 +71,8 @@ import java.util.Objects;
  * ObjectClient} open until the stream is closed.
  */
 public final class S3SeekableInputStream extends InputStream {
+
+    private static final Logger LOG = LoggerFactory.getLogger(S3SeekableInputStream.class);
 
     /**
      * Longest forward gap skipped by reading on the open connection rather than with a new ranged GET.
@@ -391,6 +395,9 @@ public final class S3SeekableInputStream extends InputStream {
         if (isAtEnd(position)) {
             return -1;
         }
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("Positional read of {} bytes at byte {} of {}", dst.remaining(), position, location);
+        }
         RangeRead read;
         try {
             read = RangeFetch.of(client, location, position, dst, length, version)
@@ -477,6 +484,9 @@ public final class S3SeekableInputStream extends InputStream {
             if (range == null) {
                 long size = nextRangeSize(len);
                 range = new RangeReader(client, location, position, endOf(position, size), length, version);
+                if (LOG.isDebugEnabled()) {
+                    LOG.debug("Ranged GET of bytes {} to {} of {}", position, range.end(), location);
+                }
                 rangeBytesRead = 0;
                 rangeLongestSkip = 0;
             }
