@@ -1,6 +1,7 @@
 package dev.flinks3.bench.soak;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,10 +24,10 @@ class SoakSamplerTest {
     @Test
     void aFileCountsOnlyOnceItIsOlderThanTheMinimumAge() throws Exception {
         Files.writeString(tmp.resolve("left-behind"), "x");
-        Thread.sleep(20);
 
         assertThat(sampler(Duration.ofHours(1)).temporaryFiles()).isZero();
-        assertThat(sampler(Duration.ofMillis(5)).temporaryFiles()).isEqualTo(1);
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> sampler(Duration.ofMillis(5)).temporaryFiles() == 1);
     }
 
     @Test
@@ -49,8 +50,9 @@ class SoakSamplerTest {
         Path db = Files.createDirectories(tmp.resolve("rocksdb_instance").resolve("db"));
         Files.writeString(db.resolve("000012.sst"), "sst");
         Files.writeString(tmp.resolve("rocksdb_instance").resolve("LOCK"), "");
-        Thread.sleep(20);
 
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> sampler(Duration.ofMillis(5)).temporaryFiles() >= 1);
         assertThat(sampler(Duration.ofMillis(5)).temporaryFiles()).isEqualTo(1);
     }
 
