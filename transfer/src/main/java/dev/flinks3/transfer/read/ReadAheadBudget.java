@@ -6,7 +6,8 @@ package dev.flinks3.transfer.read;
  * chunk the buffer of one ranged GET. A reader asks for its chunks when its read-ahead starts and gets
  * what is free, never waiting: with fewer than two chunks free it reads over one connection instead
  * (no window), so many concurrent readers slow down rather than exhaust the heap. The chunks are
- * given back when the read-ahead closes. Thread-safe.
+ * given back when the read-ahead closes. The blocks of positional reads that walk through an object
+ * ({@link PositionalReadAhead}) take their bytes from the same budget, one buffer each. Thread-safe.
  */
 public final class ReadAheadBudget {
 
@@ -42,7 +43,25 @@ public final class ReadAheadBudget {
     }
 
     /**
-     * Gives back chunks taken by {@link #tryAcquire}.
+     * Takes one buffer of {@code bytes} if it fits under the limit: a single block, such as {@link
+     * PositionalReadAhead}'s, rather than a window. Give it back with {@code release(1, bytes)}.
+     *
+     * @return whether the buffer was taken
+     */
+    public synchronized boolean tryAcquireBuffer(int bytes) {
+        if (bytes < 1) {
+            throw new IllegalArgumentException("a buffer of " + bytes + " bytes");
+        }
+        if (limitBytes - heldBytes < bytes) {
+            return false;
+        }
+        heldBytes += bytes;
+        peakHeldBytes = Math.max(peakHeldBytes, heldBytes);
+        return true;
+    }
+
+    /**
+     * Gives back chunks taken by {@link #tryAcquire} (or a buffer taken by {@link #tryAcquireBuffer}).
      *
      * @throws IllegalStateException if more bytes are given back than are held
      */

@@ -51,7 +51,10 @@ import org.slf4j.LoggerFactory;
  * <p><b>Positional reads.</b> {@link #read(long, byte[], int, int)} and {@link #read(long, ByteBuffer)}
  * (and their {@code readFully} forms) send one ranged GET of exactly the bytes asked for, and never
  * move this stream's position or touch its connection, as Flink's {@code ByteBufferReadable} and
- * disaggregated state (ForSt) expect.
+ * disaggregated state (ForSt) expect. Positional reads that walk through the object (each starting
+ * where the one before ended, as an iterator over an SST file reads its blocks) are served from
+ * blocks of up to 1 MiB read ahead, one GET per block ({@link PositionalReadAhead}); their bytes come
+ * from the read-ahead budget.
  *
  * <p><b>One version.</b> Every GET after the stream's first (the next range, read-ahead, a re-request
  * after a broken body, positional reads) sends {@code If-Match} with the ETag the first answer carried,
@@ -145,6 +148,8 @@ public final class S3SeekableInputStream extends InputStream {
     private boolean seekedAway;
 
     private ParallelReadAhead readAhead;
+    /** The block of positional reads that walk through the object; see {@link PositionalReadAhead}. */
+    private final PositionalReadAhead positionalReadAhead;
     /** Chunks {@link #readAhead} took from the budget, given back when it closes. */
     private int readAheadChunks;
 
@@ -202,6 +207,7 @@ public final class S3SeekableInputStream extends InputStream {
         this.parallelism = settings.readAheadParallelism();
         this.readAheadBudget = readAhead;
         this.version = new ObjectVersion(location);
+        this.positionalReadAhead = new PositionalReadAhead(readAhead, rangeBytes);
         if (knownLength < -1) {
             throw new IllegalArgumentException("known length " + knownLength + " of " + location + " must be >= -1");
         }
@@ -340,9 +346,10 @@ public final class S3SeekableInputStream extends InputStream {
     }
 
     /**
-     * Reads up to {@code len} bytes at {@code position} with one ranged GET, without moving this
-     * stream. Reads until {@code len} bytes or the object's end; the body is copied into {@code b} by
-     * the HTTP client as it arrives ({@link RangeFetch}).
+     * Reads up to {@code len} bytes at {@code position} with one ranged GET (or from the block of a walk
+     * through the object, see {@link PositionalReadAhead}), without moving this stream. Reads until
+     * {@code len} bytes or the object's end; the body is copied into {@code b} by the HTTP client as it
+     * arrives ({@link RangeFetch}).
      *
      * @return bytes read, or -1 if {@code position} is at or past the end
      * @throws EOFException if {@code position} is negative
@@ -354,7 +361,7 @@ public final class S3SeekableInputStream extends InputStream {
     }
 
     /**
-     * Reads exactly {@code len} bytes at {@code position} with one ranged GET, without moving this stream.
+     * Reads exactly {@code len} bytes at {@code position} with at most one ranged GET, without moving this stream.
      *
      * @throws EOFException if the object ends before {@code position + len}, or {@code position} is negative
      */
@@ -366,7 +373,7 @@ public final class S3SeekableInputStream extends InputStream {
     }
 
     /**
-     * Reads up to {@code dst.remaining()} bytes at {@code position} into {@code dst} with one ranged GET,
+     * Reads up to {@code dst.remaining()} bytes at {@code position} into {@code dst} with at most one ranged GET,
      * without moving this stream; advances {@code dst}'s position by the bytes read.
      *
      * @return bytes read, or -1 if {@code position} is at or past the end
@@ -395,13 +402,9 @@ public final class S3SeekableInputStream extends InputStream {
         if (isAtEnd(position)) {
             return -1;
         }
-        if (LOG.isDebugEnabled()) {
-            LOG.debug("Positional read of {} bytes at byte {} of {}", dst.remaining(), position, location);
-        }
-        RangeRead read;
+        int n;
         try {
-            read = RangeFetch.of(client, location, position, dst, length, version)
-                    .read();
+            n = positionalReadAhead.read(position, dst, length, this::positionalGet);
         } catch (EOFException pastTheEnd) {
             return -1;
         } catch (S3RequestException e) {
@@ -411,14 +414,24 @@ public final class S3SeekableInputStream extends InputStream {
             }
             throw e;
         }
+        return n == 0 ? -1 : n;
+    }
+
+    /** One ranged GET of a positional read (or of its read-ahead block) into {@code dst}, not moved. */
+    private RangeRead positionalGet(long position, ByteBuffer dst) throws IOException {
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("Positional read of {} bytes at byte {} of {}", dst.remaining(), position, location);
+        }
+        RangeRead read =
+                RangeFetch.of(client, location, position, dst, length, version).read();
         if (read.objectLength() >= 0) {
             length = read.objectLength();
         }
-        return read.bytes() == 0 ? -1 : read.bytes();
+        return read;
     }
 
     /**
-     * Fills {@code dst} from {@code position} with one ranged GET, without moving this stream.
+     * Fills {@code dst} from {@code position} with at most one ranged GET, without moving this stream.
      *
      * @throws EOFException if the object ends before {@code dst} is full, or {@code position} is negative
      */
@@ -442,6 +455,7 @@ public final class S3SeekableInputStream extends InputStream {
         closed = true;
         closeRange();
         closeReadAhead();
+        positionalReadAhead.close();
     }
 
     /** Bytes of read-ahead buffer this stream holds now; at most parallelism x chunk size. */

@@ -23,6 +23,19 @@ class ReadAheadBudgetTest {
     }
 
     @Test
+    void aSingleBufferIsTakenWholeOrNotAtAll() {
+        assertThat(budget.tryAcquire(6, 10)).isEqualTo(6);
+        assertThat(budget.tryAcquireBuffer(41)).isFalse();
+        assertThat(budget.tryAcquireBuffer(40)).isTrue();
+        assertThat(budget.heldBytes()).isEqualTo(100);
+        assertThat(budget.tryAcquireBuffer(1)).isFalse();
+
+        budget.release(1, 40);
+        assertThat(budget.heldBytes()).isEqualTo(60);
+        assertThatThrownBy(() -> budget.tryAcquireBuffer(0)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void thePeakIsTheMostEverHeldAtOnce() {
         budget.tryAcquire(6, 10);
         budget.release(6, 10);
