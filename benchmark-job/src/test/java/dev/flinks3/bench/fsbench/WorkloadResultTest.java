@@ -63,6 +63,12 @@ class WorkloadResultTest {
         assertThat(defaults.streamBytes()).isEqualTo(512L << 20);
         assertThat(defaults.warmUp().streamBytes()).isLessThan(defaults.streamBytes());
         assertThat(defaults.warmUp().deleteObjects()).isLessThan(defaults.deleteObjects());
+        // the JIT warm-up's readers together send 5,000 positional reads, whatever the measured count
+        assertThat(defaults.jitWarmUp().positionalReads() * WorkloadSizes.JIT_WARM_UP_READERS)
+                .isEqualTo(WorkloadSizes.JIT_WARM_UP_POSITIONAL_READS);
+        assertThat(defaults.jitWarmUp().positionalReadBytes()).isEqualTo(defaults.positionalReadBytes());
+        assertThat(defaults.jitWarmUp().streamBytes())
+                .isEqualTo(defaults.warmUp().streamBytes());
         assertThatThrownBy(() -> new WorkloadSizes(0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("streamBytes");

@@ -20,6 +20,12 @@ public enum FsWorkload {
      * reader without positional reads (or Flink's own {@code FSDataInputStream} users) does. Reads/s.
      */
     SEEK_READS("seek + read", Unit.OPERATIONS),
+    /**
+     * As many reads of the same size, through positional reads where offered, each starting where the one
+     * before ended, from the file's start on: an SST file's blocks as an iterator over it (a scan, or the
+     * copy of a key range at a rescale) reads them without read-ahead of its own. Reads/s.
+     */
+    POSITIONAL_SCAN("positional scan", Unit.OPERATIONS),
     /** A restore-like download of several files to local disk. MB/s. */
     RESTORE_DOWNLOAD("restore download", Unit.MEGABYTES),
     /** {@code delete(dir, true)} of a prefix holding many objects. Objects/s. */
@@ -65,5 +71,14 @@ public enum FsWorkload {
     /** What the throughput of this workload counts. */
     public Unit unit() {
         return unit;
+    }
+
+    /**
+     * Whether this workload sends one GET per operation and only reads what its {@code prepare()} wrote,
+     * so that its JIT warm-up may run on several readers at once: the positional reads, whose
+     * per-request path the JIT compiles only after thousands of GETs.
+     */
+    public boolean oneGetPerOperation() {
+        return this == POSITIONAL_READS || this == SEEK_READS || this == POSITIONAL_SCAN;
     }
 }

@@ -4,6 +4,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
+import java.util.stream.LongStream;
 import org.apache.flink.core.fs.ByteBufferReadable;
 import org.apache.flink.core.fs.FSDataInputStream;
 
@@ -11,8 +12,10 @@ import org.apache.flink.core.fs.FSDataInputStream;
  * Reads of {@link WorkloadSizes#positionalReadBytes()} at random offsets of the single stream's
  * file on one open stream, as disaggregated state (ForSt) reads its files: through
  * {@link ByteBufferReadable#read(long, ByteBuffer)} where the stream offers it, otherwise
- * {@code seek} + read (always the latter when built for {@link FsWorkload#SEEK_READS}). The offsets come from a fixed seed, so every contender reads the same ranges.
- * Every read is checked against the file's bytes.
+ * {@code seek} + read (always the latter when built for {@link FsWorkload#SEEK_READS}). The offsets come
+ * from a fixed seed, so every contender reads the same ranges; for {@link FsWorkload#POSITIONAL_SCAN}
+ * they walk through the file from its start instead, each read where the one before ended (and from the
+ * start again where the file ends). Every read is checked against the file's bytes.
  */
 final class PositionalReads implements WorkloadTask {
 
@@ -28,15 +31,22 @@ final class PositionalReads implements WorkloadTask {
     /**
      * @param positionalIfOffered whether to read through {@link ByteBufferReadable} where the stream offers it
      *     ({@code false}: {@code seek} + read on every stream)
+     * @param walk whether the reads walk through the file from its start ({@code false}: random offsets)
      */
-    PositionalReads(WorkloadContext context, boolean positionalIfOffered) {
+    PositionalReads(WorkloadContext context, boolean positionalIfOffered, boolean walk) {
         this.context = context;
         this.positionalIfOffered = positionalIfOffered;
         this.files = new PatternFiles(context.fs(), context.data());
         WorkloadSizes sizes = context.sizes();
         SplittableRandom random = new SplittableRandom(OFFSET_SEED);
         long bound = sizes.streamBytes() - sizes.positionalReadBytes() + 1;
-        this.offsets = random.longs(sizes.positionalReads(), 0, bound).toArray();
+        int length = sizes.positionalReadBytes();
+        long readsPerPass = Math.max(1, sizes.streamBytes() / length);
+        this.offsets = walk
+                ? LongStream.range(0, sizes.positionalReads())
+                        .map(i -> (i % readsPerPass) * length)
+                        .toArray()
+                : random.longs(sizes.positionalReads(), 0, bound).toArray();
     }
 
     @Override

@@ -143,8 +143,23 @@ public record WorkloadSizes(
     }
 
     /**
-     * Small sizes that touch every code path of a contender and the server once (JIT, connection
-     * pools, bucket directories) without measuring anything.
+     * Positional reads of the JIT warm-up in all, whatever the measured run's count: HotSpot compiles a
+     * method with its optimizing compiler (C2) after about 5,000 calls (its {@code Tier4InvocationThreshold}),
+     * so the methods called once per GET are compiled only after that many GETs. Fewer warm-up reads
+     * measure a client's interpreted request path, which is longest on the clients with the most code per
+     * request, and which a TaskManager serving state reads for minutes has long left behind.
+     */
+    public static final int JIT_WARM_UP_POSITIONAL_READS = 5_000;
+
+    /**
+     * Readers at once that share {@link #JIT_WARM_UP_POSITIONAL_READS}, so that on a profile with tens of ms
+     * per request the warm-up takes seconds, not minutes.
+     */
+    public static final int JIT_WARM_UP_READERS = 8;
+
+    /**
+     * Small sizes that touch every code path of a contender and the server once (connection pools, bucket
+     * directories) without measuring anything.
      */
     public WorkloadSizes warmUp() {
         return new WorkloadSizes(
@@ -162,6 +177,30 @@ public record WorkloadSizes(
                 deleteObjectBytes,
                 Math.min(persistBytes, 8 * MIB),
                 streamSchemes);
+    }
+
+    /**
+     * The sizes of a contender's JIT warm-up before its measured run: {@link #warmUp()}'s, with the positional
+     * reads of one of {@value #JIT_WARM_UP_READERS} readers that together send {@value
+     * #JIT_WARM_UP_POSITIONAL_READS} GETs.
+     */
+    public WorkloadSizes jitWarmUp() {
+        WorkloadSizes small = warmUp();
+        return new WorkloadSizes(
+                small.streamBytes,
+                small.writeBytes,
+                small.concurrentStreams,
+                small.smallFiles,
+                small.smallFileBytes,
+                JIT_WARM_UP_POSITIONAL_READS / JIT_WARM_UP_READERS,
+                small.positionalReadBytes,
+                small.restoreFiles,
+                small.restoreFileBytes,
+                small.restoreThreads,
+                small.deleteObjects,
+                small.deleteObjectBytes,
+                small.persistBytes,
+                small.streamSchemes);
     }
 
     private static void positive(String name, long value) {

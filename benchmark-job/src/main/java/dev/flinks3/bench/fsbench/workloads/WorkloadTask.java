@@ -32,8 +32,9 @@ public interface WorkloadTask {
             case CONCURRENT_STREAMS -> StreamWrites.concurrent(context);
             case SEQUENTIAL_READ -> new SequentialRead(context);
             case SMALL_FILES -> new SmallFiles(context);
-            case POSITIONAL_READS -> new PositionalReads(context, true);
-            case SEEK_READS -> new PositionalReads(context, false);
+            case POSITIONAL_READS -> new PositionalReads(context, true, false);
+            case SEEK_READS -> new PositionalReads(context, false, false);
+            case POSITIONAL_SCAN -> new PositionalReads(context, true, true);
             case RESTORE_DOWNLOAD -> new RestoreDownload(context);
             case RECURSIVE_DELETE -> new RecursiveDelete(context);
             case RECOVERABLE_PERSIST -> new RecoverablePersist(context);

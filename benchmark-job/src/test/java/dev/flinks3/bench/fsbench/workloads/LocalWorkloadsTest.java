@@ -47,7 +47,7 @@ class LocalWorkloadsTest {
                             case STREAM_WRITE, SEQUENTIAL_READ -> 1L;
                             case CONCURRENT_STREAMS -> 3L;
                             case SMALL_FILES -> 5L;
-                            case POSITIONAL_READS, SEEK_READS -> 20L;
+                            case POSITIONAL_READS, SEEK_READS, POSITIONAL_SCAN -> 20L;
                             case RESTORE_DOWNLOAD -> 3L;
                             case RECURSIVE_DELETE -> 12L;
                             case RECOVERABLE_PERSIST -> 1L;
