@@ -551,7 +551,9 @@ public final class S3ConfigOptions {
             "s3.read.ahead-parallelism",
             "Ranged GETs of 's3.read.ahead-size' one input stream keeps in flight ahead of a"
                     + " sequential reader; 1 reads over a single connection. A sequential reader holds up to"
-                    + " this many windows (64 MiB with the defaults); positional reads hold none. All readers of"
+                    + " this many windows (64 MiB with the defaults); positional reads hold at most one block of up"
+                    + " to 1 MiB (or 's3.read.ahead-size', if smaller) from the same budget, and only while they walk"
+                    + " through a file. All readers of"
                     + " a process share at most 1 GiB or a quarter of the maximum heap of windows, whichever is"
                     + " smaller; a reader that finds fewer than two windows free reads over one connection. The"
                     + " read-ahead starts only after a connection delivered a full range at less than "
