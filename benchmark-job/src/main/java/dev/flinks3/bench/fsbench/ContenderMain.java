@@ -6,7 +6,6 @@ import dev.flinks3.bench.common.ProcessMeter;
 import dev.flinks3.bench.fsbench.workloads.FsWorkload;
 import dev.flinks3.bench.fsbench.workloads.PatternData;
 import dev.flinks3.bench.fsbench.workloads.WorkloadContext;
-import dev.flinks3.bench.fsbench.workloads.WorkloadSizes;
 import dev.flinks3.bench.fsbench.workloads.WorkloadTask;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -14,13 +13,6 @@ import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.util.Collections;
-import java.util.List;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
@@ -99,46 +91,9 @@ public final class ContenderMain {
         send(ChildEvent.of(ChildEvent.Type.END, null));
     }
 
-    /**
-     * Runs every workload once at small sizes before anything is measured; a workload of one GET per
-     * operation runs on {@link WorkloadSizes#JIT_WARM_UP_READERS} readers at once, so that its GETs reach
-     * the JIT's compile thresholds within seconds on every profile. Failures are only logged: the measured
-     * run meets and reports them again.
-     */
+    /** The JIT warm-up; failures are only logged: the measured run meets and reports them again. */
     private void warmUp(WorkloadContext context) {
-        for (FsWorkload workload : task.workloads()) {
-            WorkloadTask work = WorkloadTask.of(workload, context);
-            try {
-                work.prepare();
-                int readers = workload.oneGetPerOperation() ? WorkloadSizes.JIT_WARM_UP_READERS : 1;
-                runAtOnce(work, readers);
-                work.verify();
-            } catch (Exception e) {
-                System.err.println("JIT warm-up of " + workload + " failed: " + Failures.summary(e));
-            }
-        }
-    }
-
-    /** Runs {@code work} on {@code readers} threads at once and waits for all; the first failure is thrown. */
-    private static void runAtOnce(WorkloadTask work, int readers) throws Exception {
-        if (readers == 1) {
-            work.run();
-            return;
-        }
-        ExecutorService pool = Executors.newFixedThreadPool(readers);
-        try {
-            Callable<WorkloadTask.Outcome> one = work::run;
-            List<Future<WorkloadTask.Outcome>> runs = pool.invokeAll(Collections.nCopies(readers, one));
-            for (Future<WorkloadTask.Outcome> run : runs) {
-                try {
-                    run.get();
-                } catch (ExecutionException e) {
-                    throw e.getCause() instanceof Exception ? (Exception) e.getCause() : e;
-                }
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+        JitWarmUp.run(task.workloads(), context, System.err);
     }
 
     private void runWorkload(WorkloadTask work, FsWorkload workload, ProcessMeter meter) throws IOException {

@@ -75,7 +75,7 @@ public enum FsWorkload {
 
     /**
      * Whether this workload sends one GET per operation and only reads what its {@code prepare()} wrote,
-     * so that its JIT warm-up may run on several readers at once: the positional reads, whose
+     * so that its JIT warm-up may run several tasks of it at once: the positional reads, whose
      * per-request path the JIT compiles only after thousands of GETs.
      */
     public boolean oneGetPerOperation() {

@@ -1,0 +1,80 @@
+package dev.flinks3.bench.fsbench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flinks3.bench.fsbench.workloads.FsWorkload;
+import dev.flinks3.bench.fsbench.workloads.PatternData;
+import dev.flinks3.bench.fsbench.workloads.WorkloadContext;
+import dev.flinks3.bench.fsbench.workloads.WorkloadSizes;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.core.fs.local.LocalFileSystem;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The JIT warm-up against Flink's local filesystem: how many operations each workload's tasks do. */
+@Timeout(value = 2, unit = TimeUnit.MINUTES)
+class JitWarmUpTest {
+
+    private static final int KIB = 1024;
+    private static final WorkloadSizes SMALL = new WorkloadSizes(
+            300 * KIB + 7, 16 * KIB, 3, 5, 10 * KIB, 20, 4 * KIB, 3, 100 * KIB, 2, 12, KIB, 200 * KIB + 3);
+
+    @TempDir
+    Path work;
+
+    @Test
+    void positionalWorkloadsSendTheirFiveThousandReadsTogetherAndTheRestRunOnce() {
+        WorkloadContext context = new WorkloadContext(
+                LocalFileSystem.getSharedInstance(),
+                new org.apache.flink.core.fs.Path(work.resolve("bucket").toUri()),
+                new PatternData(),
+                SMALL.jitWarmUp(),
+                work.resolve("local"));
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+
+        Map<FsWorkload, Long> operations = JitWarmUp.run(
+                List.of(FsWorkload.POSITIONAL_READS, FsWorkload.POSITIONAL_SCAN, FsWorkload.SEQUENTIAL_READ),
+                context,
+                new PrintStream(log, true, StandardCharsets.UTF_8));
+
+        assertThat(log.toString(StandardCharsets.UTF_8))
+                .as("nothing failed or read wrong bytes")
+                .isEmpty();
+        assertThat(operations)
+                .containsEntry(FsWorkload.POSITIONAL_READS, (long) WorkloadSizes.JIT_WARM_UP_POSITIONAL_READS)
+                .containsEntry(FsWorkload.POSITIONAL_SCAN, (long) WorkloadSizes.JIT_WARM_UP_POSITIONAL_READS)
+                .containsEntry(FsWorkload.SEQUENTIAL_READ, 1L);
+    }
+
+    @Test
+    void aFailingWorkloadIsLoggedAndTheNextStillRuns() throws Exception {
+        WorkloadContext context = new WorkloadContext(
+                LocalFileSystem.getSharedInstance(),
+                new org.apache.flink.core.fs.Path(work.resolve("bucket").toUri()),
+                new PatternData(),
+                SMALL.jitWarmUp(),
+                work.resolve("local"));
+        // a file where the stream file's directory would go: the sequential read's set-up cannot write it
+        assertThat(work.resolve("bucket").toFile().mkdirs()).isTrue();
+        Files.write(work.resolve("bucket/stream"), new byte[1]);
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+
+        Map<FsWorkload, Long> operations = JitWarmUp.run(
+                List.of(FsWorkload.SEQUENTIAL_READ, FsWorkload.SMALL_FILES),
+                context,
+                new PrintStream(log, true, StandardCharsets.UTF_8));
+
+        assertThat(log.toString(StandardCharsets.UTF_8)).contains("JIT warm-up of SEQUENTIAL_READ failed");
+        assertThat(operations)
+                .doesNotContainKey(FsWorkload.SEQUENTIAL_READ)
+                .containsEntry(FsWorkload.SMALL_FILES, (long) SMALL.jitWarmUp().smallFiles());
+    }
+}
