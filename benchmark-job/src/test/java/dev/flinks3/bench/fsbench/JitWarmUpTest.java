@@ -30,14 +30,18 @@ class JitWarmUpTest {
     @TempDir
     Path work;
 
-    @Test
-    void positionalWorkloadsSendTheirFiveThousandReadsTogetherAndTheRestRunOnce() {
-        WorkloadContext context = new WorkloadContext(
+    private WorkloadContext context() {
+        return new WorkloadContext(
                 LocalFileSystem.getSharedInstance(),
                 new org.apache.flink.core.fs.Path(work.resolve("bucket").toUri()),
                 new PatternData(),
                 SMALL.jitWarmUp(),
                 work.resolve("local"));
+    }
+
+    @Test
+    void positionalWorkloadsSendTheirFiveThousandReadsTogetherAndTheRestRunOnce() {
+        WorkloadContext context = context();
         ByteArrayOutputStream log = new ByteArrayOutputStream();
 
         Map<FsWorkload, Long> operations = JitWarmUp.run(
@@ -56,12 +60,7 @@ class JitWarmUpTest {
 
     @Test
     void aFailingWorkloadIsLoggedAndTheNextStillRuns() throws Exception {
-        WorkloadContext context = new WorkloadContext(
-                LocalFileSystem.getSharedInstance(),
-                new org.apache.flink.core.fs.Path(work.resolve("bucket").toUri()),
-                new PatternData(),
-                SMALL.jitWarmUp(),
-                work.resolve("local"));
+        WorkloadContext context = context();
         // a file where the stream file's directory would go: the sequential read's set-up cannot write it
         assertThat(work.resolve("bucket").toFile().mkdirs()).isTrue();
         Files.write(work.resolve("bucket/stream"), new byte[1]);
