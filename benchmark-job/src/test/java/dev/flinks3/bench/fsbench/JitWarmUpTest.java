@@ -23,9 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
 class JitWarmUpTest {
 
-    private static final int KIB = 1024;
-    private static final WorkloadSizes SMALL = new WorkloadSizes(
-            300 * KIB + 7, 16 * KIB, 3, 5, 10 * KIB, 20, 4 * KIB, 3, 100 * KIB, 2, 12, KIB, 200 * KIB + 3);
+    /** The sizes fsbench's contenders warm up with by default. */
+    private static final WorkloadSizes SIZES = WorkloadSizes.defaults().jitWarmUp();
 
     @TempDir
     Path work;
@@ -35,7 +34,7 @@ class JitWarmUpTest {
                 LocalFileSystem.getSharedInstance(),
                 new org.apache.flink.core.fs.Path(work.resolve("bucket").toUri()),
                 new PatternData(),
-                SMALL.jitWarmUp(),
+                SIZES,
                 work.resolve("local"));
     }
 
@@ -74,6 +73,6 @@ class JitWarmUpTest {
         assertThat(log.toString(StandardCharsets.UTF_8)).contains("JIT warm-up of SEQUENTIAL_READ failed");
         assertThat(operations)
                 .doesNotContainKey(FsWorkload.SEQUENTIAL_READ)
-                .containsEntry(FsWorkload.SMALL_FILES, (long) SMALL.jitWarmUp().smallFiles());
+                .containsEntry(FsWorkload.SMALL_FILES, (long) SIZES.smallFiles());
     }
 }

@@ -162,21 +162,7 @@ public record WorkloadSizes(
      * directories) without measuring anything.
      */
     public WorkloadSizes warmUp() {
-        return new WorkloadSizes(
-                Math.min(streamBytes, 8 * MIB),
-                writeBytes,
-                Math.min(concurrentStreams, 2),
-                Math.min(smallFiles, 10),
-                smallFileBytes,
-                Math.min(positionalReads, 20),
-                positionalReadBytes,
-                Math.min(restoreFiles, 2),
-                Math.min(restoreFileBytes, 2 * MIB),
-                restoreThreads,
-                Math.min(deleteObjects, 20),
-                deleteObjectBytes,
-                Math.min(persistBytes, 8 * MIB),
-                streamSchemes);
+        return small(Math.min(positionalReads, 20));
     }
 
     /**
@@ -185,22 +171,26 @@ public record WorkloadSizes(
      * #JIT_WARM_UP_POSITIONAL_READS} GETs.
      */
     public WorkloadSizes jitWarmUp() {
-        WorkloadSizes small = warmUp();
+        return small(JIT_WARM_UP_POSITIONAL_READS / JIT_WARM_UP_READERS);
+    }
+
+    /** {@link #warmUp()}'s small sizes with {@code reads} positional reads. */
+    private WorkloadSizes small(int reads) {
         return new WorkloadSizes(
-                small.streamBytes,
-                small.writeBytes,
-                small.concurrentStreams,
-                small.smallFiles,
-                small.smallFileBytes,
-                JIT_WARM_UP_POSITIONAL_READS / JIT_WARM_UP_READERS,
-                small.positionalReadBytes,
-                small.restoreFiles,
-                small.restoreFileBytes,
-                small.restoreThreads,
-                small.deleteObjects,
-                small.deleteObjectBytes,
-                small.persistBytes,
-                small.streamSchemes);
+                Math.min(streamBytes, 8 * MIB),
+                writeBytes,
+                Math.min(concurrentStreams, 2),
+                Math.min(smallFiles, 10),
+                smallFileBytes,
+                reads,
+                positionalReadBytes,
+                Math.min(restoreFiles, 2),
+                Math.min(restoreFileBytes, 2 * MIB),
+                restoreThreads,
+                Math.min(deleteObjects, 20),
+                deleteObjectBytes,
+                Math.min(persistBytes, 8 * MIB),
+                streamSchemes);
     }
 
     private static void positive(String name, long value) {
