@@ -21,8 +21,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
@@ -48,8 +48,9 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * plugin from {@code plugins/}) of each Flink version of {@link StandaloneCluster#testedVersions},
  * submitted through Flink's CLI with the version's own file connector in the job jar. Once the sink has
  * an in-progress part file's upload open and a checkpoint triggered after that completed (so the {@code
- * RecoverableWriter} persisted it), the server holds back its answers to the parts of checkpoint streams,
- * and one TaskManager is killed with {@code kill -9} while both subtasks' checkpoint streams upload. The
+ * RecoverableWriter} persisted it), the server holds back its answers to the parts of checkpoint streams
+ * until the kill, and one TaskManager is killed with {@code kill -9} once parts of both subtasks' checkpoint
+ * streams are held (so both streams are mid-upload at the kill). The
  * job recovers (restored operator state verified) and finishes; then:
  *
  * <ul>
@@ -72,7 +73,7 @@ class ClusterFileSinkFailoverTest {
     private static final int RECORDS_PER_SECOND = 1_500;
     private static final String CHECKPOINTS = "checkpoints/";
     private static final String OUTPUT = "out/";
-    private static final Duration PART_ANSWER_DELAY = Duration.ofSeconds(1);
+    private static final Duration PART_HOLD_LIMIT = Duration.ofMinutes(1);
     private static final Pattern JOB_ID = Pattern.compile("JobID ([0-9a-f]{32})");
 
     static Stream<String> versions() {
@@ -181,32 +182,35 @@ class ClusterFileSinkFailoverTest {
                                     : List.<MultipartUpload>of(),
                             open -> !open.isEmpty());
             long seenAt = System.currentTimeMillis();
-            // From now on the server holds back its answer to every part of a checkpoint stream (stored at
-            // once, answered a second later): each checkpoint's multipart uploads stay open that long, and the
-            // kill below lands while both subtasks' streams upload.
-            AtomicBoolean slowCheckpointParts = new AtomicBoolean(true);
-            server.answers()
-                    .rewrite(
-                            RequestKind.UPLOAD_PART,
-                            request -> slowCheckpointParts.get()
-                                    && request.getRequestURI().startsWith("/" + BUCKET + "/" + CHECKPOINTS),
-                            AnswerRewriteFilter.ALWAYS,
-                            (request, served) -> {
-                                sleep(PART_ANSWER_DELAY);
-                                return served;
-                            });
-            List<MultipartUpload> openAtKill = Awaitility.await(
-                            "a checkpoint triggered after the upload was seen completed, then one uploading on both"
-                                    + " TaskManagers")
+            Awaitility.await("a checkpoint triggered after the upload was seen completed")
                     .atMost(Duration.ofMinutes(2))
                     .pollInterval(Duration.ofMillis(100))
                     .ignoreExceptions()
-                    .until(
-                            () -> latestCompletedTriggeredAt(cluster.get("/jobs/" + job + "/checkpoints")) > seenAt
-                                    ? s3.listMultipartUploads(b -> b.bucket(BUCKET))
-                                            .uploads()
-                                    : List.<MultipartUpload>of(),
-                            open -> under(open, CHECKPOINTS).size() >= 2);
+                    .until(() -> latestCompletedTriggeredAt(cluster.get("/jobs/" + job + "/checkpoints")) > seenAt);
+            // From now on the server holds back its answer to every part of a checkpoint stream (stored at
+            // once, answered only after the kill): no checkpoint stream's upload can complete, so once parts of
+            // two uploads are held, both subtasks' streams are uploading, and the kill lands while they are.
+            // Held, not delayed by a fixed time: a delayed upload could complete between the listing and the
+            // kill, and the killed TaskManager would leave nothing open.
+            Set<String> heldUploads = ConcurrentHashMap.newKeySet();
+            CountDownLatch release = new CountDownLatch(1);
+            server.answers()
+                    .rewrite(
+                            RequestKind.UPLOAD_PART,
+                            request -> release.getCount() > 0
+                                    && request.getRequestURI().startsWith("/" + BUCKET + "/" + CHECKPOINTS),
+                            AnswerRewriteFilter.ALWAYS,
+                            (request, served) -> {
+                                heldUploads.add(uploadId(request));
+                                awaitRelease(release);
+                                return served;
+                            });
+            Awaitility.await("parts of two checkpoint-stream uploads held (both subtasks' streams uploading)")
+                    .atMost(Duration.ofMinutes(1))
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(() -> heldUploads.size() >= 2);
+            List<MultipartUpload> openAtKill =
+                    s3.listMultipartUploads(b -> b.bucket(BUCKET)).uploads();
             JavaProcess victim = taskManagerRunning(cluster, job);
             victim.kill();
             // Counted at the server right after the kill (the list before the kill plus anything that
@@ -223,7 +227,7 @@ class ClusterFileSinkFailoverTest {
                     CHECKPOINTS,
                     under(open, OUTPUT).size(),
                     OUTPUT);
-            slowCheckpointParts.set(false);
+            release.countDown();
 
             Awaitility.await("job " + job + " finished")
                     .atMost(Duration.ofMinutes(3))
@@ -314,9 +318,10 @@ class ClusterFileSinkFailoverTest {
         return uploads.stream().filter(u -> u.key().startsWith(prefix)).toList();
     }
 
-    private static void sleep(Duration duration) {
+    /** Waits until {@code release} opens, at most {@link #PART_HOLD_LIMIT} (so a failed test frees the server). */
+    private static void awaitRelease(CountDownLatch release) {
         try {
-            Thread.sleep(duration.toMillis());
+            release.await(PART_HOLD_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
