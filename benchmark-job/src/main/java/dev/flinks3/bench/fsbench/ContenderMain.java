@@ -126,13 +126,18 @@ public final class ContenderMain {
         send(new ChildEvent(ChildEvent.Type.VERIFIED, workload, null, problem));
     }
 
-    private static ClientMeasurement measure(WorkloadTask work, FsWorkload workload, ProcessMeter meter) {
+    private ClientMeasurement measure(WorkloadTask work, FsWorkload workload, ProcessMeter meter) {
+        CpuRecording recording = task.cpuProfileDir().isEmpty() ? null : CpuRecording.start();
         meter.start();
         long start = System.nanoTime();
         try {
             WorkloadTask.Outcome outcome = work.run();
             long wallNanos = System.nanoTime() - start;
             ProcessMeter.Sample sample = meter.stop();
+            if (recording != null) {
+                recording.stopAndWrite(ContenderTask.cpuProfileFile(
+                        java.nio.file.Path.of(task.cpuProfileDir()), workload, task.contender(), task.round()));
+            }
             return new ClientMeasurement(
                     workload,
                     wallNanos / 1e9,
@@ -148,6 +153,10 @@ public final class ContenderMain {
             meter.stop();
             e.printStackTrace();
             return ClientMeasurement.failed(workload, work.method(), Failures.summary(e));
+        } finally {
+            if (recording != null) {
+                recording.close();
+            }
         }
     }
 

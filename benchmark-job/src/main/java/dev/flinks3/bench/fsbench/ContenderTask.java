@@ -2,7 +2,9 @@ package dev.flinks3.bench.fsbench;
 
 import dev.flinks3.bench.fsbench.workloads.FsWorkload;
 import dev.flinks3.bench.fsbench.workloads.WorkloadSizes;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -17,6 +19,8 @@ import java.util.Map;
  * @param localDir a local directory the run may use (restore downloads)
  * @param jitWarmUp whether to run every workload once at {@link WorkloadSizes#warmUp()} sizes first,
  *     untimed and uncounted, so the measured run sees compiled code as a long-running TaskManager does
+ * @param cpuProfileDir where a {@link CpuRecording} of each workload's timed part is written ({@link
+ *     #cpuProfileFile}), empty for none
  */
 public record ContenderTask(
         String contender,
@@ -26,10 +30,16 @@ public record ContenderTask(
         WorkloadSizes sizes,
         List<FsWorkload> workloads,
         String localDir,
-        boolean jitWarmUp) {
+        boolean jitWarmUp,
+        String cpuProfileDir) {
 
     public ContenderTask {
         flinkConfiguration = Map.copyOf(flinkConfiguration);
         workloads = List.copyOf(workloads);
+    }
+
+    /** The recording of {@code workload}'s timed part in {@code dir}: {@code <workload>-<contender>-r<round>.jfr}. */
+    static Path cpuProfileFile(Path dir, FsWorkload workload, String contender, int round) {
+        return dir.resolve(workload.name().toLowerCase(Locale.ROOT) + "-" + contender + "-r" + round + ".jfr");
     }
 }

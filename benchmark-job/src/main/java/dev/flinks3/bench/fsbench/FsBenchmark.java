@@ -6,6 +6,7 @@ import dev.flinks3.bench.common.CpuPinning;
 import dev.flinks3.bench.common.Json;
 import dev.flinks3.bench.common.ServerStorage;
 import dev.flinks3.bench.fsbench.report.Comparison;
+import dev.flinks3.bench.fsbench.report.CpuProfile;
 import dev.flinks3.bench.fsbench.report.MarkdownReport;
 import dev.flinks3.bench.fsbench.workloads.FsWorkload;
 import dev.flinks3.bench.fsbench.workloads.WorkloadSizes;
@@ -53,6 +54,8 @@ final class FsBenchmark {
      * @param cpuPinning the cores of the server and of the contenders
      * @param serverStorage where the server keeps its objects ({@code --server-storage}) in {@link ServerMode#FULL}
      * @param serverMode what the server charges per request ({@code --server-mode})
+     * @param cpuProfile whether each measured workload's timed part is recorded ({@link CpuRecording}) and
+     *     {@code profiles.md} written
      */
     record Settings(
             String command,
@@ -70,7 +73,8 @@ final class FsBenchmark {
             Map<String, Map<String, String>> contenderConfiguration,
             CpuPinning cpuPinning,
             ServerStorage.Choice serverStorage,
-            ServerMode serverMode) {
+            ServerMode serverMode,
+            boolean cpuProfile) {
 
         /** The Flink configuration {@code contender} gets: the server's endpoint and keys, then its own extra keys. */
         Map<String, String> configurationOf(String contender, URI endpoint, Path tmpDir) {
@@ -164,7 +168,70 @@ final class FsBenchmark {
         } finally {
             storage.release();
         }
+        if (settings.cpuProfile()) {
+            writeProfiles(out.resolve("profiles.md"));
+        }
         return writeResults(out);
+    }
+
+    /** The CPU seconds per thread group a {@link CpuRecording} wrote, empty if it wrote none. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Double> threadSeconds(Path file) throws IOException {
+        if (!Files.exists(file)) {
+            return Map.of();
+        }
+        Map<String, Double> seconds = new TreeMap<>();
+        Json.read(file, Map.class)
+                .forEach((group, value) -> seconds.put((String) group, ((Number) value).doubleValue()));
+        return seconds;
+    }
+
+    private Path profilesDir() {
+        return settings.outDir().resolve("profiles").toAbsolutePath();
+    }
+
+    /**
+     * {@code profiles.md}: for each workload, contender and round, the {@link CpuProfile} of its timed part, in
+     * the order of the workloads and the contenders.
+     */
+    private void writeProfiles(Path file) throws IOException {
+        StringBuilder text = new StringBuilder("# Where the contenders' threads ran Java code\n\n");
+        text.append("Command: `").append(settings.command()).append("`\n\n");
+        text.append(
+                        "Java Flight Recorder execution samples of each timed part, one per thread running Java code every ")
+                .append(CpuRecording.SAMPLE_PERIOD.toMillis())
+                .append(" ms; time in native code and in the JVM (GC, JIT) is not sampled. Sampling costs CPU itself,")
+                .append(" so the figures of a run with `--cpu-profile` are for finding where the time goes, not for")
+                .append(" comparing.\n\n");
+        for (FsWorkload workload : settings.workloads()) {
+            text.append("## ").append(workload.title()).append("\n\n");
+            for (Contender contender : settings.contenders()) {
+                for (WorkloadResult result : results) {
+                    if (result.workload() != workload || !result.contender().equals(contender.name())) {
+                        continue;
+                    }
+                    Path jfr = ContenderTask.cpuProfileFile(profilesDir(), workload, contender.name(), result.round());
+                    if (!Files.exists(jfr)) {
+                        continue;
+                    }
+                    text.append(CpuProfile.read(jfr)
+                            .markdown(
+                                    String.format(
+                                            Locale.ROOT,
+                                            "%s, round %d: %.2f s wall, %.2f s process CPU, %d S3 requests",
+                                            contender.name(),
+                                            result.round(),
+                                            result.wallSeconds(),
+                                            result.clientCpuSeconds(),
+                                            result.requests()),
+                                    result.operations(),
+                                    CpuRecording.SAMPLE_PERIOD.toMillis(),
+                                    threadSeconds(CpuRecording.threadsFile(jfr))));
+                }
+            }
+        }
+        Files.writeString(file, text);
+        progress.println("CPU profiles: " + file);
     }
 
     private void warmUp(
@@ -209,7 +276,8 @@ final class FsBenchmark {
                 sizes,
                 workloads,
                 tmp.resolve("local").toString(),
-                round > 0 && settings.jitWarmUp());
+                round > 0 && settings.jitWarmUp(),
+                round > 0 && settings.cpuProfile() ? profilesDir().toString() : "");
         ContenderProcess.Outcome outcome;
         try {
             outcome = contenders.run(task, pluginsRoot, settings.clientJvmOptions(), logs);

@@ -228,6 +228,17 @@ public final class FsBenchmarkMain implements Callable<Integer> {
                     + " full (S3Proxy's filesystem backend, every signature verified) (default: ${DEFAULT-VALUE}).")
     String serverMode;
 
+    @Option(
+            names = "--cpu-profile",
+            defaultValue = "false",
+            arity = "0..1",
+            fallbackValue = "true",
+            description = "Record where each contender's threads run Java code during each measured workload (Java"
+                    + " Flight Recorder execution samples every 1 ms, files under <out>/profiles) and write"
+                    + " profiles.md: samples by layer and the hottest methods. Sampling costs CPU, so use such a run"
+                    + " to find where the time goes, not for the figures (default: ${DEFAULT-VALUE}).")
+    boolean cpuProfile;
+
     @Spec
     CommandSpec spec;
 
@@ -329,7 +340,8 @@ public final class FsBenchmarkMain implements Callable<Integer> {
                 contenderConfiguration(),
                 CpuPinning.forThisMachine(pinCpus),
                 storage,
-                mode);
+                mode,
+                cpuProfile);
         String report = new FsBenchmark(settings, System.out).run();
         System.out.println();
         System.out.println(report);

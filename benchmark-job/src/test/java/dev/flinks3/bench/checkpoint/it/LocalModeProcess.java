@@ -71,7 +71,8 @@ record LocalModeProcess(int exitCode, String console, BenchmarkResults results) 
         }
     }
 
-    private static void deleteRecursively(Path root) throws IOException {
+    /** Deletes {@code root} and everything under it, if it exists. */
+    static void deleteRecursively(Path root) throws IOException {
         if (!Files.exists(root)) {
             return;
         }

@@ -1,0 +1,81 @@
+package dev.flinks3.bench.checkpoint.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flinks3.bench.common.Json;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * {@code java -jar target/flinks3-benchmark-job.jar fsbench --cpu-profile} with this repository's plugin
+ * as the only contender, on positional reads: each measured workload's timed part is recorded in the
+ * contender's JVM, and {@code profiles.md} shows where its threads ran, our read path among them.
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class FsBenchmarkCpuProfileIT {
+
+    private static final Path OUTPUT = LocalModeProcess.TARGET.resolve("fsbench-cpu-profile");
+
+    @Test
+    void eachTimedPartIsRecordedAndSummed() throws Exception {
+        LocalModeProcess.deleteRecursively(OUTPUT);
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar",
+                LocalModeProcess.TARGET.resolve("flinks3-benchmark-job.jar").toString(),
+                "fsbench",
+                "--plugin",
+                "ours=" + LocalModeProcess.ourPluginJar(),
+                "--contenders",
+                "ours",
+                "--rounds",
+                "1",
+                "--workloads",
+                "POSITIONAL_READS",
+                "--positional-reads",
+                "300",
+                "--warm-up",
+                "false",
+                "--jit-warm-up",
+                "false",
+                "--pin-cpus",
+                "false",
+                "--s3-profile",
+                "lan",
+                "--client-heap",
+                "512m",
+                "--cpu-profile",
+                "--out",
+                OUTPUT.toString()));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String console = new String(process.getInputStream().readAllBytes());
+        assertThat(process.waitFor(4, TimeUnit.MINUTES)).isTrue();
+        assertThat(process.exitValue()).as(console).isZero();
+
+        Path jfr = OUTPUT.resolve("profiles").resolve("positional_reads-ours-r1.jfr");
+        assertThat(jfr).as(console).isNotEmptyFile();
+        Map<?, ?> threads =
+                Json.read(OUTPUT.resolve("profiles").resolve("positional_reads-ours-r1.jfr.threads.json"), Map.class);
+        // The JVM's main thread, which runs the workload, has the launcher's name in Linux.
+        assertThat(threads.containsKey("java"))
+                .as("CPU seconds per thread group: %s", threads)
+                .isTrue();
+        assertThat(threads.containsKey("C2 CompilerThre"))
+                .as("the JIT's threads too: %s", threads)
+                .isTrue();
+        String profiles = Files.readString(OUTPUT.resolve("profiles.md"));
+        assertThat(profiles)
+                .contains("## positional reads")
+                .contains("### ours, round 1: ")
+                .contains("CPU of all threads: ")
+                .contains("| java | ")
+                .contains("dev.flinks3.transfer.read.S3SeekableInputStream.readAt | ours |");
+        assertThat(console).contains("CPU profiles: ");
+    }
+}
