@@ -32,6 +32,8 @@ public final class ContenderMain {
     private final ContenderTask task;
     private final PrintStream protocol;
     private final BufferedReader answers;
+    /** With {@code --cpu-profile}, the recording from before the JIT warm-up on; else null. */
+    private CpuRecording recording;
 
     private ContenderMain(ContenderTask task, PrintStream protocol, BufferedReader answers) {
         this.task = task;
@@ -74,13 +76,21 @@ public final class ContenderMain {
         send(new ChildEvent(ChildEvent.Type.LOADED, null, null, PluginInfo.fileSystemClass(fs)));
         java.nio.file.Path localDir = Files.createDirectories(java.nio.file.Path.of(task.localDir()));
         PatternData data = new PatternData();
+        if (!task.cpuProfileDir().isEmpty()) {
+            recording = CpuRecording.start();
+        }
         if (task.jitWarmUp()) {
-            warmUp(new WorkloadContext(
-                    fs,
-                    new Path("s3://" + task.bucket() + "/jit-warm-up"),
-                    data,
-                    task.sizes().jitWarmUp(),
-                    localDir));
+            FileSystem warmUpFs = fs;
+            JitWarmUp.untilQuiet(
+                    task.workloads(),
+                    pass -> new WorkloadContext(
+                            warmUpFs,
+                            new Path("s3://" + task.bucket() + "/jit-warm-up/pass-" + pass),
+                            data,
+                            task.sizes().jitWarmUp(),
+                            localDir.resolve("jit-warm-up-" + pass)),
+                    System.err,
+                    JitWarmUp.jvmCompilationMillis());
         }
         WorkloadContext context = new WorkloadContext(fs, root, data, task.sizes(), localDir);
         try (ProcessMeter meter = new ProcessMeter()) {
@@ -88,12 +98,10 @@ public final class ContenderMain {
                 runWorkload(WorkloadTask.of(workload, context), workload, meter);
             }
         }
+        if (recording != null) {
+            recording.close();
+        }
         send(ChildEvent.of(ChildEvent.Type.END, null));
-    }
-
-    /** The JIT warm-up; failures are only logged: the measured run meets and reports them again. */
-    private void warmUp(WorkloadContext context) {
-        JitWarmUp.run(task.workloads(), context, System.err);
     }
 
     private void runWorkload(WorkloadTask work, FsWorkload workload, ProcessMeter meter) throws IOException {
@@ -127,15 +135,15 @@ public final class ContenderMain {
     }
 
     private ClientMeasurement measure(WorkloadTask work, FsWorkload workload, ProcessMeter meter) {
-        CpuRecording recording = task.cpuProfileDir().isEmpty() ? null : CpuRecording.start();
+        CpuRecording.Part part = recording == null ? null : recording.begin();
         meter.start();
         long start = System.nanoTime();
         try {
             WorkloadTask.Outcome outcome = work.run();
             long wallNanos = System.nanoTime() - start;
             ProcessMeter.Sample sample = meter.stop();
-            if (recording != null) {
-                recording.stopAndWrite(ContenderTask.cpuProfileFile(
+            if (part != null) {
+                part.endAndWrite(ContenderTask.cpuProfileFile(
                         java.nio.file.Path.of(task.cpuProfileDir()), workload, task.contender(), task.round()));
             }
             return new ClientMeasurement(
@@ -153,10 +161,6 @@ public final class ContenderMain {
             meter.stop();
             e.printStackTrace();
             return ClientMeasurement.failed(workload, work.method(), Failures.summary(e));
-        } finally {
-            if (recording != null) {
-                recording.close();
-            }
         }
     }
 

@@ -17,8 +17,9 @@ import java.util.Map;
  * @param sizes the workload sizes
  * @param workloads the workloads to run, in this order
  * @param localDir a local directory the run may use (restore downloads)
- * @param jitWarmUp whether to run every workload once at {@link WorkloadSizes#warmUp()} sizes first,
- *     untimed and uncounted, so the measured run sees compiled code as a long-running TaskManager does
+ * @param jitWarmUp whether to warm up first ({@link JitWarmUp}: the workloads at {@link WorkloadSizes#jitWarmUp()}
+ *     sizes, untimed and uncounted, in passes until the JIT is quiet), so the measured run sees compiled code as
+ *     a long-running TaskManager does
  * @param cpuProfileDir where a {@link CpuRecording} of each workload's timed part is written ({@link
  *     #cpuProfileFile}), empty for none
  */

@@ -5,17 +5,20 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import jdk.jfr.Recording;
 
 /**
- * What a contender JVM's threads spend CPU on during one timed part: a Java Flight Recorder recording of
- * where they run Java code ({@code jdk.ExecutionSample} events with stack traces, one per running thread
- * every {@link #SAMPLE_PERIOD}; time in native code, such as system calls and the CRT's C code, and in the
- * JVM itself is not sampled by that event), and each thread group's CPU time ({@link ThreadCpu}), which
- * covers the JIT compilers and GC threads too. Started by {@link ContenderMain} around a workload's timed
- * part when the benchmark runs with {@code --cpu-profile}; read by {@link
- * dev.flinks3.bench.fsbench.report.CpuProfile}.
+ * What a contender JVM's threads spend CPU on during its timed parts: one Java Flight Recorder recording
+ * from before the JIT warm-up to the JVM's end, of where threads run Java code ({@code jdk.ExecutionSample}
+ * events with stack traces, one per running thread every {@link #SAMPLE_PERIOD}; time in native code, such
+ * as system calls and the CRT's C code, and in the JVM itself is not sampled by that event) and of what the
+ * JIT compiles and deoptimizes; and each thread group's CPU time ({@link ThreadCpu}) over each timed part,
+ * which covers the JIT compilers and GC threads too. The recording starts before the warm-up because
+ * starting one makes HotSpot compile again much of what it had compiled: started at a timed part, the JIT's
+ * threads took 60-70% of a contender's CPU during it. Used by {@link ContenderMain} when the benchmark runs
+ * with {@code --cpu-profile}; read by {@link dev.flinks3.bench.fsbench.report.CpuProfile}.
  */
 final class CpuRecording implements AutoCloseable {
 
@@ -23,44 +26,72 @@ final class CpuRecording implements AutoCloseable {
     static final Duration SAMPLE_PERIOD = Duration.ofMillis(1);
 
     private final Recording recording;
-    private final ThreadCpu threadsAtStart;
-
-    private CpuRecording(Recording recording, ThreadCpu threadsAtStart) {
-        this.recording = recording;
-        this.threadsAtStart = threadsAtStart;
-    }
-
-    /** Starts recording execution samples of every thread. */
-    static CpuRecording start() {
-        Recording recording = new Recording();
-        recording.setName("fsbench-timed-part");
-        recording.enable("jdk.ExecutionSample").withPeriod(SAMPLE_PERIOD).withStackTrace();
-        recording.setToDisk(true);
-        recording.start();
-        return new CpuRecording(recording, ThreadCpu.snapshot());
-    }
 
     /**
-     * Stops recording and writes what was recorded: the execution samples to {@code file} and the CPU
-     * seconds per thread group to {@link #threadsFile}, a JSON object.
+     * A timed part: when it began and ended, and the CPU seconds of each thread group in between.
      *
-     * @param file the {@code .jfr} file written (its folder is created)
-     * @throws IOException if a file cannot be written
+     * @param from the start, an ISO-8601 instant
+     * @param to the end, an ISO-8601 instant
+     * @param threadSeconds CPU seconds by thread group ({@link ThreadCpu#group})
      */
-    void stopAndWrite(Path file) throws IOException {
-        Map<String, Double> threadSeconds = ThreadCpu.snapshot().since(threadsAtStart);
-        recording.stop();
-        Files.createDirectories(file.toAbsolutePath().getParent());
-        recording.dump(file);
-        Json.write(threadsFile(file), threadSeconds);
+    record Window(String from, String to, Map<String, Double> threadSeconds) {}
+
+    /** A timed part under way. */
+    final class Part {
+        private final Instant from = Instant.now();
+        private final ThreadCpu threadsAtStart = ThreadCpu.snapshot();
+
+        private Part() {}
+
+        /**
+         * Ends the part and writes the recording so far to {@code file} and the part's {@link Window} to
+         * {@link #windowFile}.
+         *
+         * @param file the {@code .jfr} file written (its folder is created)
+         * @throws IOException if a file cannot be written
+         */
+        void endAndWrite(Path file) throws IOException {
+            Map<String, Double> threadSeconds = ThreadCpu.snapshot().since(threadsAtStart);
+            Instant to = Instant.now();
+            Files.createDirectories(file.toAbsolutePath().getParent());
+            recording.dump(file);
+            Json.write(windowFile(file), new Window(from.toString(), to.toString(), threadSeconds));
+        }
     }
 
-    /** Where the CPU seconds per thread group of the recording {@code jfr} are: {@code <jfr>.threads.json}. */
-    static Path threadsFile(Path jfr) {
-        return jfr.resolveSibling(jfr.getFileName() + ".threads.json");
+    private CpuRecording(Recording recording) {
+        this.recording = recording;
     }
 
-    /** Ends the recording (if still running) and frees what it holds on disk. */
+    /** Starts recording execution samples of every thread, compilations and deoptimizations. */
+    static CpuRecording start() {
+        Recording recording = new Recording();
+        recording.setName("fsbench-contender");
+        recording.enable("jdk.ExecutionSample").withPeriod(SAMPLE_PERIOD).withStackTrace();
+        // what the JIT compiles and why compiled code is thrown away, every event (no threshold)
+        recording.enable("jdk.Compilation").withThreshold(Duration.ZERO);
+        recording.enable("jdk.Deoptimization").withoutStackTrace();
+        recording.setToDisk(true);
+        recording.start();
+        return new CpuRecording(recording);
+    }
+
+    /** Begins a timed part. */
+    Part begin() {
+        return new Part();
+    }
+
+    /** Where the {@link Window} of the part recorded in {@code jfr} is: {@code <jfr>.window.json}. */
+    static Path windowFile(Path jfr) {
+        return jfr.resolveSibling(jfr.getFileName() + ".window.json");
+    }
+
+    /** Reads a {@link Window} that {@link Part#endAndWrite} wrote. */
+    static Window readWindow(Path jfr) throws IOException {
+        return Json.read(windowFile(jfr), Window.class);
+    }
+
+    /** Ends the recording and frees what it holds on disk. */
     @Override
     public void close() {
         recording.close();

@@ -174,18 +174,6 @@ final class FsBenchmark {
         return writeResults(out);
     }
 
-    /** The CPU seconds per thread group a {@link CpuRecording} wrote, empty if it wrote none. */
-    @SuppressWarnings("unchecked")
-    private static Map<String, Double> threadSeconds(Path file) throws IOException {
-        if (!Files.exists(file)) {
-            return Map.of();
-        }
-        Map<String, Double> seconds = new TreeMap<>();
-        Json.read(file, Map.class)
-                .forEach((group, value) -> seconds.put((String) group, ((Number) value).doubleValue()));
-        return seconds;
-    }
-
     private Path profilesDir() {
         return settings.outDir().resolve("profiles").toAbsolutePath();
     }
@@ -214,7 +202,8 @@ final class FsBenchmark {
                     if (!Files.exists(jfr)) {
                         continue;
                     }
-                    text.append(CpuProfile.read(jfr)
+                    CpuRecording.Window window = CpuRecording.readWindow(jfr);
+                    text.append(CpuProfile.read(jfr, Instant.parse(window.from()), Instant.parse(window.to()))
                             .markdown(
                                     String.format(
                                             Locale.ROOT,
@@ -226,7 +215,7 @@ final class FsBenchmark {
                                             result.requests()),
                                     result.operations(),
                                     CpuRecording.SAMPLE_PERIOD.toMillis(),
-                                    threadSeconds(CpuRecording.threadsFile(jfr))));
+                                    window.threadSeconds()));
                 }
             }
         }

@@ -193,8 +193,9 @@ public final class FsBenchmarkMain implements Callable<Integer> {
             defaultValue = "true",
             arity = "0..1",
             fallbackValue = "true",
-            description = "Run the workloads at small sizes in each contender JVM before measuring, so a "
-                    + "measurement sees compiled code as a long-running TaskManager does (default: ${DEFAULT-VALUE}).")
+            description = "Run the workloads at small sizes in each contender JVM before measuring, in passes until a"
+                    + " pass spends at most 5% of its time compiling (at most 8 passes or 2 minutes), so a measurement"
+                    + " sees compiled code as a long-running TaskManager does (default: ${DEFAULT-VALUE}).")
     boolean jitWarmUp;
 
     @Option(

@@ -4,7 +4,11 @@ import dev.flinks3.bench.fsbench.workloads.FsWorkload;
 import dev.flinks3.bench.fsbench.workloads.WorkloadContext;
 import dev.flinks3.bench.fsbench.workloads.WorkloadSizes;
 import dev.flinks3.bench.fsbench.workloads.WorkloadTask;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -14,21 +18,101 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.IntFunction;
+import java.util.function.LongSupplier;
 
 /**
  * A contender JVM's warm-up before its measured run, so that the measurement sees compiled code as a
- * long-running TaskManager does: every workload once at {@link WorkloadSizes#jitWarmUp()} sizes, and a
- * workload of one GET per operation ({@link FsWorkload#oneGetPerOperation()}) as {@link
+ * long-running TaskManager does. One pass runs every workload once at {@link WorkloadSizes#jitWarmUp()}
+ * sizes, a workload of one GET per operation ({@link FsWorkload#oneGetPerOperation()}) as {@link
  * WorkloadSizes#JIT_WARM_UP_READERS} tasks at once, which together send {@link
  * WorkloadSizes#JIT_WARM_UP_POSITIONAL_READS} GETs within seconds even where each GET waits tens of ms.
+ * Passes repeat until the JIT is quiet: until a pass's compilation time (the JVM's {@code
+ * CompilationMXBean}, summed over its compiler threads) is at most {@link #QUIET_SHARE} of the pass's wall
+ * time, or after {@link #MAX_PASSES} passes or {@link #MAX_DURATION}. One pass was not enough: a profile of
+ * 500 positional reads measured after one pass found the JIT's compiler threads using 70% of the
+ * contender's CPU, on the core its GETs ran on.
  */
 final class JitWarmUp {
+
+    /** The largest share of a pass's wall time its compilations may take for the JIT to count as quiet. */
+    static final double QUIET_SHARE = 0.05;
+
+    /** Passes at most. */
+    static final int MAX_PASSES = 8;
+
+    /** No pass starts after this long. */
+    static final Duration MAX_DURATION = Duration.ofMinutes(2);
+
+    /**
+     * What {@link #untilQuiet} did.
+     *
+     * @param passes passes run
+     * @param quiet whether the last pass was quiet (else the limits ended the warm-up)
+     * @param operations the operations each workload's tasks did together in the last pass
+     */
+    record Passes(int passes, boolean quiet, Map<FsWorkload, Long> operations) {}
 
     private JitWarmUp() {}
 
     /**
-     * Runs the workloads in order on {@code context} (whose sizes should be {@link WorkloadSizes#jitWarmUp()}).
-     * A failure or a wrong byte is only written to {@code log}: the measured run meets and reports it again.
+     * Runs passes until the JIT is quiet, each pass on a fresh context, and logs each pass's wall and
+     * compilation time to {@code log}.
+     *
+     * @param contextOfPass the context of pass 1, 2, ... (fresh paths each, at {@link WorkloadSizes#jitWarmUp()}
+     *     sizes)
+     * @param compilationMillis the JVM's compilation time so far, in ms ({@link #jvmCompilationMillis()}), or
+     *     null where the JVM does not tell it (then one pass runs)
+     */
+    static Passes untilQuiet(
+            List<FsWorkload> workloads,
+            IntFunction<WorkloadContext> contextOfPass,
+            PrintStream log,
+            LongSupplier compilationMillis) {
+        long start = System.nanoTime();
+        for (int pass = 1; ; pass++) {
+            long passStart = System.nanoTime();
+            long compiledBefore = compilationMillis == null ? 0 : compilationMillis.getAsLong();
+            WorkloadContext context = contextOfPass.apply(pass);
+            Map<FsWorkload, Long> operations = run(workloads, context, log);
+            long passMillis = Math.max(1, (System.nanoTime() - passStart) / 1_000_000);
+            long compiled = compilationMillis == null ? -1 : compilationMillis.getAsLong() - compiledBefore;
+            deleteQuietly(context, log);
+            if (compilationMillis == null) {
+                return new Passes(pass, false, operations);
+            }
+            boolean quiet = compiled <= QUIET_SHARE * passMillis;
+            log.printf(
+                    "JIT warm-up pass %d: %d ms, %d ms of compilation%s%n",
+                    pass, passMillis, compiled, quiet ? " (quiet)" : "");
+            if (quiet || pass >= MAX_PASSES || System.nanoTime() - start >= MAX_DURATION.toNanos()) {
+                return new Passes(pass, quiet, operations);
+            }
+        }
+    }
+
+    /** Deletes what a pass wrote under its root, so passes do not pile up objects on the server. */
+    private static void deleteQuietly(WorkloadContext context, PrintStream log) {
+        try {
+            context.fs().delete(context.root(), true);
+        } catch (IOException | RuntimeException e) {
+            log.println("JIT warm-up could not delete " + context.root() + ": " + Failures.summary(e));
+        }
+    }
+
+    /** The JVM's compilation time so far in ms, or null if it does not monitor it. */
+    static LongSupplier jvmCompilationMillis() {
+        CompilationMXBean compilation = ManagementFactory.getCompilationMXBean();
+        if (compilation == null || !compilation.isCompilationTimeMonitoringSupported()) {
+            return null;
+        }
+        return compilation::getTotalCompilationTime;
+    }
+
+    /**
+     * One pass: runs the workloads in order on {@code context} (whose sizes should be {@link
+     * WorkloadSizes#jitWarmUp()}). A failure or a wrong byte is only written to {@code log}: the measured run
+     * meets and reports it again.
      *
      * @return the operations each workload's tasks did together (none for a workload that failed)
      */

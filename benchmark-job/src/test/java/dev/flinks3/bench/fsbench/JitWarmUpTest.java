@@ -11,9 +11,11 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import org.apache.flink.core.fs.local.LocalFileSystem;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -74,5 +76,79 @@ class JitWarmUpTest {
         assertThat(operations)
                 .doesNotContainKey(FsWorkload.SEQUENTIAL_READ)
                 .containsEntry(FsWorkload.SMALL_FILES, (long) SIZES.smallFiles());
+    }
+
+    @Test
+    void passesRepeatOnFreshPathsUntilAPassCompilesLittle() {
+        // 10 s of compilation in each of the first two passes, none in the third
+        long[] compiled = {0};
+        int[] reads = {0};
+        LongSupplier clock = () -> {
+            reads[0]++;
+            if (reads[0] % 2 == 0 && reads[0] <= 4) {
+                compiled[0] += 10_000;
+            }
+            return compiled[0];
+        };
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        List<org.apache.flink.core.fs.Path> roots = new ArrayList<>();
+
+        JitWarmUp.Passes passes = JitWarmUp.untilQuiet(
+                List.of(FsWorkload.SEQUENTIAL_READ),
+                pass -> {
+                    WorkloadContext context = context(pass);
+                    roots.add(context.root());
+                    return context;
+                },
+                new PrintStream(log, true, StandardCharsets.UTF_8),
+                clock);
+
+        assertThat(passes.passes()).isEqualTo(3);
+        assertThat(passes.quiet()).isTrue();
+        assertThat(passes.operations()).containsEntry(FsWorkload.SEQUENTIAL_READ, 1L);
+        assertThat(roots).hasSize(3).doesNotHaveDuplicates();
+        assertThat(roots)
+                .allSatisfy(root -> assertThat(Path.of(root.toUri()))
+                        .as("a pass deletes what it wrote")
+                        .doesNotExist());
+        assertThat(log.toString(StandardCharsets.UTF_8))
+                .contains("JIT warm-up pass 1: ", " ms, 10000 ms of compilation\n")
+                .contains("JIT warm-up pass 3: ", " ms, 0 ms of compilation (quiet)");
+    }
+
+    @Test
+    void aJitThatNeverQuietsStopsAfterTheLastPass() {
+        long[] compiled = {0};
+        LongSupplier clock = () -> compiled[0] += 10_000;
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+
+        JitWarmUp.Passes passes = JitWarmUp.untilQuiet(
+                List.of(FsWorkload.SEQUENTIAL_READ),
+                this::context,
+                new PrintStream(log, true, StandardCharsets.UTF_8),
+                clock);
+
+        assertThat(passes.passes()).isEqualTo(JitWarmUp.MAX_PASSES);
+        assertThat(passes.quiet()).isFalse();
+        assertThat(log.toString(StandardCharsets.UTF_8)).doesNotContain("(quiet)");
+    }
+
+    @Test
+    void withoutACompilationClockOnePassRuns() {
+        JitWarmUp.Passes passes = JitWarmUp.untilQuiet(
+                List.of(FsWorkload.SEQUENTIAL_READ), this::context, new PrintStream(new ByteArrayOutputStream()), null);
+
+        assertThat(passes.passes()).isEqualTo(1);
+        assertThat(passes.quiet()).isFalse();
+    }
+
+    private WorkloadContext context(int pass) {
+        return new WorkloadContext(
+                LocalFileSystem.getSharedInstance(),
+                new org.apache.flink.core.fs.Path(
+                        work.resolve("bucket").resolve("pass-" + pass).toUri()),
+                new PatternData(),
+                SIZES,
+                work.resolve("local-" + pass));
     }
 }

@@ -3,6 +3,7 @@ package dev.flinks3.bench.fsbench.report;
 import dev.flinks3.bench.common.MarkdownTable;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -20,7 +21,7 @@ import jdk.jfr.consumer.RecordingFile;
 
 /**
  * Where one contender JVM's threads ran Java code during a timed part, from the {@code
- * jdk.ExecutionSample} events of a Java Flight Recorder file: samples by the layer of the running
+ * jdk.ExecutionSample} events of a Java Flight Recorder file that began in the part: samples by the layer of the running
  * method (its own time, "self"), the methods with the most self samples, and the methods on the most
  * stacks (their own time and what they called, "total"). Each sample stands for one sampling period of
  * one thread running Java code; time in native code and in the JVM (GC, JIT) is not in the file.
@@ -40,33 +41,70 @@ public final class CpuProfile {
     private final Map<String, Long> selfByLayer;
     private final Map<String, Long> selfByMethod;
     private final Map<String, Long> totalByMethod;
+    /** Compilation time in µs per compiled method, with the compile level. */
+    private final Map<String, Long> compileMicrosByMethod;
+
+    private final long compilations;
+    /** Deoptimizations per reason and method. */
+    private final Map<String, Long> deoptimizations;
 
     private CpuProfile(
             long samples,
             Map<String, Long> selfByLayer,
             Map<String, Long> selfByMethod,
-            Map<String, Long> totalByMethod) {
+            Map<String, Long> totalByMethod,
+            long compilations,
+            Map<String, Long> compileMicrosByMethod,
+            Map<String, Long> deoptimizations) {
         this.samples = samples;
         this.selfByLayer = selfByLayer;
         this.selfByMethod = selfByMethod;
         this.totalByMethod = totalByMethod;
+        this.compilations = compilations;
+        this.compileMicrosByMethod = compileMicrosByMethod;
+        this.deoptimizations = deoptimizations;
     }
 
     /**
-     * Reads the execution samples of a recording.
+     * Reads the execution samples, compilations and deoptimizations of a recording that began from {@code from}
+     * to {@code to}.
      *
      * @param jfr a Java Flight Recorder file
      * @throws IOException if it cannot be read or is not a recording
      */
-    public static CpuProfile read(Path jfr) throws IOException {
+    public static CpuProfile read(Path jfr, Instant from, Instant to) throws IOException {
         long samples = 0;
         Map<String, Long> selfByLayer = new TreeMap<>();
         Map<String, Long> selfByMethod = new TreeMap<>();
         Map<String, Long> totalByMethod = new TreeMap<>();
+        long compilations = 0;
+        Map<String, Long> compileMicros = new TreeMap<>();
+        Map<String, Long> deoptimizations = new TreeMap<>();
         try (RecordingFile file = new RecordingFile(jfr)) {
             while (file.hasMoreEvents()) {
                 RecordedEvent event = file.readEvent();
-                if (!"jdk.ExecutionSample".equals(event.getEventType().getName())) {
+                if (event.getStartTime().isBefore(from) || event.getStartTime().isAfter(to)) {
+                    continue;
+                }
+                String type = event.getEventType().getName();
+                if ("jdk.Compilation".equals(type)) {
+                    compilations++;
+                    String method = event.hasField("method") && event.getValue("method") != null
+                            ? name(event.getValue("method"))
+                            : "?";
+                    String level =
+                            event.hasField("compileLevel") ? " (level " + event.getValue("compileLevel") + ")" : "";
+                    compileMicros.merge(method + level, event.getDuration().toNanos() / 1000, Long::sum);
+                    continue;
+                }
+                if ("jdk.Deoptimization".equals(type)) {
+                    String method = event.hasField("method") && event.getValue("method") != null
+                            ? name(event.getValue("method"))
+                            : "?";
+                    deoptimizations.merge(event.getValue("reason") + ": " + method, 1L, Long::sum);
+                    continue;
+                }
+                if (!"jdk.ExecutionSample".equals(type)) {
                     continue;
                 }
                 RecordedStackTrace stack = event.getStackTrace();
@@ -87,7 +125,8 @@ public final class CpuProfile {
                 }
             }
         }
-        return new CpuProfile(samples, selfByLayer, selfByMethod, totalByMethod);
+        return new CpuProfile(
+                samples, selfByLayer, selfByMethod, totalByMethod, compilations, compileMicros, deoptimizations);
     }
 
     /** The execution samples read. */
@@ -98,6 +137,16 @@ public final class CpuProfile {
     /** Self samples per layer (e.g. {@code AWS SDK v2}, {@code Netty}, {@code JDK}), by layer name. */
     public Map<String, Long> selfByLayer() {
         return Map.copyOf(selfByLayer);
+    }
+
+    /** JIT compilations recorded ({@code jdk.Compilation} events). */
+    public long compilations() {
+        return compilations;
+    }
+
+    /** Deoptimizations recorded ({@code jdk.Deoptimization} events). */
+    public long deoptimizations() {
+        return deoptimizations.values().stream().mapToLong(Long::longValue).sum();
     }
 
     /** Self samples of {@code method} ({@code class.method}), 0 if it never ran on top of a stack. */
@@ -185,6 +234,28 @@ public final class CpuProfile {
                 .forEach((method, count) ->
                         total.row(List.of(method, layerOf(method), String.valueOf(count), share(count))));
         out.append(total).append('\n');
+        if (compilations > 0 || !deoptimizations.isEmpty()) {
+            long micros = compileMicrosByMethod.values().stream()
+                    .mapToLong(Long::longValue)
+                    .sum();
+            out.append(String.format(
+                    Locale.ROOT,
+                    "JIT: %d compilations taking %.0f ms, %d deoptimizations.%n%n",
+                    compilations,
+                    micros / 1000.0,
+                    deoptimizations()));
+            MarkdownTable compiled = new MarkdownTable(List.of("compiled method", "ms"));
+            sorted(compileMicrosByMethod, TOP_METHODS)
+                    .forEach((method, us) ->
+                            compiled.row(List.of(method, String.format(Locale.ROOT, "%.1f", us / 1000.0))));
+            out.append(compiled).append('\n');
+            if (!deoptimizations.isEmpty()) {
+                MarkdownTable deopts = new MarkdownTable(List.of("deoptimization: reason: method", "count"));
+                sorted(deoptimizations, TOP_METHODS)
+                        .forEach((what, count) -> deopts.row(List.of(what, String.valueOf(count))));
+                out.append(deopts).append('\n');
+            }
+        }
         return out.toString();
     }
 

@@ -60,8 +60,10 @@ class FsBenchmarkCpuProfileIT {
 
         Path jfr = OUTPUT.resolve("profiles").resolve("positional_reads-ours-r1.jfr");
         assertThat(jfr).as(console).isNotEmptyFile();
-        Map<?, ?> threads =
-                Json.read(OUTPUT.resolve("profiles").resolve("positional_reads-ours-r1.jfr.threads.json"), Map.class);
+        Map<?, ?> window =
+                Json.read(OUTPUT.resolve("profiles").resolve("positional_reads-ours-r1.jfr.window.json"), Map.class);
+        assertThat(window.get("from")).as("the timed part's start: %s", window).isNotNull();
+        Map<?, ?> threads = (Map<?, ?>) window.get("threadSeconds");
         // The JVM's main thread, which runs the workload, has the launcher's name in Linux.
         assertThat(threads.containsKey("java"))
                 .as("CPU seconds per thread group: %s", threads)

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import jdk.jfr.Recording;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -17,6 +18,7 @@ class CpuProfileTest {
 
     private static final String SPIN = CpuProfileTest.class.getName() + ".spin";
     private static final String SPIN_CALLER = CpuProfileTest.class.getName() + ".spinFor";
+    private static final String BUSY_ELSEWHERE = CpuProfileTest.class.getName() + ".busyElsewhereFor";
 
     @TempDir
     Path dir;
@@ -27,18 +29,31 @@ class CpuProfileTest {
     @Test
     void aBusyMethodIsOnTopOfItsSamplesAndItsCallerOnTheirStacks() throws IOException {
         Path jfr = dir.resolve("spin.jfr");
+        Instant from;
+        Instant to;
         try (Recording recording = new Recording()) {
             recording
                     .enable("jdk.ExecutionSample")
                     .withPeriod(Duration.ofMillis(1))
                     .withStackTrace();
             recording.start();
+            // outside the window: sleeping, then busy in another method
+            sleepFor(Duration.ofMillis(200));
+            from = Instant.now();
             spinFor(Duration.ofMillis(800));
+            to = Instant.now();
+            busyElsewhereFor(Duration.ofMillis(300));
             recording.stop();
             recording.dump(jfr);
         }
 
-        CpuProfile profile = CpuProfile.read(jfr);
+        CpuProfile profile = CpuProfile.read(jfr, from, to);
+        assertThat(profile.totalSamples(BUSY_ELSEWHERE))
+                .as("samples after the window are left out")
+                .isZero();
+        assertThat(CpuProfile.read(jfr, Instant.MIN, Instant.MAX).totalSamples(BUSY_ELSEWHERE))
+                .as("and counted in a window that holds them")
+                .isPositive();
 
         assertThat(profile.samples()).isPositive();
         assertThat(profile.selfSamples(SPIN))
@@ -82,13 +97,29 @@ class CpuProfileTest {
     void aFileThatIsNoRecordingIsAnError() throws IOException {
         Path notJfr = Files.writeString(dir.resolve("not.jfr"), "not a recording");
 
-        assertThatThrownBy(() -> CpuProfile.read(notJfr)).isInstanceOf(IOException.class);
+        assertThatThrownBy(() -> CpuProfile.read(notJfr, Instant.MIN, Instant.MAX))
+                .isInstanceOf(IOException.class);
     }
 
     private static void spinFor(Duration duration) {
         long end = System.nanoTime() + duration.toNanos();
         while (System.nanoTime() < end) {
             sink += spin(sink);
+        }
+    }
+
+    private static void busyElsewhereFor(Duration duration) {
+        long end = System.nanoTime() + duration.toNanos();
+        while (System.nanoTime() < end) {
+            sink += spin(sink + 1);
+        }
+    }
+
+    private static void sleepFor(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
