@@ -77,7 +77,7 @@ public final class ContenderMain {
         java.nio.file.Path localDir = Files.createDirectories(java.nio.file.Path.of(task.localDir()));
         PatternData data = new PatternData();
         if (!task.cpuProfileDir().isEmpty()) {
-            recording = CpuRecording.start();
+            recording = CpuRecording.start(task.cpuSamples());
         }
         if (task.jitWarmUp()) {
             FileSystem warmUpFs = fs;

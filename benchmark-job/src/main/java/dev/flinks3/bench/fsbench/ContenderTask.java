@@ -22,6 +22,8 @@ import java.util.Map;
  *     a long-running TaskManager does
  * @param cpuProfileDir where a {@link CpuRecording} of each workload's timed part is written ({@link
  *     #cpuProfileFile}), empty for none
+ * @param cpuSamples with a {@code cpuProfileDir}, whether JFR execution samples are recorded too, or only each
+ *     thread group's CPU
  */
 public record ContenderTask(
         String contender,
@@ -32,7 +34,8 @@ public record ContenderTask(
         List<FsWorkload> workloads,
         String localDir,
         boolean jitWarmUp,
-        String cpuProfileDir) {
+        String cpuProfileDir,
+        boolean cpuSamples) {
 
     public ContenderTask {
         flinkConfiguration = Map.copyOf(flinkConfiguration);

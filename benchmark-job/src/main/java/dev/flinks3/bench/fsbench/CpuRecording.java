@@ -25,6 +25,7 @@ final class CpuRecording implements AutoCloseable {
     /** How often each thread running Java code is sampled: 1 ms, JFR's shortest period. */
     static final Duration SAMPLE_PERIOD = Duration.ofMillis(1);
 
+    /** The recording, or null when only thread CPU is kept ({@code --cpu-samples false}). */
     private final Recording recording;
 
     /**
@@ -44,8 +45,8 @@ final class CpuRecording implements AutoCloseable {
         private Part() {}
 
         /**
-         * Ends the part and writes the recording so far to {@code file} and the part's {@link Window} to
-         * {@link #windowFile}.
+         * Ends the part and writes the recording so far to {@code file} (if samples are recorded) and the
+         * part's {@link Window} to {@link #windowFile}.
          *
          * @param file the {@code .jfr} file written (its folder is created)
          * @throws IOException if a file cannot be written
@@ -54,7 +55,9 @@ final class CpuRecording implements AutoCloseable {
             Map<String, Double> threadSeconds = ThreadCpu.snapshot().since(threadsAtStart);
             Instant to = Instant.now();
             Files.createDirectories(file.toAbsolutePath().getParent());
-            recording.dump(file);
+            if (recording != null) {
+                recording.dump(file);
+            }
             Json.write(windowFile(file), new Window(from.toString(), to.toString(), threadSeconds));
         }
     }
@@ -63,14 +66,24 @@ final class CpuRecording implements AutoCloseable {
         this.recording = recording;
     }
 
-    /** Starts recording execution samples of every thread, compilations and deoptimizations. */
-    static CpuRecording start() {
+    /**
+     * Starts recording.
+     *
+     * @param samples whether to record execution samples, compilations and deoptimizations with JFR, or only each
+     *     thread group's CPU over each timed part (which costs nothing measurable)
+     */
+    static CpuRecording start(boolean samples) {
+        if (!samples) {
+            return new CpuRecording(null);
+        }
         Recording recording = new Recording();
         recording.setName("fsbench-contender");
         recording.enable("jdk.ExecutionSample").withPeriod(SAMPLE_PERIOD).withStackTrace();
         // what the JIT compiles and why compiled code is thrown away, every event (no threshold)
         recording.enable("jdk.Compilation").withThreshold(Duration.ZERO);
         recording.enable("jdk.Deoptimization").withoutStackTrace();
+        // where heap is allocated (sampled, with stacks), for jfr print --events jdk.ObjectAllocationSample
+        recording.enable("jdk.ObjectAllocationSample").withStackTrace();
         recording.setToDisk(true);
         recording.start();
         return new CpuRecording(recording);
@@ -94,6 +107,8 @@ final class CpuRecording implements AutoCloseable {
     /** Ends the recording and frees what it holds on disk. */
     @Override
     public void close() {
-        recording.close();
+        if (recording != null) {
+            recording.close();
+        }
     }
 }

@@ -56,6 +56,8 @@ final class FsBenchmark {
      * @param serverMode what the server charges per request ({@code --server-mode})
      * @param cpuProfile whether each measured workload's timed part is recorded ({@link CpuRecording}) and
      *     {@code profiles.md} written
+     * @param cpuSamples with {@code cpuProfile}, whether JFR execution samples are recorded too, or only each
+     *     thread group's CPU
      */
     record Settings(
             String command,
@@ -74,7 +76,8 @@ final class FsBenchmark {
             CpuPinning cpuPinning,
             ServerStorage.Choice serverStorage,
             ServerMode serverMode,
-            boolean cpuProfile) {
+            boolean cpuProfile,
+            boolean cpuSamples) {
 
         /** The Flink configuration {@code contender} gets: the server's endpoint and keys, then its own extra keys. */
         Map<String, String> configurationOf(String contender, URI endpoint, Path tmpDir) {
@@ -183,14 +186,19 @@ final class FsBenchmark {
      * the order of the workloads and the contenders.
      */
     private void writeProfiles(Path file) throws IOException {
-        StringBuilder text = new StringBuilder("# Where the contenders' threads ran Java code\n\n");
+        StringBuilder text = new StringBuilder("# Where the contenders' threads spent CPU\n\n");
         text.append("Command: `").append(settings.command()).append("`\n\n");
-        text.append(
-                        "Java Flight Recorder execution samples of each timed part, one per thread running Java code every ")
-                .append(CpuRecording.SAMPLE_PERIOD.toMillis())
-                .append(" ms; time in native code and in the JVM (GC, JIT) is not sampled. Sampling costs CPU itself,")
-                .append(" so the figures of a run with `--cpu-profile` are for finding where the time goes, not for")
-                .append(" comparing.\n\n");
+        text.append("Each timed part's CPU seconds per thread group (from /proc, the JIT's and GC's threads"
+                + " included; the JVM's main thread, which runs the workload, is `java`)");
+        if (settings.cpuSamples()) {
+            text.append(", and Java Flight Recorder execution samples, one per thread running Java code every ")
+                    .append(CpuRecording.SAMPLE_PERIOD.toMillis())
+                    .append(" ms, recorded from before the JIT warm-up (time in native code and in the JVM is not")
+                    .append(
+                            " sampled). Sampling costs CPU itself, so the figures of a run with samples are for finding")
+                    .append(" where the time goes, not for comparing; `--cpu-samples false` keeps only the thread CPU");
+        }
+        text.append(".\n\n");
         for (FsWorkload workload : settings.workloads()) {
             text.append("## ").append(workload.title()).append("\n\n");
             for (Contender contender : settings.contenders()) {
@@ -199,23 +207,27 @@ final class FsBenchmark {
                         continue;
                     }
                     Path jfr = ContenderTask.cpuProfileFile(profilesDir(), workload, contender.name(), result.round());
-                    if (!Files.exists(jfr)) {
+                    if (!Files.exists(CpuRecording.windowFile(jfr))) {
                         continue;
                     }
                     CpuRecording.Window window = CpuRecording.readWindow(jfr);
-                    text.append(CpuProfile.read(jfr, Instant.parse(window.from()), Instant.parse(window.to()))
-                            .markdown(
-                                    String.format(
-                                            Locale.ROOT,
-                                            "%s, round %d: %.2f s wall, %.2f s process CPU, %d S3 requests",
-                                            contender.name(),
-                                            result.round(),
-                                            result.wallSeconds(),
-                                            result.clientCpuSeconds(),
-                                            result.requests()),
-                                    result.operations(),
-                                    CpuRecording.SAMPLE_PERIOD.toMillis(),
-                                    window.threadSeconds()));
+                    String heading = String.format(
+                            Locale.ROOT,
+                            "%s, round %d: %.2f s wall, %.2f s process CPU, %d S3 requests",
+                            contender.name(),
+                            result.round(),
+                            result.wallSeconds(),
+                            result.clientCpuSeconds(),
+                            result.requests());
+                    text.append(
+                            Files.exists(jfr)
+                                    ? CpuProfile.read(jfr, Instant.parse(window.from()), Instant.parse(window.to()))
+                                            .markdown(
+                                                    heading,
+                                                    result.operations(),
+                                                    CpuRecording.SAMPLE_PERIOD.toMillis(),
+                                                    window.threadSeconds())
+                                    : CpuProfile.threadsMarkdown(heading, result.operations(), window.threadSeconds()));
                 }
             }
         }
@@ -266,7 +278,8 @@ final class FsBenchmark {
                 workloads,
                 tmp.resolve("local").toString(),
                 round > 0 && settings.jitWarmUp(),
-                round > 0 && settings.cpuProfile() ? profilesDir().toString() : "");
+                round > 0 && settings.cpuProfile() ? profilesDir().toString() : "",
+                settings.cpuSamples());
         ContenderProcess.Outcome outcome;
         try {
             outcome = contenders.run(task, pluginsRoot, settings.clientJvmOptions(), logs);

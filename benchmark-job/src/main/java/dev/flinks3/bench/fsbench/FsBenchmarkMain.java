@@ -240,6 +240,15 @@ public final class FsBenchmarkMain implements Callable<Integer> {
                     + " to find where the time goes, not for the figures (default: ${DEFAULT-VALUE}).")
     boolean cpuProfile;
 
+    @Option(
+            names = "--cpu-samples",
+            defaultValue = "true",
+            arity = "0..1",
+            fallbackValue = "true",
+            description = "With --cpu-profile, record the execution samples too; false keeps only each thread group's"
+                    + " CPU over each timed part, which costs nothing measurable (default: ${DEFAULT-VALUE}).")
+    boolean cpuSamples;
+
     @Spec
     CommandSpec spec;
 
@@ -342,7 +351,8 @@ public final class FsBenchmarkMain implements Callable<Integer> {
                 CpuPinning.forThisMachine(pinCpus),
                 storage,
                 mode,
-                cpuProfile);
+                cpuProfile,
+                cpuSamples);
         String report = new FsBenchmark(settings, System.out).run();
         System.out.println();
         System.out.println(report);

@@ -188,6 +188,24 @@ public final class CpuProfile {
     public String markdown(String heading, long operations, double period, Map<String, Double> threadSeconds) {
         StringBuilder out = new StringBuilder();
         out.append("### ").append(heading).append("\n\n");
+        appendThreads(out, operations, threadSeconds);
+        appendSamples(out, operations, period);
+        return out.toString();
+    }
+
+    /**
+     * A section of CPU seconds per thread group alone, for a timed part recorded without execution samples.
+     *
+     * @see #markdown
+     */
+    public static String threadsMarkdown(String heading, long operations, Map<String, Double> threadSeconds) {
+        StringBuilder out = new StringBuilder();
+        out.append("### ").append(heading).append("\n\n");
+        appendThreads(out, operations, threadSeconds);
+        return out.toString();
+    }
+
+    private static void appendThreads(StringBuilder out, long operations, Map<String, Double> threadSeconds) {
         if (!threadSeconds.isEmpty()) {
             double all = threadSeconds.values().stream()
                     .mapToDouble(Double::doubleValue)
@@ -210,6 +228,9 @@ public final class CpuProfile {
             }
             out.append(threads).append('\n');
         }
+    }
+
+    private void appendSamples(StringBuilder out, long operations, double period) {
         out.append(String.format(
                 Locale.ROOT, "%d samples (%.0f ms of threads running Java code)", samples, samples * period));
         if (operations > 0) {
@@ -256,7 +277,6 @@ public final class CpuProfile {
                 out.append(deopts).append('\n');
             }
         }
-        return out.toString();
     }
 
     private String share(long count) {

@@ -15,16 +15,57 @@ import org.junit.jupiter.api.Timeout;
 /**
  * {@code java -jar target/flinks3-benchmark-job.jar fsbench --cpu-profile} with this repository's plugin
  * as the only contender, on positional reads: each measured workload's timed part is recorded in the
- * contender's JVM, and {@code profiles.md} shows where its threads ran, our read path among them.
+ * contender's JVM, and {@code profiles.md} shows where its threads spent CPU, our read path among the
+ * sampled methods; with {@code --cpu-samples false} only the thread groups' CPU.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class FsBenchmarkCpuProfileIT {
 
     private static final Path OUTPUT = LocalModeProcess.TARGET.resolve("fsbench-cpu-profile");
+    private static final Path THREADS_ONLY = LocalModeProcess.TARGET.resolve("fsbench-cpu-profile-threads");
 
     @Test
     void eachTimedPartIsRecordedAndSummed() throws Exception {
-        LocalModeProcess.deleteRecursively(OUTPUT);
+        String console = fsbench(OUTPUT);
+
+        Path jfr = OUTPUT.resolve("profiles").resolve("positional_reads-ours-r1.jfr");
+        assertThat(jfr).as(console).isNotEmptyFile();
+        Map<?, ?> window =
+                Json.read(OUTPUT.resolve("profiles").resolve("positional_reads-ours-r1.jfr.window.json"), Map.class);
+        assertThat(window.get("from")).as("the timed part's start: %s", window).isNotNull();
+        Map<?, ?> threads = (Map<?, ?>) window.get("threadSeconds");
+        // The JVM's main thread, which runs the workload, has the launcher's name in Linux.
+        assertThat(threads.containsKey("java"))
+                .as("CPU seconds per thread group: %s", threads)
+                .isTrue();
+        assertThat(threads.containsKey("C2 CompilerThre"))
+                .as("the JIT's threads too: %s", threads)
+                .isTrue();
+        String profiles = Files.readString(OUTPUT.resolve("profiles.md"));
+        assertThat(profiles)
+                .contains("## positional reads")
+                .contains("### ours, round 1: ")
+                .contains("CPU of all threads: ")
+                .contains("| java | ")
+                .containsPattern("\\| dev\\.flinks3\\.transfer\\.read\\.S3SeekableInputStream\\.\\w+ \\| ours \\|");
+        assertThat(console).contains("CPU profiles: ");
+    }
+
+    @Test
+    void withoutSamplesOnlyTheThreadsCpuIsKept() throws Exception {
+        String console = fsbench(THREADS_ONLY, "--cpu-samples", "false");
+
+        Path profiles = THREADS_ONLY.resolve("profiles");
+        assertThat(profiles.resolve("positional_reads-ours-r1.jfr")).as(console).doesNotExist();
+        assertThat(profiles.resolve("positional_reads-ours-r1.jfr.window.json")).isNotEmptyFile();
+        assertThat(Files.readString(THREADS_ONLY.resolve("profiles.md")))
+                .contains("### ours, round 1: ", "CPU of all threads: ", "| java | ")
+                .doesNotContain("samples (");
+    }
+
+    /** Runs fsbench with --cpu-profile into a fresh {@code out}, the given options last; returns its console. */
+    private static String fsbench(Path out, String... options) throws Exception {
+        LocalModeProcess.deleteRecursively(out);
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-jar",
@@ -52,32 +93,12 @@ class FsBenchmarkCpuProfileIT {
                 "512m",
                 "--cpu-profile",
                 "--out",
-                OUTPUT.toString()));
+                out.toString()));
+        command.addAll(List.of(options));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         String console = new String(process.getInputStream().readAllBytes());
         assertThat(process.waitFor(4, TimeUnit.MINUTES)).isTrue();
         assertThat(process.exitValue()).as(console).isZero();
-
-        Path jfr = OUTPUT.resolve("profiles").resolve("positional_reads-ours-r1.jfr");
-        assertThat(jfr).as(console).isNotEmptyFile();
-        Map<?, ?> window =
-                Json.read(OUTPUT.resolve("profiles").resolve("positional_reads-ours-r1.jfr.window.json"), Map.class);
-        assertThat(window.get("from")).as("the timed part's start: %s", window).isNotNull();
-        Map<?, ?> threads = (Map<?, ?>) window.get("threadSeconds");
-        // The JVM's main thread, which runs the workload, has the launcher's name in Linux.
-        assertThat(threads.containsKey("java"))
-                .as("CPU seconds per thread group: %s", threads)
-                .isTrue();
-        assertThat(threads.containsKey("C2 CompilerThre"))
-                .as("the JIT's threads too: %s", threads)
-                .isTrue();
-        String profiles = Files.readString(OUTPUT.resolve("profiles.md"));
-        assertThat(profiles)
-                .contains("## positional reads")
-                .contains("### ours, round 1: ")
-                .contains("CPU of all threads: ")
-                .contains("| java | ")
-                .contains("dev.flinks3.transfer.read.S3SeekableInputStream.readAt | ours |");
-        assertThat(console).contains("CPU profiles: ");
+        return console;
     }
 }
