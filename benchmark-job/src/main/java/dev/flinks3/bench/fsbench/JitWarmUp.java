@@ -29,9 +29,10 @@ import java.util.function.LongSupplier;
  * WorkloadSizes#JIT_WARM_UP_POSITIONAL_READS} GETs within seconds even where each GET waits tens of ms.
  * Passes repeat until the JIT is quiet: until a pass's compilation time (the JVM's {@code
  * CompilationMXBean}, summed over its compiler threads) is at most {@link #QUIET_SHARE} of the pass's wall
- * time, or after {@link #MAX_PASSES} passes or {@link #MAX_DURATION}. One pass was not enough: a profile of
- * 500 positional reads measured after one pass found the JIT's compiler threads using 70% of the
- * contender's CPU, on the core its GETs ran on.
+ * time, or after {@link #MAX_PASSES} passes or {@link #MAX_DURATION}. One pass was not enough: on {@code
+ * lan}, a contender's second pass of positional reads still compiled for 1.55 s of its 1.68 s, and the JIT
+ * quieted (57 ms in a 1.1 s pass) only at the seventh; its compiler threads share the contender's one core
+ * with the GETs measured.
  */
 final class JitWarmUp {
 
