@@ -194,7 +194,7 @@ public final class FsBenchmarkMain implements Callable<Integer> {
             arity = "0..1",
             fallbackValue = "true",
             description = "Run the workloads at small sizes in each contender JVM before measuring, in passes until a"
-                    + " pass spends at most 5% of its time compiling (at most 8 passes or 2 minutes), so a measurement"
+                    + " pass spends at most 5% of its time compiling (at most 30 passes or 2 minutes), so a measurement"
                     + " sees compiled code as a long-running TaskManager does (default: ${DEFAULT-VALUE}).")
     boolean jitWarmUp;
 

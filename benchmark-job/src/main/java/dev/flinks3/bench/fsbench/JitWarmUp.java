@@ -40,7 +40,7 @@ final class JitWarmUp {
     static final double QUIET_SHARE = 0.05;
 
     /** Passes at most. */
-    static final int MAX_PASSES = 8;
+    static final int MAX_PASSES = 30;
 
     /** No pass starts after this long. */
     static final Duration MAX_DURATION = Duration.ofMinutes(2);
