@@ -18,8 +18,9 @@ import java.util.Map;
  * @param workloads the workloads to run, in this order
  * @param localDir a local directory the run may use (restore downloads)
  * @param jitWarmUp whether to warm up first ({@link JitWarmUp}: the workloads at {@link WorkloadSizes#jitWarmUp()}
- *     sizes, untimed and uncounted, in passes until the JIT is quiet), so the measured run sees compiled code as
- *     a long-running TaskManager does
+ *     sizes, untimed and uncounted, in passes until the JIT is quiet; and a workload of one GET per operation
+ *     once untimed on its measured objects), so the measured run sees compiled code as a long-running TaskManager
+ *     does
  * @param cpuProfileDir where a {@link CpuRecording} of each workload's timed part is written ({@link
  *     #cpuProfileFile}), empty for none
  * @param cpuSamples with a {@code cpuProfileDir}, whether JFR execution samples are recorded too, or only each
