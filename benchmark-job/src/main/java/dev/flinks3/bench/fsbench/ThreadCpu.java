@@ -5,7 +5,6 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
@@ -41,10 +40,11 @@ final class ThreadCpu {
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {
             for (Path task : tasks) {
                 try {
-                    List<String> schedstat = List.of(
-                            Files.readString(task.resolve("schedstat")).trim().split(" "));
+                    // schedstat: time on a CPU (ns), time waiting to run (ns), timeslices
+                    String onCpu =
+                            Files.readString(task.resolve("schedstat")).trim().split(" ", 2)[0];
                     String name = Files.readString(task.resolve("comm")).trim();
-                    threads.put(task.getFileName().toString(), new Thread(name, Long.parseLong(schedstat.get(0))));
+                    threads.put(task.getFileName().toString(), new Thread(name, Long.parseLong(onCpu)));
                 } catch (IOException | RuntimeException e) {
                     // The thread ended between the listing and the read, or the kernel keeps no schedstat.
                 }

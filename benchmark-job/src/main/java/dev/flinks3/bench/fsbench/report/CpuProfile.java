@@ -89,18 +89,14 @@ public final class CpuProfile {
                 String type = event.getEventType().getName();
                 if ("jdk.Compilation".equals(type)) {
                     compilations++;
-                    String method = event.hasField("method") && event.getValue("method") != null
-                            ? name(event.getValue("method"))
-                            : "?";
+                    String method = methodOf(event);
                     String level =
                             event.hasField("compileLevel") ? " (level " + event.getValue("compileLevel") + ")" : "";
                     compileMicros.merge(method + level, event.getDuration().toNanos() / 1000, Long::sum);
                     continue;
                 }
                 if ("jdk.Deoptimization".equals(type)) {
-                    String method = event.hasField("method") && event.getValue("method") != null
-                            ? name(event.getValue("method"))
-                            : "?";
+                    String method = methodOf(event);
                     deoptimizations.merge(event.getValue("reason") + ": " + method, 1L, Long::sum);
                     continue;
                 }
@@ -298,6 +294,12 @@ public final class CpuProfile {
         Map<String, Long> top = new LinkedHashMap<>();
         entries.stream().limit(limit).forEach(e -> top.put(e.getKey(), e.getValue()));
         return top;
+    }
+
+    /** The {@code method} field of a compilation or deoptimization event as {@code class.method}, or {@code ?}. */
+    private static String methodOf(RecordedEvent event) {
+        RecordedMethod method = event.hasField("method") ? event.getValue("method") : null;
+        return method == null ? "?" : name(method);
     }
 
     private static String name(RecordedMethod method) {

@@ -37,8 +37,7 @@ class CpuProfileTest {
                     .withPeriod(Duration.ofMillis(1))
                     .withStackTrace();
             recording.start();
-            // outside the window: sleeping, then busy in another method
-            sleepFor(Duration.ofMillis(200));
+            // after the window: busy in another method
             from = Instant.now();
             spinFor(Duration.ofMillis(800));
             to = Instant.now();
@@ -112,14 +111,6 @@ class CpuProfileTest {
         long end = System.nanoTime() + duration.toNanos();
         while (System.nanoTime() < end) {
             sink += spin(sink + 1);
-        }
-    }
-
-    private static void sleepFor(Duration duration) {
-        try {
-            Thread.sleep(duration.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 
