@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flinks3.bench.checkpoint.job.JobParameters;
 import java.util.ArrayList;
+import java.util.IllegalFormatException;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -97,6 +98,38 @@ class BenchmarkCliOptionsTest {
     void theClusterCommandsNameTheirOutputFolderAlike(String subcommand) {
         assertThat(root().getSubcommands().get(subcommand).getCommandSpec().findOption("--output"))
                 .isNotNull();
+    }
+
+    @Test
+    void everyHelpTextIsAValidFormatString() {
+        // picocli formats each description line with String.format; a bare '%' ("5% of") makes it print a
+        // warning and the raw text instead of the help the user asked for. The annotations' own text is checked:
+        // what OptionSpec.description() returns is already formatted.
+        List<String> broken = new ArrayList<>();
+        List<CommandSpec> specs = new ArrayList<>();
+        for (CommandLine subcommand : root().getSubcommands().values()) {
+            specs.add(subcommand.getCommandSpec());
+            specs.addAll(subcommand.getCommandSpec().mixins().values());
+        }
+        for (CommandSpec spec : specs) {
+            for (Class<?> type = spec.userObject().getClass(); type != null; type = type.getSuperclass()) {
+                for (java.lang.reflect.Field field : type.getDeclaredFields()) {
+                    CommandLine.Option option = field.getAnnotation(CommandLine.Option.class);
+                    if (option == null) {
+                        continue;
+                    }
+                    for (String line : option.description()) {
+                        try {
+                            String.format(line.replaceAll("\\$\\{[^}]*}", "x"));
+                        } catch (IllegalFormatException e) {
+                            broken.add(type.getSimpleName() + "." + field.getName() + ": " + e);
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(specs).isNotEmpty();
+        assertThat(broken).isEmpty();
     }
 
     private static ParseResult parse(String subcommand, String... option) {

@@ -585,6 +585,17 @@ public final class S3ConfigOptions {
                     + " SSE-C, requester pays, access points or S3 Express directory buckets. false sends every GET"
                     + " through the SDK.");
 
+    public static final ConfigOption<Boolean> DIRECTORY_MARKERS_ENABLED = declare(ConfigOptions.key(
+                    "s3.directory-markers.enabled")
+            .booleanType()
+            .defaultValue(false)
+            .withDescription("true: mkdirs writes a directory marker (an empty object 'dir/', as S3A does) so that an"
+                    + " empty directory exists, at one PutObject and one HeadObject per call. false: mkdirs sends no"
+                    + " request and a directory exists while an object lies under it, as with Flink's presto and"
+                    + " native plugins. Flink needs no markers, and ForSt, finding that mkdirs creates nothing,"
+                    + " answers its own checks of the directories it made instead of sending a HEAD and a LIST each."
+                    + " Markers written by other tools count as directories either way."));
+
     public static final ConfigOption<Boolean> BULK_COPY_ENABLED = declare(ConfigOptions.key("s3.bulk-copy.enabled")
             .booleanType()
             .defaultValue(true)

@@ -247,20 +247,27 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
     }
 
     /**
-     * Writes a directory marker ({@code key/}, zero bytes), so the directory exists while it is empty.
-     * Parent directories need no marker: they exist through the child's key.
+     * With {@code s3.directory-markers.enabled: false} (the default), sends no request and returns true: on an
+     * object store a directory exists while an object lies under it, as with Flink's presto and native plugins
+     * (Flink's {@code FileSystemBehaviorTestSuite} asks no more of an {@code OBJECT_STORE}), and a file at the
+     * path is not looked for. ForSt tests at start whether {@code exists} sees a directory {@code mkdirs} made;
+     * when it does not, ForSt answers its checks of the directories it made itself instead of sending a HEAD
+     * and a LIST for each.
+     *
+     * <p>With markers on, writes a directory marker ({@code key/}, zero bytes), so the directory exists while
+     * it is empty. Parent directories need no marker: they exist through the child's key.
      *
      * <p>One round trip: the marker's PutObject and the HeadObject that looks for a file at the path go out
      * together (Flink creates the checkpoint directories one after another at every job start, and ForSt its
      * database directories at every restore, so on a store 40 ms away each mkdirs in sequence costs 80 ms less).
      * When the HEAD finds a file, the marker is deleted again before the error.
      *
-     * @throws FileAlreadyExistsException if a file is at the path
+     * @throws FileAlreadyExistsException with markers on, if a file is at the path
      */
     @Override
     public boolean mkdirs(Path path) throws IOException {
         S3Location location = paths.toLocation(path);
-        if (location.key().isEmpty()) {
+        if (location.key().isEmpty() || !settings.directoryMarkers()) {
             return true;
         }
         S3Location marker = location.withKey(location.directoryPrefix());

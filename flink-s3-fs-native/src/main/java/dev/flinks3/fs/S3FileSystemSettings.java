@@ -13,7 +13,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What one filesystem factory was configured with: the {@link S3Settings} of the S3 side and the
- * settings only the Flink filesystem uses (entropy injection, bulk copy, shutdown timeouts, metrics log). Built
+ * settings only the Flink filesystem uses (entropy injection, bulk copy, directory markers, shutdown timeouts, metrics
+ * log). Built
  * once in {@link #fromConfiguration(Configuration)}, which validates everything. Immutable;
  * {@link #toString()} shows no secrets.
  */
@@ -35,6 +36,7 @@ public final class S3FileSystemSettings {
     private final Duration metricsLogInterval;
     private final boolean multipartCheckOnCreate;
     private final Duration multipartPurgeAge;
+    private final boolean directoryMarkers;
 
     private S3FileSystemSettings(
             S3Settings s3,
@@ -44,7 +46,8 @@ public final class S3FileSystemSettings {
             Duration closeTimeout,
             Duration metricsLogInterval,
             boolean multipartCheckOnCreate,
-            Duration multipartPurgeAge) {
+            Duration multipartPurgeAge,
+            boolean directoryMarkers) {
         this.s3 = Objects.requireNonNull(s3, "s3");
         this.entropyKey = entropyKey;
         this.entropyLength = entropyLength;
@@ -53,6 +56,7 @@ public final class S3FileSystemSettings {
         this.metricsLogInterval = metricsLogInterval;
         this.multipartCheckOnCreate = multipartCheckOnCreate;
         this.multipartPurgeAge = multipartPurgeAge;
+        this.directoryMarkers = directoryMarkers;
     }
 
     /**
@@ -107,7 +111,8 @@ public final class S3FileSystemSettings {
                 config.positiveDuration(S3ConfigOptions.CLOSE_TIMEOUT),
                 config.nonNegativeDuration(S3ConfigOptions.METRICS_LOG_INTERVAL),
                 config.bool(S3ConfigOptions.SSE_KMS_CHECK_ON_CREATE),
-                config.nonNegativeDuration(S3ConfigOptions.MULTIPART_PURGE_AGE));
+                config.nonNegativeDuration(S3ConfigOptions.MULTIPART_PURGE_AGE),
+                config.bool(S3ConfigOptions.DIRECTORY_MARKERS_ENABLED));
     }
 
     /** Settings for tests and embedders: the given S3 settings, no entropy injection, defaults otherwise. */
@@ -120,7 +125,8 @@ public final class S3FileSystemSettings {
                 S3ConfigOptions.CLOSE_TIMEOUT.defaultValue(),
                 S3ConfigOptions.METRICS_LOG_INTERVAL.defaultValue(),
                 S3ConfigOptions.SSE_KMS_CHECK_ON_CREATE.defaultValue(),
-                S3ConfigOptions.MULTIPART_PURGE_AGE.defaultValue());
+                S3ConfigOptions.MULTIPART_PURGE_AGE.defaultValue(),
+                S3ConfigOptions.DIRECTORY_MARKERS_ENABLED.defaultValue());
     }
 
     /** A copy with entropy injection: {@code key} in paths is replaced by {@code length} random characters. */
@@ -133,7 +139,22 @@ public final class S3FileSystemSettings {
                 closeTimeout,
                 metricsLogInterval,
                 multipartCheckOnCreate,
-                multipartPurgeAge);
+                multipartPurgeAge,
+                directoryMarkers);
+    }
+
+    /** A copy that writes directory markers on {@code mkdirs} ({@code true}) or sends nothing ({@code false}). */
+    public S3FileSystemSettings withDirectoryMarkers(boolean markers) {
+        return new S3FileSystemSettings(
+                s3,
+                entropyKey,
+                entropyLength,
+                bulkCopyEnabled,
+                closeTimeout,
+                metricsLogInterval,
+                multipartCheckOnCreate,
+                multipartPurgeAge,
+                markers);
     }
 
     /**
@@ -183,6 +204,14 @@ public final class S3FileSystemSettings {
         return bulkCopyEnabled;
     }
 
+    /**
+     * Whether {@code mkdirs} writes a directory marker ({@code key/}, zero bytes) so that an empty directory
+     * exists ({@code s3.directory-markers.enabled}); without, it sends no request.
+     */
+    public boolean directoryMarkers() {
+        return directoryMarkers;
+    }
+
     /** How long closing the filesystem's resources waits for running requests. */
     public Duration closeTimeout() {
         return closeTimeout;
@@ -216,6 +245,7 @@ public final class S3FileSystemSettings {
                 + ", entropyKey=" + entropyKey
                 + ", entropyLength=" + entropyLength
                 + ", bulkCopyEnabled=" + bulkCopyEnabled
+                + (directoryMarkers ? ", directoryMarkers=true" : "")
                 + ", closeTimeout=" + closeTimeout
                 + ", metricsLogInterval=" + metricsLogInterval
                 + (multipartCheckOnCreate ? ", multipartCheckOnCreate=true" : "")

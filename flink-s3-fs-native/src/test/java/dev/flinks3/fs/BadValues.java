@@ -67,6 +67,7 @@ public final class BadValues {
                 bad("s3.read.ahead-parallelism", "0", "from 1 to 64"),
                 bad("s3.read.buffer.size", "1024", "from 65536 to 4194304"),
                 bad("s3.bulk-copy.enabled", "y", "true or false"),
+                bad("s3.directory-markers.enabled", "maybe", "true or false"),
                 bad("s3.read.direct-get.enabled", "sometimes", "true or false"),
                 bad("s3.bulk-copy.max-concurrent", "0", "from 1 to 1024"),
                 bad("s3.sse.type", "rot13", "sse-kms"),

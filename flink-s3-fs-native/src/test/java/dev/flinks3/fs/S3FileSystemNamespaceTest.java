@@ -23,6 +23,11 @@ class S3FileSystemNamespaceTest {
 
     private final InMemoryObjectClient client = new InMemoryObjectClient();
     private final S3FileSystem fs = fileSystem(client);
+    /** A filesystem with {@code s3.directory-markers.enabled: true}. */
+    private final S3FileSystem withMarkers = fileSystem(
+            client,
+            S3FileSystemSettings.of(TestFileSystems.smallParts().build()).withDirectoryMarkers(true),
+            null);
 
     @Test
     void anObjectIsAFileWithItsLength() throws IOException {
@@ -154,7 +159,7 @@ class S3FileSystemNamespaceTest {
 
     @Test
     void anEmptyDirectoryIsDeletedWithoutRecursive() throws IOException {
-        fs.mkdirs(path("empty"));
+        withMarkers.mkdirs(path("empty"));
 
         assertThat(fs.delete(path("empty"), false)).isTrue();
 
@@ -204,20 +209,39 @@ class S3FileSystemNamespaceTest {
     }
 
     @Test
-    void mkdirsWritesAMarkerSoTheEmptyDirectoryExists() throws IOException {
+    void mkdirsSendsNoRequestByDefaultAndTheDirectoryExistsOnceAnObjectIsUnderIt() throws IOException {
+        client.store(location("file"), bytes("x"));
+        client.resetCounters();
+
         assertThat(fs.mkdirs(path("a/b/c"))).isTrue();
+        assertThat(fs.mkdirs(path("a/b/c"))).isTrue();
+        assertThat(fs.mkdirs(path("file")))
+                .as("a file at the path is not looked for")
+                .isTrue();
+
+        assertThat(Arrays.stream(Operation.values()).mapToInt(client::calls).sum())
+                .isZero();
+        assertThat(client.keys(BUCKET)).containsExactly("file");
+        assertThat(fs.exists(path("a/b/c"))).isFalse();
+        client.store(location("a/b/c/000001.sst"), bytes("sst"));
+        assertThat(fs.getFileStatus(path("a/b/c")).isDir()).isTrue();
+    }
+
+    @Test
+    void mkdirsWritesAMarkerSoTheEmptyDirectoryExists() throws IOException {
+        assertThat(withMarkers.mkdirs(path("a/b/c"))).isTrue();
 
         assertThat(client.keys(BUCKET)).containsExactly("a/b/c/");
         assertThat(fs.getFileStatus(path("a/b/c")).isDir()).isTrue();
         assertThat(fs.getFileStatus(path("a")).isDir()).isTrue();
-        assertThat(fs.mkdirs(path("a/b/c"))).isTrue();
+        assertThat(withMarkers.mkdirs(path("a/b/c"))).isTrue();
     }
 
     @Test
     void mkdirsOverAFileFails() {
         client.store(location("file"), bytes("x"));
 
-        assertThatThrownBy(() -> fs.mkdirs(path("file")))
+        assertThatThrownBy(() -> withMarkers.mkdirs(path("file")))
                 .isInstanceOf(FileAlreadyExistsException.class)
                 .hasMessageContaining("s3://bucket/file");
         assertThat(client.keys(BUCKET))

@@ -444,6 +444,16 @@ class S3SettingsFactoryTest {
     }
 
     @Test
+    void directoryMarkersAreOffUnlessSwitchedOn() {
+        assertThat(S3FileSystemSettings.fromConfiguration(new Configuration()).directoryMarkers())
+                .isFalse();
+        assertThat(S3FileSystemSettings.fromConfiguration(
+                                Configuration.fromMap(Map.of("s3.directory-markers.enabled", "true")))
+                        .directoryMarkers())
+                .isTrue();
+    }
+
+    @Test
     void theMetricsLogIntervalReachesTheFileSystemSettingsAndZeroIsAllowed() {
         assertThat(S3FileSystemSettings.fromConfiguration(new Configuration()).metricsLogInterval())
                 .isEqualTo(Duration.ofMinutes(5));

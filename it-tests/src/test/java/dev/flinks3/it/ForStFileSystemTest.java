@@ -24,6 +24,8 @@ import org.apache.flink.core.fs.FileSystem.WriteMode;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.state.forst.fs.ByteBufferReadableFSDataInputStream;
 import org.apache.flink.state.forst.fs.ByteBufferWritableFSDataOutputStream;
+import org.apache.flink.state.forst.fs.ForStFileSystemTrackingCreatedDirDecorator;
+import org.apache.flink.state.forst.fs.ForStFileSystemUtils;
 import org.apache.flink.state.forst.fs.ForStFlinkFileSystem;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -270,6 +272,33 @@ class ForStFileSystemTest extends AbstractS3ProxyFileSystemTest {
         assertThat(fs.exists(source)).isFalse();
         assertThat(new String(readFully(target), java.nio.charset.StandardCharsets.US_ASCII))
                 .isEqualTo("new");
+    }
+
+    @Test
+    void forStFindsThatMkdirsCreatesNothingAndAnswersItsDirectoryChecksWithoutRequests() throws Exception {
+        // ForSt (ForStFileSystemUtils.tryDecorate, 2.3.0) makes a probe directory and asks exists() of it; when
+        // exists() says no, it tracks the directories it makes and answers exists() of them itself. With
+        // directory markers (as S3A writes them) each check of a database directory was a HEAD and a LIST.
+        ForStFlinkFileSystem forSt = ForStFileSystemUtils.tryDecorate(forStFileSystem());
+        assertThat(forSt).isInstanceOf(ForStFileSystemTrackingCreatedDirDecorator.class);
+
+        int before = server.requestLog().entries().size();
+        Path db = new Path(dir, "job/db");
+        for (int i = 0; i < 6; i++) {
+            assertThat(forSt.mkdirs(db)).isTrue();
+        }
+        for (int i = 0; i < 27; i++) {
+            assertThat(forSt.exists(db)).isTrue();
+        }
+
+        assertThat(server.requestLog()
+                        .entries()
+                        .subList(before, server.requestLog().entries().size()))
+                .as("ForSt's mkdirs and exists of its own directories")
+                .isEmpty();
+        assertThat(objectsUnder())
+                .as("no marker, and the probe directory left nothing")
+                .isEmpty();
     }
 
     /** ForSt's filesystem over ours, with this test's directory as the remote base and no file cache. */

@@ -18,8 +18,8 @@ import java.util.Map;
  * @param workloads the workloads to run, in this order
  * @param localDir a local directory the run may use (restore downloads)
  * @param jitWarmUp whether to warm up first ({@link JitWarmUp}: the workloads at {@link WorkloadSizes#jitWarmUp()}
- *     sizes, untimed and uncounted, in passes until the JIT is quiet; and a workload of one GET per operation
- *     once untimed on its measured objects), so the measured run sees compiled code as a long-running TaskManager
+ *     sizes, untimed and uncounted, in passes until the JIT is quiet; and each read workload ({@link
+ *     FsWorkload#readsOnly()}) once untimed on its measured objects), so the measured run sees compiled code as a long-running TaskManager
  *     does
  * @param cpuProfileDir where a {@link CpuRecording} of each workload's timed part is written ({@link
  *     #cpuProfileFile}), empty for none

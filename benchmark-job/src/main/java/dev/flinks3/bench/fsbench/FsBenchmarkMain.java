@@ -194,8 +194,8 @@ public final class FsBenchmarkMain implements Callable<Integer> {
             arity = "0..1",
             fallbackValue = "true",
             description = "Run the workloads at small sizes in each contender JVM before measuring, in passes until a"
-                    + " pass spends at most 5% of its time compiling (at most 30 passes or 2 minutes), and run each"
-                    + " workload of one GET per operation once untimed on its measured objects before timing it, so a"
+                    + " pass spends at most 5%% of its time compiling (at most 30 passes or 2 minutes), and run each"
+                    + " read workload once untimed (and verified) on its measured objects before timing it, so a"
                     + " measurement sees compiled code as a long-running TaskManager does (default: ${DEFAULT-VALUE}).")
     boolean jitWarmUp;
 

@@ -59,12 +59,13 @@ final class RestoreDownload implements WorkloadTask {
         }
         Parallel.run(SET_UP_THREADS, "restore-set-up", writers);
         deleteTarget();
-        Files.createDirectories(target);
     }
 
     @Override
     public Outcome run() throws Exception {
         WorkloadSizes sizes = context.sizes();
+        // Here, not in prepare(): verify() deletes the folder, and an untimed run may come before the timed one.
+        Files.createDirectories(target);
         if (context.fs().canCopyPaths(source(0), destination(0))) {
             method = "PathsCopyingFileSystem.copyFiles";
             List<CopyRequest> requests = new ArrayList<>();

@@ -55,6 +55,47 @@ class LocalWorkloadsTest {
         assertThat(task.method()).isNotEqualTo("not run");
     }
 
+    @ParameterizedTest
+    @EnumSource(FsWorkload.class)
+    void aReadWorkloadRunsTwiceOnTheSameObjectsAndLeavesThemAsTheyWere(FsWorkload workload) throws Exception {
+        // fsbench runs each read workload once untimed before its timed run; the timed run must find the
+        // same objects and a local folder as empty as before.
+        WorkloadContext context = context();
+        WorkloadTask task = WorkloadTask.of(workload, context);
+        task.prepare();
+        java.util.List<String> bucketBefore = tree(work.resolve("bucket"));
+        java.util.List<String> localBefore = tree(work.resolve("local"));
+
+        task.run();
+        String firstCheck = task.verify();
+
+        java.util.List<String> bucketAfter = tree(work.resolve("bucket"));
+        java.util.List<String> localAfter = tree(work.resolve("local"));
+        if (workload.readsOnly()) {
+            assertThat(firstCheck).isEmpty();
+            assertThat(bucketAfter).isEqualTo(bucketBefore);
+            assertThat(localAfter).isEqualTo(localBefore);
+            task.run();
+            assertThat(task.verify()).isEmpty();
+        } else {
+            assertThat(bucketAfter)
+                    .as("a workload that writes or deletes is not a read")
+                    .isNotEqualTo(bucketBefore);
+        }
+    }
+
+    private static java.util.List<String> tree(Path root) throws java.io.IOException {
+        if (!java.nio.file.Files.exists(root)) {
+            return java.util.List.of();
+        }
+        try (java.util.stream.Stream<Path> walk = java.nio.file.Files.walk(root)) {
+            return walk.filter(java.nio.file.Files::isRegularFile)
+                    .map(path -> root.relativize(path) + ":" + path.toFile().length())
+                    .sorted()
+                    .collect(java.util.stream.Collectors.toList());
+        }
+    }
+
     @Test
     void recoverablePersistCountsTheBytesMadeDurableAndCommitsThemAll() throws Exception {
         WorkloadTask persist = WorkloadTask.of(FsWorkload.RECOVERABLE_PERSIST, context());
