@@ -588,13 +588,15 @@ public final class S3ConfigOptions {
     public static final ConfigOption<Boolean> DIRECTORY_MARKERS_ENABLED = declare(ConfigOptions.key(
                     "s3.directory-markers.enabled")
             .booleanType()
-            .defaultValue(false)
+            .defaultValue(true)
             .withDescription("true: mkdirs writes a directory marker (an empty object 'dir/', as S3A does) so that an"
-                    + " empty directory exists, at one PutObject and one HeadObject per call. false: mkdirs sends no"
-                    + " request and a directory exists while an object lies under it, as with Flink's presto and"
-                    + " native plugins. Flink needs no markers, and ForSt, finding that mkdirs creates nothing,"
-                    + " answers its own checks of the directories it made instead of sending a HEAD and a LIST each."
-                    + " Markers written by other tools count as directories either way."));
+                    + " empty directory exists and can be listed, at one PutObject and one HeadObject per call."
+                    + " false: mkdirs sends no request and a directory exists while an object lies under it, as with"
+                    + " Flink's presto and native plugins; listing an empty directory then fails as missing (Flink's"
+                    + " recoverable-writer contract tests list one). For ForSt, false saves requests: finding that"
+                    + " mkdirs creates nothing, ForSt answers its own checks of the directories it made instead of"
+                    + " sending a HEAD and a LIST each. Markers written by other tools count as directories either"
+                    + " way."));
 
     public static final ConfigOption<Boolean> BULK_COPY_ENABLED = declare(ConfigOptions.key("s3.bulk-copy.enabled")
             .booleanType()

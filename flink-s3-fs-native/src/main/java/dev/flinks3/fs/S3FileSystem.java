@@ -247,15 +247,16 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
     }
 
     /**
-     * With {@code s3.directory-markers.enabled: false} (the default), sends no request and returns true: on an
-     * object store a directory exists while an object lies under it, as with Flink's presto and native plugins
-     * (Flink's {@code FileSystemBehaviorTestSuite} asks no more of an {@code OBJECT_STORE}), and a file at the
-     * path is not looked for. ForSt tests at start whether {@code exists} sees a directory {@code mkdirs} made;
-     * when it does not, ForSt answers its checks of the directories it made itself instead of sending a HEAD
-     * and a LIST for each.
+     * With {@code s3.directory-markers.enabled: true} (the default), writes a directory marker ({@code key/},
+     * zero bytes), so the directory exists and can be listed while it is empty (Flink's {@code
+     * AbstractRecoverableWriterTest} lists the directory it made before any file is in it). Parent directories
+     * need no marker: they exist through the child's key.
      *
-     * <p>With markers on, writes a directory marker ({@code key/}, zero bytes), so the directory exists while
-     * it is empty. Parent directories need no marker: they exist through the child's key.
+     * <p>With markers off, sends no request and returns true: a directory exists while an object lies under it,
+     * as with Flink's presto and native plugins (Flink's {@code FileSystemBehaviorTestSuite} asks no more of an
+     * {@code OBJECT_STORE}), and a file at the path is not looked for. ForSt tests at start whether {@code
+     * exists} sees a directory {@code mkdirs} made; when it does not, ForSt answers its checks of the directories
+     * it made itself instead of sending a HEAD and a LIST for each.
      *
      * <p>One round trip: the marker's PutObject and the HeadObject that looks for a file at the path go out
      * together (Flink creates the checkpoint directories one after another at every job start, and ForSt its

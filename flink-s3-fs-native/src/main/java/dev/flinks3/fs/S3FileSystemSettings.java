@@ -245,7 +245,7 @@ public final class S3FileSystemSettings {
                 + ", entropyKey=" + entropyKey
                 + ", entropyLength=" + entropyLength
                 + ", bulkCopyEnabled=" + bulkCopyEnabled
-                + (directoryMarkers ? ", directoryMarkers=true" : "")
+                + (directoryMarkers ? "" : ", directoryMarkers=false")
                 + ", closeTimeout=" + closeTimeout
                 + ", metricsLogInterval=" + metricsLogInterval
                 + (multipartCheckOnCreate ? ", multipartCheckOnCreate=true" : "")

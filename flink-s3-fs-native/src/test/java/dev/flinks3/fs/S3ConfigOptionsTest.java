@@ -217,7 +217,7 @@ class S3ConfigOptionsTest {
                 row(S3ConfigOptions.READ_BUFFER_SIZE, "s3.read.buffer.size", 256 * 1024),
                 row(S3ConfigOptions.DIRECT_GETS_ENABLED, "s3.read.direct-get.enabled", true),
                 row(S3ConfigOptions.BULK_COPY_ENABLED, "s3.bulk-copy.enabled", true),
-                row(S3ConfigOptions.DIRECTORY_MARKERS_ENABLED, "s3.directory-markers.enabled", false),
+                row(S3ConfigOptions.DIRECTORY_MARKERS_ENABLED, "s3.directory-markers.enabled", true),
                 row(S3ConfigOptions.BULK_COPY_MAX_CONCURRENT, "s3.bulk-copy.max-concurrent", 16),
                 row(S3ConfigOptions.BULK_COPY_RANGE_SIZE, "s3.bulk-copy.range-size", MemorySize.ofMebiBytes(8)),
                 row(

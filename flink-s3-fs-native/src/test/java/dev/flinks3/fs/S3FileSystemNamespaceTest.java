@@ -23,10 +23,10 @@ class S3FileSystemNamespaceTest {
 
     private final InMemoryObjectClient client = new InMemoryObjectClient();
     private final S3FileSystem fs = fileSystem(client);
-    /** A filesystem with {@code s3.directory-markers.enabled: true}. */
-    private final S3FileSystem withMarkers = fileSystem(
+    /** A filesystem with {@code s3.directory-markers.enabled: false}. */
+    private final S3FileSystem withoutMarkers = fileSystem(
             client,
-            S3FileSystemSettings.of(TestFileSystems.smallParts().build()).withDirectoryMarkers(true),
+            S3FileSystemSettings.of(TestFileSystems.smallParts().build()).withDirectoryMarkers(false),
             null);
 
     @Test
@@ -159,7 +159,7 @@ class S3FileSystemNamespaceTest {
 
     @Test
     void anEmptyDirectoryIsDeletedWithoutRecursive() throws IOException {
-        withMarkers.mkdirs(path("empty"));
+        fs.mkdirs(path("empty"));
 
         assertThat(fs.delete(path("empty"), false)).isTrue();
 
@@ -209,13 +209,13 @@ class S3FileSystemNamespaceTest {
     }
 
     @Test
-    void mkdirsSendsNoRequestByDefaultAndTheDirectoryExistsOnceAnObjectIsUnderIt() throws IOException {
+    void mkdirsWithoutMarkersSendsNoRequestAndTheDirectoryExistsOnceAnObjectIsUnderIt() throws IOException {
         client.store(location("file"), bytes("x"));
         client.resetCounters();
 
-        assertThat(fs.mkdirs(path("a/b/c"))).isTrue();
-        assertThat(fs.mkdirs(path("a/b/c"))).isTrue();
-        assertThat(fs.mkdirs(path("file")))
+        assertThat(withoutMarkers.mkdirs(path("a/b/c"))).isTrue();
+        assertThat(withoutMarkers.mkdirs(path("a/b/c"))).isTrue();
+        assertThat(withoutMarkers.mkdirs(path("file")))
                 .as("a file at the path is not looked for")
                 .isTrue();
 
@@ -229,19 +229,19 @@ class S3FileSystemNamespaceTest {
 
     @Test
     void mkdirsWritesAMarkerSoTheEmptyDirectoryExists() throws IOException {
-        assertThat(withMarkers.mkdirs(path("a/b/c"))).isTrue();
+        assertThat(fs.mkdirs(path("a/b/c"))).isTrue();
 
         assertThat(client.keys(BUCKET)).containsExactly("a/b/c/");
         assertThat(fs.getFileStatus(path("a/b/c")).isDir()).isTrue();
         assertThat(fs.getFileStatus(path("a")).isDir()).isTrue();
-        assertThat(withMarkers.mkdirs(path("a/b/c"))).isTrue();
+        assertThat(fs.mkdirs(path("a/b/c"))).isTrue();
     }
 
     @Test
     void mkdirsOverAFileFails() {
         client.store(location("file"), bytes("x"));
 
-        assertThatThrownBy(() -> withMarkers.mkdirs(path("file")))
+        assertThatThrownBy(() -> fs.mkdirs(path("file")))
                 .isInstanceOf(FileAlreadyExistsException.class)
                 .hasMessageContaining("s3://bucket/file");
         assertThat(client.keys(BUCKET))

@@ -444,13 +444,13 @@ class S3SettingsFactoryTest {
     }
 
     @Test
-    void directoryMarkersAreOffUnlessSwitchedOn() {
+    void directoryMarkersAreOnUnlessSwitchedOff() {
         assertThat(S3FileSystemSettings.fromConfiguration(new Configuration()).directoryMarkers())
-                .isFalse();
-        assertThat(S3FileSystemSettings.fromConfiguration(
-                                Configuration.fromMap(Map.of("s3.directory-markers.enabled", "true")))
-                        .directoryMarkers())
                 .isTrue();
+        assertThat(S3FileSystemSettings.fromConfiguration(
+                                Configuration.fromMap(Map.of("s3.directory-markers.enabled", "false")))
+                        .directoryMarkers())
+                .isFalse();
     }
 
     @Test

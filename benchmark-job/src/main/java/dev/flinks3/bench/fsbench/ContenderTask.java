@@ -19,8 +19,8 @@ import java.util.Map;
  * @param localDir a local directory the run may use (restore downloads)
  * @param jitWarmUp whether to warm up first ({@link JitWarmUp}: the workloads at {@link WorkloadSizes#jitWarmUp()}
  *     sizes, untimed and uncounted, in passes until the JIT is quiet; and each read workload ({@link
- *     FsWorkload#readsOnly()}) once untimed on its measured objects), so the measured run sees compiled code as a long-running TaskManager
- *     does
+ *     FsWorkload#readsOnly()}) once untimed on its measured objects), so the measured run sees compiled code as
+ *     a long-running TaskManager does
  * @param cpuProfileDir where a {@link CpuRecording} of each workload's timed part is written ({@link
  *     #cpuProfileFile}), empty for none
  * @param cpuSamples with a {@code cpuProfileDir}, whether JFR execution samples are recorded too, or only each
