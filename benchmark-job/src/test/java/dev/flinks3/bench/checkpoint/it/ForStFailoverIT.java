@@ -13,12 +13,15 @@ import dev.flinks3.bench.checkpoint.job.source.SequenceSource.AfterLastRecord;
 import dev.flinks3.testserver.EmbeddedS3Server;
 import dev.flinks3.testserver.NetworkProfile;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.JobID;
@@ -50,7 +53,7 @@ import picocli.CommandLine;
  * checkpoint recorded, and the job runs to its last record: its final state digest must equal the one computed
  * here from the generator alone, as if nothing had failed (exactly-once state).
  */
-@Timeout(value = 3, unit = TimeUnit.MINUTES)
+@Timeout(value = 6, unit = TimeUnit.MINUTES)
 class ForStFailoverIT {
 
     private static final String BUCKET = "forst";
@@ -117,7 +120,7 @@ class ForStFailoverIT {
                 cluster.terminateTaskManager(0).get(30, TimeUnit.SECONDS);
                 cluster.startTaskManager();
 
-                JobExecutionResult result = job.getJobExecutionResult().get(150, TimeUnit.SECONDS);
+                JobExecutionResult result = resultOrDiagnosis(cluster, job, Duration.ofMinutes(4));
                 assertThat(accumulator(result, JobAccumulators.RESTORE_VERIFIED_SUBTASKS))
                         .as("every subtask restored and verified its state")
                         .isEqualTo(PARALLELISM);
@@ -164,6 +167,50 @@ class ForStFailoverIT {
         StreamExecutionEnvironment env = new StreamExecutionEnvironment(conf);
         LargeStateGeneratorJob.addTo(env, parameters, parameters.parallelism(), AfterLastRecord.FINISH);
         return env.executeAsync(LargeStateGeneratorJob.JOB_NAME);
+    }
+
+    /**
+     * The job's result, or (if it has not ended within {@code limit}) an assertion error that says where it stands:
+     * its status, its checkpoint counts and the stacks of the threads that run its tasks, its asynchronous
+     * checkpoint parts and the plugin's transfers, so that a job that hangs on a slow or loaded machine tells why.
+     */
+    private static JobExecutionResult resultOrDiagnosis(MiniCluster cluster, JobClient job, Duration limit)
+            throws Exception {
+        try {
+            return job.getJobExecutionResult().get(limit.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            StringBuilder diagnosis = new StringBuilder("the job did not end within " + limit + " of the kill: ");
+            var graph = cluster.getExecutionGraph(job.getJobID()).get(10, TimeUnit.SECONDS);
+            var counts = graph.getCheckpointStatsSnapshot().getCounts();
+            diagnosis
+                    .append(graph.getState())
+                    .append(", checkpoints completed ")
+                    .append(counts.getNumberOfCompletedCheckpoints())
+                    .append(", failed ")
+                    .append(counts.getNumberOfFailedCheckpoints())
+                    .append(", in progress ")
+                    .append(counts.getNumberOfInProgressCheckpoints())
+                    .append('\n');
+            for (ThreadInfo thread : ManagementFactory.getThreadMXBean().dumpAllThreads(false, false)) {
+                String name = thread.getThreadName();
+                boolean task = name.contains("(") && !name.startsWith("S3Proxy");
+                if (task
+                        || name.startsWith("AsyncOperations")
+                        || name.startsWith("flinks3")
+                        || name.startsWith("sdk-async")) {
+                    diagnosis
+                            .append('"')
+                            .append(name)
+                            .append("\" ")
+                            .append(thread.getThreadState())
+                            .append('\n');
+                    for (StackTraceElement frame : thread.getStackTrace()) {
+                        diagnosis.append("    at ").append(frame).append('\n');
+                    }
+                }
+            }
+            throw new AssertionError(diagnosis.toString(), e);
+        }
     }
 
     /** The sum of every key's final value digest: a key's value is its first value XOR all its records. */
