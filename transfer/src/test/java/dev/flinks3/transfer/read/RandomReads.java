@@ -5,8 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A random mix of what Flink's readers do to one {@link S3SeekableInputStream}, every byte checked against the
@@ -19,8 +24,31 @@ final class RandomReads {
 
     private RandomReads() {}
 
+    /**
+     * The mix of {@link #sequentialAndPositionalMix} ({@code steps} of them) on this thread while two threads of
+     * {@code readers} send {@code positionalSteps} positional reads each on the same stream; waits for all.
+     *
+     * @throws Exception the first failed check or read, of this thread or another
+     */
+    static void fromThreeThreads(
+            S3SeekableInputStream in, byte[] source, long seed, int steps, int positionalSteps, ExecutorService readers)
+            throws Exception {
+        List<Future<?>> others = new ArrayList<>();
+        for (int t = 0; t < 2; t++) {
+            long threadSeed = seed * 31 + t;
+            others.add(readers.submit(() -> {
+                positionalReads(in, source, new Random(threadSeed), positionalSteps);
+                return null;
+            }));
+        }
+        sequentialAndPositionalMix(in, source, new Random(seed * 17), steps);
+        for (Future<?> other : others) {
+            other.get(120, TimeUnit.SECONDS);
+        }
+    }
+
     /** Sequential reads, seeks and skips on the stream, checked against {@code source}; some positional reads too. */
-    static void sequentialAndPositionalMix(S3SeekableInputStream in, byte[] source, Random random, int steps)
+    private static void sequentialAndPositionalMix(S3SeekableInputStream in, byte[] source, Random random, int steps)
             throws IOException {
         for (int step = 0; step < steps; step++) {
             long position = in.getPos();
@@ -90,7 +118,8 @@ final class RandomReads {
     }
 
     /** Positional reads and walks, as another reader of the same stream sends them. */
-    static void positionalReads(S3SeekableInputStream in, byte[] source, Random random, int steps) throws IOException {
+    private static void positionalReads(S3SeekableInputStream in, byte[] source, Random random, int steps)
+            throws IOException {
         for (int step = 0; step < steps; step++) {
             checkPositional(in, source, random);
         }

@@ -13,12 +13,9 @@ import dev.flinks3.transfer.TestSettings;
 import dev.flinks3.transfer.WriteCondition;
 import dev.flinks3.transfer.sdk.S3ClientOwner;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -71,18 +68,7 @@ class S3SeekableInputStreamRandomizedS3ProxyTest {
             ReadAheadBudget budget = new ReadAheadBudget(1024L * 1024);
             long resetsBefore = server.injectedFaults().midBodyResets();
             try (S3SeekableInputStream in = new S3SeekableInputStream(client, location, settings, -1, budget)) {
-                List<Future<?>> others = new ArrayList<>();
-                for (int t = 0; t < 2; t++) {
-                    long threadSeed = seed * 31 + t;
-                    others.add(readers.submit(() -> {
-                        RandomReads.positionalReads(in, source, new Random(threadSeed), 60);
-                        return null;
-                    }));
-                }
-                RandomReads.sequentialAndPositionalMix(in, source, random, 150);
-                for (Future<?> other : others) {
-                    other.get(120, TimeUnit.SECONDS);
-                }
+                RandomReads.fromThreeThreads(in, source, seed, 150, 60, readers);
             }
             assertThat(budget.heldBytes())
                     .as("read-ahead bytes held after close")

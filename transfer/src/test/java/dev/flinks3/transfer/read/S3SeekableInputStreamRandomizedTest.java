@@ -8,12 +8,9 @@ import dev.flinks3.transfer.fake.Fault;
 import dev.flinks3.transfer.fake.InMemoryObjectClient;
 import dev.flinks3.transfer.fake.Operation;
 import java.net.SocketException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -68,18 +65,7 @@ class S3SeekableInputStreamRandomizedTest {
         long knownLength = random.nextBoolean() ? source.length : -1;
 
         try (S3SeekableInputStream in = new S3SeekableInputStream(client, LOCATION, settings, knownLength, budget)) {
-            List<Future<?>> others = new ArrayList<>();
-            for (int t = 0; t < 2; t++) {
-                long threadSeed = seed * 31 + t;
-                others.add(readers.submit(() -> {
-                    RandomReads.positionalReads(in, source, new Random(threadSeed), 150);
-                    return null;
-                }));
-            }
-            RandomReads.sequentialAndPositionalMix(in, source, random, 400);
-            for (Future<?> other : others) {
-                other.get(60, TimeUnit.SECONDS);
-            }
+            RandomReads.fromThreeThreads(in, source, seed, 400, 150, readers);
         }
         assertThat(budget.heldBytes()).as("read-ahead bytes held after close").isZero();
     }
