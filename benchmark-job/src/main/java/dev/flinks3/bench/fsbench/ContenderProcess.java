@@ -23,7 +23,9 @@ import java.util.concurrent.TimeUnit;
  * Runs one contender's {@link ContenderTask} in its own JVM ({@link ContenderMain}) with a plugins
  * folder holding only its jar, and brackets each timed part with the S3 server's counters: the
  * server is read when the contender says READY and again when it says MEASURED, before the
- * contender may go on.
+ * contender may go on. With the task's JIT warm-up, the contender waits after READY until the server is quiet
+ * ({@link ServerProcess#awaitQuiet}); with its CPU profile, the server's CPU per thread group over the timed part
+ * is written beside the contender's ({@link #serverThreadsFile}).
  */
 final class ContenderProcess {
 
@@ -36,6 +38,11 @@ final class ContenderProcess {
     record Outcome(String fileSystemClass, List<WorkloadResult> results) {}
 
     private static final String EOF = "\u0000EOF";
+
+    /** Where the S3 server's CPU seconds per thread group over the part recorded in {@code jfr} are written. */
+    static Path serverThreadsFile(Path jfr) {
+        return jfr.resolveSibling(jfr.getFileName() + ".server.json");
+    }
 
     private final ChildJvm jvm;
     private final ServerProcess server;
@@ -119,6 +126,8 @@ final class ContenderProcess {
         private String fileSystemClass = "";
         private ServerTraffic before;
         private ServerTraffic during;
+        private ServerProcess.Quiet quiet;
+        private ThreadCpu serverThreads;
         private ClientMeasurement measurement;
         private boolean finished;
 
@@ -135,13 +144,23 @@ final class ContenderProcess {
             switch (event.type()) {
                 case LOADED -> fileSystemClass = event.text();
                 case FAILED -> abort("the plugin did not load: " + event.text());
-                case READY -> before = server.traffic();
+                case READY -> {
+                    quiet = task.jitWarmUp() ? server.awaitQuiet() : null;
+                    serverThreads = task.cpuProfileDir().isEmpty() ? null : server.threads();
+                    before = server.traffic();
+                }
                 case MEASURED -> {
                     during = server.traffic().minus(before);
+                    if (serverThreads != null) {
+                        Path jfr = ContenderTask.cpuProfileFile(
+                                Path.of(task.cpuProfileDir()), event.workload(), task.contender(), task.round());
+                        Json.write(serverThreadsFile(jfr), server.threads().since(serverThreads));
+                    }
                     measurement = event.measurement();
                 }
                 case VERIFIED -> {
-                    results.add(WorkloadResult.of(task.contender(), task.round(), measurement, during, event.text()));
+                    results.add(WorkloadResult.of(
+                            task.contender(), task.round(), measurement, during, quiet, event.text()));
                     pending.remove(event.workload());
                 }
                 case END -> abort("the contender ended before running this workload");
@@ -152,7 +171,7 @@ final class ContenderProcess {
         void abort(String reason) {
             for (FsWorkload workload : pending) {
                 ClientMeasurement failed = ClientMeasurement.failed(workload, "", reason);
-                results.add(WorkloadResult.of(task.contender(), task.round(), failed, ServerTraffic.NONE, ""));
+                results.add(WorkloadResult.of(task.contender(), task.round(), failed, ServerTraffic.NONE, null, ""));
             }
             pending.clear();
             finished = true;

@@ -92,6 +92,23 @@ final class FsBenchmark {
     private final List<WorkloadResult> results = new ArrayList<>();
     private final Map<String, String> fileSystemClasses = new TreeMap<>();
     private final List<String> warmUpFailures = new ArrayList<>();
+
+    /** Passes of the warm-up round at most ({@link #warmUpServer}). */
+    static final int MAX_WARM_UP_PASSES = 4;
+
+    /** Share of the S3 server's CPU during a warm-up pass its JIT compilers may take for it to count as warm. */
+    static final double WARM_COMPILE_SHARE = 0.05;
+
+    /**
+     * CPU seconds the S3 server's JIT compilers may take during a warm-up pass for it to count as warm, whatever
+     * their share: a pass of one small workload costs the server a few tenths of a second, and what it still
+     * compiles then costs a timed part little.
+     */
+    static final double WARM_COMPILE_SECONDS = 0.1;
+
+    /** How the server's warm-up went, for the report; empty without a warm-up. */
+    private String serverWarmUp = "";
+
     private final RunDescription description;
     private final ServerStorage storage;
     /** The server JVM's -Xmx in GiB: its objects stay in its heap in {@link ServerMode#BENCHMARK}. */
@@ -120,7 +137,8 @@ final class FsBenchmark {
                 jars,
                 Instant.now().toString(),
                 settings.cpuPinning().describe(),
-                storage.describe());
+                storage.describe(),
+                "");
     }
 
     /** Runs everything and returns the markdown report (also written to {@code results.md}). */
@@ -150,9 +168,7 @@ final class FsBenchmark {
                 logs.resolve("s3-server.log"))) {
             ContenderProcess contenders = new ContenderProcess(jvm, server, settings.eventTimeout());
             if (settings.warmUp()) {
-                for (Contender contender : settings.contenders()) {
-                    warmUp(contenders, server, contender, pluginRoots.get(contender.name()), logs);
-                }
+                warmUpServer(contenders, server, pluginRoots, logs);
             }
             for (int round = 1; round <= settings.rounds(); round++) {
                 for (Contender contender : RoundOrder.of(settings.contenders(), round)) {
@@ -228,11 +244,64 @@ final class FsBenchmark {
                                                     CpuRecording.SAMPLE_PERIOD.toMillis(),
                                                     window.threadSeconds())
                                     : CpuProfile.threadsMarkdown(heading, result.operations(), window.threadSeconds()));
+                    Path serverThreads = ContenderProcess.serverThreadsFile(jfr);
+                    if (Files.exists(serverThreads)) {
+                        text.append(CpuProfile.serverThreadsMarkdown(
+                                result.serverWaitSeconds(), result.serverQuiet(), readSeconds(serverThreads)));
+                    }
                 }
             }
         }
         Files.writeString(file, text);
         progress.println("CPU profiles: " + file);
+    }
+
+    /** CPU seconds by thread group, as {@link ContenderProcess} wrote them. */
+    private static Map<String, Double> readSeconds(Path file) throws IOException {
+        Map<String, Double> seconds = new TreeMap<>();
+        Json.read(file, Map.class)
+                .forEach((group, value) -> seconds.put((String) group, ((Number) value).doubleValue()));
+        return seconds;
+    }
+
+    /**
+     * Runs the warm-up round (every contender at small sizes) in passes until the S3 server's JIT compilers took at
+     * most {@value #WARM_COMPILE_SHARE} of the server's CPU during a pass (or at most {@value #WARM_COMPILE_SECONDS}
+     * s), at most {@value #MAX_WARM_UP_PASSES} passes. The server compiles the code every request runs (parsing the request line and headers, answering)
+     * once enough requests have passed, and without this the first measured contender paid for it: the server's C2
+     * compiler took 0.09-0.12 s of the first timed 512 MiB read of a run, whichever plugin read first, and the same
+     * read in the next round ran at 0.55-0.65x the time.
+     */
+    private void warmUpServer(
+            ContenderProcess contenders, ServerProcess server, Map<String, Path> pluginRoots, Path logs)
+            throws IOException, InterruptedException {
+        for (int pass = 1; ; pass++) {
+            ThreadCpu before = server.threads();
+            for (Contender contender : settings.contenders()) {
+                warmUp(contenders, server, contender, pluginRoots.get(contender.name()), logs);
+            }
+            Map<String, Double> spent = server.threads().since(before);
+            double all =
+                    spent.values().stream().mapToDouble(Double::doubleValue).sum();
+            double compiling = spent.entrySet().stream()
+                    .filter(group -> group.getKey().startsWith("C1 Compiler")
+                            || group.getKey().startsWith("C2 Compiler"))
+                    .mapToDouble(Map.Entry::getValue)
+                    .sum();
+            boolean warm = compiling <= WARM_COMPILE_SHARE * all || compiling <= WARM_COMPILE_SECONDS;
+            serverWarmUp = String.format(
+                    Locale.ROOT,
+                    "the S3 server warmed up in %d pass(es) of the warm-up round, its JIT compilers taking %.0f%% of"
+                            + " its %.1f CPU-s in the last%s",
+                    pass,
+                    all > 0 ? 100 * compiling / all : 0,
+                    all,
+                    warm ? "" : " (still compiling)");
+            progress.println("[warm-up] pass " + pass + ": " + serverWarmUp);
+            if (warm || pass == MAX_WARM_UP_PASSES) {
+                return;
+            }
+        }
     }
 
     private void warmUp(
@@ -250,8 +319,9 @@ final class FsBenchmark {
         warm.stream()
                 .filter(WorkloadResult::failed)
                 .findFirst()
-                .ifPresent(failed -> warmUpFailures.add(
-                        contender.name() + ", " + failed.workload().title() + ": " + failed.failure()));
+                .map(failed -> contender.name() + ", " + failed.workload().title() + ": " + failed.failure())
+                .filter(failure -> !warmUpFailures.contains(failure))
+                .ifPresent(warmUpFailures::add);
     }
 
     private List<WorkloadResult> runOne(
@@ -305,12 +375,16 @@ final class FsBenchmark {
     private String writeResults(Path out) {
         List<String> names = settings.contenders().stream().map(Contender::name).toList();
         Comparison comparison = Comparison.of(names, settings.baseline(), results);
-        String markdown = MarkdownReport.render(description, comparison, results);
+        String markdown = MarkdownReport.render(description.withServerWarmUp(serverWarmUp), comparison, results);
         try {
             Json.write(
                     out.resolve("results.json"),
                     new ResultsFile(
-                            description, fileSystemClasses, warmUpFailures, results, ResultsFile.ratios(comparison)));
+                            description.withServerWarmUp(serverWarmUp),
+                            fileSystemClasses,
+                            warmUpFailures,
+                            results,
+                            ResultsFile.ratios(comparison)));
             Files.writeString(out.resolve("results.md"), markdown);
         } catch (IOException e) {
             throw new UncheckedIOException("could not write the results to " + out, e);
@@ -324,7 +398,7 @@ final class FsBenchmark {
         }
         return String.format(
                 Locale.ROOT,
-                "%-26s %9.1f %-5s %7.2f s wall %6.2f s cpu %6.2f s server %5d req %6.0f MiB heap  [%s]",
+                "%-26s %9.1f %-5s %7.2f s wall %6.2f s cpu %6.2f s server %5d req %6.0f MiB heap  [%s]%s",
                 r.workload().title(),
                 r.throughput(),
                 r.workload().unit().label(),
@@ -333,6 +407,11 @@ final class FsBenchmark {
                 r.serverCpuSeconds(),
                 r.requests(),
                 r.peakHeapBytes() / 1048576.0,
-                r.method());
+                r.method(),
+                r.serverQuiet()
+                        ? r.serverWaitSeconds() >= 1
+                                ? String.format(Locale.ROOT, " (server quiet after %.1f s)", r.serverWaitSeconds())
+                                : ""
+                        : " (server not quiet after " + ServerProcess.QUIET_LIMIT.toSeconds() + " s)");
     }
 }

@@ -185,7 +185,9 @@ public final class FsBenchmarkMain implements Callable<Integer> {
             defaultValue = "true",
             arity = "0..1",
             fallbackValue = "true",
-            description = "Warm the server with every contender at small sizes first (default: ${DEFAULT-VALUE}).")
+            description = "Warm the server with every contender at small sizes first, in passes until the server's"
+                    + " JIT compilers take at most 5%% of its CPU during a pass (or 0.1 s; at most 4 passes), so the"
+                    + " first contender measured does not pay for compiling the server (default: ${DEFAULT-VALUE}).")
     boolean warmUp;
 
     @Option(
@@ -195,8 +197,10 @@ public final class FsBenchmarkMain implements Callable<Integer> {
             fallbackValue = "true",
             description = "Run the workloads at small sizes in each contender JVM before measuring, in passes until a"
                     + " pass spends at most 5%% of its time compiling (at most 30 passes or 2 minutes), and run each"
-                    + " read workload once untimed (and verified) on its measured objects before timing it, so a"
-                    + " measurement sees compiled code as a long-running TaskManager does (default: ${DEFAULT-VALUE}).")
+                    + " read workload once untimed (and verified) on its measured objects before timing it, and"
+                    + " start each timed part only when the S3 server's process has used at most 5%% of a core over"
+                    + " 200 ms (its JIT and GC done with the part before; at most 20 s), so a measurement sees"
+                    + " compiled code as a long-running TaskManager does (default: ${DEFAULT-VALUE}).")
     boolean jitWarmUp;
 
     @Option(

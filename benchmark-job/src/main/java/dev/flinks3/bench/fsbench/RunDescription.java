@@ -17,6 +17,8 @@ import java.util.Map;
  * @param startedAt when the run started, ISO-8601
  * @param cpuPinning which cores the S3 server and the contenders ran on, or why they were not pinned
  * @param serverStorage where the S3 server kept its objects (tmpfs or disk) and why
+ * @param serverWarmUp how the S3 server's warm-up went (passes, its JIT compilers' share of its CPU), empty without
+ *     one
  */
 public record RunDescription(
         String command,
@@ -26,9 +28,16 @@ public record RunDescription(
         Map<String, String> pluginJars,
         String startedAt,
         String cpuPinning,
-        String serverStorage) {
+        String serverStorage,
+        String serverWarmUp) {
 
     public RunDescription {
         pluginJars = Collections.unmodifiableMap(new LinkedHashMap<>(pluginJars));
+    }
+
+    /** This description with {@code serverWarmUp} said. */
+    public RunDescription withServerWarmUp(String serverWarmUp) {
+        return new RunDescription(
+                command, profile, rounds, sizes, pluginJars, startedAt, cpuPinning, serverStorage, serverWarmUp);
     }
 }

@@ -31,6 +31,26 @@ final class ServerProcess implements AutoCloseable {
 
     private static final long EXIT_WAIT_SECONDS = 10;
 
+    /**
+     * Share of one core the server's process may use over {@link #QUIET_WINDOW} and count as quiet: 5%, the share of
+     * a warm-up pass a contender's JIT may spend compiling before its measurement starts.
+     */
+    static final double QUIET_SHARE = 0.05;
+
+    /** The window over which the server's CPU is compared with {@link #QUIET_SHARE}. */
+    static final Duration QUIET_WINDOW = Duration.ofMillis(200);
+
+    /** The longest {@link #awaitQuiet} waits. */
+    static final Duration QUIET_LIMIT = Duration.ofSeconds(20);
+
+    /**
+     * What {@link #awaitQuiet} found.
+     *
+     * @param waited how long it waited
+     * @param quiet whether the server got quiet within {@link #QUIET_LIMIT}
+     */
+    record Quiet(Duration waited, boolean quiet) {}
+
     private final Process process;
     private final URI endpoint;
     private final HttpClient http =
@@ -92,6 +112,50 @@ final class ServerProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * Waits until the server's process (all its threads: HTTP, JIT compilers, GC) uses at most {@link #QUIET_SHARE}
+     * of one core over {@link #QUIET_WINDOW}, for at most {@link #QUIET_LIMIT}. Called while no contender sends it
+     * requests, right before a timed part: a server JVM goes on compiling the paths the part before ran hot, and
+     * collecting what it dropped, after the requests have been answered, and the next contender's part would pay
+     * for it (measured: the first timed 512 MiB read of a run cost the server 0.49 s of CPU, the same read in the
+     * next round 0.22 s, whichever plugin read first). The CPU is read per thread from {@code /proc} in ns
+     * ({@link ThreadCpu}); where the operating system does not tell it, the server counts as quiet at once.
+     */
+    Quiet awaitQuiet() throws InterruptedException {
+        return awaitQuiet(process.pid(), QUIET_LIMIT);
+    }
+
+    /** {@link #awaitQuiet()} for any process, waiting at most {@code limit}. */
+    static Quiet awaitQuiet(long pid, Duration limit) throws InterruptedException {
+        long started = System.nanoTime();
+        long deadline = started + limit.toNanos();
+        ThreadCpu before = ThreadCpu.snapshot(pid);
+        while (true) {
+            Thread.sleep(QUIET_WINDOW.toMillis());
+            ThreadCpu now = ThreadCpu.snapshot(pid);
+            double seconds = now.since(before).values().stream()
+                    .mapToDouble(Double::doubleValue)
+                    .sum();
+            boolean quiet = seconds <= QUIET_SHARE * QUIET_WINDOW.toNanos() / 1e9;
+            if (quiet || System.nanoTime() >= deadline) {
+                return new Quiet(Duration.ofNanos(System.nanoTime() - started), quiet);
+            }
+            before = now;
+        }
+    }
+
+    /** The CPU time of each of the server's threads now (empty where the operating system does not tell it). */
+    ThreadCpu threads() {
+        return ThreadCpu.snapshot(process.pid());
+    }
+
+    private long cpuNanos() throws IOException {
+        return process.info()
+                .totalCpuDuration()
+                .orElseThrow(() -> new IOException("the operating system does not report the server's CPU time"))
+                .toNanos();
+    }
+
     /** The server's base URI, {@code http://127.0.0.1:<port>}. */
     URI endpoint() {
         return endpoint;
@@ -99,10 +163,7 @@ final class ServerProcess implements AutoCloseable {
 
     /** The server's CPU time and request figures since it started. */
     ServerTraffic traffic() throws IOException, InterruptedException {
-        Duration cpu = process.info()
-                .totalCpuDuration()
-                .orElseThrow(() -> new IOException("the operating system does not report the server's CPU time"));
-        return ServerTraffic.fetch(http, endpoint, cpu.toNanos());
+        return ServerTraffic.fetch(http, endpoint, cpuNanos());
     }
 
     /**

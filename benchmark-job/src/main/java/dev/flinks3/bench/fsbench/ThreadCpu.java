@@ -10,16 +10,17 @@ import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
- * CPU time of every thread of this process, the JVM's own included (JIT compilers, GC workers), read
- * from Linux's {@code /proc/self/task/<tid>/schedstat} (time on a CPU, in ns) and {@code comm} (the
- * thread's name, at most 15 characters; the JVM's main thread has the launcher's, {@code java}). A {@link CpuRecording} takes one snapshot before and one after
+ * CPU time of every thread of a process (this one, or another by its pid, such as the S3 server's JVM), the
+ * JVM's own included (JIT compilers, GC workers), read from Linux's {@code /proc/<pid>/task/<tid>/schedstat}
+ * (time on a CPU, in ns) and {@code comm} (the thread's name, at most 15 characters; the JVM's main thread has
+ * the launcher's, {@code java}). A {@link CpuRecording} takes one snapshot before and one after
  * a timed part; {@link #since} groups the difference by name with each run of digits that does not follow a
  * letter replaced by {@code #}, so a pool's threads ({@code sdk-async-response-1-0}, {@code -1-1}, ...)
  * count as one while {@code C1} and {@code C2} compilers stay apart.
  */
 final class ThreadCpu {
 
-    private static final Path TASKS = Path.of("/proc/self/task");
+    private static final Path OWN_TASKS = Path.of("/proc/self/task");
     private static final Pattern DIGITS = Pattern.compile("(?<![A-Za-z])[0-9]+");
 
     /** Nanoseconds on a CPU per thread id, with the thread's name. */
@@ -31,13 +32,25 @@ final class ThreadCpu {
         this.threads = threads;
     }
 
-    /** The CPU time of each thread now; empty where {@code /proc} does not tell it (not Linux). */
+    /** The CPU time of each thread of this process now; empty where {@code /proc} does not tell it (not Linux). */
     static ThreadCpu snapshot() {
+        return snapshot(OWN_TASKS);
+    }
+
+    /**
+     * The CPU time of each thread of process {@code pid} now; empty where {@code /proc} does not tell it (not
+     * Linux, or the process has ended).
+     */
+    static ThreadCpu snapshot(long pid) {
+        return snapshot(Path.of("/proc", Long.toString(pid), "task"));
+    }
+
+    private static ThreadCpu snapshot(Path taskDir) {
         Map<String, Thread> threads = new HashMap<>();
-        if (!Files.isDirectory(TASKS)) {
+        if (!Files.isDirectory(taskDir)) {
             return new ThreadCpu(threads);
         }
-        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(taskDir)) {
             for (Path task : tasks) {
                 try {
                     // schedstat: time on a CPU (ns), time waiting to run (ns), timeslices

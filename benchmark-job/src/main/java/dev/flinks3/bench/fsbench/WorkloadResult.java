@@ -14,6 +14,10 @@ import java.util.Map;
  * @param wallSeconds wall time of the timed part in seconds
  * @param clientCpuSeconds CPU time of the contender's process during the timed part, in seconds
  * @param serverCpuSeconds CPU time of the S3 server's process during the timed part, in seconds
+ * @param serverWaitSeconds how long the timed part waited to start until the S3 server's process was quiet
+ *     ({@link ServerProcess#awaitQuiet}), in seconds; 0 without the JIT warm-up
+ * @param serverQuiet whether the server was quiet when the timed part started (true without the JIT warm-up, which
+ *     does not wait)
  * @param peakHeapBytes peak heap use of the contender's process during the timed part, in bytes
  * @param peakLiveHeapBytes peak heap in use right after a collection in the contender's process, in bytes
  * @param peakDirectBytes peak direct-buffer use sampled in the contender's process, in bytes
@@ -33,6 +37,8 @@ public record WorkloadResult(
         double wallSeconds,
         double clientCpuSeconds,
         double serverCpuSeconds,
+        double serverWaitSeconds,
+        boolean serverQuiet,
         long peakHeapBytes,
         long peakLiveHeapBytes,
         long peakDirectBytes,
@@ -56,10 +62,16 @@ public record WorkloadResult(
      * Joins what the contender measured, what the server saw during the timed part, and the outcome
      * of verifying the bytes.
      *
+     * @param quiet how the server was found before the timed part, null if it was not waited for
      * @param verificationError why the bytes read back or written were wrong, empty if they were right
      */
     public static WorkloadResult of(
-            String contender, int round, ClientMeasurement client, ServerTraffic server, String verificationError) {
+            String contender,
+            int round,
+            ClientMeasurement client,
+            ServerTraffic server,
+            ServerProcess.Quiet quiet,
+            String verificationError) {
         String failure = !client.error().isEmpty() ? client.error() : verificationError;
         double throughput = failure.isEmpty() ? throughput(client) : 0;
         return new WorkloadResult(
@@ -70,6 +82,8 @@ public record WorkloadResult(
                 client.wallSeconds(),
                 client.clientCpuSeconds(),
                 server.cpuNanos() / NANOS_PER_SECOND,
+                quiet == null ? 0 : quiet.waited().toNanos() / NANOS_PER_SECOND,
+                quiet == null || quiet.quiet(),
                 client.peakHeapBytes(),
                 client.peakLiveHeapBytes(),
                 client.peakDirectBytes(),

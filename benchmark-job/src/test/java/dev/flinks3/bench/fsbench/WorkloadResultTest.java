@@ -27,7 +27,7 @@ class WorkloadResultTest {
         ClientMeasurement client =
                 new ClientMeasurement(FsWorkload.STREAM_WRITE, 2.0, 100_000_000L, 1, 1.0, 1, 1, 0, "m", "");
 
-        WorkloadResult result = WorkloadResult.of("ours", 1, client, SERVER, "");
+        WorkloadResult result = WorkloadResult.of("ours", 1, client, SERVER, null, "");
 
         assertThat(result.throughput()).isCloseTo(50.0, within(1e-9));
         assertThat(result.serverCpuSeconds()).isCloseTo(1.5, within(1e-9));
@@ -40,7 +40,7 @@ class WorkloadResultTest {
         ClientMeasurement client =
                 new ClientMeasurement(FsWorkload.SMALL_FILES, 20.0, 300L << 16, 300, 1.0, 1, 1, 0, "m", "");
 
-        assertThat(WorkloadResult.of("ours", 1, client, SERVER, "").throughput())
+        assertThat(WorkloadResult.of("ours", 1, client, SERVER, null, "").throughput())
                 .isCloseTo(15.0, within(1e-9));
     }
 
@@ -49,7 +49,7 @@ class WorkloadResultTest {
         ClientMeasurement client =
                 new ClientMeasurement(FsWorkload.SEQUENTIAL_READ, 1.0, 1_000_000L, 1, 1.0, 1, 1, 0, "m", "");
 
-        WorkloadResult result = WorkloadResult.of("ours", 1, client, SERVER, "f: wrong byte at position 9");
+        WorkloadResult result = WorkloadResult.of("ours", 1, client, SERVER, null, "f: wrong byte at position 9");
 
         assertThat(result.failed()).isTrue();
         assertThat(result.failure()).isEqualTo("f: wrong byte at position 9");

@@ -201,6 +201,26 @@ public final class CpuProfile {
         return out.toString();
     }
 
+    /**
+     * The S3 server's CPU seconds per thread group over a contender's timed part, under that part's section: how
+     * long the part waited for the server to be quiet, and which of the server's threads (HTTP, JIT compilers, GC)
+     * spent its CPU.
+     *
+     * @param waitSeconds seconds the part waited for the server to be quiet before it started
+     * @param quiet whether the server was quiet when it started
+     * @param threadSeconds the server's CPU seconds per thread group during the part
+     */
+    public static String serverThreadsMarkdown(double waitSeconds, boolean quiet, Map<String, Double> threadSeconds) {
+        StringBuilder out = new StringBuilder();
+        out.append(String.format(
+                Locale.ROOT,
+                "The S3 server's threads (the part started %s after %.1f s of waiting):%n%n",
+                quiet ? "with the server quiet" : "with the server still busy",
+                waitSeconds));
+        appendThreads(out, 0, threadSeconds);
+        return out.toString();
+    }
+
     private static void appendThreads(StringBuilder out, long operations, Map<String, Double> threadSeconds) {
         if (!threadSeconds.isEmpty()) {
             double all = threadSeconds.values().stream()

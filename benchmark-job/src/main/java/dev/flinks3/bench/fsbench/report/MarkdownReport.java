@@ -34,11 +34,12 @@ public final class MarkdownReport {
     /**
      * The whole report.
      *
-     * @param results every result of the run, for the per-operation request counts of round 1
+     * @param results every result of the run, for the per-operation request counts of round 1 and the waits for
+     *     the server to be quiet
      */
     public static String render(RunDescription run, Comparison comparison, List<WorkloadResult> results) {
         StringBuilder out = new StringBuilder();
-        header(out, run, comparison);
+        header(out, run, comparison, results);
         for (Metric metric : Metric.values()) {
             table(out, comparison, metric);
         }
@@ -47,7 +48,8 @@ public final class MarkdownReport {
         return out.toString();
     }
 
-    private static void header(StringBuilder out, RunDescription run, Comparison comparison) {
+    private static void header(
+            StringBuilder out, RunDescription run, Comparison comparison, List<WorkloadResult> results) {
         WorkloadSizes s = run.sizes();
         out.append("# Filesystem benchmark, profile `").append(run.profile()).append("`\n\n");
         out.append("Command: `").append(run.command()).append("`  \n");
@@ -66,7 +68,10 @@ public final class MarkdownReport {
                 .append(run.cpuPinning())
                 .append("; the server's objects on ")
                 .append(run.serverStorage())
-                .append(".\n\n");
+                .append(run.serverWarmUp().isEmpty() ? "" : "; " + run.serverWarmUp())
+                .append(".");
+        serverQuiet(out, results);
+        out.append("\n\n");
         out.append("Sizes: stream ")
                 .append(mib(s.streamBytes()))
                 .append(" in ")
@@ -130,6 +135,30 @@ public final class MarkdownReport {
             table.row(cells);
         }
         out.append(table).append('\n');
+    }
+
+    /**
+     * Whether the timed parts waited for the S3 server to be quiet first: the longest wait, and the parts that
+     * started with the server still busy.
+     */
+    private static void serverQuiet(StringBuilder out, List<WorkloadResult> results) {
+        double longest = results.stream()
+                .mapToDouble(WorkloadResult::serverWaitSeconds)
+                .max()
+                .orElse(0);
+        if (longest <= 0) {
+            return;
+        }
+        out.append(String.format(
+                Locale.ROOT,
+                " Each timed part started once the S3 server's process had used at most 5%% of a core over 200 ms"
+                        + " (the longest wait %.1f s)",
+                longest));
+        List<String> busy = results.stream()
+                .filter(r -> !r.serverQuiet())
+                .map(r -> r.workload().title() + " of " + r.contender() + " in round " + r.round())
+                .toList();
+        out.append(busy.isEmpty() ? "." : "; with the server still busy after 20 s: " + String.join(", ", busy) + ".");
     }
 
     private static void requestsByOperation(StringBuilder out, Comparison comparison, List<WorkloadResult> results) {

@@ -26,7 +26,7 @@ class FsBenchmarkCpuProfileIT {
 
     @Test
     void eachTimedPartIsRecordedAndSummed() throws Exception {
-        String console = fsbench(OUTPUT);
+        String console = fsbench(OUTPUT, false);
 
         Path jfr = OUTPUT.resolve("profiles").resolve("positional_reads-ours-r1.jfr");
         assertThat(jfr).as(console).isNotEmptyFile();
@@ -52,19 +52,31 @@ class FsBenchmarkCpuProfileIT {
     }
 
     @Test
-    void withoutSamplesOnlyTheThreadsCpuIsKept() throws Exception {
-        String console = fsbench(THREADS_ONLY, "--cpu-samples", "false");
+    void withoutSamplesOnlyTheThreadsCpuIsKeptAndTheServersBeside() throws Exception {
+        String console = fsbench(THREADS_ONLY, true, "--cpu-samples", "false");
 
         Path profiles = THREADS_ONLY.resolve("profiles");
         assertThat(profiles.resolve("positional_reads-ours-r1.jfr")).as(console).doesNotExist();
         assertThat(profiles.resolve("positional_reads-ours-r1.jfr.window.json")).isNotEmptyFile();
+        Map<?, ?> server = Json.read(profiles.resolve("positional_reads-ours-r1.jfr.server.json"), Map.class);
+        assertThat(server.keySet().stream().map(String::valueOf))
+                .as("the S3 server's CPU seconds per thread group: %s", server)
+                .anyMatch(group -> group.startsWith("S3Proxy-Jetty"));
         assertThat(Files.readString(THREADS_ONLY.resolve("profiles.md")))
                 .contains("### ours, round 1: ", "CPU of all threads: ", "| java | ")
+                .contains("The S3 server's threads (the part started with the server ", "| S3Proxy-Jetty-# | ")
                 .doesNotContain("samples (");
+        assertThat(console).containsPattern("\\[warm-up\\] pass 1: the S3 server warmed up in 1 pass\\(es\\)");
+        assertThat(Files.readString(THREADS_ONLY.resolve("results.md")))
+                .containsPattern("; the S3 server warmed up in \\d pass\\(es\\) of the warm-up round, its JIT"
+                        + " compilers taking \\d+% of its [0-9.]+ CPU-s in the last");
     }
 
-    /** Runs fsbench with --cpu-profile into a fresh {@code out}, the given options last; returns its console. */
-    private static String fsbench(Path out, String... options) throws Exception {
+    /**
+     * Runs fsbench with --cpu-profile into a fresh {@code out}, with or without the server's warm-up round, the given
+     * options last; returns its console.
+     */
+    private static String fsbench(Path out, boolean warmUp, String... options) throws Exception {
         LocalModeProcess.deleteRecursively(out);
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -82,7 +94,7 @@ class FsBenchmarkCpuProfileIT {
                 "--positional-reads",
                 "300",
                 "--warm-up",
-                "false",
+                Boolean.toString(warmUp),
                 "--jit-warm-up",
                 "false",
                 "--pin-cpus",

@@ -30,7 +30,9 @@ class MarkdownReportTest {
                 jars,
                 "2026-01-01T00:00:00Z",
                 "S3 server pinned to CPU 1, contenders to CPU 0 (taskset)",
-                "tmpfs, /dev/shm/flinks3-s3-server-1 (room for the 7.0 GiB the run stores at once)");
+                "tmpfs, /dev/shm/flinks3-s3-server-1 (room for the 7.0 GiB the run stores at once)",
+                "the S3 server warmed up in 2 pass(es) of the warm-up round, its JIT compilers taking 3% of its 4.0"
+                        + " CPU-s in the last");
     }
 
     @Test
@@ -47,7 +49,9 @@ class MarkdownReportTest {
         assertThat(markdown)
                 .contains("Processes: the S3 server in its own JVM, each contender in its own JVM; "
                         + "S3 server pinned to CPU 1, contenders to CPU 0 (taskset); the server's objects on tmpfs, "
-                        + "/dev/shm/flinks3-s3-server-1 (room for the 7.0 GiB the run stores at once).");
+                        + "/dev/shm/flinks3-s3-server-1 (room for the 7.0 GiB the run stores at once); the S3 server"
+                        + " warmed up in 2 pass(es) of the warm-up round, its JIT compilers taking 3% of its 4.0 CPU-s"
+                        + " in the last.");
         assertThat(markdown).contains("| one stream write | MB/s | 210 (200-220) | 50.0 (48.0-52.0) | 4.20x |");
         assertThat(markdown).contains("| one stream write | 1.00 (1.00-1.00) | 2.00 (2.00-2.00) | 0.50x |");
         assertThat(markdown).contains("| one stream write | 10 (10-10) | 10 (10-10) | 1.00x |");
@@ -68,6 +72,30 @@ class MarkdownReportTest {
                 .contains("| small files | ops/s | 45.0 (30.0-60.0)" + MarkdownReport.UNSTABLE + " | FAILED | - |");
         assertThat(markdown).contains("## Failures");
         assertThat(markdown).contains("- native, small files, round 1: wrong byte at position 3");
+    }
+
+    @Test
+    void headerSaysHowLongTimedPartsWaitedForTheServerAndWhichStartedWithItBusy() {
+        List<WorkloadResult> results = List.of(
+                Results.ok("ours", 1, SMALL_FILES, 30, 1.0, 3.4, true),
+                Results.ok("native", 1, SMALL_FILES, 20, 1.0, 20.1, false));
+
+        String markdown = MarkdownReport.render(run(), Comparison.of(CONTENDERS, "ours", results), results);
+
+        assertThat(markdown)
+                .contains("(room for the 7.0 GiB the run stores at once); the S3 server warmed up in 2 pass(es)")
+                .contains("Each timed part started once the S3 server's process had used at most 5% of a core over"
+                        + " 200 ms (the longest wait 20.1 s); with the server still busy after 20 s: small files of"
+                        + " native in round 1.");
+    }
+
+    @Test
+    void headerSaysNothingOfWaitsWhenNoPartWaited() {
+        List<WorkloadResult> results = List.of(Results.ok("ours", 1, SMALL_FILES, 30, 1.0, 0, true));
+
+        String markdown = MarkdownReport.render(run(), Comparison.of(CONTENDERS, "ours", results), results);
+
+        assertThat(markdown).doesNotContain("server's process had used");
     }
 
     @Test
