@@ -116,10 +116,13 @@ public final class S3SeekableInputStream extends InputStream {
 
     /**
      * Longest range a sequential reader on a fast connection grows to, doubling per range from the
-     * configured size. A streamed range holds no buffer; what bounds it is the bytes a reader that stops
-     * early leaves the server sending until the abort (64 MiB take 0.1 to 0.3 s on a LAN).
+     * configured size. A streamed range holds no buffer, and a reader that stops early aborts its connection
+     * at {@link #close()} (the server stops sending then), so a longer range costs only fewer requests. Each
+     * new range makes the reader wait for its first byte with nothing in flight: 512 MiB read in ranges of up
+     * to 64 MiB took 11 GETs and waited 0.05 s of 0.25 s on a LAN; up to 256 MiB it takes 7, and read 1.16x
+     * faster at 0.87x the client CPU.
      */
-    public static final long MAX_STREAMED_RANGE_BYTES = 64L * 1024 * 1024;
+    public static final long MAX_STREAMED_RANGE_BYTES = 256L * 1024 * 1024;
 
     private final ObjectClient client;
     private final S3Location location;
