@@ -48,10 +48,23 @@ class S3SeekableInputStreamRandomizedS3ProxyTest {
         server.close();
     }
 
-    @ParameterizedTest(name = "{0}, direct GETs {1}, seed {2}")
-    @CsvSource({"NETTY,true,1", "NETTY,false,2", "CRT,true,3", "CRT,false,4"})
+    /**
+     * The last column is the rate from which a connection counts as fast: the plugin's (a connection to this
+     * server is fast, so sequential readers stay on one connection), or never, so every full range starts the
+     * parallel read-ahead over HTTP.
+     */
+    @ParameterizedTest(name = "{0}, direct GETs {1}, seed {2}, fast from {3} bytes/s")
+    @CsvSource({
+        "NETTY,true,1,200000000",
+        "NETTY,false,2,200000000",
+        "CRT,true,3,200000000",
+        "CRT,false,4,200000000",
+        "NETTY,true,5,9223372036854775807",
+        "CRT,false,6,9223372036854775807"
+    })
     void everyReadOverHttpReturnsTheObjectsBytesAtItsPosition(
-            ClientSettings.HttpClientType http, boolean directGets, long seed) throws Exception {
+            ClientSettings.HttpClientType http, boolean directGets, long seed, long fastConnectionBytesPerSecond)
+            throws Exception {
         Random random = new Random(seed);
         ExecutorService readers = Executors.newFixedThreadPool(2);
         try (S3ClientOwner owner =
@@ -67,7 +80,8 @@ class S3SeekableInputStreamRandomizedS3ProxyTest {
                     .build();
             ReadAheadBudget budget = new ReadAheadBudget(1024L * 1024);
             long resetsBefore = server.injectedFaults().midBodyResets();
-            try (S3SeekableInputStream in = new S3SeekableInputStream(client, location, settings, -1, budget)) {
+            try (S3SeekableInputStream in =
+                    new S3SeekableInputStream(client, location, settings, -1, budget, fastConnectionBytesPerSecond)) {
                 RandomReads.fromThreeThreads(in, source, seed, 150, 60, readers);
             }
             assertThat(budget.heldBytes())
