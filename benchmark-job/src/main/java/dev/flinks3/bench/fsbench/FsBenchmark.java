@@ -291,7 +291,7 @@ final class FsBenchmark {
             boolean warm = compiling <= WARM_COMPILE_SHARE * all || compiling <= WARM_COMPILE_SECONDS;
             serverWarmUp = String.format(
                     Locale.ROOT,
-                    "the S3 server warmed up in %d pass(es) of the warm-up round, its JIT compilers taking %.0f%% of"
+                    "the S3 server's warm-up ran %d pass(es) of the warm-up round, its JIT compilers taking %.0f%% of"
                             + " its %.1f CPU-s in the last%s",
                     pass,
                     all > 0 ? 100 * compiling / all : 0,

@@ -66,9 +66,9 @@ class FsBenchmarkCpuProfileIT {
                 .contains("### ours, round 1: ", "CPU of all threads: ", "| java | ")
                 .contains("The S3 server's threads (the part started with the server ", "| S3Proxy-Jetty-# | ")
                 .doesNotContain("samples (");
-        assertThat(console).containsPattern("\\[warm-up\\] pass 1: the S3 server warmed up in 1 pass\\(es\\)");
+        assertThat(console).containsPattern("\\[warm-up\\] pass 1: the S3 server's warm-up ran 1 pass\\(es\\)");
         assertThat(Files.readString(THREADS_ONLY.resolve("results.md")))
-                .containsPattern("; the S3 server warmed up in \\d pass\\(es\\) of the warm-up round, its JIT"
+                .containsPattern("; the S3 server's warm-up ran \\d pass\\(es\\) of the warm-up round, its JIT"
                         + " compilers taking \\d+% of its [0-9.]+ CPU-s in the last");
     }
 

@@ -31,7 +31,7 @@ class MarkdownReportTest {
                 "2026-01-01T00:00:00Z",
                 "S3 server pinned to CPU 1, contenders to CPU 0 (taskset)",
                 "tmpfs, /dev/shm/flinks3-s3-server-1 (room for the 7.0 GiB the run stores at once)",
-                "the S3 server warmed up in 2 pass(es) of the warm-up round, its JIT compilers taking 3% of its 4.0"
+                "the S3 server's warm-up ran 2 pass(es) of the warm-up round, its JIT compilers taking 3% of its 4.0"
                         + " CPU-s in the last");
     }
 
@@ -49,8 +49,8 @@ class MarkdownReportTest {
         assertThat(markdown)
                 .contains("Processes: the S3 server in its own JVM, each contender in its own JVM; "
                         + "S3 server pinned to CPU 1, contenders to CPU 0 (taskset); the server's objects on tmpfs, "
-                        + "/dev/shm/flinks3-s3-server-1 (room for the 7.0 GiB the run stores at once); the S3 server"
-                        + " warmed up in 2 pass(es) of the warm-up round, its JIT compilers taking 3% of its 4.0 CPU-s"
+                        + "/dev/shm/flinks3-s3-server-1 (room for the 7.0 GiB the run stores at once); the S3"
+                        + " server's warm-up ran 2 pass(es) of the warm-up round, its JIT compilers taking 3% of its 4.0 CPU-s"
                         + " in the last.");
         assertThat(markdown).contains("| one stream write | MB/s | 210 (200-220) | 50.0 (48.0-52.0) | 4.20x |");
         assertThat(markdown).contains("| one stream write | 1.00 (1.00-1.00) | 2.00 (2.00-2.00) | 0.50x |");
@@ -83,7 +83,7 @@ class MarkdownReportTest {
         String markdown = MarkdownReport.render(run(), Comparison.of(CONTENDERS, "ours", results), results);
 
         assertThat(markdown)
-                .contains("(room for the 7.0 GiB the run stores at once); the S3 server warmed up in 2 pass(es)")
+                .contains("(room for the 7.0 GiB the run stores at once); the S3 server's warm-up ran 2 pass(es)")
                 .contains("Each timed part started once the S3 server's process had used at most 5% of a core over"
                         + " 200 ms (the longest wait 20.1 s); with the server still busy after 20 s: small files of"
                         + " native in round 1.");
