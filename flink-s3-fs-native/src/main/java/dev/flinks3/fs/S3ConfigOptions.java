@@ -559,7 +559,8 @@ public final class S3ConfigOptions {
                     + " read-ahead starts only after a connection delivered a full range at less than "
                     + S3SeekableInputStream.FAST_CONNECTION_BYTES_PER_SECOND / 1_000_000
                     + " MB/s (S3 gives 50 to 90 MB/s per connection); on a faster one (Ceph or MinIO on the same"
-                    + " LAN) the reader stays on one connection, each range twice the one before up to "
+                    + " LAN) the reader stays on one connection, each range "
+                    + S3SeekableInputStream.STREAMED_RANGE_GROWTH + "x the one before up to "
                     + (S3SeekableInputStream.MAX_STREAMED_RANGE_BYTES >> 20) + " MiB. 1 to "
                     + ReadSettings.MAX_READ_AHEAD_PARALLELISM + ".");
 

@@ -27,8 +27,8 @@ import org.slf4j.LoggerFactory;
  * without, the next range is requested on one connection. A connection that delivered its full-size
  * range at {@value #FAST_CONNECTION_BYTES_PER_SECOND} bytes/s or more (a LAN-attached Ceph or MinIO,
  * where one connection carries hundreds of MB/s) keeps the reader: the next range is asked for on one
- * connection again, twice as long each time up to {@value #MAX_STREAMED_RANGE_BYTES} bytes, as parallel GETs
- * would add requests and copies and no speed; a slower one (S3 gives
+ * connection again, {@value #STREAMED_RANGE_GROWTH}x as long each time up to {@value #MAX_STREAMED_RANGE_BYTES}
+ * bytes, as parallel GETs would add requests and copies and no speed; a slower one (S3 gives
  * 50 to 90 MB/s per connection) starts the read-ahead. A read outside the
  * read-ahead window (a backward or long seek) drops the read-ahead and goes back to one connection.
  * A stream holds at most parallelism x chunk size bytes of read-ahead buffers.
@@ -115,14 +115,20 @@ public final class S3SeekableInputStream extends InputStream {
     public static final long FAST_CONNECTION_BYTES_PER_SECOND = 200_000_000L;
 
     /**
-     * Longest range a sequential reader on a fast connection grows to, doubling per range from the
-     * configured size. A streamed range holds no buffer, and a reader that stops early aborts its connection
-     * at {@link #close()} (the server stops sending then), so a longer range costs only fewer requests. Each
-     * new range makes the reader wait for its first byte with nothing in flight: 512 MiB read in ranges of up
-     * to 64 MiB took 11 GETs and waited 0.05 s of 0.25 s on a LAN; up to 256 MiB it takes 7, and read 1.16x
-     * faster at 0.87x the client CPU.
+     * Factor by which each range of a sequential reader on a fast connection grows, up to {@link
+     * #MAX_STREAMED_RANGE_BYTES}: with the default 8 MiB, 8 MiB, then 64 MiB, then 512 MiB.
      */
-    public static final long MAX_STREAMED_RANGE_BYTES = 256L * 1024 * 1024;
+    public static final int STREAMED_RANGE_GROWTH = 8;
+
+    /**
+     * Longest range a sequential reader on a fast connection grows to. A streamed range holds no buffer, and a
+     * reader that stops early aborts its connection at {@link #close()} (the server stops sending then), so a
+     * longer range costs only fewer requests. Each new range makes the reader wait for its first byte with
+     * nothing in flight: 512 MiB read in ranges doubling up to 64 MiB took 11 GETs and waited 0.05 s of 0.25 s
+     * on a LAN; growing 8x per range it takes 3. Each range's end is also where the reader measures its
+     * connection again (at 200 MB/s, 1 GiB is at most 5 s), and starts the parallel read-ahead if it became slow.
+     */
+    public static final long MAX_STREAMED_RANGE_BYTES = 1024L * 1024 * 1024;
 
     private final ObjectClient client;
     private final S3Location location;
@@ -489,7 +495,8 @@ public final class S3SeekableInputStream extends InputStream {
                 closeRange();
                 if (sequential && fullSize && fastConnection) {
                     // Streamed, a longer range costs no buffer, only fewer requests.
-                    nextRangeBytes = Math.max(rangeLength, Math.min(MAX_STREAMED_RANGE_BYTES, 2 * rangeLength));
+                    nextRangeBytes = Math.max(
+                            rangeLength, Math.min(MAX_STREAMED_RANGE_BYTES, STREAMED_RANGE_GROWTH * rangeLength));
                 }
                 if (sequential && fullSize && !fastConnection && startReadAhead()) {
                     return readAhead.read(position, b, off, len);
