@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.security.MessageDigest;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Collections;
 import java.util.HexFormat;
@@ -72,6 +73,10 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
 final class InMemoryBlobStore extends ForwardingBlobStore {
 
     private static final long MIN_PART_BYTES = 5L << 20;
+
+    /** Largest array a stored body is kept in; a longer body is kept in several, never copied again. */
+    static final int CHUNK_BYTES = 64 << 20;
+
     private static final int MAX_KEYS = 1000;
 
     private final Map<String, NavigableMap<String, StoredObject>> buckets = new ConcurrentHashMap<>();
@@ -148,8 +153,8 @@ final class InMemoryBlobStore extends ForwardingBlobStore {
 
     @Override
     public PutObjectResponse putBlob(PutObjectRequest request, InputStream body) {
-        byte[] bytes = read(body, request.contentLength());
-        byte[] md5 = MD5.hash(bytes);
+        Body bytes = read(body, request.contentLength());
+        byte[] md5 = bytes.md5();
         checkContentMd5(request.contentMD5(), md5);
         String eTag = quoted(HexFormat.of().formatHex(md5));
         store(
@@ -158,8 +163,8 @@ final class InMemoryBlobStore extends ForwardingBlobStore {
                 request.ifMatch(),
                 request.ifNoneMatch(),
                 new StoredObject(
-                        List.of(bytes),
-                        bytes.length,
+                        bytes.chunks(),
+                        bytes.length(),
                         eTag,
                         Instant.now(),
                         request.contentType(),
@@ -323,11 +328,11 @@ final class InMemoryBlobStore extends ForwardingBlobStore {
     @Override
     public UploadPartResponse uploadMultipartPart(MultipartUpload mpu, UploadPartRequest request, InputStream body) {
         Upload upload = upload(mpu);
-        byte[] bytes = read(body, request.contentLength());
-        byte[] md5 = MD5.hash(bytes);
+        Body bytes = read(body, request.contentLength());
+        byte[] md5 = bytes.md5();
         checkContentMd5(request.contentMD5(), md5);
         String eTag = quoted(HexFormat.of().formatHex(md5));
-        upload.parts().put(request.partNumber(), new StoredPart(bytes, md5, eTag, Instant.now()));
+        upload.parts().put(request.partNumber(), new StoredPart(bytes, eTag, Instant.now()));
         return SdkResponses.uploadedPart(eTag);
     }
 
@@ -358,12 +363,12 @@ final class InMemoryBlobStore extends ForwardingBlobStore {
             if (part == null || (completed.eTag() != null && !sameETag(completed.eTag(), part.eTag()))) {
                 throw new S3ProxyException(S3ErrorCode.INVALID_PART, "part " + number);
             }
-            if (i < requested.size() - 1 && part.bytes().length < MIN_PART_BYTES) {
+            if (i < requested.size() - 1 && part.bytes().length() < MIN_PART_BYTES) {
                 throw new S3ProxyException(S3ErrorCode.ENTITY_TOO_SMALL, "part " + number);
             }
-            chunks.add(part.bytes());
-            digests.update(part.md5());
-            length += part.bytes().length;
+            chunks.addAll(part.bytes().chunks());
+            digests.update(part.bytes().md5());
+            length += part.bytes().length();
         }
         String eTag = quoted(HexFormat.of().formatHex(digests.digest()) + "-" + requested.size());
         CreateMultipartUploadRequest created = upload.request();
@@ -388,8 +393,8 @@ final class InMemoryBlobStore extends ForwardingBlobStore {
         List<Part> parts = new ArrayList<>();
         upload(mpu)
                 .parts()
-                .forEach((number, part) -> parts.add(
-                        SdkResponses.part(number, (long) part.bytes().length, part.eTag(), part.lastModified())));
+                .forEach((number, part) ->
+                        parts.add(SdkResponses.part(number, part.bytes().length(), part.eTag(), part.lastModified())));
         return parts;
     }
 
@@ -450,17 +455,38 @@ final class InMemoryBlobStore extends ForwardingBlobStore {
         return upload;
     }
 
-    private static byte[] read(InputStream body, Long contentLength) {
+    /**
+     * A request body in arrays of at most {@value #CHUNK_BYTES} bytes (S3 takes up to 5 GiB in one PutObject or
+     * part, more than one Java array holds), with its MD5.
+     *
+     * @throws S3ProxyException {@code IncompleteBody} if the body ends before its {@code Content-Length}
+     */
+    private static Body read(InputStream body, Long contentLength) {
         try (body) {
-            if (contentLength == null) {
-                return body.readAllBytes();
+            MessageDigest md5 = MD5.newDigest();
+            List<byte[]> chunks = new ArrayList<>();
+            long length = 0;
+            while (contentLength == null || length < contentLength) {
+                int size = contentLength == null ? CHUNK_BYTES : (int) Math.min(CHUNK_BYTES, contentLength - length);
+                byte[] chunk = new byte[size];
+                int read = body.readNBytes(chunk, 0, size);
+                if (read < size) {
+                    if (contentLength != null) {
+                        throw new S3ProxyException(
+                                S3ErrorCode.INCOMPLETE_BODY, (length + read) + " of " + contentLength + " bytes");
+                    }
+                    chunk = Arrays.copyOf(chunk, read);
+                }
+                if (chunk.length > 0) {
+                    chunks.add(chunk);
+                    md5.update(chunk);
+                    length += chunk.length;
+                }
+                if (read < size) {
+                    break;
+                }
             }
-            byte[] bytes = new byte[Math.toIntExact(contentLength)];
-            int read = body.readNBytes(bytes, 0, bytes.length);
-            if (read < bytes.length) {
-                throw new S3ProxyException(S3ErrorCode.INCOMPLETE_BODY, read + " of " + bytes.length + " bytes");
-            }
-            return bytes;
+            return new Body(List.copyOf(chunks), length, md5.digest());
         } catch (IOException e) {
             throw new UncheckedIOException("Could not read a request body", e);
         }
@@ -527,7 +553,10 @@ final class InMemoryBlobStore extends ForwardingBlobStore {
         }
     }
 
-    private record StoredPart(byte[] bytes, byte[] md5, String eTag, Instant lastModified) {}
+    /** A request body as stored: its arrays in order, its length in bytes and its MD5. */
+    private record Body(List<byte[]> chunks, long length, byte[] md5) {}
+
+    private record StoredPart(Body bytes, String eTag, Instant lastModified) {}
 
     private record Upload(
             CreateMultipartUploadRequest request, Instant initiated, NavigableMap<Integer, StoredPart> parts) {}

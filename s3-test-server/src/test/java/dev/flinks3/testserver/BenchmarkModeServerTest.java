@@ -91,6 +91,22 @@ class BenchmarkModeServerTest {
     }
 
     @Test
+    void aPutObjectLongerThanOneStoredArrayIsKeptWhole() throws Exception {
+        // S3 takes up to 5 GiB in one PutObject; the server keeps such a body in arrays of CHUNK_BYTES.
+        byte[] data = random(InMemoryBlobStore.CHUNK_BYTES + 5 * MIB + 3, 5);
+        String eTag = s3.putObject(r -> r.bucket(BUCKET).key("put/long"), RequestBody.fromBytes(data))
+                .eTag();
+        String md5 = HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(data));
+        assertThat(eTag).isEqualTo("\"" + md5 + "\"");
+        assertThat(s3.getObjectAsBytes(r -> r.bucket(BUCKET).key("put/long")).asByteArray())
+                .isEqualTo(data);
+        int from = InMemoryBlobStore.CHUNK_BYTES - 7;
+        assertThat(get("put/long", "bytes=" + from + "-" + (from + 19)))
+                .isEqualTo(Arrays.copyOfRange(data, from, from + 20));
+        s3.deleteObject(r -> r.bucket(BUCKET).key("put/long"));
+    }
+
+    @Test
     void aMultipartObjectIsItsPartsInOrderWithS3sETag() throws Exception {
         byte[] first = random(5 * MIB, 2);
         byte[] second = random(5 * MIB, 3);
