@@ -180,7 +180,8 @@ public final class SoakCommand implements Callable<Integer> {
                 tolerance,
                 p99Factor,
                 warmUp.toMillis(),
-                SoakReport.uploadsOneStopCanLeave(soakJob().parallelism()));
+                SoakReport.uploadsOneStopCanLeave(
+                        soakJob().parallelism(), soakJob().rocksDbTransferThreads()));
         SoakReport report = new SoakReport(outcome, results, bounds);
         Path written = report.write(output, CommandLines.describe(spec));
         System.out.println("soak report: " + written.toAbsolutePath());

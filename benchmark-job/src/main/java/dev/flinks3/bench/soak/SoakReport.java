@@ -18,7 +18,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
-import org.apache.flink.state.rocksdb.RocksDBOptions;
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
@@ -59,20 +58,21 @@ public final class SoakReport {
      * @param p99Factor the last third's checkpoint duration p99 over the first third's, at most, e.g. 1.2
      * @param warmUpMillis samples this long after the first are left out of the trends, ms
      * @param uploadsPerStop the rise in open multipart uploads allowed at one TaskManager stop ({@link
-     *     #uploadsOneStopCanLeave(int)})
+     *     #uploadsOneStopCanLeave(int, int)})
      */
     public record Bounds(double tolerance, double p99Factor, long warmUpMillis, int uploadsPerStop) {}
 
     /**
      * The multipart uploads one TaskManager stop can leave open at most: per subtask of the job its FileSink part
      * file and one checkpoint file per RocksDB transfer thread ({@code
-     * state.backend.rocksdb.checkpoint.transfer.thread.num}, default 4, which the job leaves as it is), and the
-     * checkpoint's {@code _metadata} that the JobManager was writing when the stop failed the checkpoint.
+     * state.backend.rocksdb.checkpoint.transfer.thread.num}), and the checkpoint's {@code _metadata} that the
+     * JobManager was writing when the stop failed the checkpoint.
      *
      * @param parallelism the job's parallelism
+     * @param transferThreads RocksDB's transfer threads per subtask ({@code --rocksdb-transfer-threads})
      */
-    public static int uploadsOneStopCanLeave(int parallelism) {
-        return parallelism * (RocksDBOptions.CHECKPOINT_TRANSFER_THREAD_NUM.defaultValue() + 1) + 1;
+    public static int uploadsOneStopCanLeave(int parallelism, int transferThreads) {
+        return parallelism * (transferThreads + 1) + 1;
     }
 
     public SoakReport(SoakOutcome soak, BenchmarkResults results, Bounds bounds) {

@@ -78,7 +78,8 @@ class SoakReportTest {
 
     @Test
     void aStopMayLeaveEachSubtasksSinkFileAndTransferStreamsAndTheMetadata() {
-        assertThat(SoakReport.uploadsOneStopCanLeave(2)).isEqualTo(2 * (4 + 1) + 1);
+        assertThat(SoakReport.uploadsOneStopCanLeave(2, 4)).isEqualTo(2 * (4 + 1) + 1);
+        assertThat(SoakReport.uploadsOneStopCanLeave(3, 8)).isEqualTo(3 * (8 + 1) + 1);
     }
 
     /** TaskManagers stopped at 29, 59 and 89 s; the trends' window starts 6 s after the first. */

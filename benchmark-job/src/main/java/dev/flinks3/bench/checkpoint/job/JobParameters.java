@@ -28,6 +28,9 @@ public final class JobParameters implements Serializable {
     private static final long serialVersionUID = 1L;
     private static final long BYTES_PER_GIB = 1L << 30;
 
+    /** Most RocksDB transfer threads {@code --rocksdb-transfer-threads} takes. */
+    public static final int MAX_TRANSFER_THREADS = 64;
+
     @Option(
             names = {"--num-keys", "--numKeys"},
             defaultValue = "8192",
@@ -111,6 +114,15 @@ public final class JobParameters implements Serializable {
                     + "(state.backend.forst.cache.size-based-limit), e.g. 64m, 1g; 0 turns the cache off "
                     + "(default: ${DEFAULT-VALUE}).")
     String forstCacheSize;
+
+    @Option(
+            names = "--rocksdb-transfer-threads",
+            defaultValue = "4",
+            description = "With --state-backend rocksdb: threads each subtask's RocksDB uploads its files with at a "
+                    + "checkpoint and downloads them with at a restore "
+                    + "(state.backend.rocksdb.checkpoint.transfer.thread.num; Flink's default: 4), 1 to "
+                    + MAX_TRANSFER_THREADS + " (default: ${DEFAULT-VALUE}).")
+    int rocksDbTransferThreads;
 
     @Option(
             names = {"--records-after-restore", "--recordsAfterRestore"},
@@ -220,6 +232,11 @@ public final class JobParameters implements Serializable {
         return stateBackend;
     }
 
+    /** {@code --rocksdb-transfer-threads}: RocksDB's upload and download threads per subtask. */
+    public int rocksDbTransferThreads() {
+        return rocksDbTransferThreads;
+    }
+
     /** {@code --forst-cache-size} in bytes; 0 when the cache is off. */
     public long forstCacheSizeBytes() {
         return MemorySize.parse(forstCacheSize).getBytes();
@@ -245,6 +262,10 @@ public final class JobParameters implements Serializable {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(
                     "--forst-cache-size must be a size such as 64m or 1g, was '" + forstCacheSize + "'", e);
+        }
+        if (rocksDbTransferThreads < 1 || rocksDbTransferThreads > MAX_TRANSFER_THREADS) {
+            throw new IllegalArgumentException("--rocksdb-transfer-threads must be 1 to " + MAX_TRANSFER_THREADS
+                    + ", was " + rocksDbTransferThreads);
         }
         if (recordsAfterRestore < 0) {
             throw new IllegalArgumentException("--records-after-restore must be 0 or more, was " + recordsAfterRestore);
@@ -280,6 +301,7 @@ public final class JobParameters implements Serializable {
         add(args, "--duration", duration.toMillis() + "ms");
         add(args, "--state-backend", stateBackend.configName());
         add(args, "--forst-cache-size", forstCacheSize);
+        add(args, "--rocksdb-transfer-threads", Integer.toString(rocksDbTransferThreads));
         add(args, "--records-after-restore", Long.toString(recordsAfterRestore));
         add(args, "--rate-after-restore", Double.toString(rateAfterRestore));
         return args;

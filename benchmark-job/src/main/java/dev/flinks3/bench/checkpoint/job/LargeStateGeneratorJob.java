@@ -92,6 +92,7 @@ public final class LargeStateGeneratorJob {
             configureForSt(conf, parameters, checkpointDirectory);
         } else {
             conf.set(RocksDBOptions.USE_MANAGED_MEMORY, true);
+            conf.set(RocksDBOptions.CHECKPOINT_TRANSFER_THREAD_NUM, parameters.rocksDbTransferThreads());
         }
         conf.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
         if (checkpointDirectory != null) {

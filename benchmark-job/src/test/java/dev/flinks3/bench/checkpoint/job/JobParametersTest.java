@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import org.apache.flink.state.rocksdb.RocksDBOptions;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -98,6 +99,23 @@ class JobParametersTest {
         assertThat(parse(forSt.toArguments().toArray(String[]::new)).stateBackend())
                 .isEqualTo(StateBackendKind.FORST);
         assertThat(JobParameters.fromMap(forSt.toMap()).forstCacheSizeBytes()).isEqualTo(1L << 30);
+    }
+
+    @Test
+    void rocksDbTransferThreadsReachTheJobsConfiguration() {
+        assertThat(parse().rocksDbTransferThreads())
+                .as("Flink's default")
+                .isEqualTo(RocksDBOptions.CHECKPOINT_TRANSFER_THREAD_NUM.defaultValue());
+
+        JobParameters eight = parse("--rocksdb-transfer-threads", "8");
+
+        assertThat(JobParameters.fromMap(eight.toMap()).rocksDbTransferThreads())
+                .isEqualTo(8);
+        assertThat(LargeStateGeneratorJob.configuration(eight, "s3://bucket/checkpoints")
+                        .get(RocksDBOptions.CHECKPOINT_TRANSFER_THREAD_NUM))
+                .isEqualTo(8);
+        assertThatThrownBy(() -> parse("--rocksdb-transfer-threads", "0").validate())
+                .hasMessageContaining("--rocksdb-transfer-threads must be 1 to 64, was 0");
     }
 
     @Test
