@@ -3,6 +3,7 @@ package dev.flinks3.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.flinks3.testserver.AnswerRewriteFilter;
 import dev.flinks3.testserver.RequestKind;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,6 +29,9 @@ class ConnectionPoolOptionsTest extends AbstractS3ProxyFileSystemTest {
     private static final int FILES = 8;
     private static final int FILE_BYTES = 4 * MIB;
 
+    /** How long the server holds each GET's answer in the test of the connection maximum. */
+    private static final Duration GET_ANSWER_DELAY = Duration.ofMillis(50);
+
     @TempDir
     java.nio.file.Path local;
 
@@ -40,15 +44,35 @@ class ConnectionPoolOptionsTest extends AbstractS3ProxyFileSystemTest {
             write(object, randomBytes(FILE_BYTES, i));
             objects.add(object);
         }
-        // 8 files of four 1 MiB ranges each: 32 ranged GETs that a bulk copy would send all at once.
+        // 8 files of four 1 MiB ranges each: 32 ranged GETs that a bulk copy would send all at once. Each answer is
+        // held for GET_ANSWER_DELAY at the server, so the GETs overlap however fast the machine serves them: without
+        // the delay, a quick server answered some before the next were sent and the default pool peaked at 2.
         String range = "1 mb";
-
-        assertThat(peakGetsInFlight(objects, Map.of("s3.connection.max", "2", "s3.bulk-copy.range-size", range), "two"))
-                .as("GETs in flight at once with two connections")
-                .isBetween(1, 2);
-        assertThat(peakGetsInFlight(objects, Map.of("s3.bulk-copy.range-size", range), "default"))
-                .as("GETs in flight at once with the default pool")
-                .isGreaterThan(2);
+        String keys = dir.toUri().getPath() + "/state-";
+        server.answers()
+                .rewrite(
+                        RequestKind.GET_OBJECT,
+                        request -> request.getRequestURI().contains(keys),
+                        AnswerRewriteFilter.ALWAYS,
+                        (request, served) -> {
+                            try {
+                                Thread.sleep(GET_ANSWER_DELAY.toMillis());
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                            return served;
+                        });
+        try {
+            assertThat(peakGetsInFlight(
+                            objects, Map.of("s3.connection.max", "2", "s3.bulk-copy.range-size", range), "two"))
+                    .as("GETs in flight at once with two connections")
+                    .isBetween(1, 2);
+            assertThat(peakGetsInFlight(objects, Map.of("s3.bulk-copy.range-size", range), "default"))
+                    .as("GETs in flight at once with the default pool")
+                    .isGreaterThan(2);
+        } finally {
+            server.answers().clear();
+        }
     }
 
     @ParameterizedTest(name = "s3.http-client: {0}")
