@@ -23,6 +23,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
@@ -187,18 +188,38 @@ class ClusterFileSinkFailoverTest {
                     .pollInterval(Duration.ofMillis(100))
                     .ignoreExceptions()
                     .until(() -> latestCompletedTriggeredAt(cluster.get("/jobs/" + job + "/checkpoints")) > seenAt);
-            // From now on the server holds back its answer to every part of a checkpoint stream (stored at
-            // once, answered only after the kill): no checkpoint stream's upload can complete, so once parts of
-            // two uploads are held, both subtasks' streams are uploading, and the kill lands while they are.
-            // Held, not delayed by a fixed time: a delayed upload could complete between the listing and the
-            // kill, and the killed TaskManager would leave nothing open.
+            // From the next checkpoint on, the server holds back its answer to every part of a checkpoint
+            // stream (stored at once, answered only after the kill): no checkpoint stream's upload can complete,
+            // so once parts of two uploads are held, both subtasks' streams are uploading, and the kill lands
+            // while they are. Held, not delayed by a fixed time: a delayed upload could complete between the
+            // listing and the kill, and the killed TaskManager would leave nothing open. The hold starts when
+            // the JobManager writes a checkpoint's _metadata (the checkpoint is then complete, and the next one
+            // is triggered only after it), not at once: the REST API's statistics lag, so a checkpoint can be
+            // in flight already, one subtask's stream uploaded and only the other's left to hold.
+            String checkpointsPath = "/" + BUCKET + "/" + CHECKPOINTS;
+            AtomicBoolean holding = new AtomicBoolean();
+            for (RequestKind metadataWrite : List.of(RequestKind.PUT_OBJECT, RequestKind.COMPLETE_MULTIPART_UPLOAD)) {
+                server.answers()
+                        .rewrite(
+                                metadataWrite,
+                                request -> {
+                                    String uri = request.getRequestURI();
+                                    if (uri.startsWith(checkpointsPath) && uri.endsWith("/_metadata")) {
+                                        holding.set(true);
+                                    }
+                                    return false;
+                                },
+                                AnswerRewriteFilter.ALWAYS,
+                                (request, served) -> served);
+            }
             Set<String> heldUploads = ConcurrentHashMap.newKeySet();
             CountDownLatch release = new CountDownLatch(1);
             server.answers()
                     .rewrite(
                             RequestKind.UPLOAD_PART,
-                            request -> release.getCount() > 0
-                                    && request.getRequestURI().startsWith("/" + BUCKET + "/" + CHECKPOINTS),
+                            request -> holding.get()
+                                    && release.getCount() > 0
+                                    && request.getRequestURI().startsWith(checkpointsPath),
                             AnswerRewriteFilter.ALWAYS,
                             (request, served) -> {
                                 heldUploads.add(uploadId(request));
