@@ -5,6 +5,7 @@ import dev.flinks3.bench.checkpoint.cluster.ReportCommand;
 import dev.flinks3.bench.checkpoint.local.CompareCommand;
 import dev.flinks3.bench.checkpoint.local.LocalCommand;
 import dev.flinks3.bench.checkpoint.local.RunContenderCommand;
+import dev.flinks3.bench.checkpoint.model.ModelCommand;
 import dev.flinks3.bench.common.UsageException;
 import dev.flinks3.bench.fsbench.FsBenchmarkMain;
 import dev.flinks3.bench.soak.RunSoakCommand;
@@ -45,7 +46,8 @@ import picocli.CommandLine.ParseResult;
             FsBenchmarkMain.class,
             RunContenderCommand.class,
             SoakCommand.class,
-            RunSoakCommand.class
+            RunSoakCommand.class,
+            ModelCommand.class
         })
 public final class BenchmarkCli {
 

@@ -8,10 +8,7 @@ import dev.flinks3.bench.checkpoint.results.Machine;
 import dev.flinks3.bench.checkpoint.results.RunConfiguration;
 import dev.flinks3.bench.common.Json;
 import dev.flinks3.bench.common.Reachability;
-import dev.flinks3.bench.common.UsageException;
-import java.io.IOException;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -112,21 +109,9 @@ public final class ReportCommand implements Callable<Integer> {
             if (sources.containsKey(shown)) {
                 shown = file.toString();
             }
-            sources.put(shown, fromFile(file));
+            sources.put(shown, BenchmarkResults.read("--results", file));
         }
         return sources;
-    }
-
-    private static BenchmarkResults fromFile(Path file) {
-        if (!Files.isRegularFile(file)) {
-            throw new UsageException("--results " + file + ": no such file; expected the results.json a run wrote");
-        }
-        try {
-            return Json.read(file, BenchmarkResults.class);
-        } catch (IOException e) {
-            throw new UsageException(
-                    "--results " + file + ": not a results.json of this benchmark (" + e.getMessage() + ")", e);
-        }
     }
 
     private BenchmarkResults fromRestApi() throws Exception {

@@ -1,5 +1,10 @@
 package dev.flinks3.bench.checkpoint.results;
 
+import dev.flinks3.bench.common.Json;
+import dev.flinks3.bench.common.UsageException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -21,6 +26,23 @@ public record BenchmarkResults(
 
     public BenchmarkResults {
         contenders = List.copyOf(contenders);
+    }
+
+    /**
+     * The results in {@code file}, named by {@code option} of a command line.
+     *
+     * @throws UsageException naming the option and the file if it does not exist or is not a results.json
+     */
+    public static BenchmarkResults read(String option, Path file) {
+        if (!Files.isRegularFile(file)) {
+            throw new UsageException(option + " " + file + ": no such file; expected the results.json a run wrote");
+        }
+        try {
+            return Json.read(file, BenchmarkResults.class);
+        } catch (IOException e) {
+            throw new UsageException(
+                    option + " " + file + ": not a results.json of this benchmark (" + e.getMessage() + ")", e);
+        }
     }
 
     /** Results of a benchmark without a fault profile. */
