@@ -10,5 +10,8 @@ import dev.flinks3.transfer.S3Location;
  * @param location the object the call is for; for bucket-level calls the bucket root
  * @param uploadId the multipart upload id, {@code null} if the operation has none
  * @param partNumber the part number of an UploadPart, 0 otherwise
+ * @param rangeEnd the exclusive end (bytes) of a GET's range, the same for every GET that resumes a broken
+ *     body of one range; -1 for other operations
  */
-public record Call(Operation operation, int callNumber, S3Location location, String uploadId, int partNumber) {}
+public record Call(
+        Operation operation, int callNumber, S3Location location, String uploadId, int partNumber, long rangeEnd) {}

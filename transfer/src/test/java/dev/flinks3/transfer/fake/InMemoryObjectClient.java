@@ -251,7 +251,7 @@ public final class InMemoryObjectClient implements ObjectClient {
         synchronized (lock) {
             getRanges.add(new long[] {start, endExclusive});
         }
-        Started started = begin(Operation.GET, location, null, 0);
+        Started started = begin(Operation.GET, location, null, 0, endExclusive);
         Fault midBody = started.fault != null && started.fault.afterBytes() >= 0 ? started.fault : null;
         try {
             return invoke(midBody == null ? started.fault : null, () -> {
@@ -557,11 +557,15 @@ public final class InMemoryObjectClient implements ObjectClient {
 
     /** Counts the call, raises the in-flight gauge and picks the fault that strikes it, if any. */
     private Started begin(Operation operation, S3Location location, String uploadId, int partNumber) {
+        return begin(operation, location, uploadId, partNumber, -1);
+    }
+
+    private Started begin(Operation operation, S3Location location, String uploadId, int partNumber, long rangeEnd) {
         synchronized (lock) {
             int number = callCounts.merge(operation, 1, Integer::sum);
             int now = inFlight.merge(operation, 1, Integer::sum);
             maxInFlight.merge(operation, now, Math::max);
-            Call call = new Call(operation, number, location, uploadId, partNumber);
+            Call call = new Call(operation, number, location, uploadId, partNumber, rangeEnd);
             for (Fault fault : faults) {
                 if (fault.strikes(call)) {
                     return new Started(call, fault);
