@@ -26,22 +26,24 @@ import software.amazon.awssdk.services.s3.model.CompletedPart;
  * collector's): the server runs in a JVM of its own ({@link S3ServerMain}) and its CPU time is the
  * operating system's figure for that process, read before and after each step.
  *
- * <p>In {@link ServerMode#BENCHMARK} a small request costs at most half of what {@link ServerMode#FULL}
- * (signature verification, a file and its metadata per object) costs, and a multipart upload of the same
+ * <p>In {@link ServerMode#BENCHMARK} a small request costs about half of what {@link ServerMode#FULL}
+ * (signature verification, a file and its metadata per object) costs (asserted: at most three quarters), and a multipart upload of the same
  * bytes as one PutObject (4 parts of 8 MiB) costs the server at most {@value #MULTIPART_OVER_PUT_BOUND}x
  * the PUT's CPU. S3 charges the client for neither, so the aim is 1.2x: measured 0.95x on a quiet moment of
  * the shared 2-core machine, 1.70x while it was loaded (2026-12-01), hence the looser bound, which still
- * guards against that getting worse. Every figure is the median of several rounds after warm-up rounds
- * (the ratio the median of each round's own ratio, both steps having met the same load); both modes'
- * figures are printed.
+ * guards against that getting worse. Both servers run at once and each round measures both, in alternating
+ * order (the small requests in rounds of their own); every figure is the median of several rounds after
+ * warm-up, and each ratio the median of the
+ * rounds' own ratios (both sides of a ratio having met the same load); both modes' figures are printed.
  */
 class ServerCostTest {
 
     private static final String BUCKET = "server-cost";
     private static final int OBJECT_BYTES = 32 << 20;
     private static final int PART_BYTES = 8 << 20;
-    private static final int SMALL_REQUESTS = 200;
+    private static final int SMALL_REQUESTS = 500;
     private static final int WARM_UP_ROUNDS = 2;
+    private static final int WARM_UP_SMALL_REQUESTS = 3000;
     private static final int ROUNDS = 5;
     /** The most a multipart upload may cost the server over one PUT of the same bytes (the aim is 1.2). */
     private static final double MULTIPART_OVER_PUT_BOUND = 2.0;
@@ -56,8 +58,50 @@ class ServerCostTest {
     void theBenchmarkModeChargesTheSameForOnePutAndForPartsAndHalfPerRequest() throws Exception {
         byte[] data = new byte[OBJECT_BYTES];
         new Random(7).nextBytes(data);
-        Costs full = measure(ServerMode.FULL, data);
-        Costs benchmark = measure(ServerMode.BENCHMARK, data);
+        Costs full = new Costs();
+        Costs benchmark = new Costs();
+        // Both servers run at once and every round measures both, in alternating order, so each round's two
+        // figures met the same load on the machine.
+        try (ServerJvm fullServer = ServerJvm.start(ServerMode.FULL, dir.resolve("full"));
+                ServerJvm benchmarkServer = ServerJvm.start(ServerMode.BENCHMARK, dir.resolve("benchmark"));
+                S3Client fullS3 =
+                        TestClients.s3(fullServer.endpoint, EmbeddedS3Server.ACCESS_KEY, EmbeddedS3Server.SECRET_KEY);
+                S3Client benchmarkS3 = TestClients.s3(
+                        benchmarkServer.endpoint, EmbeddedS3Server.ACCESS_KEY, EmbeddedS3Server.SECRET_KEY)) {
+            // The small requests' code is still being compiled after the warm-up rounds' few hundred requests
+            // (each later round cheaper than the one before, seen in a run), so both servers first take
+            // enough of them for their JIT compilers to finish it.
+            for (S3Client s3 : List.of(fullS3, benchmarkS3)) {
+                byte[] small = Arrays.copyOf(data, 1024);
+                for (int i = 0; i < WARM_UP_SMALL_REQUESTS; i++) {
+                    s3.putObject(r -> r.bucket(BUCKET).key("warm-up"), RequestBody.fromBytes(small));
+                }
+            }
+            for (int round = 0; round < WARM_UP_ROUNDS + ROUNDS; round++) {
+                boolean fullFirst = round % 2 == 0;
+                for (int i = 0; i < 2; i++) {
+                    if ((i == 0) == fullFirst) {
+                        measureRound(ServerMode.FULL, fullServer, fullS3, data, round, full);
+                    } else {
+                        measureRound(ServerMode.BENCHMARK, benchmarkServer, benchmarkS3, data, round, benchmark);
+                    }
+                }
+            }
+            // The small requests in rounds of their own, after the large bodies' garbage is collected: a round
+            // measured while a server collects the 64 MiB of a large round measures its collector.
+            byte[] small = Arrays.copyOf(data, 1024);
+            for (int round = 0; round < ROUNDS; round++) {
+                boolean fullFirst = round % 2 == 0;
+                for (int i = 0; i < 2; i++) {
+                    if ((i == 0) == fullFirst) {
+                        measureSmallRequests(ServerMode.FULL, fullServer, fullS3, small, round, full);
+                    } else {
+                        measureSmallRequests(
+                                ServerMode.BENCHMARK, benchmarkServer, benchmarkS3, small, round, benchmark);
+                    }
+                }
+            }
+        }
         for (Costs costs : List.of(full, benchmark)) {
             System.out.printf(
                     "server CPU (medians of %d rounds), mode %s: PUT %.2f s/GB, multipart %.2f s/GB (%.2fx the PUT,"
@@ -76,79 +120,78 @@ class ServerCostTest {
         assertThat(benchmark.multipartOverPut())
                 .as("benchmark mode: server CPU of a multipart upload over one PUT's of the same bytes")
                 .isBetween(1 / MULTIPART_OVER_PUT_BOUND, MULTIPART_OVER_PUT_BOUND);
-        // The aim is half of full mode's (0.37x measured on a quiet machine); medians of a few rounds move
-        // by about 1.5x on a shared 2-core machine (0.53x seen in a CI-like run), so the bound is three quarters:
-        // it still fails where benchmark mode stops skipping the signature check.
-        assertThat(Costs.median(benchmark.request))
-                .as("benchmark mode: server CPU ns per small request vs full mode's %s", full.request)
-                .isLessThanOrEqualTo(Costs.median(full.request) * 3 / 4);
+        // The aim is half of full mode's. One server measured after the other, the small requests right after the
+        // large rounds, saw 0.84x in a clean-clone run (full mode's rounds 1.7-3.95 ms a request); measured in
+        // rounds of their own, alternating, after 3,000 untimed requests each, three runs gave 0.40x, 0.38x and
+        // 0.49x. The bound is three quarters, for a loaded machine.
+        assertThat(benchmark.requestRatioTo(full))
+                .as(
+                        "benchmark mode: server CPU per small request over full mode's, median of the rounds"
+                                + " (ns per request, benchmark %s, full %s)",
+                        benchmark.request, full.request)
+                .isLessThanOrEqualTo(0.75);
     }
 
-    private Costs measure(ServerMode mode, byte[] data) throws Exception {
-        Costs costs = new Costs();
-        try (ServerJvm server = ServerJvm.start(mode, dir.resolve(mode.toString()));
-                S3Client s3 =
-                        TestClients.s3(server.endpoint, EmbeddedS3Server.ACCESS_KEY, EmbeddedS3Server.SECRET_KEY)) {
-            byte[] small = Arrays.copyOf(data, 1024);
-            for (int round = 0; round < WARM_UP_ROUNDS + ROUNDS; round++) {
-                String putKey = "put-" + round;
-                String multipartKey = "multipart-" + round;
-                long before = server.cpuNanos();
-                s3.putObject(r -> r.bucket(BUCKET).key(putKey), RequestBody.fromBytes(data));
-                long afterPut = server.cpuNanos();
-                String uploadId = s3.createMultipartUpload(r -> r.bucket(BUCKET).key(multipartKey))
-                        .uploadId();
-                List<CompletedPart> completed = new ArrayList<>();
-                for (int part = 1; part <= OBJECT_BYTES / PART_BYTES; part++) {
-                    int number = part;
-                    byte[] body = Arrays.copyOfRange(data, (part - 1) * PART_BYTES, part * PART_BYTES);
-                    String eTag = s3.uploadPart(
-                                    r -> r.bucket(BUCKET)
-                                            .key(multipartKey)
-                                            .uploadId(uploadId)
-                                            .partNumber(number),
-                                    RequestBody.fromBytes(body))
-                            .eTag();
-                    completed.add(CompletedPart.builder()
-                            .partNumber(number)
-                            .eTag(eTag)
-                            .build());
-                }
-                long afterParts = server.cpuNanos();
-                s3.completeMultipartUpload(r ->
-                        r.bucket(BUCKET).key(multipartKey).uploadId(uploadId).multipartUpload(m -> m.parts(completed)));
-                long afterComplete = server.cpuNanos();
-                for (int i = 0; i < SMALL_REQUESTS; i++) {
-                    String key = "small-" + round + "-" + i;
-                    s3.putObject(r -> r.bucket(BUCKET).key(key), RequestBody.fromBytes(small));
-                }
-                long afterSmall = server.cpuNanos();
-                assertThat(s3.getObjectAsBytes(r -> r.bucket(BUCKET).key(multipartKey))
-                                .asByteArray())
-                        .isEqualTo(data);
-                assertThat(s3.getObjectAsBytes(r -> r.bucket(BUCKET).key(putKey))
-                                .asByteArray())
-                        .isEqualTo(data);
-                s3.deleteObject(r -> r.bucket(BUCKET).key(putKey));
-                s3.deleteObject(r -> r.bucket(BUCKET).key(multipartKey));
-                System.out.printf(
-                        "mode %s round %d: PUT %d ms, multipart %d ms (complete %d ms), %d small requests %d ms%n",
-                        mode,
-                        round,
-                        (afterPut - before) / 1_000_000,
-                        (afterComplete - afterPut) / 1_000_000,
-                        (afterComplete - afterParts) / 1_000_000,
-                        SMALL_REQUESTS,
-                        (afterSmall - afterComplete) / 1_000_000);
-                if (round >= WARM_UP_ROUNDS) {
-                    costs.put.add(afterPut - before);
-                    costs.multipart.add(afterComplete - afterPut);
-                    costs.complete.add(afterComplete - afterParts);
-                    costs.request.add((afterSmall - afterComplete) / SMALL_REQUESTS);
-                }
-            }
+    /** One round on one server: a PutObject, and a multipart upload of the same bytes. */
+    private static void measureRound(
+            ServerMode mode, ServerJvm server, S3Client s3, byte[] data, int round, Costs costs) throws Exception {
+        String putKey = "put-" + round;
+        String multipartKey = "multipart-" + round;
+        long before = server.cpuNanos();
+        s3.putObject(r -> r.bucket(BUCKET).key(putKey), RequestBody.fromBytes(data));
+        long afterPut = server.cpuNanos();
+        String uploadId = s3.createMultipartUpload(r -> r.bucket(BUCKET).key(multipartKey))
+                .uploadId();
+        List<CompletedPart> completed = new ArrayList<>();
+        for (int part = 1; part <= OBJECT_BYTES / PART_BYTES; part++) {
+            int number = part;
+            byte[] body = Arrays.copyOfRange(data, (part - 1) * PART_BYTES, part * PART_BYTES);
+            String eTag = s3.uploadPart(
+                            r -> r.bucket(BUCKET)
+                                    .key(multipartKey)
+                                    .uploadId(uploadId)
+                                    .partNumber(number),
+                            RequestBody.fromBytes(body))
+                    .eTag();
+            completed.add(CompletedPart.builder().partNumber(number).eTag(eTag).build());
         }
-        return costs;
+        long afterParts = server.cpuNanos();
+        s3.completeMultipartUpload(
+                r -> r.bucket(BUCKET).key(multipartKey).uploadId(uploadId).multipartUpload(m -> m.parts(completed)));
+        long afterComplete = server.cpuNanos();
+        assertThat(s3.getObjectAsBytes(r -> r.bucket(BUCKET).key(multipartKey)).asByteArray())
+                .isEqualTo(data);
+        assertThat(s3.getObjectAsBytes(r -> r.bucket(BUCKET).key(putKey)).asByteArray())
+                .isEqualTo(data);
+        s3.deleteObject(r -> r.bucket(BUCKET).key(putKey));
+        s3.deleteObject(r -> r.bucket(BUCKET).key(multipartKey));
+        System.out.printf(
+                "mode %s round %d: PUT %d ms, multipart %d ms (complete %d ms)%n",
+                mode,
+                round,
+                (afterPut - before) / 1_000_000,
+                (afterComplete - afterPut) / 1_000_000,
+                (afterComplete - afterParts) / 1_000_000);
+        if (round >= WARM_UP_ROUNDS) {
+            costs.put.add(afterPut - before);
+            costs.multipart.add(afterComplete - afterPut);
+            costs.complete.add(afterComplete - afterParts);
+        }
+    }
+
+    /** One round of {@value #SMALL_REQUESTS} PutObjects of {@code small} on one server. */
+    private static void measureSmallRequests(
+            ServerMode mode, ServerJvm server, S3Client s3, byte[] small, int round, Costs costs) throws Exception {
+        long before = server.cpuNanos();
+        for (int i = 0; i < SMALL_REQUESTS; i++) {
+            String key = "small-" + round + "-" + i;
+            s3.putObject(r -> r.bucket(BUCKET).key(key), RequestBody.fromBytes(small));
+        }
+        long after = server.cpuNanos();
+        System.out.printf(
+                "mode %s round %d: %d small requests %d ms%n",
+                mode, round, SMALL_REQUESTS, (after - before) / 1_000_000);
+        costs.request.add((after - before) / SMALL_REQUESTS);
     }
 
     /** The server CPU ns of each measured round, per step. */
@@ -171,6 +214,15 @@ class ServerCostTest {
             List<Double> ratios = new ArrayList<>();
             for (int i = 0; i < put.size(); i++) {
                 ratios.add((double) multipart.get(i) / Math.max(1, put.get(i)));
+            }
+            return median(ratios);
+        }
+
+        /** The median over rounds of this server's CPU per small request over {@code other}'s in the same round. */
+        double requestRatioTo(Costs other) {
+            List<Double> ratios = new ArrayList<>();
+            for (int i = 0; i < request.size(); i++) {
+                ratios.add((double) request.get(i) / Math.max(1, other.request.get(i)));
             }
             return median(ratios);
         }
