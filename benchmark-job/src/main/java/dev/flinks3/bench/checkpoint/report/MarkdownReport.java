@@ -57,6 +57,11 @@ final class MarkdownReport {
         }
         md.append(UNITS).append("\n\n");
         md.append(new ParameterTable(results.sources()).render());
+        results.sources().values().stream()
+                .map(r -> JobShape.describe(r.configuration()))
+                .filter(shape -> !shape.isEmpty())
+                .distinct()
+                .forEach(shape -> md.append('\n').append(shape).append('\n'));
         md.append("\n## Summary\n\n").append(summary());
         if (results.contenders().size() > 1) {
             md.append("\n## Comparison\n\n").append(comparison());
@@ -201,6 +206,7 @@ final class MarkdownReport {
                         : Long.toString(r.result().run().recordsProcessed()));
         row(table, "records/s processed", MarkdownReport::recordsPerSecond);
         row(table, "S3 bytes read per record (checkpointing)", MarkdownReport::bytesReadPerRecord);
+        row(table, "objects written per checkpoint (server's log)", MarkdownReport::objectsPerCheckpoint);
         row(
                 table,
                 "contender JVM CPU (s)",
@@ -479,6 +485,22 @@ final class MarkdownReport {
         return traffic == null || run == null || run.recordsProcessed() == 0
                 ? "-"
                 : decimal((double) traffic.bytesRead() / run.recordsProcessed());
+    }
+
+    /**
+     * Objects the server was asked to create while the job checkpointed (PutObject and CreateMultipartUpload),
+     * per checkpoint completed or failed: the state files (and the {@code _metadata}) each checkpoint wrote,
+     * counted at the server, so the same for every plugin however it splits a file into requests.
+     */
+    private static String objectsPerCheckpoint(RunFigures r) {
+        S3Traffic traffic = r.result().s3Traffic().get("checkpointing");
+        int checkpoints = r.summary().completed() + r.summary().failed();
+        if (traffic == null || checkpoints == 0) {
+            return "-";
+        }
+        long objects = traffic.requestsByOperation().getOrDefault("PutObject", 0L)
+                + traffic.requestsByOperation().getOrDefault("CreateMultipartUpload", 0L);
+        return objects == 0 ? "-" : decimal((double) objects / checkpoints);
     }
 
     private static List<String> requestCells(

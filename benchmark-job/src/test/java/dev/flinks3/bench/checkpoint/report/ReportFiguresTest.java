@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flinks3.bench.checkpoint.job.JobParameters;
 import dev.flinks3.bench.checkpoint.results.BenchmarkResults;
+import dev.flinks3.bench.checkpoint.results.ContenderResult;
+import dev.flinks3.bench.checkpoint.results.Machine;
 import dev.flinks3.bench.checkpoint.results.RunConfiguration;
+import dev.flinks3.bench.checkpoint.results.S3Traffic;
 import dev.flinks3.bench.common.Json;
 import java.awt.Color;
 import java.awt.Paint;
@@ -198,6 +201,62 @@ class ReportFiguresTest {
                         "| targetStateGb | 0.25 GiB (268.4 MB) |",
                         "Job: 4096 keys",
                         MarkdownReport.UNITS);
+    }
+
+    @Test
+    void theReportSaysTheJobsShapeAndTheObjectsEachCheckpointWrote() throws Exception {
+        // 2 GiB of 64 KiB values over 4 subtasks, incremental, 8 transfer threads each; the recorded run has
+        // 4 completed and 1 failed checkpoint, and the server counted 7 PutObjects and 3 multipart uploads.
+        JobParameters job = JobParameters.fromMap(Map.of(
+                "numKeys", "32768",
+                "valueSizeKb", "64",
+                "targetStateGb", "2",
+                "recordsPerSecond", "400",
+                "duration", "90s",
+                "parallelism", "4",
+                "incremental", "true",
+                "rocksdb-transfer-threads", "8"));
+        ContenderResult sample = ResultsSamples.run("ours", 1, 1.0, 1000, DIGEST);
+        ContenderResult run = new ContenderResult(
+                sample.plugin(),
+                sample.round(),
+                sample.run(),
+                sample.error(),
+                sample.clientCpuSeconds(),
+                sample.peakHeapBytes(),
+                Map.of(
+                        "checkpointing",
+                        new S3Traffic(40, Map.of("PutObject", 7L, "CreateMultipartUpload", 3L, "UploadPart", 30L), 0)),
+                sample.serverCpuSeconds(),
+                sample.pluginMetrics());
+        BenchmarkResults results = new BenchmarkResults(
+                "2026-12-06T10:00:00Z",
+                new Machine("Linux 6", "amd64", 2, 24_000_000_000L, "17"),
+                RunConfiguration.of(
+                        job, 0, "wan", "http://127.0.0.1:9000", "flink-benchmark", 1, List.of("ours"), "compare"),
+                List.of(run));
+
+        String md = Files.readString(new ReportWriter(output).write(results));
+
+        assertThat(md)
+                .contains(
+                        "Shape: 4 subtasks in one TaskManager (4 slots), 536.9 MB of state per subtask at the end, "
+                                + "RocksDB with incremental checkpoints, 8 transfer threads per subtask (32 files in "
+                                + "flight at most).",
+                        "| objects written per checkpoint (server's log) | 2.0 |");
+    }
+
+    @Test
+    void aForStJobsShapeNamesNoTransferThreads() {
+        JobParameters job = JobParameters.fromMap(
+                Map.of("numKeys", "1024", "valueSizeKb", "64", "parallelism", "1", "state-backend", "forst"));
+
+        String shape = JobShape.describe(
+                RunConfiguration.of(job, 3, "lan", "http://127.0.0.1:9000", "b", 1, List.of("ours"), "compare"));
+
+        assertThat(shape)
+                .isEqualTo("Shape: 1 subtask in one TaskManager (3 slots), 67.1 MB of state per subtask at the end, "
+                        + "ForSt with incremental checkpoints.");
     }
 
     @Test
