@@ -74,6 +74,7 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
     private final ReadAheadBudget readAhead;
     private final S3FileSystemSettings settings;
     private final VisibleObjects visible;
+    private final UnmarkedDirectories unmarked = new UnmarkedDirectories();
 
     /**
      * @param uri the filesystem's URI, {@code scheme://bucket}; a path is {@code scheme://bucket/key}
@@ -144,7 +145,8 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
     /**
      * A file if an object is at the key; otherwise a directory if any visible object has the key as
      * prefix (a marker {@code key/} counts, tail objects do not). One HEAD, plus usually one LIST if
-     * there is no object. A tail object is neither.
+     * there is no object. A tail object is neither. With markers off, a directory this filesystem's
+     * {@link #mkdirs} made (or a parent of one) is a directory without a request.
      *
      * @throws FileNotFoundException naming the {@code s3://} location if there is neither
      */
@@ -152,6 +154,9 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
     public FileStatus getFileStatus(Path path) throws IOException {
         S3Location location = paths.toLocation(path);
         if (location.key().isEmpty()) {
+            return S3FileStatus.directory(paths.toPath(location));
+        }
+        if (unmarked.contains(location)) {
             return S3FileStatus.directory(paths.toPath(location));
         }
         ObjectMetadata object = VisibleObjects.isVisible(location.key()) ? headOrNull(location) : null;
@@ -174,7 +179,8 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
      * The files and sub-directories directly below {@code path}, read page by page (1,000 keys per
      * ListObjectsV2 request), without tail objects. Each sub-directory costs one more LIST (usually)
      * to check that it holds a visible object, so that a listing never shows a directory that {@link
-     * #getFileStatus} denies. For a file, its own status.
+     * #getFileStatus} denies. For a file, its own status. With markers off, the directories this filesystem's
+     * {@link #mkdirs} made below {@code path} are listed too, and one it made lists empty.
      *
      * @throws FileNotFoundException naming the location if there is neither a file nor a directory
      */
@@ -200,7 +206,13 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
                 }
             }
         }
-        if (entries.isEmpty() && !markerSeen && !location.key().isEmpty()) {
+        for (S3Location child : unmarked.children(location)) {
+            Path childPath = paths.toPath(child);
+            if (entries.stream().noneMatch(e -> e.getPath().equals(childPath))) {
+                entries.add(S3FileStatus.directory(childPath));
+            }
+        }
+        if (entries.isEmpty() && !markerSeen && !location.key().isEmpty() && !unmarked.contains(location)) {
             ObjectMetadata file = VisibleObjects.isVisible(location.key()) ? headOrNull(location) : null;
             if (file == null) {
                 throw new FileNotFoundException("No file or directory at " + location);
@@ -216,6 +228,9 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
      * Deletes a file, or a directory: with {@code recursive}, every object under it (tail objects
      * too) in DeleteObjects batches of up to 1,000 keys; without, only an empty directory (its
      * marker; tail objects in it are invisible and stay).
+     *
+     * <p>Either way, the directories this filesystem's {@link #mkdirs} made at or below the path are forgotten
+     * (markers off).
      *
      * @return false if nothing was at the path (a tail object counts as nothing)
      * @throws IOException if the directory is not empty and {@code recursive} is false, if the path is
@@ -233,14 +248,17 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
         }
         String prefix = location.directoryPrefix();
         if (recursive) {
-            return new PrefixDelete(client, location).deleteAllUnder(prefix) > 0;
+            boolean deleted = new PrefixDelete(client, location).deleteAllUnder(prefix) > 0;
+            return unmarked.forget(location) || deleted;
         }
-        if (visible.anyUnder(location.bucket(), prefix, prefix)) {
+        if (visible.anyUnder(location.bucket(), prefix, prefix)
+                || !unmarked.children(location).isEmpty()) {
             throw new IOException("Directory " + location + " is not empty; delete it with recursive = true");
         }
+        boolean forgotten = unmarked.forget(location);
         S3Location marker = location.withKey(prefix);
         if (headOrNull(marker) == null) {
-            return false;
+            return forgotten;
         }
         client.delete(marker);
         return true;
@@ -252,11 +270,13 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
      * AbstractRecoverableWriterTest} lists the directory it made before any file is in it). Parent directories
      * need no marker: they exist through the child's key.
      *
-     * <p>With markers off, sends no request and returns true: a directory exists while an object lies under it,
-     * as with Flink's presto and native plugins (Flink's {@code FileSystemBehaviorTestSuite} asks no more of an
-     * {@code OBJECT_STORE}), and a file at the path is not looked for. ForSt tests at start whether {@code
-     * exists} sees a directory {@code mkdirs} made; when it does not, ForSt answers its checks of the directories
-     * it made itself instead of sending a HEAD and a LIST for each.
+     * <p>With markers off, sends no request and returns true, and a file at the path is not looked for: S3 shows
+     * the directory once an object lies under it, and until then this filesystem answers for the directories it
+     * made itself ({@link #getFileStatus}, {@link #listStatus} and {@link #delete} see them, other processes do
+     * not). ForSt tests at start whether {@code exists} sees a directory {@code mkdirs} made, and when it does
+     * not, ForSt 2.3.0 puts a second filesystem object in front of the native side that shares its file-mapping
+     * table under another lock; here it does see it, so ForSt keeps one object and still sends no request for
+     * its checks of its own directories.
      *
      * <p>One round trip: the marker's PutObject and the HeadObject that looks for a file at the path go out
      * together (Flink creates the checkpoint directories one after another at every job start, and ForSt its
@@ -268,7 +288,11 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
     @Override
     public boolean mkdirs(Path path) throws IOException {
         S3Location location = paths.toLocation(path);
-        if (location.key().isEmpty() || !settings.directoryMarkers()) {
+        if (location.key().isEmpty()) {
+            return true;
+        }
+        if (!settings.directoryMarkers()) {
+            unmarked.add(location);
             return true;
         }
         S3Location marker = location.withKey(location.directoryPrefix());
@@ -290,7 +314,8 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
 
     /**
      * Moves a file or a directory by server-side copy and delete. Never overwrites: returns false if
-     * the source does not exist, the target exists, or the target lies inside the source.
+     * the source does not exist, the target exists, or the target lies inside the source. The directories this
+     * filesystem's {@link #mkdirs} made at or below the source (markers off) move with it.
      */
     @Override
     public boolean rename(Path source, Path target) throws IOException {
@@ -309,7 +334,8 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
             rename.renameFile(from, file.length(), to);
             return true;
         }
-        return rename.renameDirectory(from, to);
+        boolean moved = rename.renameDirectory(from, to);
+        return unmarked.move(from, to) || moved;
     }
 
     // ---- streams ----------------------------------------------------------------------------------
@@ -326,6 +352,7 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
         if (location.key().isEmpty()) {
             throw new IOException("Cannot create a file at the root of bucket " + location);
         }
+        unmarked.forget(location);
         WriteCondition condition = WriteCondition.NONE;
         if (overwriteMode == WriteMode.NO_OVERWRITE) {
             condition = WriteCondition.IF_NONE_MATCH;

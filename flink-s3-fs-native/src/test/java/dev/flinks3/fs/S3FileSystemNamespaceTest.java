@@ -209,7 +209,8 @@ class S3FileSystemNamespaceTest {
     }
 
     @Test
-    void mkdirsWithoutMarkersSendsNoRequestAndTheDirectoryExistsOnceAnObjectIsUnderIt() throws IOException {
+    void mkdirsWithoutMarkersSendsNoRequestAndOnlyTheFileSystemThatMadeTheDirectorySeesItBeforeAnObject()
+            throws IOException {
         client.store(location("file"), bytes("x"));
         client.resetCounters();
 
@@ -218,13 +219,70 @@ class S3FileSystemNamespaceTest {
         assertThat(withoutMarkers.mkdirs(path("file")))
                 .as("a file at the path is not looked for")
                 .isTrue();
-
+        assertThat(withoutMarkers.exists(path("a/b/c"))).isTrue();
+        assertThat(withoutMarkers.getFileStatus(path("a")).isDir())
+                .as("a parent of a directory it made")
+                .isTrue();
         assertThat(Arrays.stream(Operation.values()).mapToInt(client::calls).sum())
+                .as("requests for mkdirs and for the status of the directories it made")
                 .isZero();
+
+        assertThat(withoutMarkers.listStatus(path("a/b/c"))).isEmpty();
+        assertThat(withoutMarkers.listStatus(path("a")))
+                .extracting(FileStatus::getPath, FileStatus::isDir)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(path("a/b"), true));
+        assertThat(Arrays.stream(Operation.values()).mapToInt(client::calls).sum())
+                .as("a listing still asks S3 (another process may have put objects there): one LIST each")
+                .isEqualTo(client.calls(Operation.LIST))
+                .isEqualTo(2);
         assertThat(client.keys(BUCKET)).containsExactly("file");
-        assertThat(fs.exists(path("a/b/c"))).isFalse();
+        assertThat(fs.exists(path("a/b/c")))
+                .as("another filesystem sees the directory only through an object under it")
+                .isFalse();
         client.store(location("a/b/c/000001.sst"), bytes("sst"));
         assertThat(fs.getFileStatus(path("a/b/c")).isDir()).isTrue();
+        assertThat(withoutMarkers.listStatus(path("a/b/c")))
+                .extracting(FileStatus::getPath)
+                .containsExactly(path("a/b/c/000001.sst"));
+    }
+
+    @Test
+    void aDirectoryMadeWithoutMarkersIsGoneOnceDeletedAndMovesWithARename() throws IOException {
+        withoutMarkers.mkdirs(path("job/db"));
+        withoutMarkers.mkdirs(path("job/db/sub"));
+        withoutMarkers.mkdirs(path("job/tmp"));
+
+        assertThatThrownBy(() -> withoutMarkers.delete(path("job/db"), false))
+                .as("a directory it made below is content")
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("not empty");
+        assertThat(withoutMarkers.delete(path("job/db/sub"), false)).isTrue();
+        assertThat(withoutMarkers.exists(path("job/db/sub"))).isFalse();
+        assertThat(withoutMarkers.delete(path("job/db"), false)).isTrue();
+        assertThat(withoutMarkers.exists(path("job/db"))).isFalse();
+        assertThat(withoutMarkers.delete(path("job/db"), false))
+                .as("nothing left to delete")
+                .isFalse();
+
+        assertThat(withoutMarkers.rename(path("job/tmp"), path("job/done"))).isTrue();
+        assertThat(withoutMarkers.exists(path("job/tmp"))).isFalse();
+        assertThat(withoutMarkers.exists(path("job/done"))).isTrue();
+        assertThat(withoutMarkers.delete(path("job"), true)).isTrue();
+        assertThat(withoutMarkers.exists(path("job/done"))).isFalse();
+        assertThat(client.keys(BUCKET)).isEmpty();
+    }
+
+    @Test
+    void aFileCreatedWhereADirectoryWasMadeWithoutMarkersIsAFile() throws IOException {
+        withoutMarkers.mkdirs(path("x"));
+
+        try (var out = withoutMarkers.create(path("x"), org.apache.flink.core.fs.FileSystem.WriteMode.OVERWRITE)) {
+            out.write(bytes("abc"));
+        }
+
+        FileStatus status = withoutMarkers.getFileStatus(path("x"));
+        assertThat(status.isDir()).isFalse();
+        assertThat(status.getLen()).isEqualTo(3);
     }
 
     @Test

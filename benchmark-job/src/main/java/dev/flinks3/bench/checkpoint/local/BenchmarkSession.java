@@ -250,14 +250,21 @@ public final class BenchmarkSession {
         }
     }
 
-    /** Small state, a few seconds: enough to load every class and open connections to the server. */
+    /**
+     * Small state, a few seconds: enough to load every class, open connections to the server and have the server
+     * compile the paths every contender's checkpoints take, large bodies and multipart uploads included. 32 MiB
+     * of state (256 keys of 128 KiB) makes each subtask's full checkpoint a stream of 8 MiB or more, longer than
+     * the part size of the plugins that split streams into parts; with 1 MiB (64 keys of 16 KiB) every request
+     * was a small PutObject, and the first contender of round 1 then cost the server up to 2.3x the CPU of its
+     * round 2 (main job, `wan`, 2026-12-06).
+     */
     private JobParameters warmUpParameters() {
         Map<String, String> small = job.toMap();
         small.putAll(Map.of(
                 "numKeys",
-                "64",
+                "256",
                 "valueSizeKb",
-                "16",
+                "128",
                 "recordsPerSecond",
                 "100",
                 "duration",
