@@ -206,7 +206,10 @@ final class MarkdownReport {
                         : Long.toString(r.result().run().recordsProcessed()));
         row(table, "records/s processed", MarkdownReport::recordsPerSecond);
         row(table, "S3 bytes read per record (checkpointing)", MarkdownReport::bytesReadPerRecord);
-        row(table, "objects written per checkpoint (server's log)", MarkdownReport::objectsPerCheckpoint);
+        row(
+                table,
+                "objects created per checkpoint (server's log, directory markers included)",
+                MarkdownReport::objectsPerCheckpoint);
         row(
                 table,
                 "contender JVM CPU (s)",
@@ -489,8 +492,9 @@ final class MarkdownReport {
 
     /**
      * Objects the server was asked to create while the job checkpointed (PutObject and CreateMultipartUpload),
-     * per checkpoint completed or failed: the state files (and the {@code _metadata}) each checkpoint wrote,
-     * counted at the server, so the same for every plugin however it splits a file into requests.
+     * per checkpoint completed or failed: the state files, the {@code _metadata} and any directory markers each
+     * checkpoint wrote, counted at the server, so the same for every plugin however it splits a file into
+     * requests.
      */
     private static String objectsPerCheckpoint(RunFigures r) {
         S3Traffic traffic = r.result().s3Traffic().get("checkpointing");

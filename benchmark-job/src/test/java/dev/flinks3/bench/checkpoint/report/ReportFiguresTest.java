@@ -243,7 +243,7 @@ class ReportFiguresTest {
                         "Shape: 4 subtasks in one TaskManager (4 slots), 536.9 MB of state per subtask at the end, "
                                 + "RocksDB with incremental checkpoints, 8 transfer threads per subtask (32 files in "
                                 + "flight at most).",
-                        "| objects written per checkpoint (server's log) | 2.0 |");
+                        "| objects created per checkpoint (server's log, directory markers included) | 2.0 |");
     }
 
     @Test
