@@ -591,13 +591,12 @@ public final class S3ConfigOptions {
             .booleanType()
             .defaultValue(true)
             .withDescription("true: mkdirs writes a directory marker (an empty object 'dir/', as S3A does) so that an"
-                    + " empty directory exists and can be listed, at one PutObject and one HeadObject per call."
-                    + " false: mkdirs sends no request and a directory exists while an object lies under it, as with"
-                    + " Flink's presto and native plugins; listing an empty directory then fails as missing (Flink's"
-                    + " recoverable-writer contract tests list one). Keep true for ForSt: with false, ForSt answers its"
-                    + " own checks of its directories and sends fewer requests, but 2 of 10 ForSt restores in our"
-                    + " benchmark failed on a bad SST footer (none of 11 with markers), not explained yet. Markers"
-                    + " written by other tools count as directories either way."));
+                    + " empty directory exists and can be listed by every process, at one PutObject and one HeadObject"
+                    + " per call. false: mkdirs sends no request; a directory it made exists, lists (empty until"
+                    + " something is under it) and can be deleted in this process, and elsewhere a directory exists"
+                    + " while an object lies under it, as with Flink's presto and native plugins. With false, ForSt"
+                    + " checks the directories it made without a request (with true, each check is a HeadObject and"
+                    + " a ListObjectsV2). Markers written by other tools count as directories either way."));
 
     public static final ConfigOption<Boolean> BULK_COPY_ENABLED = declare(ConfigOptions.key("s3.bulk-copy.enabled")
             .booleanType()
