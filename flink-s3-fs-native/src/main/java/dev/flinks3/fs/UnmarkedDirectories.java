@@ -31,11 +31,18 @@ final class UnmarkedDirectories {
     /** Each directory as {@code bucket + "/" + key + "/"}, so a directory's descendants sort right after it. */
     private final NavigableSet<String> directories = new TreeSet<>();
 
+    /**
+     * Whether {@link #add} was ever called: with markers on it never is, and every other method then returns at
+     * once without taking the lock (they run on every {@code getFileStatus} and {@code create}).
+     */
+    private volatile boolean used;
+
     /** Remembers the directory at {@code location} (its parents exist through it). The root is not kept. */
     synchronized void add(S3Location location) {
         if (location.key().isEmpty()) {
             return;
         }
+        used = true;
         directories.add(entry(location));
         while (directories.size() > MAX_DIRECTORIES) {
             directories.pollFirst();
@@ -43,20 +50,26 @@ final class UnmarkedDirectories {
     }
 
     /** Whether {@code location} is a remembered directory or the parent of one. */
-    synchronized boolean contains(S3Location location) {
-        if (location.key().isEmpty()) {
+    boolean contains(S3Location location) {
+        if (!used || location.key().isEmpty()) {
             return false;
         }
-        String entry = entry(location);
-        String next = directories.ceiling(entry);
-        return next != null && next.startsWith(entry);
+        synchronized (this) {
+            String entry = entry(location);
+            String next = directories.ceiling(entry);
+            return next != null && next.startsWith(entry);
+        }
     }
 
     /**
      * The remembered directories directly below {@code location}, as locations: what a listing of it shows
      * besides the objects under it.
      */
-    synchronized List<S3Location> children(S3Location location) {
+    List<S3Location> children(S3Location location) {
+        return used ? childrenOf(location) : List.of();
+    }
+
+    private synchronized List<S3Location> childrenOf(S3Location location) {
         String entry = entry(location);
         List<S3Location> children = new ArrayList<>();
         String last = null;
@@ -79,10 +92,14 @@ final class UnmarkedDirectories {
      *
      * @return whether anything was remembered there
      */
-    synchronized boolean forget(S3Location location) {
-        if (location.key().isEmpty()) {
+    boolean forget(S3Location location) {
+        if (!used || location.key().isEmpty()) {
             return false;
         }
+        return forgetSubtree(location);
+    }
+
+    private synchronized boolean forgetSubtree(S3Location location) {
         NavigableSet<String> below = subtree(entry(location));
         boolean any = !below.isEmpty();
         below.clear();
