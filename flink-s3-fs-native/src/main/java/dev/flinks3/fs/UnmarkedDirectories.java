@@ -44,9 +44,7 @@ final class UnmarkedDirectories {
         }
         used = true;
         directories.add(entry(location));
-        while (directories.size() > MAX_DIRECTORIES) {
-            directories.pollFirst();
-        }
+        keepWithinLimit();
     }
 
     /** Whether {@code location} is a remembered directory or the parent of one. */
@@ -66,25 +64,26 @@ final class UnmarkedDirectories {
      * besides the objects under it.
      */
     List<S3Location> children(S3Location location) {
-        return used ? childrenOf(location) : List.of();
-    }
-
-    private synchronized List<S3Location> childrenOf(S3Location location) {
-        String entry = entry(location);
-        List<S3Location> children = new ArrayList<>();
-        String last = null;
-        for (String descendant : directories.tailSet(entry, false)) {
-            if (!descendant.startsWith(entry)) {
-                break;
-            }
-            int end = descendant.indexOf('/', entry.length());
-            String child = descendant.substring(0, end + 1);
-            if (!child.equals(last)) {
-                children.add(location.withKey(location.directoryPrefix() + child.substring(entry.length(), end)));
-                last = child;
-            }
+        if (!used) {
+            return List.of();
         }
-        return children;
+        synchronized (this) {
+            String entry = entry(location);
+            List<S3Location> children = new ArrayList<>();
+            String last = null;
+            for (String descendant : directories.tailSet(entry, false)) {
+                if (!descendant.startsWith(entry)) {
+                    break;
+                }
+                int end = descendant.indexOf('/', entry.length());
+                String child = descendant.substring(0, end + 1);
+                if (!child.equals(last)) {
+                    children.add(location.withKey(location.directoryPrefix() + child.substring(entry.length(), end)));
+                    last = child;
+                }
+            }
+            return children;
+        }
     }
 
     /**
@@ -96,14 +95,12 @@ final class UnmarkedDirectories {
         if (!used || location.key().isEmpty()) {
             return false;
         }
-        return forgetSubtree(location);
-    }
-
-    private synchronized boolean forgetSubtree(S3Location location) {
-        NavigableSet<String> below = subtree(entry(location));
-        boolean any = !below.isEmpty();
-        below.clear();
-        return any;
+        synchronized (this) {
+            NavigableSet<String> below = subtree(entry(location));
+            boolean any = !below.isEmpty();
+            below.clear();
+            return any;
+        }
     }
 
     /**
@@ -121,10 +118,15 @@ final class UnmarkedDirectories {
         below.clear();
         String target = entry(to);
         moved.forEach(directory -> directories.add(target + directory.substring(source.length())));
+        keepWithinLimit();
+        return true;
+    }
+
+    /** Drops entries, first in order, until at most {@value #MAX_DIRECTORIES} are kept; called with the lock held. */
+    private void keepWithinLimit() {
         while (directories.size() > MAX_DIRECTORIES) {
             directories.pollFirst();
         }
-        return true;
     }
 
     /** The live view of {@code entry} and the entries below it. */
