@@ -34,6 +34,14 @@ public final class FaultInjectingProxy implements AutoCloseable {
 
     private static final int PROXY_TIMEOUT_MS = 120_000;
 
+    /**
+     * How long the proxy keeps an idle connection of the client open: longer than any test's client keeps
+     * one in its pool (60 s by default), so the proxy never closes a connection the client may pick for its
+     * next request. Jetty's 30 s default did: a request sent as the close arrived failed and was retried, a
+     * retry the exact-count tests would take for one the fault caused.
+     */
+    private static final long IDLE_TIMEOUT_MS = 600_000;
+
     private final List<FaultRule> rules = new CopyOnWriteArrayList<>();
     private final List<ProxiedRequest> recorded = new CopyOnWriteArrayList<>();
     private final List<String> strippedHeaderPrefixes = new CopyOnWriteArrayList<>();
@@ -59,6 +67,7 @@ public final class FaultInjectingProxy implements AutoCloseable {
                 // halfway must only fail when sent.
                 .maxLoggedResponseSize(1)
                 .proxyTimeout(PROXY_TIMEOUT_MS)
+                .jettyIdleTimeout(IDLE_TIMEOUT_MS)
                 .extensionScanningEnabled(false)
                 .extensions(new FaultFilter(rules, transformer, recorded, strippedHeaderPrefixes), transformer));
         wireMock.start();
