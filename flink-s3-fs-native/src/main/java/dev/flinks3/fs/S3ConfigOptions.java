@@ -596,9 +596,7 @@ public final class S3ConfigOptions {
                     + " something is under it) and can be deleted in this process, and elsewhere a directory exists"
                     + " while an object lies under it, as with Flink's presto and native plugins. With false, ForSt"
                     + " checks the directories it made without a request (with true, each check is a HeadObject and"
-                    + " a ListObjectsV2). Markers written by other tools count as directories either way. Keep true"
-                    + " for ForSt: with false, some ForSt restores in this project's benchmark failed (a bad SST"
-                    + " footer, a crash in ForSt's native code), for a reason not yet found."));
+                    + " a ListObjectsV2). Markers written by other tools count as directories either way."));
 
     public static final ConfigOption<Boolean> BULK_COPY_ENABLED = declare(ConfigOptions.key("s3.bulk-copy.enabled")
             .booleanType()
