@@ -37,8 +37,8 @@ public final class FaultInjectingProxy implements AutoCloseable {
     /**
      * How long the proxy keeps an idle connection of the client open: longer than any test's client keeps
      * one in its pool (60 s by default), so the proxy never closes a connection the client may pick for its
-     * next request. Jetty's 30 s default did: a request sent as the close arrived failed and was retried, a
-     * retry the exact-count tests would take for one the fault caused.
+     * next request. With Jetty's 30 s default a close could cross a request the client had just sent on it; that
+     * request failed and was retried, a retry the exact-count tests would take for one the fault caused.
      */
     private static final long IDLE_TIMEOUT_MS = 600_000;
 
