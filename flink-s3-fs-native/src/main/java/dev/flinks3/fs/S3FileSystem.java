@@ -385,8 +385,14 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
      * {@code commit()}, with the same part size and buffer bounds as {@link #create}. Cheap; owns nothing.
      */
     @Override
-    public RecoverableWriter createRecoverableWriter() {
-        return new S3RecoverableWriter(client, uploads);
+    public RecoverableWriter createRecoverableWriter() throws IOException {
+        S3Location root;
+        try {
+            root = S3Location.of(uri);
+        } catch (IllegalArgumentException e) {
+            throw new IOException("Cannot write recoverable streams on " + uri + ": " + e.getMessage(), e);
+        }
+        return new S3RecoverableWriter(client, uploads, root);
     }
 
     // ---- entropy injection ------------------------------------------------------------------------

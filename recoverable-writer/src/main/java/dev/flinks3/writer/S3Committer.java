@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * {@code S3Committer}).
  *
  * <p>Once the object is in place, both delete every tail object left beside the target ({@link
- * TailStore#deleteAllTails}): one LIST, plus one DeleteObjects if any are left. A failure of that
+ * TailStore#deleteAllTails}): one LIST, plus one DeleteObjects if any are left; a stream recovered from
+ * another plugin's state also deletes that plugin's incomplete-part object. A failure of that
  * clean-up is logged by the tail store, not thrown: the commit itself took effect. Retries only as the
  * object client does.
  */
@@ -128,6 +129,9 @@ final class S3Committer implements RecoverableFsDataOutputStream.Committer {
 
     private void discardTails() {
         tails.deleteAllTails(recoverable.target());
+        if (recoverable.foreignTailKey() != null) {
+            tails.delete(recoverable.target().withKey(recoverable.foreignTailKey()));
+        }
     }
 
     private void acceptExistingObject(IOException failure) throws IOException {
