@@ -35,7 +35,7 @@ import org.apache.flink.core.fs.RecoverableWriter;
 
 /**
  * A Flink {@link FileSystem} over one S3 bucket (paths may name other buckets too), for the
- * {@code s3://} and {@code s3a://} schemes.
+ * {@code s3://}, {@code s3a://} and {@code s3p://} schemes.
  *
  * <p><b>Files and directories.</b> An object is a file, zero-byte objects included. A directory is a
  * key prefix that has objects under it, or a directory marker: a zero-byte object whose key ends with
