@@ -57,7 +57,7 @@ class LongKeysTest {
 
     @Test
     void aPersistedStreamNearTheLimitKeepsItsTailInAKeyThatFits() throws Exception {
-        Path path = path(DIRECTORY + "n".repeat(150));
+        Path path = path(DIRECTORY + "n".repeat(190));
         assertThat(keyBytes(path)).isGreaterThan(S3_LIMIT - 71);
         RecoverableWriter writer = fs.createRecoverableWriter();
         byte[] first = random(1000, 1);
