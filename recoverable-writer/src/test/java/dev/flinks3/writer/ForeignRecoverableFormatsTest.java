@@ -142,6 +142,28 @@ class ForeignRecoverableFormatsTest {
                 .hasMessageContaining("versions 1 to 3");
     }
 
+    /**
+     * The way back is closed for this plugin's FileSink state: the other plugins' serializers refuse it (the
+     * migration page's rollback section says so, and what to do).
+     */
+    @Test
+    void theOtherPluginsRefuseThisPluginsState() throws Exception {
+        S3CommitRecoverable ours = new S3CommitRecoverable(
+                dev.flinks3.transfer.S3Location.of("s3", "bucket", "out/part-0-0"), null, java.util.List.of(), 0);
+        byte[] bytes = S3CommitRecoverableSerializer.INSTANCE.serialize(ours);
+        int version = S3CommitRecoverableSerializer.INSTANCE.getVersion();
+
+        try (RivalSerializers hadoop = RivalSerializers.hadoop();
+                RivalSerializers nativePlugin = RivalSerializers.nativePlugin()) {
+            assertThatThrownBy(() -> hadoop.deserialize(version, bytes))
+                    .isInstanceOf(IOException.class)
+                    .hasMessageContaining("Unrecognized version or corrupt state: 3");
+            assertThatThrownBy(() -> nativePlugin.deserialize(version, bytes))
+                    .isInstanceOf(IOException.class)
+                    .hasMessageContaining("3");
+        }
+    }
+
     private static void assertCarriedOnUnchanged(ForeignRecoverable read, byte[] original) throws IOException {
         byte[] again = S3ResumeRecoverableSerializer.INSTANCE.serialize(read);
         RecoverableWriter.ResumeRecoverable reread = S3ResumeRecoverableSerializer.INSTANCE.deserialize(3, again);

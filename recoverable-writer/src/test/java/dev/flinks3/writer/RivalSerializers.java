@@ -55,30 +55,38 @@ final class RivalSerializers implements AutoCloseable {
             String incompleteKey,
             long incompleteBytes)
             throws Exception {
-        Object recoverable = plugin.equals("hadoop")
-                ? hadoopRecoverable(key, uploadId, parts, bytesInParts, incompleteKey, incompleteBytes)
-                : nativeRecoverable(key, uploadId, parts, bytesInParts, incompleteKey, incompleteBytes);
-        Object serializer = instance(
-                plugin.equals("hadoop")
-                        ? "org.apache.flink.fs.s3.common.writer.S3RecoverableSerializer"
-                        : "org.apache.flink.fs.s3native.writer.NativeS3RecoverableSerializer");
+        Object recoverable = recoverable(key, uploadId, parts, bytesInParts, incompleteKey, incompleteBytes);
+        Object serializer = serializer();
         Method serialize = serializer.getClass().getMethod("serialize", Object.class);
         serialize.setAccessible(true);
         return (byte[]) serialize.invoke(serializer, recoverable);
     }
 
+    /**
+     * What the plugin's serializer makes of {@code bytes} of {@code version}.
+     *
+     * @throws Exception what it throws (unwrapped from reflection)
+     */
+    Object deserialize(int version, byte[] bytes) throws Exception {
+        Object serializer = serializer();
+        Method deserialize = serializer.getClass().getMethod("deserialize", int.class, byte[].class);
+        deserialize.setAccessible(true);
+        try {
+            return deserialize.invoke(serializer, version, bytes);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            throw (Exception) e.getCause();
+        }
+    }
+
     /** The version the plugin's serializer declares, which Flink stores beside the bytes. */
     int version() throws Exception {
-        Object serializer = instance(
-                plugin.equals("hadoop")
-                        ? "org.apache.flink.fs.s3.common.writer.S3RecoverableSerializer"
-                        : "org.apache.flink.fs.s3native.writer.NativeS3RecoverableSerializer");
+        Object serializer = serializer();
         Method version = serializer.getClass().getMethod("getVersion");
         version.setAccessible(true);
         return (int) version.invoke(serializer);
     }
 
-    private Object hadoopRecoverable(
+    private Object recoverable(
             String key,
             String uploadId,
             Map<Integer, String> parts,
@@ -86,31 +94,16 @@ final class RivalSerializers implements AutoCloseable {
             String incompleteKey,
             long incompleteBytes)
             throws Exception {
-        Class<?> partETag = loader.loadClass("com.amazonaws.services.s3.model.PartETag");
+        boolean hadoop = plugin.equals("hadoop");
+        Class<?> partETag = loader.loadClass(
+                hadoop
+                        ? "com.amazonaws.services.s3.model.PartETag"
+                        : "org.apache.flink.fs.s3native.writer.NativeS3Recoverable$PartETag");
         List<Object> etags = partETags(partETag, parts);
-        Class<?> type = loader.loadClass("org.apache.flink.fs.s3.common.writer.S3Recoverable");
-        if (incompleteKey == null) {
-            Constructor<?> closed = type.getDeclaredConstructor(String.class, String.class, List.class, long.class);
-            closed.setAccessible(true);
-            return closed.newInstance(key, uploadId, etags, bytesInParts);
-        }
-        Constructor<?> open = type.getDeclaredConstructor(
-                String.class, String.class, List.class, long.class, String.class, long.class);
-        open.setAccessible(true);
-        return open.newInstance(key, uploadId, etags, bytesInParts, incompleteKey, incompleteBytes);
-    }
-
-    private Object nativeRecoverable(
-            String key,
-            String uploadId,
-            Map<Integer, String> parts,
-            long bytesInParts,
-            String incompleteKey,
-            long incompleteBytes)
-            throws Exception {
-        Class<?> partETag = loader.loadClass("org.apache.flink.fs.s3native.writer.NativeS3Recoverable$PartETag");
-        List<Object> etags = partETags(partETag, parts);
-        Class<?> type = loader.loadClass("org.apache.flink.fs.s3native.writer.NativeS3Recoverable");
+        Class<?> type = loader.loadClass(
+                hadoop
+                        ? "org.apache.flink.fs.s3.common.writer.S3Recoverable"
+                        : "org.apache.flink.fs.s3native.writer.NativeS3Recoverable");
         if (incompleteKey == null) {
             Constructor<?> closed = type.getDeclaredConstructor(String.class, String.class, List.class, long.class);
             closed.setAccessible(true);
@@ -132,8 +125,11 @@ final class RivalSerializers implements AutoCloseable {
         return etags;
     }
 
-    private Object instance(String serializerClass) throws Exception {
-        Field field = loader.loadClass(serializerClass).getDeclaredField("INSTANCE");
+    private Object serializer() throws Exception {
+        String serializer = plugin.equals("hadoop")
+                ? "org.apache.flink.fs.s3.common.writer.S3RecoverableSerializer"
+                : "org.apache.flink.fs.s3native.writer.NativeS3RecoverableSerializer";
+        Field field = loader.loadClass(serializer).getDeclaredField("INSTANCE");
         field.setAccessible(true);
         return field.get(null);
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinks3.it.FlinkS3FileSystems;
+import dev.flinks3.it.SharedS3Proxy;
 import dev.flinks3.testserver.RequestKind;
 import dev.flinks3.testserver.RequestRecord;
 import java.io.ByteArrayOutputStream;
@@ -46,8 +47,8 @@ class LongKeysTest {
     static void fileSystem() throws IOException {
         // A configuration of its own (a close timeout no other class uses), so this engine has not probed yet.
         factory = FlinkS3FileSystems.factory(
-                "s3", MigrationS3Proxy.target().flinkConfiguration(Map.of("s3.close.timeout", "17s")));
-        fs = factory.create(URI.create("s3://" + MigrationS3Proxy.BUCKET + "/"));
+                "s3", SharedS3Proxy.target().flinkConfiguration(Map.of("s3.close.timeout", "17s")));
+        fs = factory.create(URI.create("s3://" + SharedS3Proxy.BUCKET + "/"));
     }
 
     @AfterAll
@@ -72,7 +73,7 @@ class LongKeysTest {
         recovered.closeForCommit().commit();
 
         assertThat(read(path)).isEqualTo(concat(first, second));
-        List<RequestRecord> puts = MigrationS3Proxy.server().requestLog().entries(RequestKind.PUT_OBJECT);
+        List<RequestRecord> puts = SharedS3Proxy.server().requestLog().entries(RequestKind.PUT_OBJECT);
         assertThat(puts)
                 .filteredOn(put -> put.key().startsWith(DIRECTORY + ".~"))
                 .as("the tail object, named by the digest of the file name")
@@ -87,13 +88,13 @@ class LongKeysTest {
         Path path = path(deep + "part-0-0-0123456789abcdef");
         RecoverableFsDataOutputStream out = fs.createRecoverableWriter().open(path);
         out.write(random(10, 3));
-        long putsBefore = MigrationS3Proxy.server().requestLog().count(RequestKind.PUT_OBJECT);
+        long putsBefore = SharedS3Proxy.server().requestLog().count(RequestKind.PUT_OBJECT);
 
         assertThatThrownBy(out::persist)
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("1024 bytes S3 allows")
                 .hasMessageContaining("directory alone has " + deep.getBytes(StandardCharsets.UTF_8).length + " bytes");
-        assertThat(MigrationS3Proxy.server().requestLog().count(RequestKind.PUT_OBJECT))
+        assertThat(SharedS3Proxy.server().requestLog().count(RequestKind.PUT_OBJECT))
                 .isEqualTo(putsBefore);
         out.close();
     }
@@ -108,7 +109,7 @@ class LongKeysTest {
         }
 
         assertThat(read(path)).isEqualTo(data);
-        assertThat(MigrationS3Proxy.server().requestLog().entries(RequestKind.PUT_OBJECT))
+        assertThat(SharedS3Proxy.server().requestLog().entries(RequestKind.PUT_OBJECT))
                 .filteredOn(put -> put.key().contains(".flinks3-if-none-match-probe-"))
                 .as("the probe of If-None-Match, sent beside the file under a key that fits")
                 .isNotEmpty()
@@ -118,7 +119,7 @@ class LongKeysTest {
     private static final int S3_LIMIT = 1024;
 
     private static Path path(String key) {
-        return new Path("s3://" + MigrationS3Proxy.BUCKET + "/" + key);
+        return new Path("s3://" + SharedS3Proxy.BUCKET + "/" + key);
     }
 
     private static int keyBytes(Path path) {

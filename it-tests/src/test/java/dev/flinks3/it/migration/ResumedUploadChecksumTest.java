@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flinks3.it.FlinkS3FileSystems;
 import dev.flinks3.it.S3TestTarget;
+import dev.flinks3.it.SharedS3Proxy;
 import dev.flinks3.testserver.AnswerRewriteFilter;
 import dev.flinks3.testserver.EmbeddedS3Server;
 import dev.flinks3.testserver.RequestKind;
@@ -38,7 +39,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ResumedUploadChecksumTest {
 
-    private static final String BUCKET = MigrationS3Proxy.BUCKET;
+    private static final String BUCKET = SharedS3Proxy.BUCKET;
     private static final int PART = 5 * 1024 * 1024;
     private static final Pattern UPLOAD_ID = Pattern.compile("<UploadId>([^<]+)</UploadId>");
     private static final String NONE = "";
