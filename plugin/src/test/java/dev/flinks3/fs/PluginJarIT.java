@@ -41,6 +41,9 @@ class PluginJarIT {
 
     private static final Path JAR = Paths.get(System.getProperty("plugin.jar", "target/plugin.jar"));
 
+    /** The folder under Flink's plugins/ the README tells users to put the jar in. */
+    private static final String FOLDER = System.getProperty("plugin.folder", "flinks3");
+
     @AfterEach
     void resetFlinksRegistry() {
         FileSystem.initialize(new Configuration(), null);
@@ -193,7 +196,7 @@ class PluginJarIT {
                 "s3.entropy.key", "_entropy_",
                 "s3.http-client", httpClient));
         PluginDescriptor plugin =
-                new PluginDescriptor("s3-fs-native", new URL[] {JAR.toUri().toURL()}, new String[0]);
+                new PluginDescriptor(FOLDER, new URL[] {JAR.toUri().toURL()}, new String[0]);
         FileSystem.initialize(
                 config,
                 new DefaultPluginManager(List.of(plugin), CoreOptions.getPluginParentFirstLoaderPatterns(config)));
