@@ -6,6 +6,7 @@ import dev.flinks3.fs.metrics.S3FileSystemMetrics;
 import dev.flinks3.multipart.UploadBuffers;
 import dev.flinks3.multipart.UploadEngine;
 import dev.flinks3.multipart.crt.TransferManagerUploads;
+import dev.flinks3.transfer.ClientSettings;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.UploadStreams;
 import dev.flinks3.transfer.read.ReadAheadBudget;
@@ -217,6 +218,21 @@ final class S3Runtime {
         /** The runtime this client is on. */
         S3Runtime runtime() {
             return runtime;
+        }
+
+        /** The HTTP client that carries the requests (Netty where the CRT's native library did not load). */
+        ClientSettings.HttpClientType httpClientInUse() {
+            return owner.httpClientInUse();
+        }
+
+        /** The region requests are signed for. */
+        String region() {
+            return owner.region().id();
+        }
+
+        /** Where the credentials come from, resolving them once: may send a request; never fails. */
+        String credentialsSource() {
+            return owner.credentialsSource();
         }
 
         /**

@@ -69,6 +69,8 @@ class PluginLoadingTest {
 
         ProcessBuilder child = new ProcessBuilder(
                         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        // INFO, for the one line the first filesystem of a process logs
+                        "-Dlog4j2.level=INFO",
                         "-cp",
                         childClassPath(),
                         PluginProcessMain.class.getName())
@@ -98,6 +100,18 @@ class PluginLoadingTest {
                 .as("child JVM exit code; output:%n%s", output)
                 .isZero();
         assertThat(output).contains(PluginProcessMain.OK);
+        // Two filesystems (s3:// and s3a://), one line: the build, Flink, the client, the endpoint, the credentials.
+        assertThat(output.lines().filter(line -> line.contains("dev.flinks3.fs.StartupLine")))
+                .singleElement()
+                .satisfies(line -> assertThat(line)
+                        .containsPattern(
+                                "flinks3 \\d+\\.\\d+\\.\\d+\\S* \\(commit [0-9a-f]{7,}\\) on Flink 2\\.3\\.0: ")
+                        .contains(
+                                "s3.client " + extraEnvironment.getOrDefault("IT_S3_CLIENT", "sdk"),
+                                "endpoint " + server.endpoint(),
+                                "region us-east-1",
+                                "credentials static keys (resolved by CREDENTIALS_CODE)")
+                        .doesNotContain(server.secretKey()));
     }
 
     /**
