@@ -60,8 +60,7 @@ final class ServerHeap {
         }
         out.println("The benchmark-mode S3 server keeps the objects in this JVM's heap: it needs "
                 + (needed + GIB - 1) / GIB + " GiB, the heap is at most "
-                + Runtime.getRuntime().maxMemory() / GIB
-                + " GiB; running the command again with that heap");
+                + (Runtime.getRuntime().maxMemory() >> 20) + " MiB; running the command again with that heap");
         Process rerun = new ProcessBuilder(command.get()).inheritIO().start();
         try {
             return OptionalInt.of(rerun.waitFor());
