@@ -88,7 +88,8 @@ final class S3Runtime {
                 if (!RUNTIMES.isEmpty()) {
                     LOG.warn(
                             "A second flinks3 runtime is built in this process for a configuration with other process-wide"
-                                    + " values (s3.upload.max-buffered-size {} bytes, s3.metrics.log-interval {}) than"
+                                    + " values (" + S3ConfigOptions.MAX_BUFFERED_SIZE.key() + " {} bytes, "
+                                    + S3ConfigOptions.METRICS_LOG_INTERVAL.key() + " {}) than"
                                     + " the one running ({}): each runtime has its own connection pool and caps",
                             runtimeKey.get(0),
                             runtimeKey.get(1),
@@ -271,7 +272,8 @@ final class S3Runtime {
                 long waitMs = settings.closeTimeout().toMillis();
                 if (!uploads.budget().awaitNothingInFlight(waitMs)) {
                     LOG.warn(
-                            "Closing the S3 filesystem ({}) after waiting {} ms (s3.close.timeout) with {} bytes of"
+                            "Closing the S3 filesystem ({}) after waiting {} ms (" + S3ConfigOptions.CLOSE_TIMEOUT.key()
+                                    + ") with {} bytes of"
                                     + " parts still uploading in the process; its uploads fail and are aborted",
                             owner,
                             waitMs,

@@ -1,6 +1,7 @@
 package dev.flinks3.transfer.aws;
 
 import dev.flinks3.transfer.CredentialSettings;
+import dev.flinks3.transfer.options.S3Options;
 import java.io.Closeable;
 import java.io.IOException;
 import java.lang.reflect.Constructor;
@@ -43,7 +44,7 @@ public final class S3Credentials implements Closeable {
     private static final String SDK_PACKAGE = String.join(".", "software", "amazon", "awssdk") + ".";
 
     /** How messages name a configured provider class: with the configuration key users set it under. */
-    private static final String PROVIDER = "credentials provider class (fs.s3.aws.credentials.provider) ";
+    private static final String PROVIDER = "credentials provider class (" + S3Options.CREDENTIALS_PROVIDER.key() + ") ";
 
     private final AwsCredentialsProvider provider;
     private final Closer owned;
