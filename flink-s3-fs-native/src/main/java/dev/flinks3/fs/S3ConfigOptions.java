@@ -805,6 +805,11 @@ public final class S3ConfigOptions {
     /** Options whose values are secret: never shown in messages or logs. */
     static final Set<ConfigOption<?>> SECRETS = Set.of(SECRET_KEY, SESSION_TOKEN, SSE_C_KEY, PROXY_PASSWORD);
 
+    /** True if {@code option}'s value is secret: never to be shown. */
+    public static boolean isSecret(ConfigOption<?> option) {
+        return SECRETS.contains(option);
+    }
+
     /** Every option, in declaration order, which is the order of the README's configuration table. */
     public static List<ConfigOption<?>> all() {
         return Collections.unmodifiableList(DECLARED);
