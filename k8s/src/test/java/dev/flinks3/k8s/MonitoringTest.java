@@ -62,7 +62,7 @@ class MonitoringTest {
     @Test
     void thePodMonitorSelectsTheFlinkPodsOfTheBenchmarksNamespace() {
         ObjectNode podMonitor = Yaml.document(ModuleFiles.POD_MONITOR);
-        String namespace = Variant.only(Variant.NATIVE.render(), "Namespace")
+        String namespace = Variant.only(Variant.FLINKS3.render(), "Namespace")
                 .path("metadata")
                 .path("name")
                 .asText();
