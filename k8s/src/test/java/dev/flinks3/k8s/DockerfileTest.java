@@ -95,8 +95,11 @@ class DockerfileTest {
         String jar = artifactId + "-" + ModuleFiles.projectVersion() + "-" + classifier + ".jar";
         Stage pluginImage = dockerfile.stage(PLUGIN_IMAGE).orElseThrow();
 
+        String doctor = "doctor/target/" + Poms.value("doctor", "/project/properties/doctor.jar") + ".jar";
         assertThat(dockerfile.placedFiles(pluginImage))
-                .containsExactly(new PlacedFile("flink-s3-fs-native/target/" + jar, "/flinks3/" + jar));
+                .containsExactly(
+                        new PlacedFile("flink-s3-fs-native/target/" + jar, "/flinks3/" + jar),
+                        new PlacedFile(doctor, "/doctor/" + doctor.substring(doctor.lastIndexOf('/') + 1)));
         assertThat(Flinks3ComponentTest.initContainerCommand())
                 .as("the init container copies what the plugin image holds")
                 .contains("/flinks3/.");
@@ -129,7 +132,7 @@ class DockerfileTest {
 
         assertThat(lines.get(0)).isEqualTo("*");
         assertThat(copiedFromContext)
-                .hasSize(3)
+                .hasSize(4)
                 .allSatisfy(source -> assertThat(admitted).anyMatch(matcher -> matcher.matches(Path.of(source))));
     }
 

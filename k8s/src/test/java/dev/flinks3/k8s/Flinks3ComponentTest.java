@@ -107,6 +107,28 @@ class Flinks3ComponentTest {
         assertThat(spec.path("serviceAccount").asText()).isEqualTo("flinks3");
     }
 
+    @Test
+    void theDoctorPodRunsTheDoctorJarThePluginImageCarriesAsTheComponentsServiceAccountOnTheDeploymentsConfig() {
+        JsonNode pod = Yaml.document(ModuleFiles.MODULE.resolve("examples/flinks3-doctor/doctor-pod.yaml"));
+        JsonNode spec = pod.path("spec");
+        ObjectNode account = Variant.only(
+                Kustomize.build(SERVICE_ACCOUNT.getParent().getParent().resolve("examples/flinks3-deployment")),
+                "ServiceAccount");
+
+        assertThat(pod.path("kind").asText()).isEqualTo("Pod");
+        assertThat(spec.path("serviceAccountName").asText())
+                .isEqualTo(account.path("metadata").path("name").asText());
+        JsonNode copy = container(spec.path("initContainers"), "doctor-jar");
+        assertThat(copy.path("command").get(1).asText())
+                .as("where the plugin image (Dockerfile target flinks3-plugin) puts the doctor jar")
+                .isEqualTo("/doctor/" + Poms.value("doctor", "/project/properties/doctor.jar") + ".jar");
+        List<String> command = new ArrayList<>();
+        container(spec.path("containers"), "doctor").path("command").forEach(word -> command.add(word.asText()));
+        assertThat(command).startsWith("java", "-jar").contains("--conf", "/opt/flink/conf/config.yaml");
+        assertThat(command.get(command.size() - 1)).startsWith("s3://");
+        assertThat(spec.path("volumes").findValuesAsText("name")).contains("flink-config-my-job");
+    }
+
     /** The flinkConfiguration keys the component sets (Flink Kubernetes Operator options, not Flink's). */
     static Set<String> componentConfigurationKeys() {
         Set<String> keys = new TreeSet<>();
