@@ -136,26 +136,12 @@ final class ConfigurationChecks {
     }
 
     private static String versions(Path confDir, String doctorVersion) {
-        String flink = flinkCoreVersion();
+        String flink = Doctor.buildProperty("flink");
         String installed = flinkDistVersion(confDir)
                 .map(v -> "; the installation's Flink " + v)
                 .orElse("");
         return "plugin (doctor) " + doctorVersion + ", Flink classes " + flink + installed + ", Java "
                 + System.getProperty("java.version");
-    }
-
-    /** The version of the flink-core classes the doctor runs on (the Maven metadata its jar carries). */
-    private static String flinkCoreVersion() {
-        try (java.io.InputStream in =
-                Configuration.class.getResourceAsStream("/META-INF/maven/org.apache.flink/flink-core/pom.properties")) {
-            java.util.Properties properties = new java.util.Properties();
-            if (in != null) {
-                properties.load(in);
-            }
-            return properties.getProperty("version", "unknown");
-        } catch (IOException e) {
-            return "unknown";
-        }
     }
 
     /** The version of {@code lib/flink-dist-*.jar} beside the configuration folder, if there is one. */

@@ -45,17 +45,13 @@ final class CredentialChecks {
                     "no credentials resolved: " + e.getMessage(),
                     "set s3.access-key and s3.secret-key, or give the pod a role (IRSA: the service account's"
                             + " eks.amazonaws.com/role-arn annotation; EKS Pod Identity: an association for the service"
-                            + " account), or s3.credentials.provider"));
+                            + " account), or fs.s3.aws.credentials.provider"));
             return Optional.empty();
         }
         report.add(Check.ok(
                 SECTION,
                 "provider",
-                credentials + " resolved credentials"
-                        + resolved.providerName()
-                                .map(name -> " (from " + name + ")")
-                                .orElse("")
-                        + ", access key id ending ..." + tail(resolved.accessKeyId())));
+                credentials + " resolved credentials, access key id ending ..." + tail(resolved.accessKeyId())));
         if (resolved instanceof AwsSessionCredentials) {
             Optional<Instant> expiry = ((AwsSessionCredentials) resolved).expirationTime();
             if (expiry.isPresent()) {

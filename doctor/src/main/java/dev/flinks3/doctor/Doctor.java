@@ -212,12 +212,17 @@ public final class Doctor implements Callable<Integer> {
 
     /** This build's version, from the jar's resources. */
     static String version() {
+        return buildProperty("version");
+    }
+
+    /** A value the build wrote into the jar: {@code version}, or {@code flink} (the Flink classes it carries). */
+    static String buildProperty(String name) {
         try (InputStream in = Doctor.class.getResourceAsStream("/flinks3-doctor.properties")) {
             Properties properties = new Properties();
             if (in != null) {
                 properties.load(in);
             }
-            return properties.getProperty("version", "unknown");
+            return properties.getProperty(name, "unknown");
         } catch (IOException e) {
             return "unknown";
         }

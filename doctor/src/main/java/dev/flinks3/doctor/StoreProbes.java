@@ -368,19 +368,18 @@ final class StoreProbes {
                     "an upload with a wrong x-amz-checksum-crc32c was stored: the server does not verify it",
                     "none needed: the plugin then verifies uploads with Content-MD5 (checksum header above)"));
         } catch (S3Exception e) {
-            if (e.statusCode() == 400) {
+            String code = String.valueOf(e.awsErrorDetails().errorCode());
+            if (e.statusCode() == 400 && (code.contains("Digest") || code.contains("Checksum"))) {
                 report.add(Check.ok(
+                        SECTION, "checksum verified", "a wrong x-amz-checksum-crc32c was refused (" + code + ")"));
+            } else if (e.statusCode() == 400) {
+                report.add(Check.warning(
                         SECTION,
                         "checksum verified",
-                        "a wrong x-amz-checksum-crc32c was refused ("
-                                + e.awsErrorDetails().errorCode() + ")"));
+                        "the server refuses x-amz-checksum-crc32c itself (" + code + "), so it verifies none",
+                        "none needed: the plugin then verifies uploads with Content-MD5 (checksum header above)"));
             } else {
-                report.add(failed(
-                        "checksum verified",
-                        "s3:PutObject",
-                        e.statusCode(),
-                        e.awsErrorDetails().errorCode(),
-                        e));
+                report.add(failed("checksum verified", "s3:PutObject", e.statusCode(), code, e));
             }
         }
     }

@@ -91,6 +91,8 @@ class DoctorTest {
                 .containsEntry("store/ListMultipartUploads", "ok")
                 .containsEntry("store/AbortMultipartUpload", "ok")
                 .containsEntry("store/listing encoding", "ok")
+                .containsEntry("store/checksum verified", "ok")
+                .containsEntry("store/conditional create", "ok")
                 .containsEntry("network/clock", "ok")
                 .containsEntry("clean-up/objects", "ok");
         assertThat(result.json.path("exitCode").asInt()).isEqualTo(result.exitCode);
@@ -151,6 +153,9 @@ class DoctorTest {
                 .isEqualTo("warning");
         assertThat(result.check("store/checksum header").path("fix").asText())
                 .contains("s3.checksum-validation.enabled: false");
+        assertThat(result.check("store/checksum verified").path("detail").asText())
+                .as("a refused header is no verification")
+                .contains("refuses x-amz-checksum-crc32c itself (InvalidArgument)");
         assertThat(result.check("store/aws-chunked trailer").path("verdict").asText())
                 .as("a trailer is no x-amz-checksum-* header: the filter lets it through")
                 .isEqualTo("ok");
@@ -274,6 +279,8 @@ class DoctorTest {
         args.add("s3://" + BUCKET + "/checkpoints");
         StringWriter out = new StringWriter();
         int exit = Doctor.run(new PrintWriter(out), args.toArray(new String[0]));
+        // In the test's output file, for a look at what each case printed.
+        System.out.println("doctor " + String.join(" ", args) + " -> exit " + exit + "\n" + out);
         return new Result(exit, out.toString());
     }
 
