@@ -60,7 +60,16 @@ public final class SkippedTests {
                 if (marks.getLength() == 0) {
                     continue;
                 }
-                String reason = ((Element) marks.item(0)).getAttribute("message").strip();
+                Element mark = (Element) marks.item(0);
+                // @Disabled and conditions give a message; an aborted assumption's reason is the first line of
+                // the exception it threw, which is the element's text.
+                String reason = mark.getAttribute("message").strip();
+                if (reason.isEmpty()) {
+                    reason = mark.getTextContent()
+                            .strip()
+                            .replaceFirst("^org\\.opentest4j\\.TestAbortedException: ", "")
+                            .replaceFirst("^Assumption failed: ", "");
+                }
                 int newline = reason.indexOf('\n');
                 String firstLine = newline < 0 ? reason : reason.substring(0, newline) + " ...";
                 skipped.add(testCase.getAttribute("classname") + "." + testCase.getAttribute("name") + ": "

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.flinks3.it.S3TestTarget;
 import dev.flinks3.testserver.AnswerRewriteFilter;
 import dev.flinks3.testserver.EmbeddedS3Server;
 import dev.flinks3.testserver.RequestKind;
@@ -26,9 +27,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -53,13 +51,9 @@ class DoctorTest {
     static void start() {
         // Without authentication, so a rule can hide a signed header (If-None-Match) from S3Proxy.
         server = EmbeddedS3Server.builder().bucket(BUCKET).authenticate(false).start();
-        s3 = S3Client.builder()
-                .endpointOverride(server.endpoint())
-                .region(Region.of(server.region()))
-                .forcePathStyle(true)
-                .credentialsProvider(StaticCredentialsProvider.create(
-                        AwsBasicCredentials.create(server.accessKey(), server.secretKey())))
-                .build();
+        s3 = new S3TestTarget(
+                        "S3Proxy", server.endpoint(), server.accessKey(), server.secretKey(), server.region(), BUCKET)
+                .sdkClient();
     }
 
     @AfterEach
@@ -132,20 +126,7 @@ class DoctorTest {
 
     @Test
     void likeB2RefusedChecksumHeadersGiveAWarningNamingTheSwitch() throws Exception {
-        for (RequestKind kind : List.of(
-                RequestKind.CREATE_MULTIPART_UPLOAD,
-                RequestKind.PUT_OBJECT,
-                RequestKind.UPLOAD_PART,
-                RequestKind.GET_OBJECT)) {
-            server.answers()
-                    .refuse(
-                            kind,
-                            request -> AnswerRewriteFilter.hasHeaderStartingWith(request, "x-amz-checksum"),
-                            AnswerRewriteFilter.ALWAYS,
-                            400,
-                            "InvalidArgument",
-                            "Unsupported header 'x-amz-checksum-*' received for this API call.");
-        }
+        server.answers().refuseChecksumHeaders();
 
         Result result = doctor(Map.of(), "--json", "--no-throughput");
 

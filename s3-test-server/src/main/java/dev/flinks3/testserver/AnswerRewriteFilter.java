@@ -167,6 +167,27 @@ public final class AnswerRewriteFilter implements Filter {
     }
 
     /**
+     * Refuses every request of the upload and read kinds (CreateMultipartUpload, PutObject, UploadPart, GetObject)
+     * that carries an {@code x-amz-checksum-*} header with 400 {@code InvalidArgument}, as Backblaze B2 does, until
+     * {@link #clear()}.
+     */
+    public void refuseChecksumHeaders() {
+        for (RequestKind kind : List.of(
+                RequestKind.CREATE_MULTIPART_UPLOAD,
+                RequestKind.PUT_OBJECT,
+                RequestKind.UPLOAD_PART,
+                RequestKind.GET_OBJECT)) {
+            refuse(
+                    kind,
+                    request -> hasHeaderStartingWith(request, "x-amz-checksum"),
+                    ALWAYS,
+                    400,
+                    "InvalidArgument",
+                    "Unsupported header 'x-amz-checksum-*' received for this API call.");
+        }
+    }
+
+    /**
      * Answers every request with a {@code Date} header {@code skew} away from the real time, as a server whose
      * clock is wrong tells it; {@code null} for the real time. {@link #clear()} resets it.
      */
