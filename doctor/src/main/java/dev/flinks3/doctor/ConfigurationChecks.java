@@ -52,7 +52,7 @@ final class ConfigurationChecks {
                 continue;
             }
             set++;
-            String value = S3ConfigOptions.isSecret(option)
+            String value = S3ConfigOptions.secret(option)
                     ? "(secret, " + keys.get(from.get()).length() + " characters)"
                     : keys.get(from.get());
             String source = from.get().equals(option.key()) ? "" : " (read from " + from.get() + ")";

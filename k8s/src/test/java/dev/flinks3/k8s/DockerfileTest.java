@@ -90,16 +90,15 @@ class DockerfileTest {
 
     @Test
     void thePluginImageCarriesThisBuildsPluginJarWhereTheComponentsInitContainerCopiesFrom() {
-        String artifactId = Poms.value("flink-s3-fs-native", "/project/artifactId");
-        String classifier = Poms.value("flink-s3-fs-native", "//shadedClassifierName");
-        String jar = artifactId + "-" + ModuleFiles.projectVersion() + "-" + classifier + ".jar";
+        String artifactId = Poms.value("plugin", "/project/artifactId");
+        String jar = artifactId + "-" + ModuleFiles.projectVersion() + ".jar";
         Stage pluginImage = dockerfile.stage(PLUGIN_IMAGE).orElseThrow();
 
-        String doctor = "doctor/target/" + Poms.value("doctor", "/project/properties/doctor.jar") + ".jar";
+        String doctor = Poms.value("doctor", "/project/artifactId") + "-" + ModuleFiles.projectVersion() + ".jar";
         assertThat(dockerfile.placedFiles(pluginImage))
                 .containsExactly(
-                        new PlacedFile("flink-s3-fs-native/target/" + jar, "/flinks3/" + jar),
-                        new PlacedFile(doctor, "/doctor/" + doctor.substring(doctor.lastIndexOf('/') + 1)));
+                        new PlacedFile("plugin/target/" + jar, "/flinks3/" + jar),
+                        new PlacedFile("doctor/target/" + doctor, Flinks3ComponentTest.DOCTOR_JAR_IN_IMAGE));
         assertThat(Flinks3ComponentTest.initContainerCommand())
                 .as("the init container copies what the plugin image holds")
                 .contains("/flinks3/.");

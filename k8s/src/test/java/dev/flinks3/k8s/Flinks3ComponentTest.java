@@ -29,6 +29,8 @@ class Flinks3ComponentTest {
     static final Path SERVICE_ACCOUNT = ModuleFiles.MODULE.resolve("components/flinks3-service-account");
     static final Path EXAMPLE = ModuleFiles.MODULE.resolve("examples/flinks3-deployment");
     static final String PLUGIN_DIR = "/opt/flink/plugins/flinks3";
+    /** Where the plugin image keeps the doctor's jar (k8s/Dockerfile, target flinks3-plugin). */
+    static final String DOCTOR_JAR_IN_IMAGE = "/doctor/flinks3-doctor.jar";
 
     private static final CrdSchema SCHEMA = CrdSchema.flinkDeployment();
 
@@ -121,7 +123,7 @@ class Flinks3ComponentTest {
         JsonNode copy = container(spec.path("initContainers"), "doctor-jar");
         assertThat(copy.path("command").get(1).asText())
                 .as("where the plugin image (Dockerfile target flinks3-plugin) puts the doctor jar")
-                .isEqualTo("/doctor/" + Poms.value("doctor", "/project/properties/doctor.jar") + ".jar");
+                .isEqualTo(DOCTOR_JAR_IN_IMAGE);
         List<String> command = new ArrayList<>();
         container(spec.path("containers"), "doctor").path("command").forEach(word -> command.add(word.asText()));
         assertThat(command).startsWith("java", "-jar").contains("--conf", "/opt/flink/conf/config.yaml");
