@@ -1,5 +1,6 @@
 package dev.flinks3.doctor;
 
+import dev.flinks3.fs.S3ConfigOptions;
 import dev.flinks3.transfer.S3Settings;
 import dev.flinks3.transfer.aws.S3Credentials;
 import java.net.URI;
@@ -43,9 +44,9 @@ final class CredentialChecks {
                     SECTION,
                     "provider",
                     "no credentials resolved: " + e.getMessage(),
-                    "set s3.access-key and s3.secret-key, or give the pod a role (IRSA: the service account's"
+                    "set " + S3ConfigOptions.ACCESS_KEY.key() + " and " + S3ConfigOptions.SECRET_KEY.key() + ", or give the pod a role (IRSA: the service account's"
                             + " eks.amazonaws.com/role-arn annotation; EKS Pod Identity: an association for the service"
-                            + " account), or fs.s3.aws.credentials.provider"));
+                            + " account), or " + S3ConfigOptions.CREDENTIALS_PROVIDER.key()));
             return Optional.empty();
         }
         report.add(Check.ok(
@@ -61,8 +62,8 @@ final class CredentialChecks {
                             SECTION,
                             "session expiry",
                             "the session credentials expire at " + expiry.get() + " (in " + left.toMinutes() + " min)",
-                            "static session credentials (s3.session-token) are not renewed: use a provider that"
-                                    + " refreshes them (IRSA, Pod Identity, s3.assume-role.arn)"));
+                            "static session credentials (" + S3ConfigOptions.SESSION_TOKEN.key() + ") are not renewed: use a provider that"
+                                    + " refreshes them (IRSA, Pod Identity, " + S3ConfigOptions.ASSUME_ROLE_ARN.key() + ")"));
                 } else {
                     report.add(Check.ok(
                             SECTION,

@@ -1,5 +1,6 @@
 package dev.flinks3.doctor;
 
+import dev.flinks3.fs.S3ConfigOptions;
 import dev.flinks3.transfer.HttpProxy;
 import dev.flinks3.transfer.S3Settings;
 import dev.flinks3.transfer.sdk.TrustedCertificates;
@@ -64,7 +65,7 @@ final class NetworkChecks {
                     SECTION,
                     "dns",
                     endpoint.getHost() + " does not resolve",
-                    "check s3.endpoint (and s3.path-style-access: a virtual-host name is <bucket>.<host>)"));
+                    "check " + S3ConfigOptions.ENDPOINT.key() + " (and " + S3ConfigOptions.PATH_STYLE_ACCESS.key() + ": a virtual-host name is <bucket>.<host>)"));
             return;
         }
         HttpProxy proxy = settings.client().proxy();
@@ -80,7 +81,7 @@ final class NetworkChecks {
             try {
                 tls = Optional.of(sslContext(settings));
             } catch (GeneralSecurityException | IOException | RuntimeException e) {
-                report.add(Check.failure(SECTION, "tls", "cannot load the trusted CAs: " + e, "check s3.ssl.ca-file"));
+                report.add(Check.failure(SECTION, "tls", "cannot load the trusted CAs: " + e, "check " + S3ConfigOptions.SSL_CA_FILE.key()));
                 return;
             }
         }
@@ -105,7 +106,7 @@ final class NetworkChecks {
                         SECTION,
                         "tls",
                         chain(((HttpsURLConnection) connection).getServerCertificates())
-                                + (settings.client().sslCaFile() == null ? "" : "; trusted with s3.ssl.ca-file")));
+                                + (settings.client().sslCaFile() == null ? "" : "; trusted with " + S3ConfigOptions.SSL_CA_FILE.key())));
             } else {
                 report.add(Check.ok(SECTION, "tls", "none: plain HTTP to " + endpoint));
             }
@@ -116,13 +117,13 @@ final class NetworkChecks {
                     SECTION,
                     "tls",
                     "the TLS handshake with " + endpoint.getHost() + " failed: " + e.getMessage(),
-                    "a private CA: give its certificate in PEM with s3.ssl.ca-file"));
+                    "a private CA: give its certificate in PEM with " + S3ConfigOptions.SSL_CA_FILE.key()));
         } catch (IOException e) {
             report.add(Check.failure(
                     SECTION,
                     "connect",
                     "no answer from " + endpoint + ": " + e,
-                    "check s3.endpoint, the network path (security groups, NetworkPolicy) and s3.proxy.*"));
+                    "check " + S3ConfigOptions.ENDPOINT.key() + ", the network path (security groups, NetworkPolicy) and s3.proxy.*"));
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.flinks3.doctor;
 
+import dev.flinks3.fs.S3ConfigOptions;
 import dev.flinks3.multipart.ConditionProbes;
 import dev.flinks3.transfer.CompletedPart;
 import dev.flinks3.transfer.Futures;
@@ -154,7 +155,7 @@ final class StoreProbes {
     /** The plugin's own finding from its first upload answers: does the server check x-amz-checksum-crc32c? */
     private void checksumHeader() {
         if (!settings.client().checksumsEnabled()) {
-            report.add(Check.ok(SECTION, "checksum header", "not sent (s3.checksum-validation.enabled: false)"));
+            report.add(Check.ok(SECTION, "checksum header", "not sent (" + S3ConfigOptions.CHECKSUM_VALIDATION_ENABLED.key() + ": false)"));
         } else if (client.checksFlexibleChecksums()) {
             report.add(Check.ok(
                     SECTION,
@@ -166,7 +167,7 @@ final class StoreProbes {
                     "checksum header",
                     "the server ignored or refused x-amz-checksum-crc32c: the plugin verifies uploads with Content-MD5"
                             + " instead (after one refused request where the server refuses the header)",
-                    "s3.checksum-validation.enabled: false sends Content-MD5 from the first request"));
+                    S3ConfigOptions.CHECKSUM_VALIDATION_ENABLED.key() + ": false sends Content-MD5 from the first request"));
         }
     }
 
@@ -278,7 +279,7 @@ final class StoreProbes {
                             "multipart upload",
                             "parts work, but the store completes only uploads whose parts but the last have one size ("
                                     + CredentialChecks.firstLine(e.getMessage()) + ")",
-                            "s3.upload.uniform-parts: true"));
+                            S3ConfigOptions.UNIFORM_PARTS.key() + ": true"));
                 } else {
                     throw e;
                 }
@@ -308,7 +309,7 @@ final class StoreProbes {
                                         SECTION,
                                         "ListMultipartUploads",
                                         "the open upload is not listed",
-                                        "abandoned uploads cannot be found and purged (s3.multipart.purge.age): add a bucket"
+                                        "abandoned uploads cannot be found and purged (" + S3ConfigOptions.MULTIPART_PURGE_AGE.key() + "): add a bucket"
                                                 + " lifecycle rule that aborts incomplete uploads"));
             } catch (IOException e) {
                 report.add(failed("ListMultipartUploads", "s3:ListBucketMultipartUploads", e));
@@ -347,8 +348,8 @@ final class StoreProbes {
                         "If-None-Match: * is ignored on " + ignored + ": the plugin checks with a HEAD before those"
                                 + " commits instead, which leaves a short race between two writers of one key",
                         settings.upload().conditionalWritesEnabled()
-                                ? "s3.conditional-writes.enabled: false skips the probe; nothing else to change"
-                                : "none (s3.conditional-writes.enabled is already false)"));
+                                ? S3ConfigOptions.CONDITIONAL_WRITES_ENABLED.key() + ": false skips the probe; nothing else to change"
+                                : "none (" + S3ConfigOptions.CONDITIONAL_WRITES_ENABLED.key() + " is already false)"));
             }
         } catch (IOException e) {
             report.add(failed("conditional create", "s3:PutObject", e));
@@ -402,8 +403,8 @@ final class StoreProbes {
                     "the server refuses checksum trailers (" + e.statusCode() + " "
                             + e.awsErrorDetails().errorCode() + "); the default engine sends none",
                     settings.client().client().name().equals("CRT")
-                            ? "s3.client: sdk (the CRT engine sends trailers)"
-                            : "keep s3.client: sdk"));
+                            ? S3ConfigOptions.S3_CLIENT.key() + ": sdk (the CRT engine sends trailers)"
+                            : "keep " + S3ConfigOptions.S3_CLIENT.key() + ": sdk"));
         }
     }
 
@@ -441,7 +442,7 @@ final class StoreProbes {
                     + (head.ssekmsKeyId() == null ? "" : " with key " + head.ssekmsKeyId());
             boolean wantsKms = configured.contains("KMS");
             if (wantsKms && (stored == null || !stored.startsWith("aws:kms"))) {
-                report.add(Check.failure(SECTION, "SSE", detail, "the store did not apply SSE-KMS: check s3.sse.type"));
+                report.add(Check.failure(SECTION, "SSE", detail, "the store did not apply SSE-KMS: check " + S3ConfigOptions.SSE_TYPE.key()));
             } else {
                 report.add(Check.ok(SECTION, "SSE", detail));
             }

@@ -1,5 +1,6 @@
 package dev.flinks3.doctor;
 
+import dev.flinks3.fs.S3ConfigOptions;
 import dev.flinks3.transfer.Futures;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.S3Location;
@@ -103,13 +104,13 @@ final class ThroughputProbe {
         List<String> advice = new ArrayList<>();
         if (writeMany > 1.5 * writeOne || readMany > 1.5 * readOne) {
             advice.add("the store is faster with more connections: keep several parts in flight per stream"
-                    + " (s3.upload.max.concurrent.uploads, now "
+                    + " (" + S3ConfigOptions.MAX_PARTS_IN_FLIGHT.key() + ", now "
                     + settings.upload().maxPartsInFlightPerStream()
-                    + ") and s3.connection.max (now " + settings.client().maxConnections()
+                    + ") and " + S3ConfigOptions.MAX_CONNECTIONS.key() + " (now " + settings.client().maxConnections()
                     + ") at least slots x parts in flight");
         } else {
             advice.add("one connection already takes what the store gives: more connections will not speed up a"
-                    + " stream; larger parts (s3.upload.min.part.size, now "
+                    + " stream; larger parts (" + S3ConfigOptions.PART_SIZE.key() + ", now "
                     + settings.upload().partSizeBytes() / (1024 * 1024)
                     + " MiB) mean fewer requests");
         }
@@ -117,7 +118,7 @@ final class ThroughputProbe {
             advice.add(String.format(
                     Locale.ROOT,
                     "a %.0f ms round trip makes small reads expensive: a larger"
-                            + " s3.read.ahead-size keeps sequential reads streaming",
+                            + " " + S3ConfigOptions.READ_AHEAD_SIZE.key() + " keeps sequential reads streaming",
                     headMs));
         }
         return String.join("; ", advice);
