@@ -153,6 +153,21 @@ class RecoverableSerializerGoldenBytesTest {
     }
 
     /**
+     * A pending file of another plugin that this plugin checkpoints again (a job restored from that plugin's
+     * savepoint and checkpointed before the file's commit) is written in version 3 around the other plugin's bytes.
+     */
+    @Test
+    void anotherPluginsCommittableIsWrittenAgainAsItsVersion3GoldenBytes() throws IOException {
+        S3CommitRecoverableSerializer serializer = S3CommitRecoverableSerializer.INSTANCE;
+        RecoverableWriter.CommitRecoverable nativeCommittable =
+                serializer.deserialize(1, bytes(golden("native-commit-v1.hex")));
+
+        assertThat(hex(serializer.serialize(nativeCommittable))).isEqualTo(golden("commit-native-v3.hex"));
+        assertThat(serializer.deserialize(3, bytes(golden("commit-native-v3.hex"))))
+                .isEqualTo(nativeCommittable);
+    }
+
+    /**
      * The other plugins' golden bytes are what their real serializers write: the files are test data those
      * plugins produced, and they stay readable as such.
      */
