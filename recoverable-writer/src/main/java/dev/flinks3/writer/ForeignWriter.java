@@ -12,23 +12,46 @@ public enum ForeignWriter {
      * version 1, little-endian, opened by the magic number {@code 0x98761432}. Its incomplete-part object sits
      * beside the target as {@code _<name>_tmp_<uuid>}.
      */
-    FLINK_S3_FS_HADOOP(1, "flink-s3-fs-hadoop", "S3RecoverableSerializer"),
+    FLINK_S3_FS_HADOOP(
+            1,
+            "flink-s3-fs-hadoop",
+            "S3RecoverableSerializer",
+            "Its parts were removed after the savepoint (a lifecycle rule for incomplete multipart uploads, or by"
+                    + " hand): the records of that file in progress are lost. Restore from a savepoint taken with"
+                    + " 'flink stop --drain' on flink-s3-fs-hadoop, which leaves no file in progress"),
 
     /**
      * Flink 2.3's {@code flink-s3-fs-native}: {@code NativeS3RecoverableSerializer} version 1, Java data output
      * with modified UTF-8 strings, no magic number. Its incomplete-part object is {@code
      * <key>/.incomplete/<upload id>/<uuid>}.
      */
-    FLINK_S3_FS_NATIVE(2, "flink-s3-fs-native", "NativeS3RecoverableSerializer");
+    FLINK_S3_FS_NATIVE(
+            2,
+            "flink-s3-fs-native",
+            "NativeS3RecoverableSerializer",
+            "flink-s3-fs-native 2.3.0 aborts the upload of a file in progress when its job is cancelled, fails or"
+                    + " stops with a savepoint without --drain, so no plugin can resume that file from the savepoint"
+                    + " (flink-s3-fs-native neither): its records are lost. Restore from a savepoint taken with"
+                    + " 'flink stop --drain' on flink-s3-fs-native, which leaves no file in progress");
 
     private final int code;
     private final String plugin;
     private final String serializer;
+    private final String lostUploadAdvice;
 
-    ForeignWriter(int code, String plugin, String serializer) {
+    ForeignWriter(int code, String plugin, String serializer, String lostUploadAdvice) {
         this.code = code;
         this.plugin = plugin;
         this.serializer = serializer;
+        this.lostUploadAdvice = lostUploadAdvice;
+    }
+
+    /**
+     * What it means and what to do when the multipart upload of a file this plugin left in progress is gone or
+     * lacks its parts on resume: why it may be gone and which savepoint to restore instead.
+     */
+    String lostUploadAdvice() {
+        return lostUploadAdvice;
     }
 
     /** The plugin's artifact name, as users know it. */

@@ -112,7 +112,12 @@ public final class S3RecoverableWriter implements RecoverableWriter {
         S3Location target = foreignTarget(state);
         checkNotCommitted(target);
         String recorded = state.writer().plugin() + "'s recoverable";
-        List<CompletedPart> parts = uploadedParts(target, state.uploadId(), state.parts(), recorded);
+        List<CompletedPart> parts;
+        try {
+            parts = uploadedParts(target, state.uploadId(), state.parts(), recorded);
+        } catch (IOException lost) {
+            throw new IOException(lost.getMessage() + ". " + state.writer().lostUploadAdvice(), lost);
+        }
         long partBytes = 0;
         for (CompletedPart part : parts) {
             partBytes += part.sizeBytes();

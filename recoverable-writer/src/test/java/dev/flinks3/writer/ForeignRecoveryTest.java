@@ -114,7 +114,9 @@ class ForeignRecoveryTest {
         assertThatThrownBy(() -> writer.recover(readResumable(state)))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("part 1")
-                .hasMessageContaining("flink-s3-fs-native");
+                .hasMessageContaining("flink-s3-fs-native")
+                .hasMessageContaining("aborts the upload of a file in progress")
+                .hasMessageContaining("flink stop --drain");
     }
 
     @Test
