@@ -1,8 +1,13 @@
 package dev.flinks3.it.migration;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import dev.flinks3.it.SharedS3Proxy;
+import dev.flinks3.testserver.EmbeddedS3Server;
+import java.io.IOException;
 import java.net.MalformedURLException;
+import java.net.URI;
 import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
+import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.plugin.DefaultPluginManager;
 import org.apache.flink.core.plugin.PluginDescriptor;
 import org.apache.flink.core.plugin.PluginManager;
@@ -79,6 +85,37 @@ enum RivalPlugin {
     /** True if this plugin serves {@code scheme}. */
     boolean serves(String scheme) {
         return factories.containsKey(scheme);
+    }
+
+    /**
+     * Installs the plugins of a Flink process: ours (on the class path) and {@code rival}, if not null, from its
+     * own plugin folder; {@code preferRival} gives the other plugin every scheme it serves.
+     */
+    static void install(RivalPlugin rival, boolean preferRival) {
+        EmbeddedS3Server server = SharedS3Proxy.server();
+        Map<String, String> config = new HashMap<>();
+        // The spellings every one of the four plugins reads.
+        config.put("s3.endpoint", server.endpoint().toString());
+        config.put("s3.access-key", server.accessKey());
+        config.put("s3.secret-key", server.secretKey());
+        config.put("s3.region", server.region());
+        config.put("s3.endpoint.region", server.region());
+        config.put("s3.path.style.access", "true");
+        config.put("s3.upload.min.part.size", "5242880");
+        if (rival != null && preferRival) {
+            config.putAll(rival.preferred());
+        }
+        FileSystem.initialize(Configuration.fromMap(config), rival == null ? null : rival.plugins());
+    }
+
+    /** Asserts which plugin serves {@code directory}'s scheme now: {@code rival}, or ours if null. */
+    static void assertServedBy(String directory, RivalPlugin rival) throws IOException {
+        String served = FileSystem.get(URI.create(directory)).getClass().getName();
+        if (rival == null) {
+            assertThat(served).as("the filesystem of %s", directory).startsWith("dev.flinks3.");
+        } else {
+            assertThat(served).as("the filesystem of %s", directory).doesNotStartWith("dev.flinks3.");
+        }
     }
 
     @Override

@@ -9,13 +9,10 @@ import dev.flinks3.testserver.AnswerRewriteFilter;
 import dev.flinks3.testserver.EmbeddedS3Server;
 import dev.flinks3.testserver.RequestKind;
 import java.io.IOException;
-import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.JobID;
@@ -62,9 +59,9 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  *       flink-s3-fs-native} ({@code s3://}), taken with one file in progress (parts and an incomplete part) and
  *       one pending (its commit refused, so it stays pending), restored on ours: every record in exactly one
  *       committed file, nothing else under the output, no multipart upload left open;
- *   <li>checkpoints of RocksDB (incremental, through presto on {@code s3p://}; full, through hadoop on {@code
- *       s3a://}) and of ForSt (through native on {@code s3://}), restored on ours with the state checked against
- *       the source ({@link CountingState});
+ *   <li>checkpoints of RocksDB (incremental, through presto on {@code s3p://} and through native on {@code
+ *       s3://}; full, through hadoop on {@code s3a://}) and of ForSt (through native on {@code s3://}), restored on
+ *       ours with the state checked against the source ({@link CountingState});
  *   <li>the way back: an incremental RocksDB checkpoint written by ours restored by each of the three.
  * </ul>
  *
@@ -125,6 +122,11 @@ class SwitchPluginsTest {
     }
 
     @Test
+    void anIncrementalRocksDbCheckpointOfNativeOnS3IsRestoredOnOurs() throws Exception {
+        stateRestoredOnOurs(RivalPlugin.NATIVE, "s3", "rocksdb", true);
+    }
+
+    @Test
     void aForStCheckpointOfNativeOnS3IsRestoredOnOurs() throws Exception {
         stateRestoredOnOurs(RivalPlugin.NATIVE, "s3", "forst", true);
     }
@@ -132,12 +134,12 @@ class SwitchPluginsTest {
     /** Rolling back: what ours wrote of RocksDB's state is plain S3 objects every other plugin reads. */
     @Test
     void anIncrementalRocksDbCheckpointOfOursIsRestoredByEachOtherPlugin() throws Exception {
-        install(null, false);
+        RivalPlugin.install(null, false);
         String directory = "s3://" + BUCKET + "/" + run + "/ours-rocksdb";
         String checkpoint = checkpointOf("rocksdb", true, directory);
         for (RivalPlugin rival : RivalPlugin.values()) {
-            install(rival, true);
-            assertServedBy(directory, rival);
+            RivalPlugin.install(rival, true);
+            RivalPlugin.assertServedBy(directory, rival);
             restoreAndCheck(checkpoint, "rocksdb", directory + "-" + rival, "ours' checkpoint restored by " + rival);
         }
     }
@@ -152,8 +154,8 @@ class SwitchPluginsTest {
         String base = run + "/ours-filesink";
         String directory = "s3a://" + BUCKET + "/" + base;
         Path output = new Path(directory + "/out");
-        install(null, false);
-        assertServedBy(directory, null);
+        RivalPlugin.install(null, false);
+        RivalPlugin.assertServedBy(directory, null);
         Lines.slowFrom = 14_000;
         String savepoint;
         try {
@@ -171,8 +173,8 @@ class SwitchPluginsTest {
                 .as("files left in progress or pending by the drained stop")
                 .isEmpty();
 
-        install(RivalPlugin.HADOOP, true);
-        assertServedBy(directory, RivalPlugin.HADOOP);
+        RivalPlugin.install(RivalPlugin.HADOOP, true);
+        RivalPlugin.assertServedBy(directory, RivalPlugin.HADOOP);
         JobResult refused = cluster.requestJobResult(
                         submit(fileSinkJob(output, directory, Duration.ofMillis(200), 0, "sink"), savepoint))
                 .get(WAIT.toSeconds(), TimeUnit.SECONDS);
@@ -196,13 +198,13 @@ class SwitchPluginsTest {
     private void stateRestoredOnOurs(RivalPlugin rival, String scheme, String backend, boolean incremental)
             throws Exception {
         String directory = scheme + "://" + BUCKET + "/" + run + "/" + rival + "-" + backend;
-        install(rival, true);
-        assertServedBy(directory, rival);
+        RivalPlugin.install(rival, true);
+        RivalPlugin.assertServedBy(directory, rival);
         String checkpoint = checkpointOf(backend, incremental, directory);
         assertThat(checkpoint).startsWith(scheme + "://");
 
-        install(rival, false);
-        assertServedBy(directory, null);
+        RivalPlugin.install(rival, false);
+        RivalPlugin.assertServedBy(directory, null);
         restoreAndCheck(checkpoint, backend, directory + "-restored", rival + "'s checkpoint restored on ours");
     }
 
@@ -262,8 +264,8 @@ class SwitchPluginsTest {
         String directory = scheme + "://" + BUCKET + "/" + base;
         Path output = new Path(directory + "/out");
         EmbeddedS3Server server = SharedS3Proxy.server();
-        install(rival, true);
-        assertServedBy(directory, rival);
+        RivalPlugin.install(rival, true);
+        RivalPlugin.assertServedBy(directory, rival);
         // The other plugin's commits are refused: its pending file stays pending in the savepoint.
         AnswerRewriteFilter.Rule refused = server.answers()
                 .refuse(
@@ -305,8 +307,8 @@ class SwitchPluginsTest {
                 .as("files committed by %s (its commits were refused %d times)", rival, refused.applied())
                 .noneMatch(object -> object.key().matches(base + "/out/part-[^/]+"));
 
-        install(rival, false);
-        assertServedBy(directory, null);
+        RivalPlugin.install(rival, false);
+        RivalPlugin.assertServedBy(directory, null);
         JobResult result = cluster.requestJobResult(
                         submit(fileSinkJob(output, directory, Duration.ofMillis(200), 0, "sink"), savepoint))
                 .get(WAIT.toSeconds(), TimeUnit.SECONDS);
@@ -367,37 +369,6 @@ class SwitchPluginsTest {
         }
         assertThat(twice).as("records committed twice").isEmpty();
         assertThat(seen.cardinality()).as("distinct records committed").isEqualTo((int) SINK_RECORDS);
-    }
-
-    /**
-     * Installs the plugins of a Flink process: ours (on the class path) and {@code rival}, if not null, from its
-     * own plugin folder; {@code preferRival} gives the other plugin every scheme it serves.
-     */
-    private static void install(RivalPlugin rival, boolean preferRival) {
-        EmbeddedS3Server server = SharedS3Proxy.server();
-        Map<String, String> config = new HashMap<>();
-        // The spellings every one of the four plugins reads.
-        config.put("s3.endpoint", server.endpoint().toString());
-        config.put("s3.access-key", server.accessKey());
-        config.put("s3.secret-key", server.secretKey());
-        config.put("s3.region", server.region());
-        config.put("s3.endpoint.region", server.region());
-        config.put("s3.path.style.access", "true");
-        config.put("s3.upload.min.part.size", "5242880");
-        if (rival != null && preferRival) {
-            config.putAll(rival.preferred());
-        }
-        FileSystem.initialize(Configuration.fromMap(config), rival == null ? null : rival.plugins());
-    }
-
-    /** Asserts which plugin serves {@code directory}'s scheme now: {@code rival}, or ours if null. */
-    private static void assertServedBy(String directory, RivalPlugin rival) throws IOException {
-        String served = FileSystem.get(URI.create(directory)).getClass().getName();
-        if (rival == null) {
-            assertThat(served).as("the filesystem of %s", directory).startsWith("dev.flinks3.");
-        } else {
-            assertThat(served).as("the filesystem of %s", directory).doesNotStartWith("dev.flinks3.");
-        }
     }
 
     private JobID submit(StreamExecutionEnvironment env, String restoreFrom) throws Exception {
