@@ -5,12 +5,15 @@ import dev.flinks3.it.S3TestTarget;
 import dev.flinks3.testserver.AnswerRewriteFilter;
 import dev.flinks3.testserver.EmbeddedS3Server;
 import dev.flinks3.testserver.RequestKind;
+import dev.flinks3.testserver.RequestRecord;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.stream.Collectors;
 import org.apache.flink.core.fs.FSDataOutputStream;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.FileSystem.WriteMode;
@@ -74,6 +77,48 @@ final class RewrittenAnswersServer implements AutoCloseable {
 
     static void close(FileSystemFactory factory) {
         FlinkS3FileSystems.closeClients(factory);
+    }
+
+    /**
+     * Refuses CompleteMultipartUpload with 400 {@code InvalidPart} when the key's UploadParts have more than
+     * one size besides the largest, as Cloudflare R2 answers uploads whose parts but the last differ in size,
+     * until the rules are cleared.
+     *
+     * @return the armed rule, whose {@code applied()} counts the refusals
+     */
+    AnswerRewriteFilter.Rule refuseUnequalParts() {
+        return answers()
+                .refuse(
+                        RequestKind.COMPLETE_MULTIPART_UPLOAD,
+                        complete -> partsDifferInSize(key(complete.getRequestURI())),
+                        AnswerRewriteFilter.ALWAYS,
+                        400,
+                        "InvalidPart",
+                        "All non-trailing parts must have the same length.");
+    }
+
+    /** The body sizes, in bytes, of the UploadParts the server received for {@code key}. */
+    List<Long> partSizes(String key) {
+        return server.requestLog().entries(RequestKind.UPLOAD_PART).stream()
+                .filter(r -> r.key().equals(key))
+                .map(RewrittenAnswersServer::bodyBytes)
+                .collect(Collectors.toList());
+    }
+
+    private boolean partsDifferInSize(String key) {
+        List<Long> sizes = partSizes(key);
+        long largest = sizes.stream().mapToLong(Long::longValue).max().orElse(0);
+        return sizes.stream().filter(size -> size != largest).count() > 1;
+    }
+
+    private static String key(String requestUri) {
+        return requestUri.substring(("/" + BUCKET + "/").length());
+    }
+
+    private static long bodyBytes(RequestRecord upload) {
+        return Long.parseLong(upload.header("x-amz-decoded-content-length")
+                .or(() -> upload.header("Content-Length"))
+                .orElseThrow());
     }
 
     /** Requests of a kind the server received so far. */

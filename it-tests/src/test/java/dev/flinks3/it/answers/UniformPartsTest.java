@@ -5,17 +5,12 @@ import static dev.flinks3.it.answers.RewrittenAnswersServer.read;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import dev.flinks3.testserver.AnswerRewriteFilter;
-import dev.flinks3.testserver.RequestKind;
-import dev.flinks3.testserver.RequestRecord;
-import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.FileSystemFactory;
 import org.apache.flink.core.fs.Path;
@@ -48,14 +43,7 @@ class UniformPartsTest {
     @BeforeAll
     void start() {
         server = new RewrittenAnswersServer(true);
-        server.answers()
-                .refuse(
-                        RequestKind.COMPLETE_MULTIPART_UPLOAD,
-                        this::partsDifferInSize,
-                        AnswerRewriteFilter.ALWAYS,
-                        400,
-                        "InvalidPart",
-                        "All non-trailing parts must have the same length.");
+        server.refuseUnequalParts();
     }
 
     @AfterEach
@@ -122,26 +110,8 @@ class UniformPartsTest {
         resumed.closeForCommit().commit();
     }
 
-    /** CompleteMultipartUpload's condition: the key's UploadParts have more than one size besides the last's. */
-    private boolean partsDifferInSize(HttpServletRequest complete) {
-        String prefix = "/" + RewrittenAnswersServer.BUCKET + "/";
-        String key = complete.getRequestURI().substring(prefix.length());
-        List<Long> sizes = partSizes(key);
-        long largest = sizes.stream().mapToLong(Long::longValue).max().orElse(0);
-        return sizes.stream().filter(size -> size != largest).count() > 1;
-    }
-
     private List<Long> partSizes(String key) {
-        return server.server().requestLog().entries(RequestKind.UPLOAD_PART).stream()
-                .filter(r -> r.key().equals(key))
-                .map(UniformPartsTest::bodyBytes)
-                .collect(Collectors.toList());
-    }
-
-    private static long bodyBytes(RequestRecord upload) {
-        return Long.parseLong(upload.header("x-amz-decoded-content-length")
-                .or(() -> upload.header("Content-Length"))
-                .orElseThrow());
+        return server.partSizes(key);
     }
 
     private Path path(String relative) {
