@@ -5,34 +5,41 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * How one figure of one process grew over a soak, as two slopes the soak's rules bound ({@link SoakRules}):
+ * How one figure of one process grew over a soak, as two slopes the soak's rules bound ({@link SoakRules}). Both are
+ * built on lower quartiles, not on single samples or means: a figure that leaks rises at every sample, while a
+ * checkpoint's part buffers, its transfer threads and the connections it opens come and go, so a sample taken during
+ * a checkpoint reads high and one between checkpoints reads what is held. The lower quartile is what the process
+ * holds a quarter of the time or more.
  *
  * <ul>
- *   <li><b>per hour</b>: the least-squares slope of the figure over time inside stretches, pooled over every stretch
- *       (each stretch's samples are centred on their own mean time and value, so a step between two stretches adds
- *       nothing): growth while the job runs and checkpoints, a leak per checkpoint among it;
- *   <li><b>per TaskManager stop</b>: the least-squares slope of the stretches' levels (each one's median) over the
- *       number of the stop that opened it, from the stretch after the first stop on: what each stop leaves behind
- *       in a process that lives through it, and what grew over time between two stops. The first stop's own step is
- *       left out: the first restore sets up what later restores reuse (a pool's first threads, a read-ahead buffer).
+ *   <li><b>per hour</b>: the rise inside stretches: in each stretch the lower quartile of its second half less that of
+ *       its first half, summed over the stretches and divided by the time between the halves' middles, summed too.
+ *       A step between two stretches adds nothing: growth while the job runs and checkpoints, a leak per
+ *       checkpoint among it;
+ *   <li><b>per TaskManager stop</b>: the slope of the stretches' levels (each one's lower quartile) over the number
+ *       of the stop that opened it (the Theil-Sen estimate: the median of the slopes between every two levels, which
+ *       one odd stretch does not move), from the stretch after the first stop on: what each stop leaves behind in
+ *       a process that lives through it, and what grew over the time between stops. The first stop's own step is
+ *       left out: the first restore sets up what later restores reuse (a pool's first threads, a read buffer).
  * </ul>
  *
- * A stretch is one process's settled samples between two TaskManager stops: from a little after the job recovered
+ * A stretch is one process's settled samples between two TaskManager stops: from a little after the jobs recovered
  * from one stop until the next stop (see {@link SoakReport}).
  *
  * @param perHour units per hour, NaN if no stretch had {@value #MIN_SAMPLES} samples
- * @param stretchesForSlope the stretches the slope per hour pooled
+ * @param stretchesForSlope the stretches the slope per hour summed over
  * @param perStop units per stop, NaN if fewer than {@value #MIN_LEVELS} stretches after stops had a level
- * @param levels the median of each stretch after a stop that had {@value #MIN_SAMPLES} samples, in stop order
+ * @param levels the lower quartile of each stretch after a stop that had {@value #MIN_SAMPLES} samples, in stop
+ *     order
  * @param stopsOfLevels the number of the stop that opened each of those stretches (1 for the first stop)
  */
 public record Growth(
         double perHour, int stretchesForSlope, double perStop, List<Double> levels, List<Integer> stopsOfLevels) {
 
-    /** Samples a stretch needs to count: fewer carry no slope and a level no better than one sample. */
-    static final int MIN_SAMPLES = 3;
+    /** Samples a stretch needs to count: two in each half. */
+    static final int MIN_SAMPLES = 4;
 
-    /** Levels the slope per stop needs: two would make one difference of two medians the verdict. */
+    /** Levels the slope per stop needs: two would make one difference of two levels the verdict. */
     static final int MIN_LEVELS = 3;
 
     private static final double MS_PER_HOUR = 3_600_000;
@@ -64,9 +71,9 @@ public record Growth(
      *     its stretches' levels belong to different processes, and only its slope per hour is judged)
      */
     public static Growth of(List<Stretch> stretches, boolean judgeStops) {
-        double covariance = 0;
-        double variance = 0;
-        int pooled = 0;
+        double rise = 0;
+        double millis = 0;
+        int counted = 0;
         List<Double> levels = new ArrayList<>();
         List<Integer> stops = new ArrayList<>();
         for (Stretch stretch : stretches) {
@@ -74,26 +81,21 @@ public record Growth(
             if (n < MIN_SAMPLES) {
                 continue;
             }
-            pooled++;
-            double meanT = 0;
-            double meanV = 0;
-            for (int i = 0; i < n; i++) {
-                meanT += (double) (stretch.timesMillis()[i] - stretch.timesMillis()[0]) / n;
-                meanV += stretch.values()[i] / n;
-            }
-            for (int i = 0; i < n; i++) {
-                double dt = stretch.timesMillis()[i] - stretch.timesMillis()[0] - meanT;
-                covariance += dt * (stretch.values()[i] - meanV);
-                variance += dt * dt;
-            }
+            counted++;
+            int half = n / 2;
+            long[] times = stretch.timesMillis();
+            double[] values = stretch.values();
+            rise += lowerQuartile(Arrays.copyOfRange(values, n - half, n))
+                    - lowerQuartile(Arrays.copyOfRange(values, 0, half));
+            millis += middle(times, n - half, n) - middle(times, 0, half);
             if (judgeStops && stretch.stop() >= 1) {
-                levels.add(median(stretch.values()));
+                levels.add(lowerQuartile(values));
                 stops.add(stretch.stop());
             }
         }
-        double perHour = pooled == 0 ? Double.NaN : variance == 0 ? 0 : covariance / variance * MS_PER_HOUR;
-        double perStop = levels.size() < MIN_LEVELS ? Double.NaN : slope(stops, levels);
-        return new Growth(perHour, pooled, perStop, levels, stops);
+        double perHour = counted == 0 ? Double.NaN : millis <= 0 ? 0 : rise / millis * MS_PER_HOUR;
+        double perStop = levels.size() < MIN_LEVELS ? Double.NaN : theilSen(stops, levels);
+        return new Growth(perHour, counted, perStop, levels, stops);
     }
 
     /** Whether the slope per stop was computed. */
@@ -101,24 +103,37 @@ public record Growth(
         return !Double.isNaN(perStop);
     }
 
-    private static double slope(List<Integer> xs, List<Double> ys) {
-        int n = xs.size();
-        double meanX = xs.stream().mapToDouble(Integer::doubleValue).average().orElse(0);
-        double meanY = ys.stream().mapToDouble(Double::doubleValue).average().orElse(0);
-        double covariance = 0;
-        double variance = 0;
-        for (int i = 0; i < n; i++) {
-            covariance += (xs.get(i) - meanX) * (ys.get(i) - meanY);
-            variance += (xs.get(i) - meanX) * (xs.get(i) - meanX);
+    /** The median of the slopes between every two points with different x. */
+    private static double theilSen(List<Integer> xs, List<Double> ys) {
+        List<Double> slopes = new ArrayList<>();
+        for (int i = 0; i < xs.size(); i++) {
+            for (int j = i + 1; j < xs.size(); j++) {
+                if (!xs.get(i).equals(xs.get(j))) {
+                    slopes.add((ys.get(j) - ys.get(i)) / (xs.get(j) - xs.get(i)));
+                }
+            }
         }
-        return variance == 0 ? 0 : covariance / variance;
+        return slopes.isEmpty()
+                ? 0
+                : quantile(slopes.stream().mapToDouble(Double::doubleValue).toArray(), 0.5);
     }
 
-    /** The median of {@code values}, which is not empty. */
-    static double median(double[] values) {
+    private static double middle(long[] times, int from, int to) {
+        return (times[from] + times[to - 1]) / 2.0;
+    }
+
+    /** The lower quartile of {@code values}, which is not empty. */
+    static double lowerQuartile(double[] values) {
+        return quantile(values, 0.25);
+    }
+
+    /** The {@code q} quantile of {@code values} (linear between the two nearest ranks). */
+    static double quantile(double[] values, double q) {
         double[] sorted = values.clone();
         Arrays.sort(sorted);
-        int middle = sorted.length / 2;
-        return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+        double rank = q * (sorted.length - 1);
+        int below = (int) Math.floor(rank);
+        int above = Math.min(sorted.length - 1, below + 1);
+        return sorted[below] + (rank - below) * (sorted[above] - sorted[below]);
     }
 }

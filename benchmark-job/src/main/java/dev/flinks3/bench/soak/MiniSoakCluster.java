@@ -46,7 +46,7 @@ final class MiniSoakCluster implements SoakCluster {
     @Override
     public String stopTaskManager() throws Exception {
         cluster.replaceTaskManager();
-        return PROCESS;
+        return "";
     }
 
     @Override

@@ -386,8 +386,9 @@ public final class RunSoakCommand implements Callable<Integer> {
         long stoppedNanos = System.nanoTime();
         String stopped = cluster.stopTaskManager();
         long openAtStop = uploads.recordStop();
-        events.line(stopped + " stopped" + (inProgress > 0 ? " during checkpoint " + inProgress : "") + "; "
-                + openAtStop + " multipart uploads open at the server");
+        events.line((stopped.isEmpty() ? "the MiniCluster's TaskManager" : stopped) + " stopped"
+                + (inProgress > 0 ? " during checkpoint " + inProgress : "") + "; " + openAtStop
+                + " multipart uploads open at the server");
         long deadline = stoppedNanos + RECOVERY_TIMEOUT.toNanos();
         long[] restored = new long[jobs.size()];
         while (System.nanoTime() < deadline) {

@@ -24,7 +24,8 @@ interface SoakCluster extends AutoCloseable {
     /**
      * Takes a TaskManager away as the soak's fault and starts another in its place.
      *
-     * @return the name of the TaskManager process taken away ({@link SampledProcess#name()})
+     * @return the name of the process killed ({@link SampledProcess#name()}), empty if the TaskManager lived in a
+     *     process that lives on
      * @throws Exception if the TaskManager could not be stopped or the next one not started
      */
     String stopTaskManager() throws Exception;

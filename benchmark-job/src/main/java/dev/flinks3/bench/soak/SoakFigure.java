@@ -11,11 +11,16 @@ public enum SoakFigure {
     HEAP_AFTER_GC("heap after GC", "MB", 1e6, SoakSample::heapAfterGcBytes),
     THREADS("threads", "threads", 1, SoakSample::threads),
     FILE_DESCRIPTORS(
-            "open file descriptors (outside RocksDB's database folders)",
+            "open file descriptors (but connections to S3 and RocksDB's database files)",
             "descriptors",
             1,
             SoakSample::openFileDescriptors),
     CONNECTIONS("TCP connections to the S3 endpoint", "connections", 1, SoakSample::connectionsOpen),
+    CONNECTIONS_OUTSIDE_POOLS(
+            "TCP connections to the S3 endpoint outside the plugin's HTTP pools",
+            "connections",
+            1,
+            SoakSample::connectionsOutsidePools),
     POOL_LEASED("HTTP pool connections leased (plugin's gauge)", "connections", 1, SoakSample::poolLeased),
     POOL_IDLE("HTTP pool connections idle (plugin's gauge)", "connections", 1, SoakSample::poolIdle),
     TEMPORARY_FILES(

@@ -75,7 +75,8 @@ public record SoakOutcome(
      * One TaskManager stopped by the fault schedule and the jobs' recovery.
      *
      * @param epochMillis when it was stopped
-     * @param taskManager the process stopped ({@link SoakSample#process()})
+     * @param killedProcess the process killed ({@link SoakSample#process()}); empty when the TaskManager shared the
+     *     soak's JVM (a MiniCluster's) and no process died
      * @param checkpointInProgress the main job's checkpoint the REST API showed in progress at that moment, 0 if none
      * @param restoredCheckpoints the checkpoint each job restored from, in job order, 0 where one did not restore
      * @param recoveryMs from the stop until every job ran again and every subtask verified its restored state, ms;
@@ -86,7 +87,7 @@ public record SoakOutcome(
      */
     public record Kill(
             long epochMillis,
-            String taskManager,
+            String killedProcess,
             long checkpointInProgress,
             List<Long> restoredCheckpoints,
             long recoveryMs,

@@ -134,7 +134,7 @@ public final class SoakReport {
         }
         for (SoakOutcome.Kill kill : soak.kills()) {
             if (!kill.verified()) {
-                failures.add("the stop of " + kill.taskManager() + " at " + Instant.ofEpochMilli(kill.epochMillis())
+                failures.add("the stop of " + stopped(kill) + " at " + Instant.ofEpochMilli(kill.epochMillis())
                         + " was not followed by a verified restore of every job");
             }
         }
@@ -197,7 +197,7 @@ public final class SoakReport {
 
     private void judgeGrowth() {
         Set<String> killed = new LinkedHashSet<>();
-        soak.kills().forEach(k -> killed.add(k.taskManager()));
+        soak.kills().forEach(k -> killed.add(k.killedProcess()));
         Set<String> processes = new LinkedHashSet<>();
         soak.samples().forEach(s -> processes.add(s.process()));
         int stopsInWindow = (int) soak.kills().stream()
@@ -572,7 +572,7 @@ public final class SoakReport {
         for (SoakOutcome.Kill kill : soak.kills()) {
             table.row(List.of(
                     Instant.ofEpochMilli(kill.epochMillis()).toString(),
-                    kill.taskManager(),
+                    stopped(kill),
                     kill.checkpointInProgress() > 0 ? Long.toString(kill.checkpointInProgress()) : "none seen",
                     kill.restoredCheckpoints().toString(),
                     Long.toString(kill.uploadsOpenAtServer()),
@@ -729,6 +729,10 @@ public final class SoakReport {
             plot.addDomainMarker(marker);
         }
         ChartUtils.saveChartAsPNG(file.toFile(), chart, 900, 400);
+    }
+
+    private static String stopped(SoakOutcome.Kill kill) {
+        return kill.killedProcess().isEmpty() ? "the MiniCluster's TaskManager" : kill.killedProcess();
     }
 
     private static String levels(Growth g) {

@@ -48,7 +48,7 @@ public record SoakRules(String name, long settleMillis, Map<SoakFigure, Limit> l
 
     /** The rules of CI's short run: the same limits per stop, per-hour limits wide enough for stretches of 15 s. */
     public static SoakRules shortRun() {
-        return new SoakRules("short", 3_000, limits(150));
+        return new SoakRules("short", 6_000, limits(150));
     }
 
     /**
@@ -77,6 +77,7 @@ public record SoakRules(String name, long settleMillis, Map<SoakFigure, Limit> l
         limits.put(SoakFigure.THREADS, new Limit(2 * hourFactor, 0.5));
         limits.put(SoakFigure.FILE_DESCRIPTORS, new Limit(4 * hourFactor, 0.5));
         limits.put(SoakFigure.CONNECTIONS, new Limit(4 * hourFactor, 0.5));
+        limits.put(SoakFigure.CONNECTIONS_OUTSIDE_POOLS, new Limit(1 * hourFactor, 0.5));
         limits.put(SoakFigure.POOL_LEASED, new Limit(1 * hourFactor, 0.5));
         limits.put(SoakFigure.POOL_IDLE, new Limit(4 * hourFactor, 0.5));
         limits.put(SoakFigure.TEMPORARY_FILES, new Limit(1 * hourFactor, 0.5));

@@ -12,7 +12,8 @@ package dev.flinks3.bench.soak;
  * @param heapAfterGcBytes heap in use right after a full collection asked for at this reading, bytes
  * @param threads live threads of the JVM
  * @param openFileDescriptors entries of {@code /proc/<pid>/fd}, except files under a RocksDB database folder
- *     ({@code .../db/...} below the process's temporary folders: RocksDB opens and closes those with compactions)
+ *     ({@code .../db/...} below the process's temporary folders: RocksDB opens and closes those with compactions) and
+ *     the connections to the S3 endpoint (counted in {@code connectionsOpen})
  * @param connectionsOpen the process's TCP sockets whose remote port is the S3 endpoint's, in any state (a
  *     connection the server closed and the process still holds is one it leaked)
  * @param poolLeased connections leased from the plugin's HTTP pools (its gauge, {@link PluginGauges})
@@ -39,4 +40,16 @@ public record SoakSample(
         long uploadsOpenByPlugin,
         long bufferedBytes,
         long readAheadBytes,
-        long partsInFlight) {}
+        long partsInFlight) {
+
+    /**
+     * The connections to the S3 endpoint that neither of the plugin's HTTP pools holds, leased or idle: connections
+     * the process holds outside them (at least 0; -1 without the pools' gauges).
+     */
+    public long connectionsOutsidePools() {
+        if (connectionsOpen < 0 || poolLeased < 0 || poolIdle < 0) {
+            return -1;
+        }
+        return Math.max(0, connectionsOpen - poolLeased - poolIdle);
+    }
+}

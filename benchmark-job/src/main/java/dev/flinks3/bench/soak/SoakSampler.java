@@ -19,8 +19,8 @@ import javax.management.MBeanServerConnection;
 /**
  * Reads a {@link SoakSample} of one Flink process ({@link SampledProcess}): through its MBean server the heap after a
  * full collection ({@link MemoryMXBean#gc()}, then the heap in use), its threads and the plugin's gauges ({@link
- * PluginGauges}); from {@code /proc/<pid>} its file descriptors and its TCP sockets to the S3 endpoint (entries of
- * {@code /proc/<pid>/net/tcp} and {@code tcp6} whose inode is one of the process's sockets); and the temporary files
+ * PluginGauges}); from {@code /proc/<pid>} its TCP sockets to the S3 endpoint (entries of {@code /proc/<pid>/net/tcp}
+ * and {@code tcp6} whose inode is one of the process's sockets) and its other file descriptors; and the temporary files
  * under its folders that outlived a minimum age. Linux only for descriptors and connections (-1 elsewhere).
  * Thread-safe.
  *
@@ -68,6 +68,7 @@ final class SoakSampler {
             // The process is going or not yet reachable: its figures read -1 this time.
         }
         Path proc = Path.of("/proc", Long.toString(process.pid()));
+        Set<String> endpointSockets = endpointSockets(proc);
         return new SoakSample(
                 System.currentTimeMillis(),
                 process.name(),
@@ -75,8 +76,9 @@ final class SoakSampler {
                 process.pid(),
                 heap,
                 threads,
-                openFileDescriptors(proc, process.temporaryDirs()),
-                connectionsToEndpoint(proc),
+                openFileDescriptors(
+                        proc, process.temporaryDirs(), endpointSockets == null ? Set.of() : endpointSockets),
+                endpointSockets == null ? -1 : endpointSockets.size(),
                 PluginGauges.sum(mbeans, PluginGauges.POOL_LEASED),
                 PluginGauges.sum(mbeans, PluginGauges.POOL_IDLE),
                 temporaryFiles(process.temporaryDirs()),
@@ -86,10 +88,15 @@ final class SoakSampler {
                 PluginGauges.sum(mbeans, PluginGauges.PARTS_IN_FLIGHT));
     }
 
-    /** Entries of {@code <proc>/fd}, except files inside a RocksDB database folder below a temporary folder. */
-    static long openFileDescriptors(Path proc, List<Path> temporaryDirs) {
+    /**
+     * Entries of {@code <proc>/fd}, except files inside a RocksDB database folder below a temporary folder and the
+     * sockets in {@code endpointSockets} (the connections to the S3 endpoint, a figure of their own).
+     */
+    static long openFileDescriptors(Path proc, List<Path> temporaryDirs, Set<String> endpointSockets) {
         try (Stream<Path> fds = Files.list(proc.resolve("fd"))) {
-            return fds.filter(fd -> !insideRocksDb(linkTarget(fd), temporaryDirs))
+            return fds.map(SoakSampler::linkTarget)
+                    .filter(target -> !insideRocksDb(target, temporaryDirs))
+                    .filter(target -> !endpointSockets.contains(socketInode(target)))
                     .count();
         } catch (IOException | RuntimeException e) {
             return -1;
@@ -118,26 +125,28 @@ final class SoakSampler {
         }
     }
 
-    /** The inodes of the process's sockets. */
-    private static Set<String> socketInodes(Path proc) throws IOException {
-        Set<String> inodes = new HashSet<>();
-        try (Stream<Path> fds = Files.list(proc.resolve("fd"))) {
-            for (Path fd : (Iterable<Path>) fds::iterator) {
-                String target = linkTarget(fd);
-                if (target.startsWith("socket:[")) {
-                    inodes.add(target.substring("socket:[".length(), target.length() - 1));
-                }
-            }
-        }
-        return inodes;
+    /** The inode of a {@code socket:[inode]} link target, or "" for anything else. */
+    private static String socketInode(String target) {
+        return target.startsWith("socket:[") ? target.substring("socket:[".length(), target.length() - 1) : "";
     }
 
-    /** The process's TCP sockets whose remote port is the endpoint's, in any state; -1 if unreadable. */
-    long connectionsToEndpoint(Path proc) {
+    /**
+     * The inodes of the process's TCP sockets whose remote port is the endpoint's, in any state (a connection the
+     * server closed and the process still holds is one it leaked).
+     *
+     * @return the inodes, or null if they cannot be read
+     */
+    Set<String> endpointSockets(Path proc) {
         try {
-            Set<String> inodes = socketInodes(proc);
+            Set<String> inodes = new HashSet<>();
+            try (Stream<Path> fds = Files.list(proc.resolve("fd"))) {
+                fds.map(SoakSampler::linkTarget)
+                        .map(SoakSampler::socketInode)
+                        .filter(i -> !i.isEmpty())
+                        .forEach(inodes::add);
+            }
             String port = String.format(Locale.ROOT, "%04X", endpointPort);
-            long count = 0;
+            Set<String> toEndpoint = new HashSet<>();
             for (String table : List.of("tcp", "tcp6")) {
                 Path path = proc.resolve("net").resolve(table);
                 if (!Files.isReadable(path)) {
@@ -151,13 +160,13 @@ final class SoakSampler {
                     }
                     String remotePort = fields[2].substring(fields[2].indexOf(':') + 1);
                     if (remotePort.equals(port) && inodes.contains(fields[9])) {
-                        count++;
+                        toEndpoint.add(fields[9]);
                     }
                 }
             }
-            return count;
+            return toEndpoint;
         } catch (IOException | RuntimeException e) {
-            return -1;
+            return null;
         }
     }
 

@@ -75,7 +75,8 @@ class SoakReportTest {
 
         assertThat(report.failures())
                 .anyMatch(f -> f.startsWith(
-                        "open file descriptors (outside RocksDB's database folders) of jobmanager" + " grew +1"))
+                        "open file descriptors (but connections to S3 and RocksDB's database files) of jobmanager"
+                                + " grew +1"))
                 .anyMatch(f -> f.contains("per hour inside stretches, more than 600"));
     }
 

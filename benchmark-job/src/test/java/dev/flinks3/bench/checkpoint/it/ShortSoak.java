@@ -9,7 +9,7 @@ import java.util.List;
 /**
  * CI's short soak as {@link SoakIT} runs it and {@link SoakLeakIT} runs it with a leak injected: 140 s of the job on
  * the embedded server (lan) with every fault kind, a checkpoint every 2 s, parts of 5 MiB so each subtask's 8 MiB
- * checkpoint stream is a multipart upload, a TaskManager of the MiniCluster stopped every 18 s (about six stops), a
+ * checkpoint stream is a multipart upload, a TaskManager of the MiniCluster stopped 12 s after the last one recovered (eight or more stops), a
  * sample every second, and the {@code short} rules of docs/soak.md.
  *
  * @param process the run
@@ -25,7 +25,7 @@ record ShortSoak(LocalModeProcess process, SoakOutcome soak) {
             "--bucket", "soak",
             "--soak-duration", "140s",
             "--sample-interval", "1s",
-            "--kill-interval", "18s",
+            "--kill-interval", "12s",
             "--warm-up-time", "15s",
             "--s3-faults", "0.03",
             "--s3-mid-body-resets", "0.005",
