@@ -3,6 +3,7 @@ package dev.flinks3.bench.soak;
 import com.sun.tools.attach.VirtualMachine;
 import dev.flinks3.bench.checkpoint.rest.FlinkRestClient;
 import dev.flinks3.bench.checkpoint.run.RunEvents;
+import dev.flinks3.bench.common.FlinkJvmOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -59,27 +60,6 @@ final class ProcessCluster implements SoakCluster {
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
     private static final String JOB_MANAGER = "jobmanager";
     private static final String TASK_MANAGER = "taskmanager-";
-
-    /**
-     * What {@code env.java.opts.all} of the {@code config.yaml} Flink 2.x ships holds, which its scripts pass to
-     * every Flink JVM: Flink's serializers need these packages open on Java 17 and later.
-     */
-    private static final List<String> FLINK_JVM_OPTIONS = List.of(
-            "--add-exports=java.base/sun.net.util=ALL-UNNAMED",
-            "--add-exports=java.rmi/sun.rmi.registry=ALL-UNNAMED",
-            "--add-exports=java.security.jgss/sun.security.krb5=ALL-UNNAMED",
-            "--add-opens=java.base/java.lang=ALL-UNNAMED",
-            "--add-opens=java.base/java.net=ALL-UNNAMED",
-            "--add-opens=java.base/java.io=ALL-UNNAMED",
-            "--add-opens=java.base/java.nio=ALL-UNNAMED",
-            "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
-            "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
-            "--add-opens=java.base/java.text=ALL-UNNAMED",
-            "--add-opens=java.base/java.time=ALL-UNNAMED",
-            "--add-opens=java.base/java.util=ALL-UNNAMED",
-            "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
-            "--add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED",
-            "--add-opens=java.base/java.util.concurrent.locks=ALL-UNNAMED");
 
     /** Classes a Flink distribution's lib/ has in flink-dist, by the jar of this class path that carries them. */
     private static final Map<String, String> DIST_CLASSES = Map.of(
@@ -192,7 +172,7 @@ final class ProcessCluster implements SoakCluster {
         config.put("web.checkpoints.history", "100");
         // Generous RPC timeouts: the machine may be small and shared.
         config.put("pekko.ask.timeout", "60 s");
-        config.put("env.java.opts.all", String.join(" ", FLINK_JVM_OPTIONS));
+        config.put("env.java.opts.all", String.join(" ", FlinkJvmOptions.MODULE_ACCESS));
         config.putAll(settings.configuration());
         StringBuilder yaml = new StringBuilder();
         config.forEach((key, value) ->
@@ -321,7 +301,7 @@ final class ProcessCluster implements SoakCluster {
         Path tmp = Files.createDirectories(settings.work().resolve("tmp").resolve(file));
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(FLINK_JVM_OPTIONS);
+        command.addAll(FlinkJvmOptions.MODULE_ACCESS);
         command.addAll(Arrays.asList(memoryOptions.trim().split("\\s+")));
         command.add("-Dlog.file=" + logs.resolve(file + ".log"));
         command.add(

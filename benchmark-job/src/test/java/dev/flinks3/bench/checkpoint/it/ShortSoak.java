@@ -2,6 +2,7 @@ package dev.flinks3.bench.checkpoint.it;
 
 import dev.flinks3.bench.common.Json;
 import dev.flinks3.bench.soak.SoakOutcome;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,8 +50,11 @@ record ShortSoak(LocalModeProcess process, SoakOutcome soak) {
      */
     static ShortSoak run(Path output, Path pluginJar, List<String> jvmOptions) throws Exception {
         List<String> arguments = new ArrayList<>(ARGUMENTS);
-        for (String option : jvmOptions) {
-            arguments.add("--jvm-option=" + option);
+        if (!jvmOptions.isEmpty()) {
+            // A -D would be taken for the soak's own -D option: the JVM reads them from an argument file.
+            Path file = output.resolveSibling(output.getFileName() + "-jvm-options.txt");
+            Files.write(file, jvmOptions);
+            arguments.add("--jvm-option=@" + file.toAbsolutePath());
         }
         LocalModeProcess process = LocalModeProcess.run("soak", pluginJar, output, arguments);
         return new ShortSoak(
