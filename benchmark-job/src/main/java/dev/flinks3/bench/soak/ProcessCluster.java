@@ -61,11 +61,11 @@ final class ProcessCluster implements SoakCluster {
     private static final String JOB_MANAGER = "jobmanager";
     private static final String TASK_MANAGER = "taskmanager-";
 
-    /** Classes a Flink distribution's lib/ has in flink-dist, by the jar of this class path that carries them. */
-    private static final Map<String, String> DIST_CLASSES = Map.of(
-            "org/apache/flink/connector/file/sink/FileSink.class", "flink-connector-files-",
-            "org/apache/flink/state/forst/ForStStateBackend.class", "flink-statebackend-forst-",
-            "org/forstdb/RocksDB.class", "forstjni-");
+    /** Classes a Flink distribution's lib/ has in its flink-dist jar and a lib/ of Flink's module jars lacks. */
+    private static final List<String> DIST_CLASSES = List.of(
+            "org/apache/flink/connector/file/sink/FileSink.class",
+            "org/apache/flink/state/forst/ForStStateBackend.class",
+            "org/forstdb/RocksDB.class");
 
     private static final String LOG4J = String.join(
             "\n",
@@ -381,19 +381,22 @@ final class ProcessCluster implements SoakCluster {
             throw new IllegalArgumentException("--flink-home " + flinkHome + "/lib holds no flink-core-" + version
                     + ".jar or flink-dist-" + version + ".jar: the soak's job is built for Flink " + version);
         }
-        List<Path> thisClassPath = Arrays.stream(
-                        System.getProperty("java.class.path").split(":"))
-                .map(Path::of)
-                .toList();
-        for (Map.Entry<String, String> needed : DIST_CLASSES.entrySet()) {
-            if (jars.stream().noneMatch(jar -> contains(jar, needed.getKey()))) {
-                thisClassPath.stream()
-                        .filter(jar -> jar.getFileName().toString().startsWith(needed.getValue()))
-                        .findFirst()
-                        .ifPresent(jars::add);
+        for (String needed : DIST_CLASSES) {
+            if (jars.stream().noneMatch(jar -> contains(jar, needed))) {
+                jars.add(jarOf(needed));
             }
         }
         return jars;
+    }
+
+    /** The jar of this JVM's class path that holds {@code entry}. */
+    private static Path jarOf(String entry) {
+        java.net.URL url = ProcessCluster.class.getClassLoader().getResource(entry);
+        if (url == null || !"jar".equals(url.getProtocol())) {
+            throw new IllegalStateException("no jar on this class path holds " + entry + " (" + url + ")");
+        }
+        String file = url.getPath();
+        return Path.of(URI.create(file.substring(0, file.indexOf("!/"))));
     }
 
     private static boolean contains(Path jar, String entry) {

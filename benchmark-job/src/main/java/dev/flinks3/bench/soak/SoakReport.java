@@ -504,9 +504,10 @@ public final class SoakReport {
 
     private void appendFigures(StringBuilder md) {
         md.append("## Figures\n\n");
-        md.append("Level: the median of a stretch's samples (first and last stretch judged). Per stop: only for"
-                + " processes that live through the stops; a TaskManager killed and started again is judged per hour"
-                + " within each of its processes.\n\n");
+        md.append(
+                "Level: the lower quartile of a stretch's settled samples (the first and last stretch after a stop). Per stop: only for"
+                        + " processes that live through the stops; a TaskManager killed and started again is judged per hour"
+                        + " within each of its processes.\n\n");
         MarkdownTable table = new MarkdownTable(List.of(
                 "figure",
                 "process",

@@ -14,7 +14,7 @@ import java.util.concurrent.locks.LockSupport;
  * A leak a test build of the plugin injects, named by the system property {@value #PROPERTY} of the JVM the plugin
  * runs in: {@code <what>-per-<when>}, what one of {@code fd} (a {@code /dev/null} stream never closed), {@code thread}
  * (a thread that never ends) or {@code connection} (a TCP connection to the S3 endpoint never closed), when one of
- * {@code checkpoint} (at each checkpoint's {@code _metadata}) or {@code stop} (at each restore, which follows each
+ * {@code checkpoint} (at each checkpoint's folder the JobManager makes) or {@code stop} (at each restore, which follows each
  * TaskManager stop). Without the property nothing leaks. Only {@link LeakingFileSystemFactory} reads it: the shipped
  * plugin has no such switch.
  */

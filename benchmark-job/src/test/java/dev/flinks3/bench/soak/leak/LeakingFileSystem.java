@@ -3,6 +3,7 @@ package dev.flinks3.bench.soak.leak;
 import java.io.IOException;
 import java.net.URI;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.apache.flink.core.fs.BlockLocation;
 import org.apache.flink.core.fs.FSDataInputStream;
 import org.apache.flink.core.fs.FSDataOutputStream;
@@ -13,14 +14,16 @@ import org.apache.flink.core.fs.RecoverableWriter;
 
 /**
  * The plugin's filesystem with one injected leak ({@link InjectedLeak}): one at each checkpoint, when the
- * JobManager creates the checkpoint's {@code _metadata}, or one at each restore, at the first read of a checkpoint
- * file after 5 s without one (a restore reads a few, all within a second or two). Everything else is the plugin's,
+ * JobManager makes the checkpoint's folder ({@code mkdirs} of {@code chk-<n>}, once per checkpoint; its {@code
+ * _metadata} goes through the recoverable writer), or one at each restore, at the first read of a checkpoint file
+ * after 5 s without one (a restore reads a few, all within a second or two). Everything else is the plugin's,
  * except that it offers no server-side copy of paths ({@code PathsCopyingFileSystem}): a restore of full RocksDB
  * checkpoints reads its streams anyway.
  */
 final class LeakingFileSystem extends FileSystem {
 
     private static final long RESTORE_BURST_MS = 5_000;
+    private static final Pattern CHECKPOINT_FOLDER = Pattern.compile("chk-\\d+");
 
     private final FileSystem delegate;
     private final InjectedLeak leak;
@@ -37,9 +40,6 @@ final class LeakingFileSystem extends FileSystem {
 
     @Override
     public FSDataOutputStream create(Path path, WriteMode overwrite) throws IOException {
-        if (when == InjectedLeak.When.CHECKPOINT && path.getName().equals("_metadata")) {
-            leak.leakOne(endpoint);
-        }
         return delegate.create(path, overwrite);
     }
 
@@ -110,6 +110,10 @@ final class LeakingFileSystem extends FileSystem {
 
     @Override
     public boolean mkdirs(Path f) throws IOException {
+        if (when == InjectedLeak.When.CHECKPOINT
+                && CHECKPOINT_FOLDER.matcher(f.getName()).matches()) {
+            leak.leakOne(endpoint);
+        }
         return delegate.mkdirs(f);
     }
 
