@@ -315,8 +315,8 @@ public final class RunSoakCommand implements Callable<Integer> {
             if (done) {
                 break;
             }
-            // A stop before a job's first completed checkpoint would restart it from nothing: no restore to verify.
-            if (now >= nextKill && jobs.stream().allMatch(SoakJob::hasCompletedCheckpoint)) {
+            // Each job must have checkpointed since the last stop's restore: else the stop restores nothing new.
+            if (now >= nextKill && jobs.stream().allMatch(SoakJob::checkpointedSinceLastRestore)) {
                 if (kills.isEmpty()) {
                     histograms(cluster, "first-stop", events);
                 }
@@ -397,6 +397,7 @@ public final class RunSoakCommand implements Callable<Integer> {
             for (int i = 0; i < jobs.size(); i++) {
                 if (restored[i] == 0) {
                     restored[i] = jobs.get(i).restoredAndVerifiedSince(stoppedAt);
+                    jobs.get(i).restored(restored[i]);
                 }
                 all &= restored[i] > 0;
             }

@@ -52,6 +52,7 @@ final class SoakJob {
     private CheckpointStatsCollector collector;
     private String liveDigest = "";
     private long lastCheckpointNeeded = -1;
+    private long restoredLast;
     private RestoreResult finalRestore;
     private SinkVerification sink;
 
@@ -152,9 +153,19 @@ final class SoakJob {
         return lastCheckpointNeeded > 0 && latest >= lastCheckpointNeeded;
     }
 
-    /** Whether a checkpoint completed, so a stop has something to restore. */
-    boolean hasCompletedCheckpoint() {
-        return collector.latestCompleted().isPresent();
+    /**
+     * Whether a checkpoint completed since the last stop's restore (or at all, before the first stop): a stop before
+     * one would restart the job from nothing, or from the checkpoint it restored last time, so a job slower to
+     * checkpoint than the stops come would never move on.
+     */
+    boolean checkpointedSinceLastRestore() {
+        long latest = collector.latestCompleted().map(CheckpointStats::id).orElse(0L);
+        return latest > 0 && latest > restoredLast;
+    }
+
+    /** Notes the checkpoint the job restored from after a stop. */
+    void restored(long checkpointId) {
+        restoredLast = Math.max(restoredLast, checkpointId);
     }
 
     /** Completed and failed checkpoints so far. */

@@ -532,7 +532,7 @@ public final class SoakReport {
                         figure.unit,
                         levels.isEmpty() ? "-" : number(levels.get(0)),
                         levels.isEmpty() ? "-" : number(levels.get(levels.size() - 1)),
-                        String.format(Locale.ROOT, "%+.2f (%s)", g.perHour(), number(limit.perHour())),
+                        String.format(Locale.ROOT, "%+.2f (%s)", g.perHour(), limit(limit.perHour())),
                         g.stopsJudged()
                                 ? String.format(Locale.ROOT, "%+.2f (%s)", g.perStop(), number(perStopLimit))
                                 : "-",
@@ -730,6 +730,10 @@ public final class SoakReport {
             plot.addDomainMarker(marker);
         }
         ChartUtils.saveChartAsPNG(file.toFile(), chart, 900, 400);
+    }
+
+    private static String limit(double limit) {
+        return Double.isInfinite(limit) ? "not judged" : number(limit);
     }
 
     private static String stopped(SoakOutcome.Kill kill) {

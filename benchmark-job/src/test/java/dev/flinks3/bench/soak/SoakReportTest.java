@@ -26,6 +26,10 @@ class SoakReportTest {
     private static final long T0 = 1_800_000_000_000L;
     private static final long SLOW_TRIGGER = T0 + 170_000;
     private static final SoakReport.Bounds BOUNDS = new SoakReport.Bounds(SoakRules.shortRun(), 2.5, 10_000, 11);
+    /** The publication rules' limits (with the short run's settle time, for stretches of 20 s). */
+    private static final SoakReport.Bounds PER_HOUR = new SoakReport.Bounds(
+            new SoakRules("publication", 2_000, SoakRules.publication().limits()), 2.5, 10_000, 11);
+
     private static final List<Long> STOPS_AT = List.of(30L, 50L, 70L, 90L, 110L, 130L, 150L);
 
     @TempDir
@@ -67,17 +71,24 @@ class SoakReportTest {
     }
 
     @Test
-    void aDescriptorLeftBehindAtEachCheckpointFailsPerHour() {
+    void aDescriptorLeftBehindAtEachCheckpointFailsPerHourAndPerStop() {
         Run run = new Run();
         run.descriptors = (process, stop, generation, t) -> process.equals("jobmanager") ? 200 + t / 2_000 : 200;
 
-        SoakReport report = new SoakReport(run.build(), results(List.of()), BOUNDS);
+        SoakReport perHour = new SoakReport(run.build(), results(List.of()), PER_HOUR);
+        SoakReport shortRun = new SoakReport(run.build(), results(List.of()), BOUNDS);
 
-        assertThat(report.failures())
-                .anyMatch(f -> f.startsWith(
-                        "open file descriptors (but connections to S3 and RocksDB's database files) of jobmanager"
-                                + " grew +1"))
-                .anyMatch(f -> f.contains("per hour inside stretches, more than 600"));
+        assertThat(perHour.failures())
+                .anyMatch(f ->
+                        f.startsWith("open file descriptors (but connections to S3 and RocksDB's database files) of"
+                                        + " jobmanager grew +1")
+                                && f.contains("per hour inside stretches, more than 4"));
+        assertThat(shortRun.failures())
+                .as("the short rules judge no slope per hour; 20 s between stops is 10 per stop")
+                .noneMatch(f -> f.contains("per hour"))
+                .anyMatch(f ->
+                        f.startsWith("open file descriptors (but connections to S3 and RocksDB's database files) of"
+                                + " jobmanager rose +10.00"));
     }
 
     @Test
@@ -99,7 +110,7 @@ class SoakReportTest {
         Run run = new Run();
         run.liveUploads = t -> t / 10_000;
 
-        assertThat(new SoakReport(run.build(), results(List.of()), BOUNDS).failures())
+        assertThat(new SoakReport(run.build(), results(List.of()), PER_HOUR).failures())
                 .anyMatch(f -> f.startsWith(
                         "multipart uploads open at the server, started since the last stop of" + " S3 server"));
     }

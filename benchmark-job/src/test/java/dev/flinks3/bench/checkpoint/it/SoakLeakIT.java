@@ -41,9 +41,9 @@ class SoakLeakIT {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource({
-        "fd-per-checkpoint, 'open file descriptors (but connections to S3 and RocksDB''s database files) of minicluster grew'",
-        "thread-per-checkpoint, 'threads of minicluster grew'",
-        "connection-per-checkpoint, 'TCP connections to the S3 endpoint of minicluster grew'",
+        "fd-per-checkpoint, 'open file descriptors (but connections to S3 and RocksDB''s database files) of minicluster rose'",
+        "thread-per-checkpoint, 'threads of minicluster rose'",
+        "connection-per-checkpoint, 'TCP connections to the S3 endpoint of minicluster rose'",
         "fd-per-stop, 'open file descriptors (but connections to S3 and RocksDB''s database files) of minicluster rose'",
         "thread-per-stop, 'threads of minicluster rose'",
         "connection-per-stop, 'TCP connections to the S3 endpoint of minicluster rose'"
