@@ -10,6 +10,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -19,6 +20,8 @@ import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.FileSystem.WriteMode;
 import org.apache.flink.core.fs.FileSystemFactory;
 import org.apache.flink.core.fs.Path;
+import org.apache.flink.core.fs.RecoverableFsDataOutputStream;
+import org.apache.flink.core.fs.RecoverableWriter;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -138,6 +141,20 @@ final class RewrittenAnswersServer implements AutoCloseable {
             in.transferTo(bytes);
             return bytes.toByteArray();
         }
+    }
+
+    /** Writes {@code before}, persists, recovers from that persist as a restarted task would, writes {@code after}, commits. */
+    static void writePersistRecoverAndCommit(FileSystem fs, Path target, byte[] before, byte[] after)
+            throws IOException {
+        RecoverableWriter writer = fs.createRecoverableWriter();
+        RecoverableFsDataOutputStream out = writer.open(target);
+        out.write(before);
+        RecoverableWriter.ResumeRecoverable persisted = out.persist();
+        out.write("lost with the failed task".getBytes(StandardCharsets.UTF_8));
+
+        RecoverableFsDataOutputStream resumed = writer.recover(persisted);
+        resumed.write(after);
+        resumed.closeForCommit().commit();
     }
 
     /** {@code size} bytes drawn from a random generator seeded with {@code seed}. */

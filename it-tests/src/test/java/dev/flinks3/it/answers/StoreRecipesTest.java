@@ -3,6 +3,7 @@ package dev.flinks3.it.answers;
 import static dev.flinks3.it.answers.RewrittenAnswersServer.randomBytes;
 import static dev.flinks3.it.answers.RewrittenAnswersServer.read;
 import static dev.flinks3.it.answers.RewrittenAnswersServer.write;
+import static dev.flinks3.it.answers.RewrittenAnswersServer.writePersistRecoverAndCommit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flinks3.it.CephRgw;
@@ -12,7 +13,6 @@ import dev.flinks3.testserver.AnswerRewriteFilter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.util.Arrays;
@@ -30,8 +30,6 @@ import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.FileSystem.WriteMode;
 import org.apache.flink.core.fs.FileSystemFactory;
 import org.apache.flink.core.fs.Path;
-import org.apache.flink.core.fs.RecoverableFsDataOutputStream;
-import org.apache.flink.core.fs.RecoverableWriter;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -156,14 +154,7 @@ class StoreRecipesTest {
                 // of three sizes without s3.upload.uniform-parts (6, 8 and 5 MiB), which R2 refuses to complete.
                 byte[] before = randomBytes(6 * MIB, 2);
                 byte[] after = randomBytes((name.equals("r2") ? 13 * MIB : 3 * MIB) + 3, 3);
-                RecoverableWriter writer = fs.createRecoverableWriter();
-                RecoverableFsDataOutputStream out = writer.open(new Path(dir, "part-0-0"));
-                out.write(before);
-                RecoverableWriter.ResumeRecoverable persisted = out.persist();
-                out.write("lost with the failed task".getBytes(StandardCharsets.UTF_8));
-                RecoverableFsDataOutputStream resumed = writer.recover(persisted);
-                resumed.write(after);
-                resumed.closeForCommit().commit();
+                writePersistRecoverAndCommit(fs, new Path(dir, "part-0-0"), before, after);
 
                 assertThat(read(fs, new Path(dir, "file"))).isEqualTo(file);
                 byte[] committed = read(fs, new Path(dir, "part-0-0"));

@@ -2,20 +2,17 @@ package dev.flinks3.it.answers;
 
 import static dev.flinks3.it.answers.RewrittenAnswersServer.randomBytes;
 import static dev.flinks3.it.answers.RewrittenAnswersServer.read;
+import static dev.flinks3.it.answers.RewrittenAnswersServer.writePersistRecoverAndCommit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.FileSystemFactory;
 import org.apache.flink.core.fs.Path;
-import org.apache.flink.core.fs.RecoverableFsDataOutputStream;
-import org.apache.flink.core.fs.RecoverableWriter;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -94,20 +91,6 @@ class UniformPartsTest {
         } finally {
             RewrittenAnswersServer.close(factory);
         }
-    }
-
-    /** Writes {@code before}, persists, recovers from that persist as a restarted task would, writes {@code after}, commits. */
-    private static void writePersistRecoverAndCommit(FileSystem fs, Path target, byte[] before, byte[] after)
-            throws IOException {
-        RecoverableWriter writer = fs.createRecoverableWriter();
-        RecoverableFsDataOutputStream out = writer.open(target);
-        out.write(before);
-        RecoverableWriter.ResumeRecoverable persisted = out.persist();
-        out.write("lost with the failed task".getBytes(StandardCharsets.UTF_8));
-
-        RecoverableFsDataOutputStream resumed = writer.recover(persisted);
-        resumed.write(after);
-        resumed.closeForCommit().commit();
     }
 
     private List<Long> partSizes(String key) {
