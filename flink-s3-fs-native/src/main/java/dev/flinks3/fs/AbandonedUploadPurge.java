@@ -51,7 +51,7 @@ final class AbandonedUploadPurge {
     }
 
     /**
-     * The purge for the directories named in Flink's configuration (on {@code s3://} or {@code s3a://}).
+     * The purge for the directories named in Flink's configuration (on {@code s3://}, {@code s3a://} or {@code s3p://}).
      *
      * @param values the Flink configuration as key-value pairs
      * @param entropyKey {@code s3.entropy.key}, or {@code null}
@@ -66,7 +66,8 @@ final class AbandonedUploadPurge {
             try {
                 URI uri = URI.create(value.trim());
                 String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-                if ((scheme.equals("s3") || scheme.equals("s3a")) && uri.getAuthority() != null) {
+                if ((scheme.equals("s3") || scheme.equals("s3a") || scheme.equals("s3p"))
+                        && uri.getAuthority() != null) {
                     found.add(uri);
                 }
             } catch (IllegalArgumentException e) {

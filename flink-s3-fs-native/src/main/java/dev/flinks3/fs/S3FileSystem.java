@@ -35,7 +35,7 @@ import org.apache.flink.core.fs.RecoverableWriter;
 
 /**
  * A Flink {@link FileSystem} over one S3 bucket (paths may name other buckets too), for the
- * {@code s3://} and {@code s3a://} schemes.
+ * {@code s3://}, {@code s3a://} and {@code s3p://} schemes.
  *
  * <p><b>Files and directories.</b> An object is a file, zero-byte objects included. A directory is a
  * key prefix that has objects under it, or a directory marker: a zero-byte object whose key ends with
@@ -385,8 +385,14 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
      * {@code commit()}, with the same part size and buffer bounds as {@link #create}. Cheap; owns nothing.
      */
     @Override
-    public RecoverableWriter createRecoverableWriter() {
-        return new S3RecoverableWriter(client, uploads);
+    public RecoverableWriter createRecoverableWriter() throws IOException {
+        S3Location root;
+        try {
+            root = S3Location.of(uri);
+        } catch (IllegalArgumentException e) {
+            throw new IOException("Cannot write recoverable streams on " + uri + ": " + e.getMessage(), e);
+        }
+        return new S3RecoverableWriter(client, uploads, root);
     }
 
     // ---- entropy injection ------------------------------------------------------------------------

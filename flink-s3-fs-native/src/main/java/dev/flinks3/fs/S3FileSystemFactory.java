@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Creates the filesystem for {@code s3://} paths; {@link S3AFileSystemFactory} does the same for
- * {@code s3a://}. Registered in {@code META-INF/services/org.apache.flink.core.fs.FileSystemFactory}.
+ * {@code s3a://} (the Hadoop plugin's scheme) and {@link S3PFileSystemFactory} for {@code s3p://} (the Presto
+ * plugin's). Registered in {@code META-INF/services/org.apache.flink.core.fs.FileSystemFactory}.
  *
  * <p><b>Configuration.</b> {@link #configure} reads and validates every option of {@link
  * S3ConfigOptions} and fails with an {@link IllegalConfigurationException} naming the key, so a bad

@@ -75,7 +75,7 @@ final class S3Runtime {
      * @param global the factory's configuration without per-bucket keys: the runtime's settings
      * @param effective the configuration of the filesystem's bucket (global and per-bucket keys)
      * @param configuration what tells configurations apart: equal for equal effective configurations
-     * @param scheme {@code s3} or {@code s3a}, a key of the client's MBeans
+     * @param scheme {@code s3}, {@code s3a} or {@code s3p}, a key of the client's MBeans
      * @throws IllegalArgumentException or {@code SdkException} if the S3 client cannot be built
      */
     static Client lease(

@@ -46,7 +46,19 @@ class S3FileSystemFactoryTest {
             }
         }
 
-        assertThat(schemes).containsExactlyInAnyOrder("s3", "s3a");
+        assertThat(schemes).containsExactlyInAnyOrder("s3", "s3a", "s3p");
+    }
+
+    /** Presto's scheme, so checkpoint and savepoint paths it wrote into metadata restore as they are. */
+    @Test
+    void s3pIsServedLikeS3() throws IOException {
+        FileSystem.initialize(Configuration.fromMap(OFFLINE), null);
+
+        FileSystem fs = FileSystem.get(URI.create("s3p://bucket/chk/1"));
+
+        assertThat(fs).isInstanceOf(S3FileSystem.class);
+        assertThat(fs.getUri()).isEqualTo(URI.create("s3p://bucket/"));
+        assertThat(new S3PFileSystemFactory().getPriority()).isEqualTo(S3FileSystemFactory.PRIORITY);
     }
 
     @Test

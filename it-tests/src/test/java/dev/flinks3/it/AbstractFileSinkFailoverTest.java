@@ -180,12 +180,7 @@ abstract class AbstractFileSinkFailoverTest {
         for (S3Object object : objects) {
             byte[] file = s3.getObjectAsBytes(b -> b.bucket(target.bucket()).key(object.key()))
                     .asByteArray();
-            for (long number : NumberedRecords.numbersIn(file)) {
-                if (seen.get((int) number)) {
-                    duplicates.add(number);
-                }
-                seen.set((int) number);
-            }
+            NumberedRecords.tally(file, seen, duplicates);
         }
         assertThat(duplicates).as("records committed twice").isEmpty();
         assertThat(seen.cardinality()).as("distinct records committed").isEqualTo((int) RECORDS);

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The shaded plugin jar loads through Flink's plugin mechanism, serves {@code s3://} and
- * {@code s3a://}, and injects entropy into checkpoint paths through Flink's plugin wrapper: the jar is copied to {@code plugins/flinks3/} (the folder
+ * {@code s3a://} and {@code s3p://} (presto's scheme), and injects entropy into checkpoint paths through Flink's plugin wrapper: the jar is copied to {@code plugins/flinks3/} (the folder
  * the build names), and a separate JVM whose class
  * path has Flink but none of our modules or the AWS SDK runs {@link PluginProcessMain} with
  * {@code FLINK_PLUGINS_DIR} pointing there, exactly as Flink's launch scripts do.
@@ -39,12 +39,12 @@ class PluginLoadingTest {
     private static final String FOLDER = System.getProperty("flinks3.plugin.folder", "flinks3");
 
     @Test
-    void pluginJarServesS3AndS3aInAFlinkProcess(@TempDir Path work) throws Exception {
+    void pluginJarServesS3S3aAndS3pInAFlinkProcess(@TempDir Path work) throws Exception {
         String prefix = "plugin-loading-" + UUID.randomUUID();
         runChild(work, prefix, Map.of());
         assertThat(SharedS3Proxy.server().requestLog().entries(RequestKind.PUT_OBJECT))
                 .extracting(r -> r.key())
-                .contains(prefix + "/s3", prefix + "/s3a")
+                .contains(prefix + "/s3", prefix + "/s3a", prefix + "/s3p")
                 .anySatisfy(key -> assertThat(key).matches(Pattern.quote(prefix) + "/[^/_]{4}/chk-1/data"));
     }
 
@@ -100,7 +100,8 @@ class PluginLoadingTest {
                 .as("child JVM exit code; output:%n%s", output)
                 .isZero();
         assertThat(output).contains(PluginProcessMain.OK);
-        // Two filesystems (s3:// and s3a://), one line: the build, Flink, the client, the endpoint, the credentials.
+        // Three filesystems (s3://, s3a:// and s3p://), one line: the build, Flink, the client, the endpoint, the
+        // credentials.
         assertThat(output.lines().filter(line -> line.contains("dev.flinks3.fs.StartupLine")))
                 .singleElement()
                 .satisfies(line -> assertThat(line)

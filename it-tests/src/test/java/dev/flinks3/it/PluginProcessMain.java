@@ -62,7 +62,7 @@ public final class PluginProcessMain {
         }
         FileSystem.initialize(configuration, PluginUtils.createPluginManagerFromRootFolder(configuration));
 
-        for (String scheme : new String[] {"s3", "s3a"}) {
+        for (String scheme : new String[] {"s3", "s3a", "s3p"}) {
             Path path =
                     new Path(scheme + "://" + env.get("IT_S3_BUCKET") + "/" + env.get("IT_S3_PREFIX") + "/" + scheme);
             byte[] data = ("written through the plugin as " + scheme).getBytes(StandardCharsets.UTF_8);

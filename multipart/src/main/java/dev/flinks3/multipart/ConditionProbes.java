@@ -7,6 +7,7 @@ import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.WriteCondition;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.util.List;
 import java.util.UUID;
@@ -81,8 +82,27 @@ public final class ConditionProbes {
         }
     }
 
-    private static S3Location probeNear(S3Location near) {
-        return near.withKey(near.key() + PROBE_KEY_SUFFIX + UUID.randomUUID());
+    /**
+     * A fresh probe key beside {@code near}: its key with the probe's suffix, or, where that would pass S3's key
+     * limit, a hidden name of the probe's own in {@code near}'s directory.
+     *
+     * @throws IOException naming the length and the limit if not even that fits
+     */
+    private static S3Location probeNear(S3Location near) throws IOException {
+        String unique = PROBE_KEY_SUFFIX + UUID.randomUUID();
+        String key = near.key() + unique;
+        if (utf8Length(key) > S3Location.MAX_KEY_BYTES) {
+            key = near.key().substring(0, near.key().lastIndexOf('/') + 1) + unique;
+        }
+        if (utf8Length(key) > S3Location.MAX_KEY_BYTES) {
+            throw new IOException("No If-None-Match probe fits beside " + near + ": its key would be " + utf8Length(key)
+                    + " bytes, longer than the " + S3Location.MAX_KEY_BYTES + " bytes S3 allows");
+        }
+        return near.withKey(key);
+    }
+
+    private static int utf8Length(String key) {
+        return key.getBytes(StandardCharsets.UTF_8).length;
     }
 
     private static void remove(ObjectClient client, S3Location probe) {

@@ -4,6 +4,7 @@ import dev.flinks3.transfer.CompletedPart;
 import dev.flinks3.transfer.Futures;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.S3Location;
+import dev.flinks3.transfer.UploadChecksum;
 import dev.flinks3.transfer.WriteCondition;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -26,7 +27,8 @@ import java.util.concurrent.Semaphore;
  *
  * <p>{@link #handOut()} marks the upload as referenced by persisted state (a recoverable writer's
  * checkpoint); from then on {@link #abort()} leaves it alone, because a completed checkpoint may still
- * need to commit it. A session that continues an existing upload id starts handed out. Thread-safe;
+ * need to commit it. A session that continues an existing upload id starts handed out, and its parts carry
+ * the checksum that upload was created with ({@link UploadChecksum}). Thread-safe;
  * parts are numbered in the order {@link #uploadPart} is called.
  */
 public final class PartUploadSession {
@@ -44,6 +46,8 @@ public final class PartUploadSession {
     private final List<CompletableFuture<CompletedPart>> requests = new ArrayList<>();
     /** The engine's sessions whose upload exists and may be aborted: this one from creation to its end. */
     private final Set<PartUploadSession> openUploads;
+    /** The checksum of a continued upload's parts; {@link UploadChecksum#AS_CONFIGURED} for an upload of our own. */
+    private final UploadChecksum checksum;
 
     private CompletableFuture<String> uploadId;
     private int nextPartNumber;
@@ -58,8 +62,10 @@ public final class PartUploadSession {
             int maxPartsInFlight,
             String existingUploadId,
             List<CompletedPart> existingParts,
+            UploadChecksum checksum,
             Set<PartUploadSession> openUploads) {
         this.client = client;
+        this.checksum = checksum;
         this.openUploads = openUploads;
         this.target = target;
         this.metrics = metrics;
@@ -153,7 +159,7 @@ public final class PartUploadSession {
         long size = body.remaining();
         metrics.partStarted();
         CompletableFuture<Void> settled = id.thenCompose(
-                        upload -> track(client.uploadPart(target, upload, partNumber, body)))
+                        upload -> track(client.uploadPart(target, upload, partNumber, body, checksum)))
                 .handle((part, error) -> {
                     metrics.partFinished(size, error == null);
                     if (error != null) {

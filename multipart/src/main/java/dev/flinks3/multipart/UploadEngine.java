@@ -3,6 +3,7 @@ package dev.flinks3.multipart;
 import dev.flinks3.transfer.CompletedPart;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.S3Location;
+import dev.flinks3.transfer.UploadChecksum;
 import dev.flinks3.transfer.UploadSettings;
 import dev.flinks3.transfer.UploadStreams;
 import dev.flinks3.transfer.WriteCondition;
@@ -79,7 +80,7 @@ public final class UploadEngine implements UploadStreams {
      */
     @Override
     public MultipartUploadStream openStream(S3Location target, WriteCondition condition) {
-        return newStream(target, condition, null, List.of());
+        return newStream(target, condition, null, List.of(), UploadChecksum.AS_CONFIGURED);
     }
 
     /**
@@ -92,7 +93,19 @@ public final class UploadEngine implements UploadStreams {
      * @param parts the parts already uploaded, in ascending part-number order
      */
     public MultipartUploadStream resumeStream(S3Location target, String uploadId, List<CompletedPart> parts) {
-        return newStream(target, WriteCondition.NONE, uploadId, parts);
+        return resumeStream(target, uploadId, parts, UploadChecksum.AS_CONFIGURED);
+    }
+
+    /**
+     * {@link #resumeStream(S3Location, String, List)} of an upload created with {@code checksum}: every new part
+     * carries that checksum, whatever the client's checksum settings are now (S3 refuses a part whose checksum
+     * differs from the upload's, see {@link UploadChecksum}).
+     *
+     * @param checksum what the upload was created with; {@link UploadChecksum#AS_CONFIGURED} where unknown
+     */
+    public MultipartUploadStream resumeStream(
+            S3Location target, String uploadId, List<CompletedPart> parts, UploadChecksum checksum) {
+        return newStream(target, WriteCondition.NONE, uploadId, parts, Objects.requireNonNull(checksum, "checksum"));
     }
 
     /**
@@ -108,7 +121,7 @@ public final class UploadEngine implements UploadStreams {
             S3Location target, String uploadId, List<CompletedPart> parts, WriteCondition condition)
             throws IOException {
         Objects.requireNonNull(uploadId, "uploadId");
-        return session(target, uploadId, parts).complete(condition);
+        return session(target, uploadId, parts, UploadChecksum.AS_CONFIGURED).complete(condition);
     }
 
     /**
@@ -166,7 +179,11 @@ public final class UploadEngine implements UploadStreams {
     }
 
     private MultipartUploadStream newStream(
-            S3Location target, WriteCondition condition, String uploadId, List<CompletedPart> parts) {
+            S3Location target,
+            WriteCondition condition,
+            String uploadId,
+            List<CompletedPart> parts,
+            UploadChecksum checksum) {
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(condition, "condition");
         long start = 0;
@@ -174,11 +191,20 @@ public final class UploadEngine implements UploadStreams {
             start += part.sizeBytes();
         }
         return new MultipartUploadStream(
-                client, session(target, uploadId, parts), condition, pool, sizing, guard, metrics, start);
+                client, session(target, uploadId, parts, checksum), condition, pool, sizing, guard, metrics, start);
     }
 
-    private PartUploadSession session(S3Location target, String uploadId, List<CompletedPart> parts) {
+    private PartUploadSession session(
+            S3Location target, String uploadId, List<CompletedPart> parts, UploadChecksum checksum) {
         return new PartUploadSession(
-                client, target, metrics, guard, settings.maxPartsInFlightPerStream(), uploadId, parts, openUploads);
+                client,
+                target,
+                metrics,
+                guard,
+                settings.maxPartsInFlightPerStream(),
+                uploadId,
+                parts,
+                checksum,
+                openUploads);
     }
 }

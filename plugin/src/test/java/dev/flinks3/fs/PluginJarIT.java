@@ -71,7 +71,10 @@ class PluginJarIT {
                     .anyMatch(name -> name.startsWith("dev/flinks3/shaded/software/amazon/awssdk/services/s3/"))
                     .anyMatch(name -> name.startsWith("dev/flinks3/shaded/io/netty/"));
             assertThat(read(zip, "META-INF/services/org.apache.flink.core.fs.FileSystemFactory"))
-                    .contains("dev.flinks3.fs.S3FileSystemFactory", "dev.flinks3.fs.S3AFileSystemFactory");
+                    .contains(
+                            "dev.flinks3.fs.S3FileSystemFactory",
+                            "dev.flinks3.fs.S3AFileSystemFactory",
+                            "dev.flinks3.fs.S3PFileSystemFactory");
             assertThat(read(zip, "META-INF/services/org.apache.flink.core.security.token.DelegationTokenProvider"))
                     .contains("dev.flinks3.fs.token.S3DelegationTokenProvider");
             assertThat(read(zip, "META-INF/services/org.apache.flink.core.security.token.DelegationTokenReceiver"))

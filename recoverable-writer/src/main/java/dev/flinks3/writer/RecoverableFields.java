@@ -2,6 +2,7 @@ package dev.flinks3.writer;
 
 import dev.flinks3.transfer.CompletedPart;
 import dev.flinks3.transfer.S3Location;
+import dev.flinks3.transfer.UploadChecksum;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -21,12 +22,49 @@ import java.util.List;
  *
  * <p>Version 2 keeps each part's CRC32C because S3 refuses to complete an upload created with a checksum
  * algorithm unless the complete request lists every part's checksum; version 1 recoverables carry none.
+ * Version 3 keeps the parts as version 2 does, and the upload's checksum as one byte ({@link
+ * #writeChecksum}).
  *
  * Changing any of this needs a new serializer version; old versions must stay readable.
  */
 final class RecoverableFields {
 
+    /** The schemes this plugin serves, the only ones its recoverables can name. */
+    private static final List<String> SCHEMES = List.of("s3", "s3a", "s3p");
+
+    private static final List<UploadChecksum> CHECKSUMS =
+            List.of(UploadChecksum.AS_CONFIGURED, UploadChecksum.NONE, UploadChecksum.CRC32C);
+
     private RecoverableFields() {}
+
+    /** The upload's checksum as one byte: 0 not recorded, 1 none, 2 CRC32C. */
+    static void writeChecksum(DataOutputStream out, UploadChecksum checksum) throws IOException {
+        out.writeByte(CHECKSUMS.indexOf(checksum));
+    }
+
+    static UploadChecksum readChecksum(DataInputStream in) throws IOException {
+        int code = in.readUnsignedByte();
+        if (code >= CHECKSUMS.size()) {
+            throw new IOException("corrupt recoverable: checksum " + code);
+        }
+        return CHECKSUMS.get(code);
+    }
+
+    /**
+     * The checksum an upload's parts show they were sent with: CRC32C if the server confirmed a part's CRC32C,
+     * none if it confirmed none, {@link UploadChecksum#AS_CONFIGURED} (unknown) if there are no parts.
+     */
+    static UploadChecksum checksumOfParts(List<CompletedPart> parts) {
+        if (parts.isEmpty()) {
+            return UploadChecksum.AS_CONFIGURED;
+        }
+        for (CompletedPart part : parts) {
+            if (part.checksumCrc32c() != null) {
+                return UploadChecksum.CRC32C;
+            }
+        }
+        return UploadChecksum.NONE;
+    }
 
     static void writeLocation(DataOutputStream out, S3Location location) throws IOException {
         out.writeUTF(location.scheme());
@@ -36,6 +74,9 @@ final class RecoverableFields {
 
     static S3Location readLocation(DataInputStream in) throws IOException {
         String scheme = in.readUTF();
+        if (!SCHEMES.contains(scheme)) {
+            throw new IOException("corrupt recoverable: scheme '" + scheme + "' is none of " + SCHEMES);
+        }
         String bucket = in.readUTF();
         String key = in.readUTF();
         try {
@@ -56,7 +97,7 @@ final class RecoverableFields {
         return in.readBoolean() ? in.readUTF() : null;
     }
 
-    /** Writes the parts in the current (version 2) form, checksums included. */
+    /** Writes the parts in the current form (that of versions 2 and 3), checksums included. */
     static void writeParts(DataOutputStream out, List<CompletedPart> parts) throws IOException {
         out.writeInt(parts.size());
         for (CompletedPart part : parts) {
@@ -68,7 +109,7 @@ final class RecoverableFields {
     }
 
     /**
-     * Reads parts written by serializer version {@code version} (1 or 2).
+     * Reads parts written by serializer version {@code version} (1, 2 or 3).
      *
      * @throws IOException for corrupt bytes
      */

@@ -8,8 +8,10 @@ import org.apache.flink.core.fs.RecoverableWriter;
 
 /**
  * What a committer needs after {@code closeForCommit()}: the target, the multipart upload id and its
- * parts (ETags and sizes, in part-number order) and the object's length in bytes. A stream that
- * received no bytes has no upload id and no parts; its commit writes a zero-byte object. Immutable.
+ * parts (ETags and sizes, in part-number order), the object's length in bytes, and, for a stream recovered
+ * from another plugin's state, that plugin's incomplete-part object to delete once the target is committed
+ * ({@code null} otherwise). A stream that received no bytes has no upload id and no parts; its commit
+ * writes a zero-byte object. Immutable.
  */
 public final class S3CommitRecoverable implements RecoverableWriter.CommitRecoverable {
 
@@ -17,12 +19,19 @@ public final class S3CommitRecoverable implements RecoverableWriter.CommitRecove
     private final String uploadId;
     private final List<CompletedPart> parts;
     private final long length;
+    private final String foreignTailKey;
 
     S3CommitRecoverable(S3Location target, String uploadId, List<CompletedPart> parts, long length) {
+        this(target, uploadId, parts, length, null);
+    }
+
+    S3CommitRecoverable(
+            S3Location target, String uploadId, List<CompletedPart> parts, long length, String foreignTailKey) {
         this.target = Objects.requireNonNull(target, "target");
         this.uploadId = uploadId;
         this.parts = List.copyOf(parts);
         this.length = length;
+        this.foreignTailKey = foreignTailKey;
         if (uploadId == null && (length != 0 || !parts.isEmpty())) {
             throw new IllegalArgumentException("a commit of " + length + " bytes to " + target + " needs an upload id");
         }
@@ -46,6 +55,11 @@ public final class S3CommitRecoverable implements RecoverableWriter.CommitRecove
         return length;
     }
 
+    /** The key of another plugin's incomplete-part object to delete after the commit, or {@code null}. */
+    String foreignTailKey() {
+        return foreignTailKey;
+    }
+
     @Override
     public boolean equals(Object o) {
         if (!(o instanceof S3CommitRecoverable)) {
@@ -56,12 +70,13 @@ public final class S3CommitRecoverable implements RecoverableWriter.CommitRecove
                 && target.equals(that.target)
                 && target.scheme().equals(that.target.scheme())
                 && Objects.equals(uploadId, that.uploadId)
-                && parts.equals(that.parts);
+                && parts.equals(that.parts)
+                && Objects.equals(foreignTailKey, that.foreignTailKey);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(target, uploadId, parts, length);
+        return Objects.hash(target, uploadId, parts, length, foreignTailKey);
     }
 
     @Override

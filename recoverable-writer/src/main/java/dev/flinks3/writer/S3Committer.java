@@ -27,7 +27,9 @@ import org.slf4j.LoggerFactory;
  * {@code S3Committer}).
  *
  * <p>Once the object is in place, both delete every tail object left beside the target ({@link
- * TailStore#deleteAllTails}): one LIST, plus one DeleteObjects if any are left. A failure of that
+ * TailStore#deleteAllTails}): one LIST, plus one DeleteObjects if any are left; a stream recovered from
+ * another plugin's state also deletes that plugin's incomplete-part object (before the completion where that
+ * object lies below the target's key, see {@link #deleteForeignTailBelowTarget}). A failure of that
  * clean-up is logged by the tail store, not thrown: the commit itself took effect. Retries only as the
  * object client does.
  */
@@ -39,6 +41,8 @@ final class S3Committer implements RecoverableFsDataOutputStream.Committer {
     private final UploadEngine engine;
     private final TailStore tails;
     private final S3CommitRecoverable recoverable;
+    /** True once another plugin's incomplete-part object below the target's key was deleted before completing. */
+    private boolean foreignTailDeleted;
 
     S3Committer(ObjectClient client, UploadEngine engine, TailStore tails, S3CommitRecoverable recoverable) {
         this.client = client;
@@ -116,6 +120,7 @@ final class S3Committer implements RecoverableFsDataOutputStream.Committer {
     }
 
     private void complete() throws IOException {
+        deleteForeignTailBelowTarget();
         if (recoverable.uploadId() == null) {
             Futures.await(
                     client.put(recoverable.target(), ByteBuffer.allocate(0), WriteCondition.NONE),
@@ -126,8 +131,25 @@ final class S3Committer implements RecoverableFsDataOutputStream.Committer {
         engine.completeUpload(recoverable.target(), recoverable.uploadId(), recoverable.parts(), WriteCondition.NONE);
     }
 
+    /**
+     * Deletes another plugin's incomplete-part object before the completion where it lies below the target's key
+     * (flink-s3-fs-native keeps it as {@code <key>/.incomplete/<upload id>/<uuid>}): a store that keeps objects as
+     * files (MinIO, S3Proxy's filesystem backend) cannot create the target while a key below it exists. Its bytes
+     * are already in the upload's parts, uploaded when this stream closed for the commit.
+     */
+    private void deleteForeignTailBelowTarget() {
+        String foreign = recoverable.foreignTailKey();
+        if (foreign != null && foreign.startsWith(recoverable.target().key() + "/")) {
+            foreignTailDeleted = tails.delete(recoverable.target().withKey(foreign));
+        }
+    }
+
     private void discardTails() {
         tails.deleteAllTails(recoverable.target());
+        // Not again once deleted: such a store answers a DELETE below an object's key with an error, retried.
+        if (recoverable.foreignTailKey() != null && !foreignTailDeleted) {
+            tails.delete(recoverable.target().withKey(recoverable.foreignTailKey()));
+        }
     }
 
     private void acceptExistingObject(IOException failure) throws IOException {

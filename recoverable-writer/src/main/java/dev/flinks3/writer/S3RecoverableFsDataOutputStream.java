@@ -5,6 +5,7 @@ import dev.flinks3.multipart.UploadEngine;
 import dev.flinks3.multipart.UploadSnapshot;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.S3Location;
+import dev.flinks3.transfer.UploadChecksum;
 import java.io.IOException;
 import org.apache.flink.core.fs.RecoverableFsDataOutputStream;
 import org.apache.flink.core.fs.RecoverableWriter;
@@ -12,8 +13,9 @@ import org.apache.flink.core.fs.RecoverableWriter;
 /**
  * A recoverable stream over one multipart upload: parts upload in the background as in the plain write
  * path (same per-stream and per-process bounds); {@link #persist()} waits for them and stores the
- * rest as a tail object; {@link #closeForCommit()} uploads the last part; {@link #close()} gives up
- * without committing and aborts the upload only if no persist handed it out. One writer thread.
+ * rest as a tail object, recording the checksum the upload's parts carry; {@link #closeForCommit()}
+ * uploads the last part; {@link #close()} gives up without committing and aborts the upload only if no
+ * persist handed it out. One writer thread.
  */
 final class S3RecoverableFsDataOutputStream extends RecoverableFsDataOutputStream {
 
@@ -22,14 +24,38 @@ final class S3RecoverableFsDataOutputStream extends RecoverableFsDataOutputStrea
     private final TailStore tails;
     private final MultipartUploadStream out;
     private final String streamId;
+    /** The checksum of a continued upload's parts; {@link UploadChecksum#AS_CONFIGURED} for a new stream. */
+    private final UploadChecksum checksum;
+    /** Another plugin's incomplete-part object this stream was recovered from, deleted at the commit; or null. */
+    private final String foreignTailKey;
 
+    /** A new stream. */
     S3RecoverableFsDataOutputStream(
             ObjectClient client, UploadEngine engine, TailStore tails, MultipartUploadStream out, String streamId) {
+        this(client, engine, tails, out, streamId, UploadChecksum.AS_CONFIGURED, null);
+    }
+
+    /**
+     * A stream continued from persisted state.
+     *
+     * @param checksum what the continued upload's parts carry
+     * @param foreignTailKey another plugin's incomplete-part object the stream was recovered from, or null
+     */
+    S3RecoverableFsDataOutputStream(
+            ObjectClient client,
+            UploadEngine engine,
+            TailStore tails,
+            MultipartUploadStream out,
+            String streamId,
+            UploadChecksum checksum,
+            String foreignTailKey) {
         this.client = client;
         this.engine = engine;
         this.tails = tails;
         this.out = out;
         this.streamId = streamId;
+        this.checksum = checksum;
+        this.foreignTailKey = foreignTailKey;
     }
 
     @Override
@@ -69,8 +95,19 @@ final class S3RecoverableFsDataOutputStream extends RecoverableFsDataOutputStrea
             tailKey = tails.write(target, streamId, state.position(), state.tail())
                     .key();
         }
+        UploadChecksum recorded = checksum == UploadChecksum.AS_CONFIGURED && state.uploadId() != null
+                ? RecoverableFields.checksumOfParts(state.parts())
+                : checksum;
         return new S3ResumeRecoverable(
-                target, streamId, state.uploadId(), state.parts(), tailKey, state.tailBytes(), state.position());
+                target,
+                streamId,
+                state.uploadId(),
+                recorded,
+                state.parts(),
+                tailKey,
+                state.tailBytes(),
+                state.position(),
+                foreignTailKey);
     }
 
     /** Uploads the remaining bytes as the last part and returns the committer; the stream is closed. */
@@ -81,7 +118,8 @@ final class S3RecoverableFsDataOutputStream extends RecoverableFsDataOutputStrea
                 client,
                 engine,
                 tails,
-                new S3CommitRecoverable(out.target(), state.uploadId(), state.parts(), state.position()));
+                new S3CommitRecoverable(
+                        out.target(), state.uploadId(), state.parts(), state.position(), foreignTailKey));
     }
 
     /** Releases the buffers without committing; see {@link MultipartUploadStream#cancel()}. */

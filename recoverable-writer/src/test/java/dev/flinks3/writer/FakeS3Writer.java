@@ -28,7 +28,7 @@ final class FakeS3Writer {
                     .maxPartsInFlightPerStream(4)
                     .maxBufferedBytesPerProcess(64L * 1024 * 1024)
                     .build());
-    final S3RecoverableWriter writer = new S3RecoverableWriter(client, engine);
+    final S3RecoverableWriter writer = new S3RecoverableWriter(client, engine, S3Location.of("s3", "bucket", ""));
     final Path path = new Path("s3://bucket/out/part-0-0");
     final S3Location target = S3Location.of("s3", "bucket", "out/part-0-0");
 

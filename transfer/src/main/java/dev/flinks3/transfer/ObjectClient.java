@@ -189,6 +189,25 @@ public interface ObjectClient {
     CompletableFuture<CompletedPart> uploadPart(S3Location location, String uploadId, int partNumber, ByteBuffer body);
 
     /**
+     * UploadPart of an upload whose checksum is fixed: the part carries {@code checksum}'s header whatever
+     * this client's checksum settings are now, as S3 demands of every part of one upload (see {@link
+     * UploadChecksum}). With {@link UploadChecksum#AS_CONFIGURED} it is {@link #uploadPart(S3Location, String,
+     * int, ByteBuffer)}.
+     *
+     * @param partNumber 1..10,000
+     * @param body the part's bytes from position to limit; at least 5 MiB unless it is the last part
+     * @throws UnsupportedOperationException if the implementation cannot send {@code checksum}'s header
+     */
+    default CompletableFuture<CompletedPart> uploadPart(
+            S3Location location, String uploadId, int partNumber, ByteBuffer body, UploadChecksum checksum) {
+        if (checksum != UploadChecksum.AS_CONFIGURED) {
+            throw new UnsupportedOperationException(
+                    getClass().getName() + " cannot fix a part's checksum to " + checksum);
+        }
+        return uploadPart(location, uploadId, partNumber, body);
+    }
+
+    /**
      * CompleteMultipartUpload.
      *
      * @param parts every part in ascending part-number order

@@ -34,6 +34,11 @@ import software.amazon.awssdk.services.sts.model.Credentials;
  * endpoint is the SDK's ({@code AWS_ENDPOINT_URL_STS} or {@code aws.endpointUrlSts} to override).
  * The tokens are valid until the credentials expire; Flink obtains new ones before that and sends them
  * to the {@link S3DelegationTokenReceiver}s.
+ *
+ * <p>Where {@code security.delegation.token.provider.s3.enabled} is not set, the keys of Flink's own S3
+ * plugins ({@code security.delegation.token.provider.s3-hadoop.*}, {@code s3-presto.*}, {@code s3-native.*})
+ * switch it on as they switched those plugins' providers on, with one warning naming the keys to use ({@link
+ * ForeignTokenKeys}).
  */
 public class S3DelegationTokenProvider implements DelegationTokenProvider {
 
@@ -59,12 +64,15 @@ public class S3DelegationTokenProvider implements DelegationTokenProvider {
      */
     @Override
     public void init(Configuration configuration) {
-        prefix = serviceConfigPrefix() + ".";
-        enabled = configuration
-                .toMap()
-                .getOrDefault(prefix + "enabled", "false")
-                .trim()
-                .equalsIgnoreCase("true");
+        String own = serviceConfigPrefix() + ".";
+        String adopted = ForeignTokenKeys.adopted(configuration.toMap(), own);
+        prefix = adopted == null ? own : adopted;
+        enabled = adopted != null
+                || configuration
+                        .toMap()
+                        .getOrDefault(prefix + "enabled", "false")
+                        .trim()
+                        .equalsIgnoreCase("true");
         if (!enabled) {
             return;
         }
@@ -84,7 +92,10 @@ public class S3DelegationTokenProvider implements DelegationTokenProvider {
                 : configured.toBuilder().region(region).build();
     }
 
-    /** Only when {@code security.delegation.token.provider.s3.enabled} is {@code true}. */
+    /**
+     * Only when {@code security.delegation.token.provider.s3.enabled} is {@code true}, or another S3 plugin's
+     * token keys are adopted.
+     */
     @Override
     public boolean delegationTokensRequired() {
         return enabled;

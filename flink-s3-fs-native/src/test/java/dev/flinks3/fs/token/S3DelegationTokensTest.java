@@ -54,6 +54,34 @@ class S3DelegationTokensTest {
         assertThat(provider.delegationTokensRequired()).isTrue();
     }
 
+    /** A job moving from Flink's Hadoop, Presto or native plugin keeps its token keys. */
+    @Test
+    void anotherS3PluginsTokenKeysSwitchTheProviderOnUnlessOursAreSet() {
+        for (String service : new String[] {"s3-hadoop", "s3-presto", "s3-native"}) {
+            String prefix = "security.delegation.token.provider." + service + ".";
+            java.util.Map<String, String> keys = java.util.Map.of(
+                    prefix + "access-key", "AKIA", prefix + "secret-key", "secret", prefix + "region", "eu-west-1");
+            S3DelegationTokenProvider provider = new S3DelegationTokenProvider();
+
+            provider.init(Configuration.fromMap(keys));
+            assertThat(provider.delegationTokensRequired()).as(service).isTrue();
+            assertThat(ForeignTokenKeys.adopted(keys, "security.delegation.token.provider.s3."))
+                    .isEqualTo(prefix);
+
+            java.util.Map<String, String> ours = new java.util.HashMap<>(keys);
+            ours.put("security.delegation.token.provider.s3.enabled", "false");
+            provider.init(Configuration.fromMap(ours));
+            assertThat(provider.delegationTokensRequired()).as(service).isFalse();
+
+            java.util.Map<String, String> incomplete = new java.util.HashMap<>(keys);
+            incomplete.remove(prefix + "region");
+            provider.init(Configuration.fromMap(incomplete));
+            assertThat(provider.delegationTokensRequired())
+                    .as("%s without a region obtained no tokens either", service)
+                    .isFalse();
+        }
+    }
+
     @Test
     void anAccessKeyWithoutSecretKeyIsRefusedByName() {
         Configuration config = new Configuration();

@@ -3,6 +3,7 @@ package dev.flinks3.transfer.sdk;
 import dev.flinks3.transfer.CompletedPart;
 import dev.flinks3.transfer.Futures;
 import dev.flinks3.transfer.S3RequestException;
+import dev.flinks3.transfer.UploadChecksum;
 import dev.flinks3.transfer.aws.S3Errors;
 import dev.flinks3.transfer.options.S3Options;
 import java.io.IOException;
@@ -143,11 +144,32 @@ final class FlexibleChecksums {
             Function<R, String> echoedCrc32c,
             String operation,
             Object location) {
-        BodyChecksums sent = checksumsOf(body, mode.get());
+        return upload(body, UploadChecksum.AS_CONFIGURED, send, echoedCrc32c, operation, location);
+    }
+
+    /**
+     * {@link #upload(ByteBuffer, Function, Function, String, Object)} of a part of an upload whose checksum is
+     * {@code fixed} (see {@link UploadChecksum}): {@link UploadChecksum#AS_CONFIGURED} is the mode's choice,
+     * learnt from as above; otherwise the body carries the fixed checksum (CRC32C, or Content-MD5 only for
+     * {@link UploadChecksum#NONE}) whatever the mode, the answer teaches the mode nothing and a rejected header
+     * is not replaced (another would not match the upload). Content-MD5 is added where the server demands it.
+     */
+    <R> CompletableFuture<R> upload(
+            ByteBuffer body,
+            UploadChecksum fixed,
+            Function<BodyChecksums, CompletableFuture<R>> send,
+            Function<R, String> echoedCrc32c,
+            String operation,
+            Object location) {
+        boolean learning = fixed == UploadChecksum.AS_CONFIGURED;
+        Mode bodyMode = learning ? mode.get() : fixed == UploadChecksum.CRC32C ? Mode.CRC32C : Mode.CONTENT_MD5;
+        BodyChecksums sent = checksumsOf(body, bodyMode);
         return send.apply(sent)
                 .handle((response, failure) -> {
                     if (failure == null) {
-                        learnFromAnswer(sent, echoedCrc32c.apply(response), operation, location);
+                        if (learning) {
+                            learnFromAnswer(sent, echoedCrc32c.apply(response), operation, location);
+                        }
                         return CompletableFuture.completedFuture(response);
                     }
                     if (sent.contentMd5() == null && demandsContentMd5(failure)) {
@@ -160,9 +182,10 @@ final class FlexibleChecksums {
                                     location,
                                     Futures.unwrap(failure).getMessage());
                         }
-                        return send.apply(checksumsOf(body, mode.get()));
+                        return send.apply(checksumsOf(body, learning ? mode.get() : bodyMode));
                     }
-                    if (sent.crc32c() != null
+                    if (learning
+                            && sent.crc32c() != null
                             && rejectsChecksumHeader(failure)
                             && switchToContentMd5(operation + " for " + location
                                     + " was rejected with the x-amz-checksum-crc32c header ("

@@ -13,6 +13,7 @@ import dev.flinks3.transfer.RangeStream;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.S3RequestException;
 import dev.flinks3.transfer.SlidingWindow;
+import dev.flinks3.transfer.UploadChecksum;
 import dev.flinks3.transfer.WriteCondition;
 import dev.flinks3.transfer.aws.ClosedGuard;
 import dev.flinks3.transfer.aws.S3Errors;
@@ -850,10 +851,23 @@ public final class SdkObjectClient implements ObjectClient {
     @Override
     public CompletableFuture<CompletedPart> uploadPart(
             S3Location location, String uploadId, int partNumber, ByteBuffer body) {
+        return uploadPart(location, uploadId, partNumber, body, UploadChecksum.AS_CONFIGURED);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>A fixed checksum is sent as it is, whether or not this client's checksum mode would send it now; the
+     * server's answer teaches the mode nothing.
+     */
+    @Override
+    public CompletableFuture<CompletedPart> uploadPart(
+            S3Location location, String uploadId, int partNumber, ByteBuffer body, UploadChecksum checksum) {
         long size = body.remaining();
         return checksums
                 .upload(
                         body,
+                        checksum,
                         bodyChecksums -> {
                             UploadPartRequest.Builder request = UploadPartRequest.builder()
                                     .bucket(location.bucket())

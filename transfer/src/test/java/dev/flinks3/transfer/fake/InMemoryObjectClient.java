@@ -11,6 +11,7 @@ import dev.flinks3.transfer.RangeRead;
 import dev.flinks3.transfer.RangeStream;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.S3RequestException;
+import dev.flinks3.transfer.UploadChecksum;
 import dev.flinks3.transfer.WriteCondition;
 import java.io.EOFException;
 import java.io.FileNotFoundException;
@@ -74,6 +75,7 @@ public final class InMemoryObjectClient implements ObjectClient {
     private final Executor executor;
     private final Map<String, TreeMap<String, StoredObject>> buckets = new HashMap<>();
     private final Map<String, Upload> uploads = new HashMap<>();
+    private final Map<String, TreeMap<Integer, UploadChecksum>> partChecksums = new HashMap<>();
     private final Set<String> finishedUploadIds = new HashSet<>();
     private final Map<Operation, Integer> callCounts = new EnumMap<>(Operation.class);
     private final Map<Operation, Integer> inFlight = new EnumMap<>(Operation.class);
@@ -478,6 +480,26 @@ public final class InMemoryObjectClient implements ObjectClient {
             upload.parts.put(partNumber, part);
             return new CompletedPart(partNumber, part.eTag, bytes.length);
         });
+    }
+
+    /**
+     * Stores the part as {@link #uploadPart(S3Location, String, int, ByteBuffer)} does and remembers the checksum
+     * it was sent with ({@link #partChecksums(String)}); nothing is checked.
+     */
+    @Override
+    public CompletableFuture<CompletedPart> uploadPart(
+            S3Location location, String uploadId, int partNumber, ByteBuffer body, UploadChecksum checksum) {
+        synchronized (lock) {
+            partChecksums.computeIfAbsent(uploadId, id -> new TreeMap<>()).put(partNumber, checksum);
+        }
+        return uploadPart(location, uploadId, partNumber, body);
+    }
+
+    /** The fixed checksum each part of an upload was last sent with, by part number (parts sent without one are absent). */
+    public Map<Integer, UploadChecksum> partChecksums(String uploadId) {
+        synchronized (lock) {
+            return new TreeMap<>(partChecksums.getOrDefault(uploadId, new TreeMap<>()));
+        }
     }
 
     @Override
