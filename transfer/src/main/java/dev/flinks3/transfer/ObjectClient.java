@@ -150,13 +150,20 @@ public interface ObjectClient {
     void delete(S3Location location) throws IOException;
 
     /**
-     * Server-side copy of a whole object; a multipart copy (UploadPartCopy) for objects larger than
-     * 5 GiB.
+     * Server-side copy of a whole object (S3 user guide, "Copying objects"): the bytes stay in the store.
+     * One CopyObject up to the single-copy limit (5 GiB), above it a multipart copy whose UploadPartCopy
+     * requests run in parallel and send the source's ETag as {@code x-amz-copy-source-if-match}, so a
+     * source replaced during the copy fails it instead of joining parts of two versions. The target gets
+     * the configured encryption, storage class and checksum; a failed or cancelled multipart copy is
+     * aborted, so no part is left behind. Cancelling the future aborts the requests in flight.
      *
-     * @param sourceLength length of the source in bytes, as known from a HEAD or listing
-     * @throws FileNotFoundException if the source does not exist
+     * @param sourceLength length of the source in bytes, as known from a HEAD or listing; -1 if unknown
+     *     (a HEAD then tells it)
+     * @return a future that completes when the target holds the copy; fails with {@link
+     *     FileNotFoundException} if the source does not exist, an {@link S3RequestException} of status 412
+     *     if the source was replaced during a multipart copy, or of status 501 if the store does not copy
      */
-    void copy(S3Location source, S3Location target, long sourceLength) throws IOException;
+    CompletableFuture<Void> copy(S3Location source, S3Location target, long sourceLength);
 
     /**
      * PutObject of one whole object.

@@ -50,7 +50,6 @@ import software.amazon.awssdk.services.s3.model.CommonPrefix;
 import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadResponse;
 import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
-import software.amazon.awssdk.services.s3.model.CopyObjectRequest;
 import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.CreateMultipartUploadResponse;
 import software.amazon.awssdk.services.s3.model.Delete;
@@ -91,7 +90,7 @@ public final class SdkObjectClient implements ObjectClient {
     private static final Logger LOG = LoggerFactory.getLogger(SdkObjectClient.class);
 
     /** CopyObject copies up to 5 GiB; above that S3 requires a multipart copy. */
-    static final long MAX_SINGLE_COPY_BYTES = 5L * 1024 * 1024 * 1024;
+    static final long MAX_SINGLE_COPY_BYTES = ServerSideCopy.MAX_SINGLE_COPY_BYTES;
     /** DeleteObjects takes at most 1,000 keys per request. */
     static final int MAX_KEYS_PER_DELETE = 1000;
 
@@ -135,8 +134,7 @@ public final class SdkObjectClient implements ObjectClient {
     private final ExecutorService blockingReads;
     private final SseDecorator sse;
     private final FlexibleChecksums checksums;
-    private final MultipartCopy multipartCopy;
-    private final long maxSingleCopyBytes;
+    private final ServerSideCopy copies;
     private final ClosedGuard closedGuard;
 
     /**
@@ -170,8 +168,7 @@ public final class SdkObjectClient implements ObjectClient {
         this.blockingReads = direct == null ? null : blockingReads;
         this.sse = sse;
         this.checksums = checksums;
-        this.multipartCopy = multipartCopy;
-        this.maxSingleCopyBytes = Math.min(maxSingleCopyBytes, MAX_SINGLE_COPY_BYTES);
+        this.copies = new ServerSideCopy(s3, sse, checksums, multipartCopy, maxSingleCopyBytes, closedGuard);
         this.closedGuard = closedGuard;
     }
 
@@ -760,27 +757,11 @@ public final class SdkObjectClient implements ObjectClient {
     /**
      * {@inheritDoc}
      *
-     * <p>Blocks until the copy is complete. The target gets the configured encryption; the
-     * source's metadata is copied.
+     * <p>See {@link ServerSideCopy}: the source's metadata is copied with it.
      */
     @Override
-    public void copy(S3Location source, S3Location target, long sourceLength) throws IOException {
-        if (sourceLength > maxSingleCopyBytes) {
-            closedGuard.checkOpen("UploadPartCopy", source);
-            try {
-                multipartCopy.copy(source, target, sourceLength);
-            } catch (IOException e) {
-                throw closedGuard.afterFailure("UploadPartCopy", source, e);
-            }
-            return;
-        }
-        CopyObjectRequest.Builder request = CopyObjectRequest.builder()
-                .sourceBucket(source.bucket())
-                .sourceKey(source.key())
-                .destinationBucket(target.bucket())
-                .destinationKey(target.key());
-        sse.decorate(request);
-        sendAndWait("CopyObject", source, () -> s3.copyObject(request.build()));
+    public CompletableFuture<Void> copy(S3Location source, S3Location target, long sourceLength) {
+        return copies.copy(source, target, sourceLength);
     }
 
     /**

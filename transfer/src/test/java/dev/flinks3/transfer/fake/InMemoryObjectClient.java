@@ -434,8 +434,8 @@ public final class InMemoryObjectClient implements ObjectClient {
     }
 
     @Override
-    public void copy(S3Location source, S3Location target, long sourceLength) throws IOException {
-        blocking(Operation.COPY, source, () -> {
+    public CompletableFuture<Void> copy(S3Location source, S3Location target, long sourceLength) {
+        return async(Operation.COPY, source, null, 0, () -> {
             StoredObject object = find(source);
             if (object == null) {
                 throw noSuchKey(source);

@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import dev.flinks3.testserver.AnswerRewriteFilter;
 import dev.flinks3.testserver.EmbeddedS3Server;
 import dev.flinks3.testserver.RequestKind;
 import dev.flinks3.testserver.RequestRecord;
 import dev.flinks3.transfer.ClientSettings;
 import dev.flinks3.transfer.CompletedPart;
+import dev.flinks3.transfer.Futures;
 import dev.flinks3.transfer.ListPage;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.ObjectMetadata;
@@ -306,7 +308,7 @@ public abstract class SdkObjectClientS3ProxyTest {
         assertThatThrownBy(() -> client.get(missing, 0, 10))
                 .isInstanceOf(FileNotFoundException.class)
                 .hasMessageContaining("s3://transfer-it/no/such/key");
-        assertThatThrownBy(() -> client.copy(missing, newLocation(), 10))
+        assertThatThrownBy(() -> copy(missing, newLocation(), 10))
                 .isInstanceOf(FileNotFoundException.class)
                 .hasMessageContaining("s3://transfer-it/no/such/key");
     }
@@ -490,7 +492,7 @@ public abstract class SdkObjectClientS3ProxyTest {
                 .extracting(ObjectMetadata::key)
                 .containsExactly(location.key());
         S3Location copy = location.withKey(location.key() + ".copy");
-        client.copy(location, copy, 321);
+        copy(location, copy, 321);
         assertThat(readAll(copy, 321)).isEqualTo(data);
         assertThat(client.deleteBatch(BUCKET, List.of(location.key(), copy.key())))
                 .isEmpty();
@@ -537,7 +539,7 @@ public abstract class SdkObjectClientS3ProxyTest {
         S3Location target = newLocation();
         server.requestLog().clear();
 
-        client.copy(source, target, data.length);
+        copy(source, target, data.length);
 
         assertThat(server.requestLog().count(RequestKind.COPY_OBJECT)).isEqualTo(1);
         assertThat(readAll(target, data.length)).isEqualTo(data);
@@ -551,7 +553,7 @@ public abstract class SdkObjectClientS3ProxyTest {
         S3Location target = newLocation();
         server.requestLog().clear();
 
-        client.copy(source, target, data.length);
+        copy(source, target, data.length);
 
         assertThat(server.requestLog().count(RequestKind.UPLOAD_PART_COPY)).isEqualTo(3);
         assertThat(readAll(target, data.length)).isEqualTo(data);
@@ -567,7 +569,7 @@ public abstract class SdkObjectClientS3ProxyTest {
         S3Location target = newLocation();
         server.requestLog().clear();
 
-        client.copy(source, target, data.length);
+        copy(source, target, data.length);
 
         assertThat(server.requestLog().entries(RequestKind.UPLOAD_PART_COPY))
                 .hasSize(3)
@@ -575,7 +577,7 @@ public abstract class SdkObjectClientS3ProxyTest {
                         assertThat(part.header("x-amz-copy-source-if-match")).contains(eTag));
         // A source whose length is no longer the listed one has changed: nothing is copied.
         S3Location other = newLocation();
-        assertThatThrownBy(() -> client.copy(source, other, data.length + 1L))
+        assertThatThrownBy(() -> copy(source, other, data.length + 1L))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining(source.toString())
                 .hasMessageContaining("changed");
@@ -589,7 +591,7 @@ public abstract class SdkObjectClientS3ProxyTest {
         S3Location target = newLocation();
         server.failNext(RequestKind.UPLOAD_PART_COPY, 1, 403, "AccessDenied");
         try {
-            assertThatThrownBy(() -> client.copy(source, target, 11 * MIB))
+            assertThatThrownBy(() -> copy(source, target, 11 * MIB))
                     .isInstanceOf(S3RequestException.class)
                     .hasMessageContaining("UploadPartCopy")
                     .hasMessageContaining("AccessDenied");
@@ -597,6 +599,95 @@ public abstract class SdkObjectClientS3ProxyTest {
             server.clearFaults();
         }
         assertThat(pendingUploadIds(target)).isEmpty();
+        assertThatThrownBy(() -> client.head(target)).isInstanceOf(FileNotFoundException.class);
+    }
+
+    @Test
+    void copyOfUnknownLengthAsksTheServerFirst() throws IOException {
+        S3Location small = newLocation();
+        byte[] smallData = randomBytes(MIB + 3);
+        put(small, smallData);
+        S3Location large = newLocation();
+        byte[] largeData = randomBytes(11 * MIB + 5);
+        put(large, largeData);
+        S3Location smallCopy = newLocation();
+        S3Location largeCopy = newLocation();
+        server.requestLog().clear();
+
+        copy(small, smallCopy, -1);
+        copy(large, largeCopy, -1);
+
+        assertThat(server.requestLog().count(RequestKind.COPY_OBJECT)).isEqualTo(1);
+        assertThat(server.requestLog().count(RequestKind.UPLOAD_PART_COPY)).isEqualTo(3);
+        assertThat(readAll(smallCopy, smallData.length)).isEqualTo(smallData);
+        assertThat(readAll(largeCopy, largeData.length)).isEqualTo(largeData);
+    }
+
+    @Test
+    void largeCopyFailsWhenTheSourceIsReplacedBetweenPartsAndLeavesNothing() throws IOException {
+        S3Location source = newLocation();
+        put(source, randomBytes(11 * MIB + 5));
+        S3Location target = newLocation();
+        AtomicInteger parts = new AtomicInteger();
+        // Before S3Proxy serves the second part, the source is replaced.
+        server.answers()
+                .rewrite(
+                        RequestKind.UPLOAD_PART_COPY,
+                        request -> {
+                            if (parts.incrementAndGet() == 2) {
+                                server.putObjectDirectly(BUCKET, source.key(), randomBytes(11 * MIB + 5 + 1));
+                            }
+                            return false;
+                        },
+                        AnswerRewriteFilter.ALWAYS,
+                        (request, served) -> served);
+        try {
+            assertThatThrownBy(() -> copy(source, target, 11 * MIB + 5))
+                    .isInstanceOf(S3RequestException.class)
+                    .satisfies(e ->
+                            assertThat(((S3RequestException) e).statusCode()).isEqualTo(412));
+        } finally {
+            server.answers().clear();
+        }
+        assertThat(pendingUploadIds(target)).isEmpty();
+        assertThatThrownBy(() -> client.head(target)).isInstanceOf(FileNotFoundException.class);
+    }
+
+    @Test
+    void cancelledLargeCopyIsAborted() throws Exception {
+        S3Location source = newLocation();
+        put(source, randomBytes(11 * MIB));
+        S3Location target = newLocation();
+        java.util.concurrent.CountDownLatch partArrived = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        server.answers()
+                .rewrite(
+                        RequestKind.UPLOAD_PART_COPY,
+                        request -> {
+                            partArrived.countDown();
+                            try {
+                                release.await(30, TimeUnit.SECONDS);
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                            return false;
+                        },
+                        AnswerRewriteFilter.ALWAYS,
+                        (request, served) -> served);
+        try {
+            CompletableFuture<Void> copying = client.copy(source, target, 11 * MIB);
+            assertThat(partArrived.await(30, TimeUnit.SECONDS)).isTrue();
+
+            copying.cancel(true);
+            release.countDown();
+
+            org.awaitility.Awaitility.await()
+                    .atMost(java.time.Duration.ofSeconds(30))
+                    .untilAsserted(() -> assertThat(pendingUploadIds(target)).isEmpty());
+        } finally {
+            release.countDown();
+            server.answers().clear();
+        }
         assertThatThrownBy(() -> client.head(target)).isInstanceOf(FileNotFoundException.class);
     }
 
@@ -637,6 +728,11 @@ public abstract class SdkObjectClientS3ProxyTest {
         return client.listMultipartUploads(BUCKET, location.key()).stream()
                 .map(PendingUpload::uploadId)
                 .collect(Collectors.toList());
+    }
+
+    /** A server-side copy, waited for. */
+    private void copy(S3Location source, S3Location target, long length) throws IOException {
+        Futures.await(client.copy(source, target, length), "CopyObject", source);
     }
 
     private void put(S3Location location, byte[] data) {
