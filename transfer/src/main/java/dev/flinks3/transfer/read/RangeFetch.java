@@ -189,6 +189,7 @@ final class RangeFetch {
             return;
         }
         objectLength = answer.objectLength();
+        version.learnLength(answer.objectLength());
         result.complete(new RangeRead(done + answer.bytes(), answer.objectLength()));
     }
 }

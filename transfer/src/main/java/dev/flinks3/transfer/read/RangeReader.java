@@ -259,6 +259,7 @@ final class RangeReader implements Closeable {
         }
         if (length >= 0) {
             objectLength = length;
+            version.learnLength(length);
         }
         body = opened;
         if (aborted) {
