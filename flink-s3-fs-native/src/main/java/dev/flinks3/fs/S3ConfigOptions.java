@@ -601,8 +601,10 @@ public final class S3ConfigOptions {
     public static final ConfigOption<Boolean> BULK_COPY_ENABLED = declare(ConfigOptions.key("s3.bulk-copy.enabled")
             .booleanType()
             .defaultValue(true)
-            .withDescription("Copy state files to local disk with parallel bulk downloads"
-                    + " (PathsCopyingFileSystem, used by RocksDB restore) instead of one stream per file."));
+            .withDescription("Copy state files through PathsCopyingFileSystem: to local disk with parallel bulk"
+                    + " downloads (RocksDB restore), and within the bucket with server-side copies (ForSt checkpoints"
+                    + " and savepoints; a store that refuses them gets streamed copies after one warning). false:"
+                    + " Flink copies file by file through streams."));
 
     public static final ConfigOption<Integer> BULK_COPY_MAX_CONCURRENT = bound(
             ReadSettings.BULK_COPY_CONCURRENCY,

@@ -67,29 +67,33 @@ abstract class AbstractStoreCopyTest {
     @BeforeAll
     void start() {
         proxy = new FaultInjectingProxy(endpoint());
-        fileSystem = ProxiedFileSystem.create(proxy, serverConfiguration(), bucket(), Map.of());
-        fs = fileSystem.fs();
     }
 
     @AfterAll
-    void stop() throws Exception {
+    void stop() {
         if (proxy != null) {
-            fileSystem.close();
             proxy.close();
         }
     }
 
+    /** A filesystem of its own per test: one that met a store refusing copies streams them from then on. */
     @BeforeEach
-    void freshDirectory() {
+    void freshFileSystemAndDirectory() {
+        fileSystem = ProxiedFileSystem.create(proxy, serverConfiguration(), bucket(), Map.of());
+        fs = fileSystem.fs();
         dir = new Path("s3://" + bucket() + "/" + getClass().getSimpleName() + "/" + UUID.randomUUID());
         proxy.clear();
         proxy.clearRecorded();
     }
 
     @AfterEach
-    void deleteTestData() throws IOException {
+    void deleteTestData() throws Exception {
         proxy.clear();
-        fs.delete(dir, true);
+        try {
+            fs.delete(dir, true);
+        } finally {
+            fileSystem.close();
+        }
     }
 
     @Test

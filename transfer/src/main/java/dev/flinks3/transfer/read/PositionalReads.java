@@ -1,7 +1,7 @@
 package dev.flinks3.transfer.read;
 
+import dev.flinks3.transfer.GetAnswer;
 import dev.flinks3.transfer.ObjectClient;
-import dev.flinks3.transfer.RangeRead;
 import dev.flinks3.transfer.S3Location;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -54,7 +54,7 @@ final class PositionalReads {
          * @return what was copied; fewer bytes where the object ends first
          * @throws IOException as the stream's GETs fail
          */
-        RangeRead read(long position, ByteBuffer dst) throws IOException;
+        GetAnswer read(long position, ByteBuffer dst) throws IOException;
     }
 
     /** One walk: its reader and where it expects its next read. */
@@ -154,11 +154,11 @@ final class PositionalReads {
             walk = openWalk(position);
         }
         if (walk == null) {
-            RangeRead read = exact.read(position, dst);
+            GetAnswer read = exact.read(position, dst);
             synchronized (this) {
                 remember(position + wanted, chain);
             }
-            return read.bytes();
+            return (int) read.bytes();
         }
         int n;
         try {

@@ -1,5 +1,7 @@
 package dev.flinks3.transfer.read;
 
+import dev.flinks3.transfer.Futures;
+import dev.flinks3.transfer.GetRequest;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.RangeStream;
 import dev.flinks3.transfer.S3Location;
@@ -230,7 +232,9 @@ final class RangeReader implements Closeable {
         RangeStream opened;
         String ifMatch = version.ifMatch();
         try {
-            opened = client.get(location, position, end, ifMatch);
+            opened = Futures.await(
+                    client.get(GetRequest.stream(location, position, end).ifMatch(ifMatch)), "GetObject", location)
+                    .stream();
         } catch (EOFException e) {
             return false;
         } catch (S3RequestException e) {

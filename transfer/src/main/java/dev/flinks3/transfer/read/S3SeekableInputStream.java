@@ -1,7 +1,7 @@
 package dev.flinks3.transfer.read;
 
+import dev.flinks3.transfer.GetAnswer;
 import dev.flinks3.transfer.ObjectClient;
-import dev.flinks3.transfer.RangeRead;
 import dev.flinks3.transfer.ReadSettings;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.S3RequestException;
@@ -327,7 +327,7 @@ public final class S3SeekableInputStream extends InputStream {
     }
 
     /** One ranged GET of a positional read (or of its read-ahead block) into {@code dst}, not moved. */
-    private RangeRead positionalGet(long position, ByteBuffer dst) throws IOException {
+    private GetAnswer positionalGet(long position, ByteBuffer dst) throws IOException {
         if (LOG.isDebugEnabled()) {
             LOG.debug("Positional read of {} bytes at byte {} of {}", dst.remaining(), position, location);
         }

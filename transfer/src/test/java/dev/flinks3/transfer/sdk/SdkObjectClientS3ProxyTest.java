@@ -11,12 +11,12 @@ import dev.flinks3.testserver.RequestRecord;
 import dev.flinks3.transfer.ClientSettings;
 import dev.flinks3.transfer.CompletedPart;
 import dev.flinks3.transfer.Futures;
+import dev.flinks3.transfer.GetAnswer;
+import dev.flinks3.transfer.GetRequest;
 import dev.flinks3.transfer.ListPage;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.ObjectMetadata;
 import dev.flinks3.transfer.PendingUpload;
-import dev.flinks3.transfer.RangeDownload;
-import dev.flinks3.transfer.RangeRead;
 import dev.flinks3.transfer.RangeStream;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.S3RequestException;
@@ -165,7 +165,7 @@ public abstract class SdkObjectClientS3ProxyTest {
         put(location, data);
         byte[] dst = new byte[2 * MIB + 20];
 
-        RangeRead read = client.readInto(location, 1000, ByteBuffer.wrap(dst, 10, 2 * MIB))
+        GetAnswer read = client.get(GetRequest.into(location, 1000, ByteBuffer.wrap(dst, 10, 2 * MIB)))
                 .get(30, TimeUnit.SECONDS);
 
         assertThat(read.bytes()).isEqualTo(2 * MIB);
@@ -177,7 +177,7 @@ public abstract class SdkObjectClientS3ProxyTest {
         // A direct buffer (as ForSt reads into) is filled from its position; its position and limit stay.
         ByteBuffer direct = ByteBuffer.allocateDirect(MIB + 100);
         direct.position(100);
-        RangeRead intoDirect = client.readInto(location, 7, direct).get(30, TimeUnit.SECONDS);
+        GetAnswer intoDirect = client.get(GetRequest.into(location, 7, direct)).get(30, TimeUnit.SECONDS);
         assertThat(intoDirect.bytes()).isEqualTo(MIB);
         assertThat(direct.position()).isEqualTo(100);
         assertThat(direct.limit()).isEqualTo(MIB + 100);
@@ -185,7 +185,7 @@ public abstract class SdkObjectClientS3ProxyTest {
         direct.get(copied);
         assertThat(copied).isEqualTo(java.util.Arrays.copyOfRange(data, 7, 7 + MIB));
         // A range past the end copies what there is.
-        RangeRead tail = client.readInto(location, data.length - 5, ByteBuffer.wrap(dst, 0, 100))
+        GetAnswer tail = client.get(GetRequest.into(location, data.length - 5, ByteBuffer.wrap(dst, 0, 100)))
                 .get(30, TimeUnit.SECONDS);
         assertThat(tail.bytes()).isEqualTo(5);
         assertThat(java.util.Arrays.copyOfRange(dst, 0, 5))
@@ -201,10 +201,10 @@ public abstract class SdkObjectClientS3ProxyTest {
         java.nio.file.Path file = dir.resolve("download");
         java.nio.file.Files.write(file, new byte[0]);
 
-        RangeDownload second =
-                client.readIntoFile(location, MIB, 3L * MIB, file, null).get(30, TimeUnit.SECONDS);
-        RangeDownload first =
-                client.readIntoFile(location, 0, MIB, file, second.eTag()).get(30, TimeUnit.SECONDS);
+        GetAnswer second =
+                client.get(GetRequest.intoFile(location, MIB, 3L * MIB, file)).get(30, TimeUnit.SECONDS);
+        GetAnswer first = client.get(GetRequest.intoFile(location, 0, MIB, file).ifMatch(second.eTag()))
+                .get(30, TimeUnit.SECONDS);
 
         assertThat(first.bytes()).isEqualTo(MIB);
         assertThat(second.bytes()).isEqualTo(MIB + 3);
@@ -213,8 +213,9 @@ public abstract class SdkObjectClientS3ProxyTest {
         assertThat(java.nio.file.Files.readAllBytes(file)).isEqualTo(data);
         // Replaced: If-Match with the old ETag is 412.
         put(location, randomBytes(100));
-        assertThatThrownBy(() ->
-                        client.readIntoFile(location, 0, 10, file, first.eTag()).join())
+        assertThatThrownBy(() -> client.get(
+                                GetRequest.intoFile(location, 0, 10, file).ifMatch(first.eTag()))
+                        .join())
                 .cause()
                 .isInstanceOfSatisfying(
                         S3RequestException.class,
@@ -222,7 +223,7 @@ public abstract class SdkObjectClientS3ProxyTest {
                 .hasMessageContaining(location.toString());
         S3Location empty = newLocation();
         put(empty, new byte[0]);
-        assertThat(client.readIntoFile(empty, 0, MIB, file, null)
+        assertThat(client.get(GetRequest.intoFile(empty, 0, MIB, file))
                         .get(30, TimeUnit.SECONDS)
                         .objectLength())
                 .isZero();
@@ -232,17 +233,18 @@ public abstract class SdkObjectClientS3ProxyTest {
     void readIntoAtTheEndIsEndOfFileAndOfAnEmptyObjectCopiesNothing() throws Exception {
         S3Location location = newLocation();
         put(location, randomBytes(100));
-        assertThatThrownBy(() ->
-                        client.readInto(location, 100, ByteBuffer.allocate(10)).join())
+        assertThatThrownBy(() -> client.get(GetRequest.into(location, 100, ByteBuffer.allocate(10)))
+                        .join())
                 .hasCauseInstanceOf(EOFException.class);
         S3Location empty = newLocation();
         put(empty, new byte[0]);
-        RangeRead none = client.readInto(empty, 0, ByteBuffer.allocate(10)).get(30, TimeUnit.SECONDS);
+        GetAnswer none =
+                client.get(GetRequest.into(empty, 0, ByteBuffer.allocate(10))).get(30, TimeUnit.SECONDS);
         assertThat(none.bytes()).isZero();
         assertThat(none.objectLength()).isZero();
         S3Location missing = newLocation();
-        assertThatThrownBy(() ->
-                        client.readInto(missing, 0, ByteBuffer.allocate(10)).join())
+        assertThatThrownBy(() -> client.get(GetRequest.into(missing, 0, ByteBuffer.allocate(10)))
+                        .join())
                 .hasCauseInstanceOf(FileNotFoundException.class)
                 .hasMessageContaining(missing.toString());
     }
@@ -253,11 +255,12 @@ public abstract class SdkObjectClientS3ProxyTest {
         byte[] data = randomBytes(16 * MIB);
         put(location, data);
 
-        CompletableFuture<RangeRead> cancelled = client.readInto(location, 0, ByteBuffer.allocateDirect(data.length));
+        CompletableFuture<GetAnswer> cancelled =
+                client.get(GetRequest.into(location, 0, ByteBuffer.allocateDirect(data.length)));
         cancelled.cancel(true);
 
         byte[] again = new byte[data.length];
-        assertThat(client.readInto(location, 0, ByteBuffer.wrap(again))
+        assertThat(client.get(GetRequest.into(location, 0, ByteBuffer.wrap(again)))
                         .get(30, TimeUnit.SECONDS)
                         .bytes())
                 .isEqualTo(data.length);
