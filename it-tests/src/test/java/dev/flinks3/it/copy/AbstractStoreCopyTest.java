@@ -3,6 +3,7 @@ package dev.flinks3.it.copy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.flinks3.it.S3TestTarget;
 import dev.flinks3.it.faults.Fault;
 import dev.flinks3.it.faults.FaultInjectingProxy;
 import dev.flinks3.it.faults.FaultRule;
@@ -56,13 +57,20 @@ abstract class AbstractStoreCopyTest {
     private FileSystem fs;
     private Path dir;
 
-    /** The server's endpoint, reached directly. */
-    protected abstract URI endpoint();
+    /** The server: its endpoint, keys, region and bucket. */
+    protected abstract S3TestTarget target();
 
-    /** Endpoint, keys, region and path style of the server. */
-    protected abstract Configuration serverConfiguration();
+    private URI endpoint() {
+        return target().endpoint();
+    }
 
-    protected abstract String bucket();
+    private Configuration serverConfiguration() {
+        return target().flinkConfiguration();
+    }
+
+    private String bucket() {
+        return target().bucket();
+    }
 
     @BeforeAll
     void start() {

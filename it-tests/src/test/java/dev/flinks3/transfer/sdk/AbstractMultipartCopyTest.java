@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinks3.fs.S3FileSystemSettings;
+import dev.flinks3.it.S3TestTarget;
 import dev.flinks3.it.faults.Fault;
 import dev.flinks3.it.faults.FaultInjectingProxy;
 import dev.flinks3.testserver.RequestKind;
@@ -49,12 +50,20 @@ abstract class AbstractMultipartCopyTest {
     private ObjectClient client;
     private String prefix;
 
-    protected abstract URI endpoint();
+    /** The server: its endpoint, keys, region and bucket. */
+    protected abstract S3TestTarget target();
 
-    /** Endpoint, keys, region and path style of the server. */
-    protected abstract Configuration serverConfiguration();
+    private URI endpoint() {
+        return target().endpoint();
+    }
 
-    protected abstract String bucket();
+    private Configuration serverConfiguration() {
+        return target().flinkConfiguration();
+    }
+
+    private String bucket() {
+        return target().bucket();
+    }
 
     @BeforeAll
     void start() {
