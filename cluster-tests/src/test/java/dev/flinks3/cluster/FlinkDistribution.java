@@ -177,28 +177,34 @@ final class FlinkDistribution {
     }
 
     /**
-     * Copies the plugin jar into {@code <root>/plugins/s3-fs-native/}, as README's install section says.
+     * Copies the plugin jar into {@code <root>/plugins/<folder>/} ({@link #pluginFolder()}), as README's install
+     * section says.
      *
      * @return the plugins folder, for {@code FLINK_PLUGINS_DIR}
      */
     static Path installPlugin(Path root, Path pluginJar) throws IOException {
         if (!Files.isRegularFile(pluginJar)) {
-            throw new IllegalStateException("The plugin jar " + pluginJar + " is not built: build flink-s3-fs-native "
-                    + "first ('mvn -B -ntp install -pl flink-s3-fs-native -am -DskipTests')");
+            throw new IllegalStateException("The plugin jar " + pluginJar + " is not built: build the plugin module "
+                    + "first ('mvn -B -ntp install -pl plugin -am -DskipTests')");
         }
         Path plugins = root.resolve("plugins");
-        Path dir = Files.createDirectories(plugins.resolve("s3-fs-native"));
+        Path dir = Files.createDirectories(plugins.resolve(pluginFolder()));
         Files.copy(pluginJar, dir.resolve(pluginJar.getFileName()), StandardCopyOption.REPLACE_EXISTING);
         return plugins;
     }
 
-    /** The shaded plugin jar this build made (system property {@code flinks3.plugin.jar}). */
+    /** The shaded plugin jar this build made (system property {@code flinks3.plugin.jar}, set by the pom). */
     static Path pluginJar() {
-        return Path.of(System.getProperty(
-                        "flinks3.plugin.jar",
-                        "../flink-s3-fs-native/target/flinks3-flink-s3-fs-native-0.1.0-SNAPSHOT-plugin.jar"))
-                .toAbsolutePath()
-                .normalize();
+        String jar = System.getProperty("flinks3.plugin.jar");
+        if (jar == null) {
+            throw new IllegalStateException("system property flinks3.plugin.jar is not set (run the tests with Maven)");
+        }
+        return Path.of(jar).toAbsolutePath().normalize();
+    }
+
+    /** The folder under Flink's {@code plugins/} the jar goes in (system property {@code flinks3.plugin.folder}). */
+    static String pluginFolder() {
+        return System.getProperty("flinks3.plugin.folder", "flinks3");
     }
 
     private static List<Path> jars(Path dir) throws IOException {

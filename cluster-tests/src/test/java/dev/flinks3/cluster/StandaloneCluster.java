@@ -23,7 +23,7 @@ import org.awaitility.Awaitility;
 /**
  * A Flink standalone session cluster as Flink's scripts start it, from a {@link FlinkDistribution}'s
  * {@code lib/}: {@code conf/config.yaml} with the caller's keys (the {@code s3.*} ones among them), the
- * plugin jar in {@code plugins/s3-fs-native/}, then one {@code StandaloneSessionClusterEntrypoint} and
+ * plugin jar in {@code plugins/flinks3/}, then one {@code StandaloneSessionClusterEntrypoint} and
  * {@code taskManagers} {@code TaskManagerRunner}s as separate JVMs with {@code FLINK_PLUGINS_DIR} and
  * {@code FLINK_CONF_DIR} set, each with its own log under {@code log/}. Memory and JVM options come from
  * Flink's {@code BashJavaUtils}, as {@code jobmanager.sh} and {@code taskmanager.sh} get them. Every port

@@ -20,7 +20,7 @@ enum Variant {
 
     /** The S3 filesystem plugin in a variant's image. */
     enum Plugin {
-        OURS("native", "native-s3-benchmark", "native-s3", "s3-fs-native"),
+        OURS("native", "native-s3-benchmark", "native-s3", "flinks3"),
         PRESTO("presto", "presto-s3-benchmark", "presto-s3", "s3-fs-presto");
 
         /** The component under manifests/variants/ that names the deployment and image. */

@@ -1,6 +1,7 @@
-package dev.flinks3.fs;
+package dev.flinks3.transfer.options;
 
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -14,7 +15,8 @@ import java.util.Set;
  *       to Presto as {@code presto.s3.<rest>}: {@link #presto(String...)} adds both.
  * </ul>
  *
- * The option's own key is never repeated among its fallback keys.
+ * The option's own key is never repeated among its fallback keys. {@link Option.Builder} collects an option's
+ * spellings with one of these.
  */
 final class KeySpellings {
 
@@ -68,8 +70,9 @@ final class KeySpellings {
         return this;
     }
 
-    String[] toArray() {
-        return fallbacks.toArray(new String[0]);
+    /** The fallback keys in the order added, the first added first. */
+    List<String> toList() {
+        return List.copyOf(fallbacks);
     }
 
     private void add(String k) {

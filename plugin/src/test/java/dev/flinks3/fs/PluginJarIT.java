@@ -41,6 +41,9 @@ class PluginJarIT {
 
     private static final Path JAR = Paths.get(System.getProperty("plugin.jar", "target/plugin.jar"));
 
+    /** The folder under Flink's plugins/ the README tells users to put the jar in. */
+    private static final String FOLDER = System.getProperty("plugin.folder", "flinks3");
+
     @AfterEach
     void resetFlinksRegistry() {
         FileSystem.initialize(new Configuration(), null);
@@ -158,13 +161,49 @@ class PluginJarIT {
         }
     }
 
+    /**
+     * META-INF/THIRD-PARTY.txt, which the build writes from the bundled dependencies, names every jar on this
+     * test's class path whose classes the plugin jar holds (by artifactId and version), and no licence but the
+     * reviewed ones.
+     */
+    @Test
+    void theThirdPartyListNamesEveryBundledJar() throws IOException {
+        try (ZipFile zip = new ZipFile(JAR.toFile())) {
+            String thirdParty = read(zip, "META-INF/THIRD-PARTY.txt");
+            List<String> missing = new ArrayList<>();
+            int bundledJars = 0;
+            for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+                Path jar = Paths.get(entry);
+                String name = jar.getFileName().toString();
+                if (!name.endsWith(".jar") || name.startsWith("flinks3-") || !bundled(zip, jar)) {
+                    continue;
+                }
+                bundledJars++;
+                // <repository>/<group path>/<artifactId>/<version>/<artifactId>-<version>.jar
+                String version = jar.getParent().getFileName().toString();
+                String artifactId = jar.getParent().getParent().getFileName().toString();
+                if (!thirdParty.contains(":" + artifactId + ":" + version + " ")) {
+                    missing.add(artifactId + ":" + version);
+                }
+            }
+            assertThat(bundledJars).as("bundled jars on the class path").isGreaterThan(40);
+            assertThat(missing).as("bundled jars THIRD-PARTY.txt does not name").isEmpty();
+            assertThat(thirdParty.lines().filter(line -> line.contains(":") && line.contains("(")))
+                    .allSatisfy(line -> assertThat(line).containsAnyOf("(Apache-2.0)", "(MIT-0)"));
+        }
+    }
+
     /** Whether the jar holding this resource had its classes bundled (a class of it is in the plugin jar). */
     private static boolean bundled(ZipFile plugin, URL resource) throws IOException {
         String location = resource.toString();
         if (!location.startsWith("jar:file:")) {
             return false;
         }
-        Path source = Paths.get(URI.create(location.substring("jar:".length(), location.indexOf("!/"))));
+        return bundled(plugin, Paths.get(URI.create(location.substring("jar:".length(), location.indexOf("!/")))));
+    }
+
+    /** Whether the plugin jar holds the classes of this jar (its first class, as is or relocated). */
+    private static boolean bundled(ZipFile plugin, Path source) throws IOException {
         try (ZipFile jar = new ZipFile(source.toFile())) {
             return jar.stream()
                     .map(ZipEntry::getName)
@@ -193,7 +232,7 @@ class PluginJarIT {
                 "s3.entropy.key", "_entropy_",
                 "s3.http-client", httpClient));
         PluginDescriptor plugin =
-                new PluginDescriptor("s3-fs-native", new URL[] {JAR.toUri().toURL()}, new String[0]);
+                new PluginDescriptor(FOLDER, new URL[] {JAR.toUri().toURL()}, new String[0]);
         FileSystem.initialize(
                 config,
                 new DefaultPluginManager(List.of(plugin), CoreOptions.getPluginParentFirstLoaderPatterns(config)));
