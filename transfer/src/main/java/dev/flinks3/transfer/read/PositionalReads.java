@@ -276,14 +276,19 @@ final class PositionalReads {
         if (!budget.tryOpenWalk(this)) {
             return null;
         }
+        boolean streamClosed;
         synchronized (this) {
             if (!closed && walks.size() < MAX_WALKS) {
                 Walk walk = new Walk(position);
                 walks.add(walk);
                 return walk;
             }
+            streamClosed = closed;
         }
         budget.walkClosed();
+        if (streamClosed) {
+            budget.forgetWalks(this);
+        }
         return null;
     }
 

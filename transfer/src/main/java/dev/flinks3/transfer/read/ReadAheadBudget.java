@@ -1,5 +1,8 @@
 package dev.flinks3.transfer.read;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * The process-wide bound on bytes that sequential readers hold in their read-ahead windows. Words as
  * in {@link ParallelReadAhead}: a reader's window is the run of chunks it holds ahead of itself, a
@@ -26,8 +29,12 @@ public final class ReadAheadBudget {
     private long heldBytes;
     private long peakHeldBytes;
     private int openWalks;
-    /** The streams that have opened walks: where an idle one is looked for when all are in use. */
-    private final java.util.Set<PositionalReads> walkOwners = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /**
+     * The streams that have opened walks: where an idle one is looked for when all are in use. Weakly held, so a
+     * stream its user never closed does not stay in memory for it.
+     */
+    private final java.util.Set<PositionalReads> walkOwners =
+            java.util.Collections.synchronizedSet(java.util.Collections.newSetFromMap(new java.util.WeakHashMap<>()));
 
     /** @param limitBytes the most bytes the chunks of all read-ahead windows may hold together, at least 0 */
     public ReadAheadBudget(long limitBytes) {
@@ -58,7 +65,11 @@ public final class ReadAheadBudget {
             walkOwners.add(owner);
             return true;
         }
-        for (PositionalReads other : walkOwners) {
+        List<PositionalReads> others;
+        synchronized (walkOwners) {
+            others = new ArrayList<>(walkOwners);
+        }
+        for (PositionalReads other : others) {
             if (other.closeIdleWalk() && takeWalk()) {
                 walkOwners.add(owner);
                 return true;
