@@ -244,8 +244,8 @@ public final class S3ConfigOptions {
         return new Range(declaration.min(), declaration.max());
     }
 
-    /** Whether the option's values are secret: never shown in messages or logs. */
-    static boolean secret(ConfigOption<?> option) {
+    /** Whether the option's values are secret: never shown in messages or logs (the doctor command asks too). */
+    public static boolean secret(ConfigOption<?> option) {
         return declaration(option).secret();
     }
 
