@@ -2,6 +2,7 @@ package dev.flinks3.doctor;
 
 import dev.flinks3.fs.S3ConfigOptions;
 import dev.flinks3.transfer.Futures;
+import dev.flinks3.transfer.GetRequest;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.S3Settings;
@@ -54,7 +55,8 @@ final class ThroughputProbe {
             double writeOne = rate(start);
             start = System.nanoTime();
             for (S3Location object : objects) {
-                Futures.await(client.readInto(object, 0, ByteBuffer.allocate(data.length)), "GetObject", object);
+                Futures.await(
+                        client.get(GetRequest.into(object, 0, ByteBuffer.allocate(data.length))), "GetObject", object);
             }
             double readOne = rate(start);
             start = System.nanoTime();
@@ -67,7 +69,7 @@ final class ThroughputProbe {
             start = System.nanoTime();
             List<CompletableFuture<?>> reads = new ArrayList<>();
             for (S3Location object : objects) {
-                reads.add(client.readInto(object, 0, ByteBuffer.allocate(data.length)));
+                reads.add(client.get(GetRequest.into(object, 0, ByteBuffer.allocate(data.length))));
             }
             Futures.await(CompletableFuture.allOf(reads.toArray(new CompletableFuture<?>[0])), "GetObject", base);
             double readMany = rate(start);
@@ -106,7 +108,8 @@ final class ThroughputProbe {
             advice.add("the store is faster with more connections: keep several parts in flight per stream"
                     + " (" + S3ConfigOptions.MAX_PARTS_IN_FLIGHT.key() + ", now "
                     + settings.upload().maxPartsInFlightPerStream()
-                    + ") and " + S3ConfigOptions.MAX_CONNECTIONS.key() + " (now " + settings.client().maxConnections()
+                    + ") and " + S3ConfigOptions.MAX_CONNECTIONS.key() + " (now "
+                    + settings.client().maxConnections()
                     + ") at least slots x parts in flight");
         } else {
             advice.add("one connection already takes what the store gives: more connections will not speed up a"
@@ -117,8 +120,8 @@ final class ThroughputProbe {
         if (headMs > 20) {
             advice.add(String.format(
                     Locale.ROOT,
-                    "a %.0f ms round trip makes small reads expensive: a larger"
-                            + " " + S3ConfigOptions.READ_AHEAD_SIZE.key() + " keeps sequential reads streaming",
+                    "a %.0f ms round trip makes small reads expensive: a larger" + " "
+                            + S3ConfigOptions.READ_AHEAD_SIZE.key() + " keeps sequential reads streaming",
                     headMs));
         }
         return String.join("; ", advice);
