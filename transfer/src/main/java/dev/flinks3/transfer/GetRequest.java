@@ -109,6 +109,7 @@ public final class GetRequest {
         return new GetRequest(location, start, endExclusive, ifMatch, target, buffer, file, true);
     }
 
+    /** The object the GET reads. */
     public S3Location location() {
         return location;
     }
@@ -128,6 +129,7 @@ public final class GetRequest {
         return ifMatch;
     }
 
+    /** Where the body of the answer goes. */
     public Target target() {
         return target;
     }

@@ -11,7 +11,6 @@ import dev.flinks3.it.faults.ProxiedFileSystem;
 import dev.flinks3.testserver.RequestKind;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +18,6 @@ import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.fs.CloseableRegistry;
 import org.apache.flink.core.fs.FSDataInputStream;
 import org.apache.flink.core.fs.FSDataOutputStream;
@@ -60,21 +58,9 @@ abstract class AbstractStoreCopyTest {
     /** The server: its endpoint, keys, region and bucket. */
     protected abstract S3TestTarget target();
 
-    private URI endpoint() {
-        return target().endpoint();
-    }
-
-    private Configuration serverConfiguration() {
-        return target().flinkConfiguration();
-    }
-
-    private String bucket() {
-        return target().bucket();
-    }
-
     @BeforeAll
     void start() {
-        proxy = new FaultInjectingProxy(endpoint());
+        proxy = new FaultInjectingProxy(target().endpoint());
     }
 
     @AfterAll
@@ -87,9 +73,9 @@ abstract class AbstractStoreCopyTest {
     /** A filesystem of its own per test: one that met a store refusing copies streams them from then on. */
     @BeforeEach
     void freshFileSystemAndDirectory() {
-        fileSystem = ProxiedFileSystem.create(proxy, serverConfiguration(), bucket(), Map.of());
+        fileSystem = ProxiedFileSystem.create(proxy, target().flinkConfiguration(), target().bucket(), Map.of());
         fs = fileSystem.fs();
-        dir = new Path("s3://" + bucket() + "/" + getClass().getSimpleName() + "/" + UUID.randomUUID());
+        dir = new Path("s3://" + target().bucket() + "/" + getClass().getSimpleName() + "/" + UUID.randomUUID());
         proxy.clear();
         proxy.clearRecorded();
     }

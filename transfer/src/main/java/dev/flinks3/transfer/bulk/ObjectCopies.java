@@ -240,10 +240,12 @@ public final class ObjectCopies {
             return new ObjectCopy(source, target, length);
         }
 
+        /** The object copied. */
         public S3Location source() {
             return source;
         }
 
+        /** Where the copy goes; an object there is replaced. */
         public S3Location target() {
             return target;
         }
