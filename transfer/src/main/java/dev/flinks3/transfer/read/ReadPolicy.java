@@ -58,10 +58,13 @@ public final class ReadPolicy {
     public static final int MAX_CHUNK_BYTES = 64 * 1024 * 1024;
 
     /**
-     * Rate of a full-size range (from its answer's headers to its last byte read, the reader's own time included;
-     * the connection set-up and first-byte wait left out, as a cold JVM or a new connection stretches them once) at
-     * and above which a sequential reader stays on one connection instead of starting the parallel read-ahead:
-     * twice what one S3 connection gives, far below what one connection to a server on the same LAN gives.
+     * Rate of a full-size range at and above which a sequential reader stays on one connection instead of starting
+     * the parallel read-ahead: twice what one S3 connection gives, far below what one connection to a server on the
+     * same LAN gives. The rate is the range's bytes over the time the reader waited inside the body's reads: the
+     * connection set-up and first-byte wait are left out (a cold JVM or a new connection stretches them once), and so
+     * is the reader's own time between reads, so a reader slower than its connection (an SST scan that decodes each
+     * block, a checksum over each read) is not taken for a slow connection; more connections would not make it
+     * faster.
      */
     public static final long FAST_CONNECTION_BYTES_PER_SECOND = 200_000_000L;
 

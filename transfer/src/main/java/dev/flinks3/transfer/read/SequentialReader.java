@@ -99,7 +99,7 @@ final class SequentialReader implements Closeable {
                         && (rangeBytesRead >= (range.end() - range.start()) / 2
                                 || rangeLongestSkip <= ReadPolicy.SEQUENTIAL_SKIP_BYTES);
                 long rangeLength = range.end() - range.start();
-                boolean fast = policy.isFast(rangeLength, System.nanoTime() - range.firstAnswerNanos());
+                boolean fast = policy.isFast(rangeLength, range.bodyWaitNanos());
                 closeRange();
                 if (!sequential) {
                     nextStart = ReadPolicy.Start.AFTER_SEEK;

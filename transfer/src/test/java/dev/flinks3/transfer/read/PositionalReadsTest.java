@@ -156,6 +156,39 @@ class PositionalReadsTest {
         assertThat(oneWalk.openWalks()).isZero();
     }
 
+    /**
+     * A walk that takes longer over its blocks than the connection takes to deliver them (ForSt decodes each block of
+     * an SST it scans) is not a slow connection: it stays on one streamed range that grows, with no parallel
+     * read-ahead. The walk's own time here is 2 ms a block; the connection (the in-memory fake) waits nothing.
+     */
+    @Test
+    void aWalkSlowerThanItsConnectionStaysOnOneStreamedRange() throws Exception {
+        byte[] source = store(4 * MIB);
+        ReadSettings oneMibRanges = ReadSettings.builder()
+                .readAheadBytes(MIB)
+                .readAheadParallelism(4)
+                .build();
+
+        // 10 MB/s counts as fast: the walk's 1 MiB at 2 ms per 16 KiB block is 8 MB/s with the walk's time counted.
+        try (S3SeekableInputStream in = new S3SeekableInputStream(
+                client, LOCATION, oneMibRanges, source.length, new ReadAheadBudget(64L * MIB), 10_000_000L)) {
+            ByteBuffer block = ByteBuffer.allocateDirect(16 * KIB);
+            for (int i = 0; i < source.length / (16 * KIB); i++) {
+                block.clear();
+                in.readFully((long) i * 16 * KIB, block);
+                block.flip();
+                assertBlock(block, source, (long) i * 16 * KIB);
+                Thread.sleep(2); // the caller's work on the block
+            }
+        }
+
+        List<long[]> ranges = client.getRanges();
+        assertThat(ranges)
+                .as("two exact reads, the walk's first range, then one range to the end")
+                .hasSize(4);
+        assertThat(length(ranges.get(3))).isGreaterThanOrEqualTo(3 * MIB - 2 * 16 * KIB);
+    }
+
     private void walk(S3SeekableInputStream in, long from, int reads) throws IOException {
         byte[] block = new byte[16 * KIB];
         for (int i = 0; i < reads; i++) {
