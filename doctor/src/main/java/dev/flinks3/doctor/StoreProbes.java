@@ -198,7 +198,7 @@ final class StoreProbes {
     private void copyAndDelete(S3Location object, long length) {
         S3Location copy = base.withKey(base.key() + "copy.bin");
         try {
-            client.copy(object, copy, length);
+            Futures.await(client.copy(object, copy, length), "CopyObject", object);
             ObjectMetadata copied = client.head(copy);
             report.add(
                     copied.length() == length
