@@ -4,11 +4,12 @@ import dev.flinks3.fs.S3ConfigOptions;
 import dev.flinks3.multipart.ConditionProbes;
 import dev.flinks3.transfer.CompletedPart;
 import dev.flinks3.transfer.Futures;
+import dev.flinks3.transfer.GetAnswer;
+import dev.flinks3.transfer.GetRequest;
 import dev.flinks3.transfer.ListPage;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.ObjectMetadata;
 import dev.flinks3.transfer.PendingUpload;
-import dev.flinks3.transfer.RangeRead;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.S3RequestException;
 import dev.flinks3.transfer.S3Settings;
@@ -178,8 +179,8 @@ final class StoreProbes {
     private void rangedGet(S3Location object, byte[] data) {
         try {
             ByteBuffer buffer = ByteBuffer.allocate(1000);
-            RangeRead read = Futures.await(client.readInto(object, 1000, buffer), "GetObject", object);
-            byte[] got = Arrays.copyOf(buffer.array(), read.bytes());
+            GetAnswer read = Futures.await(client.get(GetRequest.into(object, 1000, buffer)), "GetObject", object);
+            byte[] got = Arrays.copyOf(buffer.array(), (int) read.bytes());
             if (read.bytes() == 1000 && Arrays.equals(got, Arrays.copyOfRange(data, 1000, 2000))) {
                 report.add(Check.ok(SECTION, "ranged GET", "bytes 1000-1999 read back exactly"));
             } else {
@@ -197,7 +198,7 @@ final class StoreProbes {
     private void copyAndDelete(S3Location object, long length) {
         S3Location copy = base.withKey(base.key() + "copy.bin");
         try {
-            client.copy(object, copy, length);
+            Futures.await(client.copy(object, copy, length), "CopyObject", object);
             ObjectMetadata copied = client.head(copy);
             report.add(
                     copied.length() == length

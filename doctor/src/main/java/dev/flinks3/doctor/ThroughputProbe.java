@@ -2,6 +2,7 @@ package dev.flinks3.doctor;
 
 import dev.flinks3.fs.S3ConfigOptions;
 import dev.flinks3.transfer.Futures;
+import dev.flinks3.transfer.GetRequest;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.S3Settings;
@@ -54,7 +55,8 @@ final class ThroughputProbe {
             double writeOne = rate(start);
             start = System.nanoTime();
             for (S3Location object : objects) {
-                Futures.await(client.readInto(object, 0, ByteBuffer.allocate(data.length)), "GetObject", object);
+                Futures.await(
+                        client.get(GetRequest.into(object, 0, ByteBuffer.allocate(data.length))), "GetObject", object);
             }
             double readOne = rate(start);
             start = System.nanoTime();
@@ -67,7 +69,7 @@ final class ThroughputProbe {
             start = System.nanoTime();
             List<CompletableFuture<?>> reads = new ArrayList<>();
             for (S3Location object : objects) {
-                reads.add(client.readInto(object, 0, ByteBuffer.allocate(data.length)));
+                reads.add(client.get(GetRequest.into(object, 0, ByteBuffer.allocate(data.length))));
             }
             Futures.await(CompletableFuture.allOf(reads.toArray(new CompletableFuture<?>[0])), "GetObject", base);
             double readMany = rate(start);

@@ -78,8 +78,10 @@ public final class FileSystemOptions {
     public static final Option<Boolean> BULK_COPY_ENABLED = OPTIONS.key("s3.bulk-copy.enabled")
             .flag(
                     true,
-                    "Copy state files to local disk with parallel bulk downloads (PathsCopyingFileSystem, used by"
-                            + " RocksDB restore) instead of one stream per file.");
+                    "Copy state files through PathsCopyingFileSystem: to local disk with parallel bulk downloads"
+                            + " (RocksDB restore), and within the bucket with server-side copies (ForSt checkpoints and"
+                            + " savepoints; a store that refuses them gets streamed copies after one warning). false:"
+                            + " Flink copies file by file through streams.");
 
     // ---- when a bucket's filesystem is created --------------------------------------------------
 

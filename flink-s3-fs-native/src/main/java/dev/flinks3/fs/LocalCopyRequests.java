@@ -1,7 +1,6 @@
 package dev.flinks3.fs;
 
 import dev.flinks3.transfer.bulk.BulkDownloader;
-import java.io.Closeable;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.URI;
@@ -17,8 +16,8 @@ import org.apache.flink.core.fs.PathsCopyingFileSystem.CopyRequest;
  * files to be copied from S3 to local disk, and they go through one {@link BulkCopy}.
  *
  * <p>Cancellation: Flink closes the given {@link ICloseableRegistry} when the restoring task is
- * cancelled. The copy registers itself there and, when closed, interrupts the thread that waits for
- * the downloads; the bulk copy then cancels what is running and deletes incomplete files.
+ * cancelled; that interrupts the thread that waits for the downloads ({@link CopyCancellation}), and the
+ * bulk copy then cancels what is running and deletes incomplete files.
  */
 final class LocalCopyRequests {
 
@@ -48,39 +47,16 @@ final class LocalCopyRequests {
             files.add(BulkDownloader.FileCopy.of(
                     paths.toLocation(request.getSource()), localFile(request.getDestination())));
         }
-        Cancellation cancellation = new Cancellation(Thread.currentThread());
-        registry.registerCloseable(cancellation);
+        CopyCancellation cancellation = CopyCancellation.register(registry);
         try {
             bulkCopy.download(files);
         } finally {
             cancellation.finish();
-            registry.unregisterCloseable(cancellation);
         }
     }
 
     private static java.nio.file.Path localFile(Path destination) {
         URI uri = destination.toUri();
         return uri.getScheme() == null ? Paths.get(uri.getPath()) : Paths.get(uri);
-    }
-
-    /** Interrupts the copying thread if the registry is closed while the copy runs. */
-    private static final class Cancellation implements Closeable {
-        private final Thread copier;
-        private boolean finished;
-
-        Cancellation(Thread copier) {
-            this.copier = copier;
-        }
-
-        @Override
-        public synchronized void close() {
-            if (!finished) {
-                copier.interrupt();
-            }
-        }
-
-        synchronized void finish() {
-            finished = true;
-        }
     }
 }

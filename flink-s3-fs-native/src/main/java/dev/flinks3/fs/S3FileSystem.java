@@ -8,6 +8,7 @@ import dev.flinks3.transfer.ObjectMetadata;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.UploadStreams;
 import dev.flinks3.transfer.WriteCondition;
+import dev.flinks3.transfer.bulk.ObjectCopies;
 import dev.flinks3.transfer.read.ReadAheadBudget;
 import dev.flinks3.transfer.read.S3SeekableInputStream;
 import dev.flinks3.writer.S3RecoverableWriter;
@@ -75,6 +76,7 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
     private final S3FileSystemSettings settings;
     private final VisibleObjects visible;
     private final UnmarkedDirectories unmarked = new UnmarkedDirectories();
+    private final ObjectCopies objectCopies;
 
     /**
      * @param uri the filesystem's URI, {@code scheme://bucket}; a path is {@code scheme://bucket/key}
@@ -105,6 +107,11 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
         this.readAhead = readAhead;
         this.settings = Objects.requireNonNull(settings, "settings");
         this.visible = new VisibleObjects(client);
+        this.objectCopies = new ObjectCopies(
+                client,
+                settings.s3().read().bulkCopyConcurrency(),
+                settings.s3().upload().partSizeBytes(),
+                settings.s3().read());
     }
 
     // ---- identity -----------------------------------------------------------------------------
@@ -414,32 +421,50 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
         return new String(entropy);
     }
 
-    // ---- bulk copy to local disk ---------------------------------------------------------------
+    // ---- copies of paths: to local disk, and within the store ----------------------------------
 
     /**
-     * True when bulk copy is enabled and the copy goes from this filesystem to a local file. Flink 2.x
-     * calls it through {@code PathsCopyingFileSystem}, which {@link PathsCopyingS3FileSystem} adds where
-     * Flink has it.
+     * Whether {@link #copyFiles} copies from {@code source} to {@code destination}: with {@code s3.bulk-copy.enabled}
+     * (the default), for a source of this filesystem's bucket to a local file (a bulk download, RocksDB restore), and
+     * to an object of this filesystem's bucket (a server-side copy, ForSt checkpoints and savepoints). Copies to
+     * another bucket are not offered, as its configuration may name another store or credentials. Flink 2.x calls it
+     * through {@code PathsCopyingFileSystem}, which {@link PathsCopyingS3FileSystem} adds where Flink has it.
+     * Sends no request.
      */
     public boolean canCopyPaths(Path source, Path destination) {
+        if (!settings.bulkCopyEnabled()) {
+            return false;
+        }
         String sourceScheme = source.toUri().getScheme();
-        return bulkCopy != null
-                && settings.bulkCopyEnabled()
-                && (sourceScheme == null || sourceScheme.equals(uri.getScheme()))
-                && LocalCopyRequests.isLocal(destination);
+        if (LocalCopyRequests.isLocal(destination)) {
+            return bulkCopy != null && (sourceScheme == null || sourceScheme.equals(uri.getScheme()));
+        }
+        return StoreCopyRequests.inBucket(source, uri) && StoreCopyRequests.inBucket(destination, uri);
     }
 
     /**
-     * Downloads the objects to local files, {@code s3.bulk-copy.max-concurrent} files at a time with
-     * parallel ranged GETs inside large files. Closing {@code closeableRegistry} cancels the copy.
+     * Copies the sources to their destinations, which {@link #canCopyPaths} accepted: objects to local files with
+     * parallel ranged GETs ({@code s3.bulk-copy.max-concurrent} files at a time), objects to objects of this bucket
+     * with server-side copies (as many at a time). Closing {@code closeableRegistry} cancels the copy.
      *
-     * @throws IOException the first failed download, naming its location; incomplete files are deleted
+     * @throws IOException the first failed copy, naming its location; incomplete local files are deleted, and no
+     *     incomplete object or multipart upload is left (objects already copied stay)
      */
     public void copyFiles(List<CopyRequest> requests, ICloseableRegistry closeableRegistry) throws IOException {
-        if (bulkCopy == null) {
-            throw new IOException("Bulk copy is not available on " + uri);
+        List<CopyRequest> toLocal = new ArrayList<>();
+        List<CopyRequest> inStore = new ArrayList<>();
+        for (CopyRequest request : requests) {
+            (LocalCopyRequests.isLocal(request.getDestination()) ? toLocal : inStore).add(request);
         }
-        new LocalCopyRequests(bulkCopy, paths).copy(requests, closeableRegistry);
+        if (!inStore.isEmpty()) {
+            new StoreCopyRequests(objectCopies, paths).copy(inStore, closeableRegistry);
+        }
+        if (!toLocal.isEmpty()) {
+            if (bulkCopy == null) {
+                throw new IOException("Bulk copy to local files is not available on " + uri);
+            }
+            new LocalCopyRequests(bulkCopy, paths).copy(toLocal, closeableRegistry);
+        }
     }
 
     // ---- helpers ------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 package dev.flinks3.fs;
 
+import dev.flinks3.transfer.Futures;
 import dev.flinks3.transfer.ListPage;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.ObjectMetadata;
@@ -27,7 +28,7 @@ final class ServerSideRename {
 
     /** Copies one object and deletes the source. */
     void renameFile(S3Location source, long length, S3Location target) throws IOException {
-        client.copy(source, target, length);
+        Futures.await(client.copy(source, target, length), "CopyObject", source);
         client.delete(source);
     }
 
@@ -44,7 +45,9 @@ final class ServerSideRename {
         for (ListPage page = listing.next(); page != null; page = listing.next()) {
             for (ObjectMetadata object : page.objects()) {
                 String relative = object.key().substring(fromPrefix.length());
-                client.copy(source.withKey(object.key()), target.withKey(toPrefix + relative), object.length());
+                S3Location from = source.withKey(object.key());
+                Futures.await(
+                        client.copy(from, target.withKey(toPrefix + relative), object.length()), "CopyObject", from);
                 copied.add(object.key());
             }
         }

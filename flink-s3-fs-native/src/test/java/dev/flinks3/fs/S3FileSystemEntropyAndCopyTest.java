@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinks3.transfer.bulk.BulkDownloader;
 import dev.flinks3.transfer.fake.InMemoryObjectClient;
+import dev.flinks3.transfer.fake.Operation;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -95,6 +96,43 @@ class S3FileSystemEntropyAndCopyTest {
         assertThat(fileSystem(client, disabled, files -> {}).canCopyPaths(source, target))
                 .isFalse();
         assertThat(fileSystem(client).canCopyPaths(source, target)).isFalse();
+    }
+
+    @Test
+    void copiesWithinTheBucketAreOfferedAndDoneOnTheServer() throws IOException {
+        client.store(location("db/000001.sst"), bytes("first"));
+        client.store(location("db/000002.sst"), bytes("second"));
+        S3FileSystem fs =
+                fileSystem(client, S3FileSystemSettings.of(smallParts().build()), null);
+        Path first = new Path("s3://bucket/db/000001.sst");
+        Path second = new Path("s3://bucket/db/000002.sst");
+
+        assertThat(fs.canCopyPaths(first, new Path("s3://bucket/chk/shared/a"))).isTrue();
+        assertThat(fs.canCopyPaths(first, new Path("s3://other/chk/shared/a"))).isFalse();
+        assertThat(fs.canCopyPaths(new Path("s3://other/db/1.sst"), new Path("s3://bucket/chk/a")))
+                .isFalse();
+        assertThat(fs.canCopyPaths(first, new Path("s3a://bucket/chk/a"))).isFalse();
+
+        fs.copyFiles(
+                List.of(
+                        CopyRequest.of(first, new Path("s3://bucket/chk/shared/a"), 5),
+                        CopyRequest.of(second, new Path("s3://bucket/chk/shared/b"), 6)),
+                new CloseableRegistry());
+
+        assertThat(client.calls(Operation.COPY)).isEqualTo(2);
+        assertThat(client.calls(Operation.GET)).isZero();
+        assertThat(client.bytesOf(location("chk/shared/a"))).isEqualTo(bytes("first"));
+        assertThat(client.bytesOf(location("chk/shared/b"))).isEqualTo(bytes("second"));
+    }
+
+    @Test
+    void copiesWithinTheBucketAreNotOfferedWhenBulkCopyIsDisabled() {
+        S3FileSystemSettings disabled = S3FileSystemSettings.fromConfiguration(
+                Configuration.fromMap(java.util.Map.of("s3.bulk-copy.enabled", "false")));
+
+        assertThat(fileSystem(client, disabled, null)
+                        .canCopyPaths(new Path("s3://bucket/db/1.sst"), new Path("s3://bucket/chk/1")))
+                .isFalse();
     }
 
     @Test

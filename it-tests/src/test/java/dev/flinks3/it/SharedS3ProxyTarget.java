@@ -17,6 +17,11 @@ public final class SharedS3ProxyTarget {
         return SharedS3Proxy.server();
     }
 
+    /** The server as a test target (endpoint, keys, region, bucket). */
+    public static S3TestTarget target() {
+        return SharedS3Proxy.target();
+    }
+
     /** The bucket the tests write to. */
     public static String bucket() {
         return SharedS3Proxy.BUCKET;

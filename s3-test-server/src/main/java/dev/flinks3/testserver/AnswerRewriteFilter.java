@@ -21,6 +21,7 @@ import java.util.Collections;
 import java.util.Enumeration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -53,12 +54,29 @@ public final class AnswerRewriteFilter implements Filter {
     }
 
     /**
-     * An answer: HTTP status and body. Headers S3Proxy set are kept.
+     * An answer: HTTP status, body and headers to set. Headers S3Proxy set are kept unless named here.
      *
      * @param status the HTTP status
      * @param body the body's bytes
+     * @param headers headers set on the answer (e.g. a {@code Date} of a server whose clock is off)
      */
-    public record Answer(int status, byte[] body) {
+    public record Answer(int status, byte[] body, Map<String, String> headers) {
+
+        public Answer {
+            headers = Map.copyOf(headers);
+        }
+
+        /** An answer with no header of its own. */
+        public Answer(int status, byte[] body) {
+            this(status, body, Map.of());
+        }
+
+        /** This answer with the header {@code name} set to {@code value}. */
+        public Answer withHeader(String name, String value) {
+            Map<String, String> more = new java.util.HashMap<>(headers);
+            more.put(name, value);
+            return new Answer(status, body, more);
+        }
 
         /** The body as UTF-8 text (XML answers). */
         public String text() {
@@ -67,7 +85,7 @@ public final class AnswerRewriteFilter implements Filter {
 
         /** The same status with another body. */
         public Answer withText(String text) {
-            return new Answer(status, text.getBytes(StandardCharsets.UTF_8));
+            return new Answer(status, text.getBytes(StandardCharsets.UTF_8), headers);
         }
 
         /** An S3 error document with this status and code. */
@@ -253,6 +271,7 @@ public final class AnswerRewriteFilter implements Filter {
 
     private static void write(HttpServletResponse response, Answer answer) throws IOException {
         response.setStatus(answer.status());
+        answer.headers().forEach(response::setHeader);
         response.setContentType("application/xml");
         response.setContentLengthLong(answer.body().length);
         response.getOutputStream().write(answer.body());

@@ -3,7 +3,6 @@ package dev.flinks3.transfer;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -33,99 +32,43 @@ public interface ObjectClient {
     ObjectMetadata head(S3Location location) throws IOException;
 
     /**
-     * One ranged GET of bytes {@code [start, endExclusive)}. The stream must be closed (or aborted)
-     * by the caller. {@code endExclusive} may exceed the object's length; the stream then ends at the
-     * object's end.
+     * One ranged GetObject ({@link GetRequest}): the one GET of the seam, whatever the body's target.
+     *
+     * <ul>
+     *   <li>{@link GetRequest.Target#STREAM}: the future completes once the answer's headers arrived, with the body
+     *       as {@link GetAnswer#stream()} for the caller to read and close (or abort); not retried once the body is
+     *       handed out: a failed read is for the caller to ask again.
+     *   <li>{@link GetRequest.Target#BUFFER}: the body is copied into the buffer from its position on as it arrives
+     *       (no thread waits for it, nothing is copied twice); the buffer's position and limit are not moved. A body
+     *       that breaks mid-way is not retried: the future fails with a {@link PartialBodyException} carrying the
+     *       bytes copied so far, for the caller to ask for the rest.
+     *   <li>{@link GetRequest.Target#FILE}: the body is written into the file at the range's offset as it arrives
+     *       (one range of a parallel download, S3 user guide "Performance design patterns"); a failed GET may leave
+     *       some of the range written.
+     * </ul>
+     *
+     * <p>Throttling, 5xx and errors before the body arrives are retried inside the implementation. An empty object
+     * gives an empty answer for a range from byte 0. Cancelling the future aborts the request; a buffer or file may
+     * still be written until the cancellation is seen.
+     *
+     * @return a future of the answer: {@link GetAnswer#bytes()} delivered (fewer than asked for only where the
+     *     object ends first); fails with {@link FileNotFoundException} if there is no object, {@link
+     *     java.io.EOFException} if the range starts at or past the end of a non-empty object, an {@link
+     *     S3RequestException} of status 412 if the object's ETag is no longer the request's {@code If-Match}, or an
+     *     {@link IOException} if the file cannot be written
+     */
+    CompletableFuture<GetAnswer> get(GetRequest request);
+
+    /**
+     * {@link #get(GetRequest)} of bytes {@code [start, endExclusive)} as a stream, waited for: the stream must be
+     * closed (or aborted) by the caller.
      *
      * @throws FileNotFoundException if there is no object at the location
      * @throws java.io.EOFException if {@code start} is at or past the end of a non-empty object
      */
-    RangeStream get(S3Location location, long start, long endExclusive) throws IOException;
-
-    /**
-     * {@link #get(S3Location, long, long)} of one version of the object: with {@code ifMatch}, the GET
-     * sends {@code If-Match} with that ETag, so a stream whose object was replaced since its first GET
-     * fails instead of mixing bytes of two versions (S3 API reference, GetObject: "If-Match").
-     * Implementations that cannot send it accept only {@code null}.
-     *
-     * @param ifMatch the ETag the object must still have, {@code null} for whatever version is there
-     * @throws S3RequestException of status 412 if the object's ETag is no longer {@code ifMatch}
-     * @throws UnsupportedOperationException if {@code ifMatch} is set and the implementation cannot send it
-     */
-    default RangeStream get(S3Location location, long start, long endExclusive, String ifMatch) throws IOException {
-        if (ifMatch != null) {
-            throw new UnsupportedOperationException(getClass().getName() + " cannot send If-Match");
-        }
-        return get(location, start, endExclusive);
+    default RangeStream get(S3Location location, long start, long endExclusive) throws IOException {
+        return Futures.await(get(GetRequest.stream(location, start, endExclusive)), "GetObject", location).stream();
     }
-
-    /**
-     * One ranged GET of bytes {@code [start, start + dst.remaining())}, its body copied into {@code dst}
-     * (heap or direct) from its position on as it arrives: no thread waits for the body, and nothing is
-     * copied twice. {@code dst}'s position and limit are not moved; the result says how many bytes came.
-     * Throttling, 5xx and errors before the body arrives are retried inside the implementation; a body
-     * that breaks mid-way is not, it fails with the bytes copied so far (see below), for the caller to
-     * ask for the rest. Cancelling the future aborts the request; {@code dst} may still be written until
-     * the cancellation is seen.
-     *
-     * @param dst receives the bytes between its position and limit; must not be read until the future completes
-     * @return a future of what was copied: {@code dst.remaining()} bytes, or fewer where the object ends first
-     *     (a GET at the start of an empty object copies 0 bytes); fails with {@link FileNotFoundException}
-     *     if there is no object, {@link java.io.EOFException} if {@code start} is at or past the end of a
-     *     non-empty object, {@link PartialBodyException} if the body broke after it began to arrive
-     * @throws IllegalArgumentException if {@code start} is negative or {@code dst} has no room
-     */
-    CompletableFuture<RangeRead> readInto(S3Location location, long start, ByteBuffer dst);
-
-    /**
-     * {@link #readInto(S3Location, long, ByteBuffer)} of one version of the object: with {@code ifMatch},
-     * the GET sends {@code If-Match} with that ETag, as {@link #get(S3Location, long, long, String)} does.
-     *
-     * @param ifMatch the ETag the object must still have, {@code null} for whatever version is there
-     * @return as {@link #readInto(S3Location, long, ByteBuffer)}; also fails with an {@link
-     *     S3RequestException} of status 412 if the object's ETag is no longer {@code ifMatch}
-     * @throws UnsupportedOperationException if {@code ifMatch} is set and the implementation cannot send it
-     */
-    default CompletableFuture<RangeRead> readInto(S3Location location, long start, ByteBuffer dst, String ifMatch) {
-        if (ifMatch != null) {
-            throw new UnsupportedOperationException(getClass().getName() + " cannot send If-Match");
-        }
-        return readInto(location, start, dst);
-    }
-
-    /**
-     * {@link #readInto(S3Location, long, ByteBuffer, String)} for a caller that waits for the answer right away
-     * (a positional read): an implementation may send the GET on the calling thread, and the returned future is
-     * then complete when this returns. The answer and the failures are those of {@code readInto}.
-     *
-     * @param ifMatch the ETag the object must still have, {@code null} for whatever version is there
-     */
-    default CompletableFuture<RangeRead> readIntoWaiting(
-            S3Location location, long start, ByteBuffer dst, String ifMatch) {
-        return readInto(location, start, dst, ifMatch);
-    }
-
-    /**
-     * One ranged GET of bytes {@code [start, endExclusive)}, its body written into {@code file} at the
-     * same offset as it arrives: one range of a parallel download of an object to a local file (S3 user
-     * guide, "Performance design patterns": fetch byte ranges in parallel). With {@code ifMatch}, the GET
-     * sends {@code If-Match} with that ETag, so the ranges of an object replaced mid-download fail
-     * instead of mixing two versions. Retried inside the implementation like {@link #readInto}; a body
-     * that breaks mid-way fails the future. Cancelling the future aborts the request.
-     *
-     * @param endExclusive may exceed the object's length; the range then ends at the object's end
-     * @param file an existing local file; only the bytes of the range are written, the file is never
-     *     truncated, and a failed GET may leave some of the range written
-     * @param ifMatch the ETag the object must still have, {@code null} for whatever version is there
-     * @return a future of what was written (a GET at the start of an empty object writes 0 bytes and
-     *     learns no ETag); fails with {@link FileNotFoundException} if there is no object, {@link
-     *     java.io.EOFException} if {@code start} is at or past the end of a non-empty object, {@link
-     *     S3RequestException} of status 412 if the object's ETag is no longer {@code ifMatch}, or an
-     *     {@link IOException} if the file cannot be written
-     * @throws IllegalArgumentException if {@code start} is negative or the range is empty
-     */
-    CompletableFuture<RangeDownload> readIntoFile(
-            S3Location location, long start, long endExclusive, Path file, String ifMatch);
 
     /**
      * One page of ListObjectsV2.
@@ -150,13 +93,20 @@ public interface ObjectClient {
     void delete(S3Location location) throws IOException;
 
     /**
-     * Server-side copy of a whole object; a multipart copy (UploadPartCopy) for objects larger than
-     * 5 GiB.
+     * Server-side copy of a whole object (S3 user guide, "Copying objects"): the bytes stay in the store.
+     * One CopyObject up to the single-copy limit (5 GiB), above it a multipart copy whose UploadPartCopy
+     * requests run in parallel and send the source's ETag as {@code x-amz-copy-source-if-match}, so a
+     * source replaced during the copy fails it instead of joining parts of two versions. The target gets
+     * the configured encryption, storage class and checksum; a failed or cancelled multipart copy is
+     * aborted, so no part is left behind. Cancelling the future aborts the requests in flight.
      *
-     * @param sourceLength length of the source in bytes, as known from a HEAD or listing
-     * @throws FileNotFoundException if the source does not exist
+     * @param sourceLength length of the source in bytes, as known from a HEAD or listing; -1 if unknown
+     *     (a HEAD then tells it)
+     * @return a future that completes when the target holds the copy; fails with {@link
+     *     FileNotFoundException} if the source does not exist, an {@link S3RequestException} of status 412
+     *     if the source was replaced during a multipart copy, or of status 501 if the store does not copy
      */
-    void copy(S3Location source, S3Location target, long sourceLength) throws IOException;
+    CompletableFuture<Void> copy(S3Location source, S3Location target, long sourceLength);
 
     /**
      * PutObject of one whole object.

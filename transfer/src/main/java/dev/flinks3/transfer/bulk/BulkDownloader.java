@@ -3,6 +3,7 @@ package dev.flinks3.transfer.bulk;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.SlidingWindow;
+import dev.flinks3.transfer.read.ReadPolicy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,22 +18,24 @@ import java.util.function.IntFunction;
  * Copies many objects to local files: what Flink's {@code PathsCopyingFileSystem} asks for when
  * RocksDB restores its files. At most {@code filesInFlight} files download at once and the next one
  * starts as soon as any one finishes; each file is one {@link FileDownload}. {@link #ranged} fetches
- * files with ranged GETs through the {@link ObjectClient} ({@link RangedFileDownload}), at most {@code
- * getsInFlight} at once for one copy: a copy of at least that many files fetches each file with one GET
- * (ranges of up to {@value #SINGLE_LANE_RANGE_BYTES} bytes), and a copy of fewer files splits each into
- * ranges of {@code rangeBytes} on parallel lanes that fill the GETs the files leave free. Every GET costs
- * the client and the server a request's work, and one connection of a fast network carries a whole file
- * at the rate of many; on a network that limits each connection, the {@code getsInFlight} connections
- * of a large copy still run in parallel. On the CRT-based S3 client a file is one Transfer Manager
- * {@code downloadFile} instead (the {@code crt} package's {@code TransferManagerDownload}).
+ * files with ranged GETs through the {@link ObjectClient} ({@link RangedFileDownload}). A copy of fewer files
+ * than {@code getsInFlight} splits each into ranges of {@code rangeBytes} on parallel lanes that fill the GETs
+ * the files leave free. A copy of at least that many files fetches each file's first {@code rangeBytes} with one
+ * GET and lets that GET's rate decide the rest: on a fast connection (a server on the same LAN, at least {@link
+ * dev.flinks3.transfer.read.ReadPolicy#FAST_CONNECTION_BYTES_PER_SECOND} bytes/s) one GET for the rest of the file
+ * (ranges of up to {@value #SINGLE_LANE_RANGE_BYTES} bytes), as one connection carries a whole file at the rate
+ * of many and every GET costs the client and the server a request's work; on a slower one (S3 gives 50 to 90 MB/s
+ * per connection) ranges of {@code rangeBytes} on {@code maxLanesPerFile} lanes, so the copy has enough GETs in
+ * flight to fill the link. On the CRT-based S3 client a file is one Transfer Manager {@code downloadFile} instead
+ * (the {@code crt} package's {@code TransferManagerDownload}).
  *
  * <p>Thread-safe; each {@link #download} call is independent.
  */
 public final class BulkDownloader {
 
     /**
-     * Bytes one ranged GET asks for when a file has one lane (a copy of at least {@code getsInFlight}
-     * files): 64 MiB, the largest range a sequential reader's streamed GETs grow to.
+     * Bytes one ranged GET asks for after a file's first on a fast connection (a copy of at least {@code
+     * getsInFlight} files): 64 MiB, so most state files take two GETs.
      */
     public static final long SINGLE_LANE_RANGE_BYTES = 64L * 1024 * 1024;
 
@@ -60,25 +63,52 @@ public final class BulkDownloader {
     }
 
     /**
-     * A bulk downloader of ranged GETs through {@code client}: at most {@code getsInFlight} files and
-     * {@code getsInFlight} GETs at once. A copy of {@code n} files gives each file {@code
-     * min(maxLanesPerFile, max(1, getsInFlight / n))} lanes; a file with one lane is fetched in ranges of
-     * {@code max(rangeBytes, }{@value #SINGLE_LANE_RANGE_BYTES}{@code )} bytes (one GET for most state
-     * files), a file with more in ranges of {@code rangeBytes}.
+     * A bulk downloader of ranged GETs through {@code client}: at most {@code getsInFlight} files at once. A copy of
+     * {@code n} files gives each file {@code min(maxLanesPerFile, max(1, getsInFlight / n))} lanes of ranges of
+     * {@code rangeBytes}; a file with one lane (a copy of at least {@code getsInFlight} files) gets its lanes from
+     * the rate of its first GET (see the class notes): one more GET on a fast connection, {@code maxLanesPerFile}
+     * lanes on a slow one.
      *
      * @param client the client to download with; not owned
-     * @param getsInFlight most files and most ranged GETs of one copy in flight at once, at least 1
-     * @param rangeBytes bytes per ranged GET of a file with more than one lane, at least 1
+     * @param getsInFlight most files at once, and the GETs in flight they share on a fast connection, at least 1
+     * @param rangeBytes bytes per ranged GET of a file with more than one lane, and of each file's first GET, at
+     *     least 1
      * @param maxLanesPerFile most ranged GETs of one file in flight at once, at least 1
      * @throws IllegalArgumentException if a count or size is below 1
      */
     public static BulkDownloader ranged(ObjectClient client, int getsInFlight, long rangeBytes, int maxLanesPerFile) {
-        return ranged(client, getsInFlight, rangeBytes, maxLanesPerFile, SINGLE_LANE_RANGE_BYTES);
+        return ranged(
+                client,
+                getsInFlight,
+                rangeBytes,
+                maxLanesPerFile,
+                SINGLE_LANE_RANGE_BYTES,
+                ReadPolicy.FAST_CONNECTION_BYTES_PER_SECOND);
     }
 
     /** {@link #ranged(ObjectClient, int, long, int)} with the single-lane range size given, for tests. */
     static BulkDownloader ranged(
             ObjectClient client, int getsInFlight, long rangeBytes, int maxLanesPerFile, long singleLaneRangeBytes) {
+        return ranged(
+                client,
+                getsInFlight,
+                rangeBytes,
+                maxLanesPerFile,
+                singleLaneRangeBytes,
+                ReadPolicy.FAST_CONNECTION_BYTES_PER_SECOND);
+    }
+
+    /**
+     * As {@link #ranged(ObjectClient, int, long, int, long)}, with the rate (bytes/s) of a first GET at and above
+     * which a file of a large copy takes one more GET ({@code 0}: always; {@link Long#MAX_VALUE}: never), for tests.
+     */
+    static BulkDownloader ranged(
+            ObjectClient client,
+            int getsInFlight,
+            long rangeBytes,
+            int maxLanesPerFile,
+            long singleLaneRangeBytes,
+            long fastBytesPerSecond) {
         if (getsInFlight < 1 || rangeBytes < 1 || maxLanesPerFile < 1 || singleLaneRangeBytes < 1) {
             throw new IllegalArgumentException("GETs in flight (" + getsInFlight + "), range size (" + rangeBytes
                     + " bytes) and lanes per file (" + maxLanesPerFile + ") must all be at least 1");
@@ -87,9 +117,14 @@ public final class BulkDownloader {
         return new BulkDownloader(
                 files -> {
                     int lanes = lanesPerFile(getsInFlight, files, maxLanesPerFile);
-                    long bytesPerGet = lanes == 1 ? Math.max(rangeBytes, singleLaneRangeBytes) : rangeBytes;
-                    return (source, target) ->
-                            new RangedFileDownload(client, source, target, bytesPerGet, lanes).start();
+                    RangedFileDownload.Plan plan = lanes > 1
+                            ? RangedFileDownload.Plan.fixed(rangeBytes, lanes)
+                            : RangedFileDownload.Plan.byFirstGet(
+                                    rangeBytes,
+                                    Math.max(rangeBytes, singleLaneRangeBytes),
+                                    maxLanesPerFile,
+                                    fastBytesPerSecond);
+                    return (source, target) -> new RangedFileDownload(client, source, target, plan).start();
                 },
                 getsInFlight);
     }

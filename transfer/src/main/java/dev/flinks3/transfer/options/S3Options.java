@@ -4,7 +4,7 @@ import dev.flinks3.transfer.ClientSettings;
 import dev.flinks3.transfer.CredentialSettings;
 import dev.flinks3.transfer.ReadSettings;
 import dev.flinks3.transfer.UploadSettings;
-import dev.flinks3.transfer.read.S3SeekableInputStream;
+import dev.flinks3.transfer.read.ReadPolicy;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -347,11 +347,11 @@ public final class S3Options {
                             + " the maximum heap of windows, whichever is smaller; a reader that finds fewer than two"
                             + " windows free reads over one connection. The read-ahead starts only after a connection"
                             + " delivered a full range at less than "
-                            + S3SeekableInputStream.FAST_CONNECTION_BYTES_PER_SECOND / 1_000_000
+                            + ReadPolicy.FAST_CONNECTION_BYTES_PER_SECOND / 1_000_000
                             + " MB/s (S3 gives 50 to 90 MB/s per connection); on a faster one (Ceph or MinIO on the"
                             + " same LAN) the reader stays on one connection, each range "
-                            + S3SeekableInputStream.STREAMED_RANGE_GROWTH + "x the one before up to "
-                            + (S3SeekableInputStream.MAX_STREAMED_RANGE_BYTES >> 20) + " MiB.");
+                            + ReadPolicy.STREAMED_RANGE_GROWTH + "x the one before up to "
+                            + (ReadPolicy.MAX_STREAMED_RANGE_BYTES >> 20) + " MiB.");
 
     public static final Option<Boolean> DIRECT_GETS_ENABLED = OPTIONS.key("s3.read.direct-get.enabled")
             .sets(

@@ -5,7 +5,8 @@ import dev.flinks3.transfer.S3RequestException;
 
 /**
  * The version of an object one stream reads: the ETag of the first answer any of its GETs got (next
- * range, read-ahead, a re-request after a broken body, positional reads). Every later GET sends it as
+ * range, read-ahead, a re-request after a broken body, positional reads), and the object's length once
+ * known (given when the stream was opened, or told by an answer). Every later GET sends it as
  * {@code If-Match} (S3 API reference, GetObject), so the server refuses with 412 once the object was
  * replaced, and every answer's ETag is compared with it, for servers that ignore {@code If-Match}.
  * Thread-safe: positional reads of one stream run on many threads.
@@ -14,9 +15,24 @@ final class ObjectVersion {
 
     private final S3Location location;
     private volatile String eTag;
+    private volatile long length;
 
-    ObjectVersion(S3Location location) {
+    /** @param knownLength the object's length in bytes if the opener knows it (a listing, a HEAD), else -1 */
+    ObjectVersion(S3Location location, long knownLength) {
         this.location = location;
+        this.length = knownLength;
+    }
+
+    /** The object's length in bytes, -1 while unknown. */
+    long length() {
+        return length;
+    }
+
+    /** Takes the object's length from an answer; -1 (unknown) changes nothing. */
+    void learnLength(long answered) {
+        if (answered >= 0) {
+            length = answered;
+        }
     }
 
     /** The ETag later GETs must send as {@code If-Match}; {@code null} until an answer told one. */

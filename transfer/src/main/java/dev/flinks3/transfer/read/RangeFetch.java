@@ -1,9 +1,10 @@
 package dev.flinks3.transfer.read;
 
 import dev.flinks3.transfer.Futures;
+import dev.flinks3.transfer.GetAnswer;
+import dev.flinks3.transfer.GetRequest;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.PartialBodyException;
-import dev.flinks3.transfer.RangeRead;
 import dev.flinks3.transfer.S3Location;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -16,8 +17,8 @@ import java.util.concurrent.ExecutionException;
 
 /**
  * Bytes {@code [start, start + length)} of an object copied into a buffer (heap or direct) by ranged GETs
- * whose bodies are read straight into it ({@link ObjectClient#readInto}, or {@link ObjectClient#readIntoWaiting}
- * for a caller that waits at once, which may read on the caller's thread).
+ * whose bodies are read straight into it ({@link ObjectClient#get} of a {@link GetRequest#into buffer target}; for a
+ * caller that waits at once a {@link GetRequest#waiting() waiting} one, which may be read on the caller's thread).
  * A body that breaks mid-way is asked for again from where it broke, with at most {@value
  * RangeReader#MAX_ATTEMPTS} GETs in all. Each GET sends {@code If-Match} with the ETag the stream
  * first saw ({@link ObjectVersion}), and every answer's object length and ETag are checked against the
@@ -33,13 +34,13 @@ final class RangeFetch {
     private final ByteBuffer dst;
     private final int length;
     private final ObjectVersion version;
-    /** Whether the GETs go through {@link ObjectClient#readIntoWaiting}: set by {@link #read()}. */
+    /** Whether the GETs are {@link GetRequest#waiting() waiting} requests: set by {@link #read()}. */
     private volatile boolean waiting;
 
-    private final CompletableFuture<RangeRead> result = new CompletableFuture<>();
+    private final CompletableFuture<GetAnswer> result = new CompletableFuture<>();
     private final List<Throwable> breaks = new ArrayList<>(0);
     private volatile long objectLength;
-    private volatile CompletableFuture<RangeRead> inFlight;
+    private volatile CompletableFuture<GetAnswer> inFlight;
     private volatile boolean cancelled;
 
     private RangeFetch(
@@ -78,11 +79,11 @@ final class RangeFetch {
 
     /**
      * {@link #begin()} and {@link #await()} for a caller that waits right away: the GETs are sent with {@link
-     * ObjectClient#readIntoWaiting}, which may run them on this thread. Call once, instead of {@link #begin()}.
+     * GetRequest#waiting() waiting} requests, which may run on this thread. Call once, instead of {@link #begin()}.
      *
      * @throws IOException as {@link #await()}
      */
-    RangeRead read() throws IOException {
+    GetAnswer read() throws IOException {
         waiting = true;
         return begin().await();
     }
@@ -95,10 +96,10 @@ final class RangeFetch {
 
     /**
      * What was copied: {@code length} bytes, or fewer where the object ends first, and the object's
-     * length; fails as {@link ObjectClient#readInto} does, or with an {@link IOException} if the
+     * length; fails as {@link ObjectClient#get} does, or with an {@link IOException} if the
      * object's length changed between GETs, or with a {@link CancellationException} once cancelled.
      */
-    CompletableFuture<RangeRead> result() {
+    CompletableFuture<GetAnswer> result() {
         return result;
     }
 
@@ -109,7 +110,7 @@ final class RangeFetch {
      *     the fetch was cancelled
      * @throws IOException the fetch's failure, as it is
      */
-    RangeRead await() throws IOException {
+    GetAnswer await() throws IOException {
         try {
             return result.get();
         } catch (InterruptedException e) {
@@ -127,7 +128,7 @@ final class RangeFetch {
     /** Stops the fetch: no further GET, an abort of the one in flight. Idempotent. */
     void cancel() {
         cancelled = true;
-        CompletableFuture<RangeRead> running = inFlight;
+        CompletableFuture<GetAnswer> running = inFlight;
         if (running != null) {
             running.cancel(true);
         }
@@ -139,14 +140,13 @@ final class RangeFetch {
             result.cancel(false);
             return;
         }
-        CompletableFuture<RangeRead> read;
+        CompletableFuture<GetAnswer> read;
         String ifMatch = version.ifMatch();
         try {
             ByteBuffer rest = dst.duplicate();
             rest.position(rest.position() + done);
-            read = waiting
-                    ? client.readIntoWaiting(location, start + done, rest, ifMatch)
-                    : client.readInto(location, start + done, rest, ifMatch);
+            GetRequest get = GetRequest.into(location, start + done, rest).ifMatch(ifMatch);
+            read = client.get(waiting ? get.waiting() : get);
         } catch (RuntimeException e) {
             result.completeExceptionally(e);
             return;
@@ -176,7 +176,7 @@ final class RangeFetch {
         });
     }
 
-    private void arrived(int done, RangeRead answer) {
+    private void arrived(int done, GetAnswer answer) {
         long expected = objectLength;
         if (expected >= 0 && answer.objectLength() != expected) {
             result.completeExceptionally(version.lengthChanged(expected, answer.objectLength()));
@@ -189,6 +189,7 @@ final class RangeFetch {
             return;
         }
         objectLength = answer.objectLength();
-        result.complete(new RangeRead(done + answer.bytes(), answer.objectLength()));
+        version.learnLength(answer.objectLength());
+        result.complete(GetAnswer.delivered(done + answer.bytes(), answer.objectLength(), answer.eTag()));
     }
 }

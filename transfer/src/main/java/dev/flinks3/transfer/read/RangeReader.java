@@ -1,5 +1,7 @@
 package dev.flinks3.transfer.read;
 
+import dev.flinks3.transfer.Futures;
+import dev.flinks3.transfer.GetRequest;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.RangeStream;
 import dev.flinks3.transfer.S3Location;
@@ -51,8 +53,8 @@ final class RangeReader implements Closeable {
     private volatile boolean aborted;
     private boolean ended;
     private int attempts;
-    /** {@link System#nanoTime()} when the first GET's answer arrived (its headers), 0 before. */
-    private long firstAnswerNanos;
+    /** Nanoseconds spent waiting in the body's reads: the connection's time, without the reader's own. */
+    private long bodyWaitNanos;
 
     private final List<IOException> failures = new ArrayList<>(0);
 
@@ -92,11 +94,12 @@ final class RangeReader implements Closeable {
     }
 
     /**
-     * {@link System#nanoTime()} when the first GET's answer (its headers) arrived, 0 if none has: from
-     * then on the time is the body's and the reader's, without the connection set-up and first-byte wait.
+     * Nanoseconds the reader waited inside the body's reads so far: the time the connection took to deliver what
+     * was read, without the GET's first-byte wait and without the reader's own time between reads (a reader slower
+     * than its connection finds the bytes already there and waits almost nothing).
      */
-    long firstAnswerNanos() {
-        return firstAnswerNanos;
+    long bodyWaitNanos() {
+        return bodyWaitNanos;
     }
 
     /** The byte after the last one this reader was asked for. */
@@ -140,11 +143,14 @@ final class RangeReader implements Closeable {
                 continue;
             }
             int n;
+            long waitFrom = System.nanoTime();
             try {
                 n = body.read(b, off, (int) Math.min(len, limit() - position));
             } catch (IOException e) {
                 retryAfter(e);
                 continue;
+            } finally {
+                bodyWaitNanos += System.nanoTime() - waitFrom;
             }
             if (n < 0) {
                 if (position < limit()) {
@@ -230,7 +236,9 @@ final class RangeReader implements Closeable {
         RangeStream opened;
         String ifMatch = version.ifMatch();
         try {
-            opened = client.get(location, position, end, ifMatch);
+            opened = Futures.await(
+                    client.get(GetRequest.stream(location, position, end).ifMatch(ifMatch)), "GetObject", location)
+                    .stream();
         } catch (EOFException e) {
             return false;
         } catch (S3RequestException e) {
@@ -242,9 +250,6 @@ final class RangeReader implements Closeable {
             throw withEarlierFailures((IOException) version.explain(e, ifMatch));
         } catch (IOException e) {
             throw withEarlierFailures(e);
-        }
-        if (firstAnswerNanos == 0) {
-            firstAnswerNanos = System.nanoTime();
         }
         long length = opened.objectLength();
         if (objectLength >= 0 && length >= 0 && length != objectLength) {
@@ -259,6 +264,7 @@ final class RangeReader implements Closeable {
         }
         if (length >= 0) {
             objectLength = length;
+            version.learnLength(length);
         }
         body = opened;
         if (aborted) {

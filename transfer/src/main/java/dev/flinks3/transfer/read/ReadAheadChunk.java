@@ -1,7 +1,7 @@
 package dev.flinks3.transfer.read;
 
+import dev.flinks3.transfer.GetAnswer;
 import dev.flinks3.transfer.ObjectClient;
-import dev.flinks3.transfer.RangeRead;
 import dev.flinks3.transfer.S3Location;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -91,7 +91,7 @@ final class ReadAheadChunk {
             throw new InterruptedIOException("read-ahead of bytes " + start + " to " + end() + " of " + location
                     + " was cancelled before its GET");
         }
-        RangeRead read;
+        GetAnswer read;
         try {
             read = running.await();
         } catch (FileNotFoundException e) {

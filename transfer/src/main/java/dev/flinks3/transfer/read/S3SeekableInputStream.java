@@ -1,7 +1,7 @@
 package dev.flinks3.transfer.read;
 
+import dev.flinks3.transfer.GetAnswer;
 import dev.flinks3.transfer.ObjectClient;
-import dev.flinks3.transfer.RangeRead;
 import dev.flinks3.transfer.ReadSettings;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.S3RequestException;
@@ -15,153 +15,62 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A seekable input stream over one S3 object, read with bounded ranged GETs.
+ * A seekable input stream over one S3 object, read with bounded ranged GETs; what each read fetches is decided by
+ * the stream's {@link ReadPolicy}.
  *
- * <p><b>Sequential reads.</b> Opening sends nothing; the first read sends a ranged GET of
- * {@link ReadSettings#readAheadBytes()} bytes from the current position, and later reads continue on
- * that connection while they stay sequential. When a range is used up and the reader goes on, the
- * reader is taken to be sequential: with a read-ahead budget and {@link
- * ReadSettings#readAheadParallelism()} above 1, a parallel read-ahead then keeps that many ranged
- * GETs of {@link ReadSettings#readAheadBytes()} (at most {@value #MAX_CHUNK_BYTES} bytes) in flight
- * ahead of the reader, their bodies copied into its window's chunks by the HTTP client as they arrive;
- * without, the next range is requested on one connection. A connection that delivered its full-size
- * range at {@value #FAST_CONNECTION_BYTES_PER_SECOND} bytes/s or more (a LAN-attached Ceph or MinIO,
- * where one connection carries hundreds of MB/s) keeps the reader: the next range is asked for on one
- * connection again, {@value #STREAMED_RANGE_GROWTH}x as long each time up to {@value #MAX_STREAMED_RANGE_BYTES}
- * bytes, as parallel GETs would add requests and copies and no speed; a slower one (S3 gives
- * 50 to 90 MB/s per connection) starts the read-ahead. A read outside the
- * read-ahead window (a backward or long seek) drops the read-ahead and goes back to one connection.
- * A stream holds at most parallelism x chunk size bytes of read-ahead buffers.
+ * <p><b>Sequential reads.</b> Opening sends nothing; the first read sends a ranged GET from the current position
+ * ({@link SequentialReader}), and later reads continue on that connection while they stay sequential. A range used
+ * up by a reader that goes on is followed by a longer one on a fast connection (a LAN-attached Ceph or MinIO, where
+ * one connection carries hundreds of MB/s), or by a parallel read-ahead of several ranged GETs into buffers taken
+ * from the process-wide {@link ReadAheadBudget} on a slow one (S3 gives 50 to 90 MB/s per connection). A stream holds
+ * at most parallelism x chunk size bytes of read-ahead buffers.
  *
- * <p><b>Lazy seek.</b> {@link #seek(long)} only records the wanted position. The next read skips a
- * forward gap of up to {@value #MAX_FORWARD_SKIP_BYTES} bytes on the open connection; a reader that
- * moves forward by at most {@value #SEQUENTIAL_SKIP_BYTES} bytes between reads, within or just past the
- * range asked for, is still reading sequentially (its ranges keep growing, its read-ahead keeps going).
- * For a backward or longer forward seek it releases the connection (a remainder of up to 64 KiB is drained so the
- * connection is reused, a larger one aborted) and sends a new ranged GET.
+ * <p><b>Lazy seek.</b> {@link #seek(long)} only records the wanted position. The next read skips a forward gap of up
+ * to {@link ReadPolicy#MAX_FORWARD_SKIP_BYTES} bytes on the open connection; a reader that moves forward by at most
+ * {@link ReadPolicy#SEQUENTIAL_SKIP_BYTES} bytes between reads is still reading sequentially. For a backward or
+ * longer forward seek it releases the connection (a remainder of up to 64 KiB is drained so the connection is reused,
+ * a larger one aborted) and sends a new ranged GET, small at first ({@link ReadPolicy.Start#AFTER_SEEK}), as a
+ * reader that seeks away is often a random reader that wants a few KiB there.
  *
- * <p><b>Adaptive range after a seek.</b> A reader that seeks away is often a random reader that
- * wants a few KiB there, and the bytes of a large GET it then abandons are sent by the server all
- * the same. So the first GET after a seek asks for {@value #FIRST_RANGE_AFTER_SEEK_BYTES} bytes (or
- * the read's length, if larger), and each following range of a reader that stays sequential is
- * {@value #RANGE_GROWTH}x the one before, up to {@link ReadSettings#readAheadBytes()}; only a reader
- * that used up a full-size range gets the parallel read-ahead. A stream's first read at the position
- * it was opened at (no seek) starts at the full size, as sequential readers (restore) do.
+ * <p><b>Positional reads.</b> {@link #read(long, byte[], int, int)} and {@link #read(long, ByteBuffer)} (and their
+ * {@code readFully} forms) never move this stream's position or touch its connection, as Flink's {@code
+ * ByteBufferReadable} and disaggregated state (ForSt) expect. A random positional read is one ranged GET of exactly
+ * the bytes asked for, its body copied into the caller's buffer (heap or direct) as it arrives; positional reads that
+ * walk through the object (each starting where an earlier one ended, as an iterator over an SST file reads its
+ * blocks) read from a streamed range that stays open while the walk goes on ({@link PositionalReads}).
  *
- * <p><b>Positional reads.</b> {@link #read(long, byte[], int, int)} and {@link #read(long, ByteBuffer)}
- * (and their {@code readFully} forms) send one ranged GET of exactly the bytes asked for, and never
- * move this stream's position or touch its connection, as Flink's {@code ByteBufferReadable} and
- * disaggregated state (ForSt) expect. Positional reads that walk through the object (each starting
- * where the one before ended, as an iterator over an SST file reads its blocks) are served from
- * blocks of up to 1 MiB read ahead, one GET per block ({@link PositionalReadAhead}); their bytes come
- * from the read-ahead budget.
+ * <p><b>One version.</b> Every GET after the stream's first (the next range, read-ahead, a re-request after a broken
+ * body, positional reads) sends {@code If-Match} with the ETag the first answer carried, and every answer's length
+ * and ETag must be the first ones: an object replaced while the stream reads it fails the read with an {@link
+ * ObjectChangedException}, and no byte of the new version is handed out (S3 API reference, GetObject "If-Match";
+ * S3A's change detection does the same).
  *
- * <p><b>One version.</b> Every GET after the stream's first (the next range, read-ahead, a re-request
- * after a broken body, positional reads) sends {@code If-Match} with the ETag the first answer carried,
- * and every answer's length and ETag must be the first ones: an object replaced while the stream reads
- * it fails the read with an {@link ObjectChangedException}, and no byte of the new version is handed
- * out (S3 API reference, GetObject "If-Match"; S3A's change detection does the same).
+ * <p><b>Failures.</b> A missing object raises {@link FileNotFoundException} naming the {@code s3://} location, at the
+ * first read (or at {@link #length()}). A connection that breaks mid-body is re-requested from the current position,
+ * at most three GETs per range (or per positional read); throttling and 5xx are retried inside the {@link
+ * ObjectClient}. Reading at or past the end returns -1, also for a zero-byte object.
  *
- * <p><b>Failures.</b> A missing object raises {@link FileNotFoundException} naming the {@code s3://}
- * location, at the first read (or at {@link #length()}). A connection that breaks mid-body is
- * re-requested from the current position, at most three GETs per range (or per positional read);
- * throttling and 5xx are retried inside the {@link ObjectClient}. Reading at or past the end returns
- * -1, also for a zero-byte object.
- *
- * <p><b>Threads.</b> Sequential methods ({@code read}, {@code seek}, {@code skip}, ...) are for one
- * thread at a time. Positional reads may run on any number of threads at once, also while another
- * thread reads sequentially. This stream owns no threads and no client; the caller keeps the {@code
- * ObjectClient} open until the stream is closed.
+ * <p><b>Threads.</b> Sequential methods ({@code read}, {@code seek}, {@code skip}, ...) are for one thread at a time.
+ * Positional reads may run on any number of threads at once, also while another thread reads sequentially. This
+ * stream owns no threads and no client; the caller keeps the {@code ObjectClient} open until the stream is closed.
  */
 public final class S3SeekableInputStream extends InputStream {
 
     private static final Logger LOG = LoggerFactory.getLogger(S3SeekableInputStream.class);
 
-    /**
-     * Longest forward gap skipped by reading on the open connection rather than with a new ranged GET.
-     * A new GET waits a first-byte latency (20 to 50 ms on S3, plus a handshake if the old connection
-     * must be aborted); at 50 MB/s per connection 1 MiB arrives in about 20 ms, so shorter gaps are
-     * cheaper to read through.
-     */
-    public static final long MAX_FORWARD_SKIP_BYTES = 1024 * 1024;
-
-    /**
-     * Largest read-ahead chunk, whatever {@link ReadSettings#readAheadBytes()} says: a chunk is one heap
-     * array, and 64 MiB per GET is far past the size where a GET runs at the connection's full rate.
-     */
-    public static final int MAX_CHUNK_BYTES = 64 * 1024 * 1024;
-
-    /** Bytes the first ranged GET after a seek asks for, at least: about 1 ms at 50 MB/s. */
-    public static final int FIRST_RANGE_AFTER_SEEK_BYTES = 64 * 1024;
-
-    /** Factor by which each range of a reader that stays sequential after a seek grows. */
-    public static final int RANGE_GROWTH = 4;
-
-    /**
-     * Longest forward move between two reads (a {@link #seek} or {@link #skip} ahead) of a reader that is
-     * still taken to read sequentially: within or just past the bytes already asked for, it keeps the
-     * ranges growing and the read-ahead going, as reading straight through would, instead of starting
-     * again at {@value #FIRST_RANGE_AFTER_SEEK_BYTES} bytes.
-     */
-    public static final long SEQUENTIAL_SKIP_BYTES = 16 * 1024;
-
-    /**
-     * Rate of a full-size range (from its answer's headers to its last byte read, the reader's own time
-     * included; the connection set-up and first-byte wait left out, as a cold JVM or a new connection
-     * stretches them once) at and above which a sequential reader stays on one connection instead of starting the parallel
-     * read-ahead: twice what one S3 connection gives, far below what one connection to a server on the
-     * same LAN gives.
-     */
-    public static final long FAST_CONNECTION_BYTES_PER_SECOND = 200_000_000L;
-
-    /**
-     * Factor by which each range of a sequential reader on a fast connection grows, up to {@link
-     * #MAX_STREAMED_RANGE_BYTES}: with the default 8 MiB, 8 MiB, then 64 MiB, then 512 MiB.
-     */
-    public static final int STREAMED_RANGE_GROWTH = 8;
-
-    /**
-     * Longest range a sequential reader on a fast connection grows to. A streamed range holds no buffer, and a
-     * reader that stops early aborts its connection at {@link #close()} (the server stops sending then), so a
-     * longer range costs only fewer requests. Each new range makes the reader wait for its first byte with
-     * nothing in flight: 512 MiB read in ranges doubling up to 64 MiB took 11 GETs and waited 0.05 s of 0.25 s
-     * on a LAN; growing 8x per range it takes 3. Each range's end is also where the reader measures its
-     * connection again (at 200 MB/s, 1 GiB is at most 5 s), and starts the parallel read-ahead if it became slow.
-     */
-    public static final long MAX_STREAMED_RANGE_BYTES = 1024L * 1024 * 1024;
+    /** Largest staging array a sequential read into a direct buffer copies through. */
+    private static final int STAGING_BYTES = 64 * 1024;
 
     private final ObjectClient client;
     private final S3Location location;
-    private final long rangeBytes;
-    private final int chunkBytes;
-    private final int parallelism;
-    private final ReadAheadBudget readAheadBudget;
-    /** {@link #FAST_CONNECTION_BYTES_PER_SECOND}, or another rate in tests. */
-    private final long fastConnectionBytesPerSecond;
-    /** The ETag of the first answer, sent as {@code If-Match} by every later GET of this stream. */
+    /** The ETag of the first answer, sent as {@code If-Match} by every later GET, and the object's length. */
     private final ObjectVersion version;
+    /** The stream's own reads, at {@link #position}. */
+    private final SequentialReader sequential;
+    /** Reads at positions given by the caller; see {@link PositionalReads}. */
+    private final PositionalReads positional;
 
-    private volatile long length;
     private long position;
-    private RangeReader range;
-    /** Bytes the open range gave to reads (skipped bytes not counted), to tell a sequential reader. */
-    private long rangeBytesRead;
-    /** Longest forward gap skipped on the open range, to tell a reader that skips a little from a random one. */
-    private long rangeLongestSkip;
-    /** Bytes the next range asks for when a reader continues sequentially; shrinks after a seek. */
-    private long nextRangeBytes;
-    /**
-     * True once {@link #seek} moved the position away from where sequential reading would go on: backward,
-     * forward by more than {@value #SEQUENTIAL_SKIP_BYTES} bytes, or anywhere before any range was asked for.
-     */
-    private boolean seekedAway;
-
-    private ParallelReadAhead readAhead;
-    /** The block of positional reads that walk through the object; see {@link PositionalReadAhead}. */
-    private final PositionalReadAhead positionalReadAhead;
-    /** Chunks {@link #readAhead} took from the budget, given back when it closes. */
-    private int readAheadChunks;
-
     private volatile boolean closed;
     private final byte[] single = new byte[1];
 
@@ -192,7 +101,7 @@ public final class S3SeekableInputStream extends InputStream {
             ReadSettings settings,
             long knownLength,
             ReadAheadBudget readAhead) {
-        this(client, location, settings, knownLength, readAhead, FAST_CONNECTION_BYTES_PER_SECOND);
+        this(client, location, settings, knownLength, readAhead, ReadPolicy.FAST_CONNECTION_BYTES_PER_SECOND);
     }
 
     /**
@@ -207,20 +116,15 @@ public final class S3SeekableInputStream extends InputStream {
             long knownLength,
             ReadAheadBudget readAhead,
             long fastConnectionBytesPerSecond) {
-        this.fastConnectionBytesPerSecond = fastConnectionBytesPerSecond;
         this.client = Objects.requireNonNull(client, "client");
         this.location = Objects.requireNonNull(location, "location");
-        this.rangeBytes = settings.readAheadBytes();
-        this.nextRangeBytes = rangeBytes;
-        this.chunkBytes = (int) Math.min(settings.readAheadBytes(), MAX_CHUNK_BYTES);
-        this.parallelism = settings.readAheadParallelism();
-        this.readAheadBudget = readAhead;
-        this.version = new ObjectVersion(location);
-        this.positionalReadAhead = new PositionalReadAhead(readAhead, rangeBytes);
         if (knownLength < -1) {
             throw new IllegalArgumentException("known length " + knownLength + " of " + location + " must be >= -1");
         }
-        this.length = knownLength;
+        ReadPolicy policy = ReadPolicy.of(settings).withFastConnection(fastConnectionBytesPerSecond);
+        this.version = new ObjectVersion(location, knownLength);
+        this.sequential = new SequentialReader(client, location, policy, version, readAhead, ReadPolicy.Start.OPENED);
+        this.positional = new PositionalReads(client, location, policy, version, readAhead);
     }
 
     /** The object this stream reads. */
@@ -240,11 +144,7 @@ public final class S3SeekableInputStream extends InputStream {
         if (newPosition < 0) {
             throw new EOFException("cannot seek to negative position " + newPosition + " in " + location);
         }
-        long ahead = newPosition - position;
-        boolean reading = range != null || readAhead != null;
-        if (ahead != 0 && (!reading || ahead < 0 || ahead > SEQUENTIAL_SKIP_BYTES)) {
-            seekedAway = true;
-        }
+        sequential.moved(newPosition - position);
         position = newPosition;
     }
 
@@ -261,10 +161,10 @@ public final class S3SeekableInputStream extends InputStream {
      */
     public long length() throws IOException {
         ensureOpen();
-        long known = length;
+        long known = version.length();
         if (known < 0) {
             known = client.head(location).length();
-            length = known;
+            version.learnLength(known);
         }
         return known;
     }
@@ -293,7 +193,7 @@ public final class S3SeekableInputStream extends InputStream {
         if (isAtEnd(position)) {
             return -1;
         }
-        int n = readSequential(b, off, len);
+        int n = sequential.read(position, b, off, len);
         if (n > 0) {
             position += n;
         }
@@ -314,7 +214,7 @@ public final class S3SeekableInputStream extends InputStream {
             }
             return n;
         }
-        byte[] staging = new byte[Math.min(dst.remaining(), RangeReader.STAGING_BYTES)];
+        byte[] staging = new byte[Math.min(dst.remaining(), STAGING_BYTES)];
         int n = read(staging, 0, staging.length);
         if (n > 0) {
             dst.put(staging, 0, n);
@@ -347,7 +247,7 @@ public final class S3SeekableInputStream extends InputStream {
     @Override
     public int available() throws IOException {
         ensureOpen();
-        long known = length;
+        long known = version.length();
         if (known >= 0) {
             return (int) Math.min(Integer.MAX_VALUE, Math.max(0, known - position));
         }
@@ -413,7 +313,7 @@ public final class S3SeekableInputStream extends InputStream {
         }
         int n;
         try {
-            n = positionalReadAhead.read(position, dst, length, this::positionalGet);
+            n = positional.read(position, dst, this::positionalGet);
         } catch (EOFException pastTheEnd) {
             return -1;
         } catch (S3RequestException e) {
@@ -427,16 +327,12 @@ public final class S3SeekableInputStream extends InputStream {
     }
 
     /** One ranged GET of a positional read (or of its read-ahead block) into {@code dst}, not moved. */
-    private RangeRead positionalGet(long position, ByteBuffer dst) throws IOException {
+    private GetAnswer positionalGet(long position, ByteBuffer dst) throws IOException {
         if (LOG.isDebugEnabled()) {
             LOG.debug("Positional read of {} bytes at byte {} of {}", dst.remaining(), position, location);
         }
-        RangeRead read =
-                RangeFetch.of(client, location, position, dst, length, version).read();
-        if (read.objectLength() >= 0) {
-            length = read.objectLength();
-        }
-        return read;
+        return RangeFetch.of(client, location, position, dst, version.length(), version)
+                .read();
     }
 
     /**
@@ -462,152 +358,23 @@ public final class S3SeekableInputStream extends InputStream {
             return;
         }
         closed = true;
-        closeRange();
-        closeReadAhead();
-        positionalReadAhead.close();
+        sequential.close();
+        positional.close();
     }
 
     /** Bytes of read-ahead buffer this stream holds now; at most parallelism x chunk size. */
     long readAheadBufferedBytes() {
-        return readAhead == null ? 0 : readAhead.bufferedBytes();
+        return sequential.readAheadBufferedBytes();
     }
 
-    private int readSequential(byte[] b, int off, int len) throws IOException {
-        if (readAhead != null) {
-            if (readAhead.covers(position)) {
-                return readAhead.read(position, b, off, len);
-            }
-            closeReadAhead();
-        }
-        while (true) {
-            if (range != null && !continuesAt(range, position)) {
-                // Sequential: the reader went on where the range ended (or a little past it), having read
-                // (not skipped) at least half of it or skipped only a little at a time; random reads that
-                // merely cross a range's end do not qualify.
-                boolean sequential = position >= range.end()
-                        && position - range.position() <= SEQUENTIAL_SKIP_BYTES
-                        && (rangeBytesRead >= (range.end() - range.start()) / 2
-                                || rangeLongestSkip <= SEQUENTIAL_SKIP_BYTES);
-                long rangeLength = range.end() - range.start();
-                boolean fullSize = rangeLength >= rangeBytes;
-                boolean fastConnection =
-                        isFast(rangeLength, System.nanoTime() - range.firstAnswerNanos(), fastConnectionBytesPerSecond);
-                closeRange();
-                if (sequential && fullSize && fastConnection) {
-                    // Streamed, a longer range costs no buffer, only fewer requests.
-                    nextRangeBytes = Math.max(
-                            rangeLength, Math.min(MAX_STREAMED_RANGE_BYTES, STREAMED_RANGE_GROWTH * rangeLength));
-                }
-                if (sequential && fullSize && !fastConnection && startReadAhead()) {
-                    return readAhead.read(position, b, off, len);
-                }
-                if (!sequential) {
-                    seekedAway = true;
-                }
-            }
-            if (range == null) {
-                long size = nextRangeSize(len);
-                range = new RangeReader(client, location, position, endOf(position, size), length, version);
-                if (LOG.isDebugEnabled()) {
-                    LOG.debug("Ranged GET of bytes {} to {} of {}", position, range.end(), location);
-                }
-                rangeBytesRead = 0;
-                rangeLongestSkip = 0;
-            }
-            long gap = position - range.position();
-            rangeLongestSkip = Math.max(rangeLongestSkip, gap);
-            if (gap > 0 && range.discard(gap) < gap) {
-                learnLength(range);
-                closeRange();
-                return -1;
-            }
-            int n = range.read(b, off, len);
-            learnLength(range);
-            if (n >= 0) {
-                rangeBytesRead += n;
-                return n;
-            }
-            if (isAtEnd(position) || range.position() < range.end()) {
-                closeRange();
-                return -1;
-            }
-            // The range is used up at its end and the object goes on: the next turn sees a sequential reader.
-        }
-    }
-
-    /** True if {@code bytes} in {@code nanos} ns is at least {@code fast} bytes/s. */
-    static boolean isFast(long bytes, long nanos, long fast) {
-        return fast != Long.MAX_VALUE && (nanos <= 0 || bytes * 1_000_000_000.0 / nanos >= fast);
-    }
-
-    /**
-     * Bytes of the range about to open: small after a seek (but at least {@code len}), then growing by
-     * {@value #RANGE_GROWTH}x per range while the reader stays sequential, up to the configured size.
-     */
-    private long nextRangeSize(int len) {
-        if (seekedAway) {
-            seekedAway = false;
-            nextRangeBytes = Math.min(rangeBytes, Math.max(FIRST_RANGE_AFTER_SEEK_BYTES, len));
-        }
-        long size = nextRangeBytes;
-        nextRangeBytes = Math.min(rangeBytes, nextRangeBytes * RANGE_GROWTH);
-        return size;
-    }
-
-    /**
-     * Starts parallel read-ahead at the current position if this stream may (workers, parallelism
-     * above 1, the length known, bytes left, and at least two chunks free in the budget; a window of
-     * as many chunks as the budget grants, up to the parallelism).
-     */
-    private boolean startReadAhead() {
-        if (readAheadBudget == null || parallelism < 2 || length < 0 || position >= length) {
-            return false;
-        }
-        int chunks = readAheadBudget.tryAcquire(parallelism, chunkBytes);
-        if (chunks == 0) {
-            return false;
-        }
-        readAheadChunks = chunks;
-        readAhead = new ParallelReadAhead(client, location, position, length, chunkBytes, chunks, version);
-        return true;
-    }
-
-    /** True if {@code wanted} can be served by the open range: it lies ahead and close enough to skip to. */
-    private static boolean continuesAt(RangeReader open, long wanted) {
-        long gap = wanted - open.position();
-        return gap >= 0 && gap <= MAX_FORWARD_SKIP_BYTES && wanted < open.end() && !open.isExhausted();
-    }
-
-    private void closeReadAhead() {
-        if (readAhead != null) {
-            readAhead.close();
-            readAhead = null;
-            readAheadBudget.release(readAheadChunks, chunkBytes);
-            readAheadChunks = 0;
-        }
-    }
-
-    private void closeRange() {
-        if (range != null) {
-            range.close();
-            range = null;
-        }
-    }
-
-    /** {@code start + bytes}, saturated so a position near {@link Long#MAX_VALUE} cannot overflow. */
-    private static long endOf(long start, long bytes) {
-        return start > Long.MAX_VALUE - bytes ? Long.MAX_VALUE : start + bytes;
+    /** Positional walks this stream holds open now. */
+    int openWalks() {
+        return positional.openWalks();
     }
 
     private boolean isAtEnd(long at) {
-        long known = length;
+        long known = version.length();
         return known >= 0 && at >= known;
-    }
-
-    private void learnLength(RangeReader reader) {
-        if (length < 0 && reader.objectLength() >= 0) {
-            length = reader.objectLength();
-        }
     }
 
     private void checkPositional(long at) throws IOException {

@@ -1,6 +1,6 @@
 package dev.flinks3.transfer.sdk;
 
-import dev.flinks3.transfer.RangeRead;
+import dev.flinks3.transfer.GetAnswer;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.S3RequestException;
 import java.nio.ByteBuffer;
@@ -22,7 +22,7 @@ import software.amazon.awssdk.services.s3.model.GetObjectResponse;
  * used: all it copied, unless the answer carried the object's checksum (the SDK then checks the body
  * when it ends, and a failure may be a mismatch), in which case none.
  */
-final class BufferBodyTransformer implements AsyncResponseTransformer<GetObjectResponse, RangeRead> {
+final class BufferBodyTransformer implements AsyncResponseTransformer<GetObjectResponse, GetAnswer> {
 
     private final S3Location location;
     private final long start;
@@ -39,7 +39,7 @@ final class BufferBodyTransformer implements AsyncResponseTransformer<GetObjectR
     }
 
     @Override
-    public CompletableFuture<RangeRead> prepare() {
+    public CompletableFuture<GetAnswer> prepare() {
         Attempt next = new Attempt(dst.duplicate());
         attempt = next;
         return next.result;
@@ -96,7 +96,7 @@ final class BufferBodyTransformer implements AsyncResponseTransformer<GetObjectR
 
     /** One attempt's state and the subscriber to its body. */
     private final class Attempt implements Subscriber<ByteBuffer> {
-        final CompletableFuture<RangeRead> result = new CompletableFuture<>();
+        final CompletableFuture<GetAnswer> result = new CompletableFuture<>();
         private final ByteBuffer target;
         volatile long objectLength = -1;
         volatile String eTag;
@@ -151,7 +151,7 @@ final class BufferBodyTransformer implements AsyncResponseTransformer<GetObjectR
 
         @Override
         public void onComplete() {
-            result.complete(new RangeRead(copied, objectLength, eTag));
+            result.complete(GetAnswer.delivered(copied, objectLength, eTag));
         }
     }
 }

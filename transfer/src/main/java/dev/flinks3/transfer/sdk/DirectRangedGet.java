@@ -1,6 +1,6 @@
 package dev.flinks3.transfer.sdk;
 
-import dev.flinks3.transfer.RangeRead;
+import dev.flinks3.transfer.GetAnswer;
 import dev.flinks3.transfer.RangeStream;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.options.S3Options;
@@ -8,6 +8,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
@@ -21,6 +25,7 @@ import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.core.SdkGlobalTime;
 import software.amazon.awssdk.http.AbortableInputStream;
 import software.amazon.awssdk.http.ExecutableHttpRequest;
 import software.amazon.awssdk.http.HttpExecuteRequest;
@@ -32,6 +37,7 @@ import software.amazon.awssdk.http.SdkHttpRequest;
 import software.amazon.awssdk.http.SdkHttpResponse;
 import software.amazon.awssdk.http.auth.aws.signer.AwsV4FamilyHttpSigner;
 import software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner;
+import software.amazon.awssdk.http.auth.spi.signer.HttpSigner;
 import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
 import software.amazon.awssdk.retries.api.BackoffStrategy;
 import software.amazon.awssdk.services.s3.S3Utilities;
@@ -71,6 +77,16 @@ final class DirectRangedGet {
 
     /** How much of an error answer is read for its code. */
     private static final int ERROR_BODY_BYTES = 4096;
+
+    private static final String CHECKSUM_HEADER_PREFIX = "x-amz-checksum-";
+
+    /** Bytes of each thread's staging array for direct buffers: one read of the socket's stream. */
+    private static final int STAGING_BYTES = 64 * 1024;
+
+    private static final ThreadLocal<byte[]> STAGING = ThreadLocal.withInitial(() -> new byte[STAGING_BYTES]);
+
+    /** Bytes a direct GET into a file copies from the socket per write. */
+    private static final int FILE_CHUNK_BYTES = 256 * 1024;
 
     /** The {@code User-Agent} of direct GETs, so a server's log tells them from the SDK's. */
     static final String USER_AGENT = "flinks3/direct-ranged-get";
@@ -130,7 +146,7 @@ final class DirectRangedGet {
      * @return what was copied, or {@code null} if this attempt did not get a plain answer and the caller is to
      *     send the GET through the SDK's pipeline (then {@code dst}'s bytes are undefined)
      */
-    RangeRead read(S3Location location, long start, ByteBuffer dst, String ifMatch) {
+    GetAnswer read(S3Location location, long start, ByteBuffer dst, String ifMatch) {
         return read(location, start, dst, ifMatch, null);
     }
 
@@ -140,7 +156,7 @@ final class DirectRangedGet {
      * @param abort set to what aborts the GET while it is in flight, and back to {@code null} when it ends;
      *     {@code null} for none
      */
-    RangeRead read(S3Location location, long start, ByteBuffer dst, String ifMatch, AtomicReference<Runnable> abort) {
+    GetAnswer read(S3Location location, long start, ByteBuffer dst, String ifMatch, AtomicReference<Runnable> abort) {
         try {
             return readAbortable(location, start, dst, ifMatch, abort);
         } finally {
@@ -150,7 +166,7 @@ final class DirectRangedGet {
         }
     }
 
-    private RangeRead readAbortable(
+    private GetAnswer readAbortable(
             S3Location location, long start, ByteBuffer dst, String ifMatch, AtomicReference<Runnable> abort) {
         long began = System.nanoTime();
         Answer answer = send(location, start, start + dst.remaining(), ifMatch, true, abort);
@@ -181,7 +197,7 @@ final class DirectRangedGet {
         }
         long now = System.nanoTime();
         metrics.directGet(now - began, firstByte - began, now - firstByte, bytes);
-        return new RangeRead(bytes, answer.objectLength, answer.eTag);
+        return GetAnswer.delivered(bytes, answer.objectLength, answer.eTag);
     }
 
     /**
@@ -202,6 +218,48 @@ final class DirectRangedGet {
         long headers = System.nanoTime() - began;
         metrics.directGet(headers, headers, -1, 0);
         return new DirectRangeStream(answer, location, metrics);
+    }
+
+    /**
+     * Writes bytes {@code [start, endExclusive)} of the object (or fewer where it ends first) into {@code file} at the
+     * same offset, read from the socket in chunks of {@value #FILE_CHUNK_BYTES} bytes; nothing more is buffered.
+     *
+     * @param ifMatch the ETag the object must still have, sent as {@code If-Match}; {@code null} for none
+     * @param abort set to what aborts the GET while it is in flight, and back to {@code null} when it ends
+     * @return what was written, or {@code null} if this attempt did not get a plain answer or its body broke, and
+     *     the caller is to send the GET through the SDK's pipeline (which writes the range again from its start)
+     */
+    GetAnswer readIntoFile(
+            S3Location location,
+            long start,
+            long endExclusive,
+            Path file,
+            String ifMatch,
+            AtomicReference<Runnable> abort) {
+        RangeStream body = open(location, start, endExclusive, ifMatch);
+        if (body == null) {
+            return null;
+        }
+        abort.set(body::abort);
+        byte[] chunk = new byte[FILE_CHUNK_BYTES];
+        long written = 0;
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            int n;
+            while ((n = body.read(chunk)) > 0) {
+                ByteBuffer bytes = ByteBuffer.wrap(chunk, 0, n);
+                while (bytes.hasRemaining()) {
+                    written += channel.write(bytes, start + written);
+                }
+            }
+            body.close();
+        } catch (IOException | RuntimeException e) {
+            body.abort();
+            LOG.debug("A direct GET of {} into {} broke; sending it through the SDK", location, file, e);
+            return null;
+        } finally {
+            abort.set(null);
+        }
+        return GetAnswer.delivered(written, body.objectLength(), body.eTag());
     }
 
     /**
@@ -354,10 +412,14 @@ final class DirectRangedGet {
     /** Whether the answer carries a checksum of a whole object (one of parts ends in {@code -<parts>}). */
     private static boolean hasFullObjectChecksum(SdkHttpResponse answer) {
         for (Map.Entry<String, java.util.List<String>> header : answer.headers().entrySet()) {
-            if (header.getKey().toLowerCase(Locale.ROOT).startsWith("x-amz-checksum-")
-                    && !header.getKey().equalsIgnoreCase("x-amz-checksum-type")
-                    && header.getValue().stream().anyMatch(v -> v.indexOf('-') < 0)) {
-                return true;
+            String name = header.getKey();
+            if (name.regionMatches(true, 0, CHECKSUM_HEADER_PREFIX, 0, CHECKSUM_HEADER_PREFIX.length())
+                    && !name.equalsIgnoreCase("x-amz-checksum-type")) {
+                for (String value : header.getValue()) {
+                    if (value.indexOf('-') < 0) {
+                        return true;
+                    }
+                }
             }
         }
         return false;
@@ -468,14 +530,29 @@ final class DirectRangedGet {
         if (askChecksum) {
             request.putHeader("x-amz-checksum-mode", "ENABLED");
         }
+        Clock clock = signingClock();
         return SIGNER.sign(sign -> sign.identity(identity)
                         .request(request.build())
+                        .putProperty(HttpSigner.SIGNING_CLOCK, clock)
                         .putProperty(AwsV4FamilyHttpSigner.SERVICE_SIGNING_NAME, "s3")
                         .putProperty(AwsV4HttpSigner.REGION_NAME, signingRegion)
                         .putProperty(AwsV4FamilyHttpSigner.PAYLOAD_SIGNING_ENABLED, false)
                         .putProperty(AwsV4FamilyHttpSigner.DOUBLE_URL_ENCODE, false)
                         .putProperty(AwsV4FamilyHttpSigner.NORMALIZE_PATH, false))
                 .request();
+    }
+
+    /**
+     * The clock to sign with: the system's, corrected by the offset the SDK learnt from the server (its retry of a
+     * request refused as {@code RequestTimeTooSkewed} sets it from the answer's {@code Date}, see {@link
+     * SdkGlobalTime}). So a machine whose clock is off by more than S3's 15 minutes costs one refused direct GET, which
+     * the SDK then sends again and corrects, instead of a refused direct GET before every read.
+     */
+    private static Clock signingClock() {
+        int offsetSeconds = SdkGlobalTime.getGlobalTimeOffset();
+        return offsetSeconds == 0
+                ? Clock.systemUTC()
+                : Clock.offset(Clock.systemUTC(), Duration.ofSeconds(-offsetSeconds));
     }
 
     /** The bucket's URL up to the key (ending in {@code /}), as the SDK's endpoint rules build it. */
@@ -502,8 +579,9 @@ final class DirectRangedGet {
             }
             return true;
         }
+        // A direct buffer is filled through this thread's staging array: the socket's stream reads into arrays.
         ByteBuffer target = dst.duplicate();
-        byte[] chunk = new byte[Math.min(bytes, 64 * 1024)];
+        byte[] chunk = STAGING.get();
         int done = 0;
         while (done < bytes) {
             int n = in.read(chunk, 0, Math.min(chunk.length, bytes - done));

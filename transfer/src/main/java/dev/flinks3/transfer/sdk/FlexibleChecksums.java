@@ -22,6 +22,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
 import software.amazon.awssdk.services.s3.model.ChecksumMode;
+import software.amazon.awssdk.services.s3.model.CopyObjectRequest;
 import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
@@ -370,6 +371,14 @@ final class FlexibleChecksums {
 
     /** {@code request} with the CRC32C algorithm declared if {@code withHeader} (see {@link #declaring}). */
     CreateMultipartUploadRequest.Builder decorate(CreateMultipartUploadRequest.Builder request, boolean withHeader) {
+        return withHeader ? request.checksumAlgorithm(ChecksumAlgorithm.CRC32_C) : request;
+    }
+
+    /**
+     * {@code request} with the CRC32C algorithm declared for the copy if {@code withHeader} (see {@link #declaring}):
+     * S3 then computes and stores the target's CRC32C as it does for an upload that declared it.
+     */
+    CopyObjectRequest.Builder decorate(CopyObjectRequest.Builder request, boolean withHeader) {
         return withHeader ? request.checksumAlgorithm(ChecksumAlgorithm.CRC32_C) : request;
     }
 

@@ -2,14 +2,12 @@ package dev.flinks3.transfer.sdk;
 
 import dev.flinks3.transfer.CompletedPart;
 import dev.flinks3.transfer.Futures;
+import dev.flinks3.transfer.GetAnswer;
+import dev.flinks3.transfer.GetRequest;
 import dev.flinks3.transfer.ListPage;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.ObjectMetadata;
-import dev.flinks3.transfer.PartialBodyException;
 import dev.flinks3.transfer.PendingUpload;
-import dev.flinks3.transfer.RangeDownload;
-import dev.flinks3.transfer.RangeRead;
-import dev.flinks3.transfer.RangeStream;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.S3RequestException;
 import dev.flinks3.transfer.SlidingWindow;
@@ -18,31 +16,22 @@ import dev.flinks3.transfer.WriteCondition;
 import dev.flinks3.transfer.aws.ClosedGuard;
 import dev.flinks3.transfer.aws.S3Errors;
 import dev.flinks3.transfer.aws.SseDecorator;
-import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.SdkPlugin;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
-import software.amazon.awssdk.core.async.AsyncResponseTransformer;
 import software.amazon.awssdk.services.s3.LegacyMd5Plugin;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -51,14 +40,11 @@ import software.amazon.awssdk.services.s3.model.CommonPrefix;
 import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadResponse;
 import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
-import software.amazon.awssdk.services.s3.model.CopyObjectRequest;
 import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.CreateMultipartUploadResponse;
 import software.amazon.awssdk.services.s3.model.Delete;
 import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
 import software.amazon.awssdk.services.s3.model.DeleteObjectsRequest;
-import software.amazon.awssdk.services.s3.model.GetObjectRequest;
-import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListMultipartUploadsRequest;
@@ -92,7 +78,7 @@ public final class SdkObjectClient implements ObjectClient {
     private static final Logger LOG = LoggerFactory.getLogger(SdkObjectClient.class);
 
     /** CopyObject copies up to 5 GiB; above that S3 requires a multipart copy. */
-    static final long MAX_SINGLE_COPY_BYTES = 5L * 1024 * 1024 * 1024;
+    static final long MAX_SINGLE_COPY_BYTES = ServerSideCopy.MAX_SINGLE_COPY_BYTES;
     /** DeleteObjects takes at most 1,000 keys per request. */
     static final int MAX_KEYS_PER_DELETE = 1000;
 
@@ -105,19 +91,8 @@ public final class SdkObjectClient implements ObjectClient {
      */
     private static final SdkPlugin CONTENT_MD5 = LegacyMd5Plugin.create();
 
-    /**
-     * Smallest range a {@link #get} streams on the blocking client: there the body is read from the socket
-     * into the reader's array on the reader's thread, at about a third of the client CPU per byte of the
-     * asynchronous client's body handed over in buffers (a sequential read of 256 MiB on a LAN: 0.35x the
-     * CPU, 2.7x the speed). Smaller ranges (reads after a seek) cost mostly per request, which the
-     * asynchronous pipeline, warm from every other request, does more cheaply.
-     */
-    static final long STREAMED_RANGE_BYTES = 1024 * 1024;
-
     private static final int DELETE_REQUESTS_IN_FLIGHT = 4;
 
-    /** Bytes a direct GET into a file copies from the socket per write. */
-    private static final int FILE_CHUNK_BYTES = 256 * 1024;
     /**
      * Per-key codes of a DeleteObjects answer that S3 documents as transient (the key was not deleted
      * this time): those keys are sent again.
@@ -131,20 +106,17 @@ public final class SdkObjectClient implements ObjectClient {
     private static final long DELETE_KEY_MAX_BACKOFF_MS = 5_000;
 
     private final S3AsyncClient s3;
-    private final S3Client blocking;
-    private final DirectRangedGet direct;
-    private final ExecutorService blockingReads;
+    private final GetRouter gets;
+    private final SdkCalls calls;
     private final SseDecorator sse;
     private final FlexibleChecksums checksums;
-    private final MultipartCopy multipartCopy;
-    private final long maxSingleCopyBytes;
+    private final ServerSideCopy copies;
     private final ClosedGuard closedGuard;
 
     /**
      * @param s3 the client to send with; not owned, the caller closes it
-     * @param blocking the client of the same configuration for ranged GETs of at least {@value
-     *     #STREAMED_RANGE_BYTES} bytes that the caller reads as a stream, {@code null} to send those on
-     *     {@code s3} too; not owned
+     * @param blocking the client of the same configuration for streamed ranges the caller reads ({@link SdkGet}),
+     *     {@code null} to send those on {@code s3} too; not owned
      * @param direct the path for ranged GETs without the SDK's pipeline, {@code null} to send those on
      *     {@code s3} too
      * @param blockingReads the threads that run direct GETs for callers that do not wait for them (the
@@ -166,13 +138,11 @@ public final class SdkObjectClient implements ObjectClient {
             long maxSingleCopyBytes,
             ClosedGuard closedGuard) {
         this.s3 = s3;
-        this.blocking = blocking;
-        this.direct = direct;
-        this.blockingReads = direct == null ? null : blockingReads;
+        this.calls = new SdkCalls(closedGuard);
+        this.gets = new GetRouter(new SdkGet(s3, blocking, sse, checksums, calls), direct, blockingReads, calls);
         this.sse = sse;
         this.checksums = checksums;
-        this.multipartCopy = multipartCopy;
-        this.maxSingleCopyBytes = Math.min(maxSingleCopyBytes, MAX_SINGLE_COPY_BYTES);
+        this.copies = new ServerSideCopy(s3, sse, checksums, multipartCopy, maxSingleCopyBytes, closedGuard);
         this.closedGuard = closedGuard;
     }
 
@@ -192,361 +162,12 @@ public final class SdkObjectClient implements ObjectClient {
     /**
      * {@inheritDoc}
      *
-     * <p>Returns once the response headers arrived; the body streams while the caller reads (a range of
-     * at least {@value #STREAMED_RANGE_BYTES} bytes on the blocking client, when there is one). A body
-     * that comes with the object's checksum is read in full and checked at the first read ({@link
-     * VerifiedRangeStream}); a mismatch fails that read with an {@link IOException} naming the
-     * location, before any byte is handed out. An empty
-     * object yields an empty stream for {@code start == 0}. Not retried once the body is handed out: a
-     * failed read is for the caller to reopen.
+     * <p>Sent as {@link GetRouter} decides: without the SDK's pipeline where a {@link DirectRangedGet} takes it,
+     * else through it ({@link SdkGet}).
      */
     @Override
-    public RangeStream get(S3Location location, long start, long endExclusive) throws IOException {
-        return get(location, start, endExclusive, null);
-    }
-
-    /**
-     * {@inheritDoc}
-     *
-     * <p>As {@link #get(S3Location, long, long)}; a 412 answer to {@code If-Match} is an {@link
-     * S3RequestException} of status 412 saying the object changed while it was read.
-     */
-    @Override
-    public RangeStream get(S3Location location, long start, long endExclusive, String ifMatch) throws IOException {
-        if (start < 0 || endExclusive <= start) {
-            throw new IllegalArgumentException("invalid range [" + start + ", " + endExclusive + ") of " + location);
-        }
-        if (direct != null && !closedGuard.isClosed()) {
-            RangeStream opened = direct.open(location, start, endExclusive, ifMatch);
-            if (opened != null) {
-                return opened;
-            }
-        }
-        ResponseInputStream<GetObjectResponse> body;
-        try {
-            body = checksums.declaringBlocking(
-                    FlexibleChecksums.Declared.CHECKSUM_MODE,
-                    askChecksum -> openRange(location, start, endExclusive, ifMatch, askChecksum),
-                    "GetObject",
-                    location);
-        } catch (EOFException e) {
-            if (start == 0) {
-                // No range of an empty object is satisfiable, yet an empty object is a file to read.
-                return SdkRangeStream.empty();
-            }
-            throw e;
-        }
-        GetObjectResponse response = body.response();
-        if (response.contentRange() == null && start > 0) {
-            body.abort();
-            throw new S3RequestException(
-                    "GetObject",
-                    location.toString(),
-                    200,
-                    null,
-                    "The server ignored the Range header and sent the whole object",
-                    null);
-        }
-        return VerifiedRangeStream.of(
-                new SdkRangeStream(body, location, SdkRangeStream.objectLength(response), response.eTag()),
-                response,
-                location);
-    }
-
-    /** Sends the GET of {@link #get(S3Location, long, long, String)}: streamed ranges on the blocking client. */
-    private ResponseInputStream<GetObjectResponse> openRange(
-            S3Location location, long start, long endExclusive, String ifMatch, boolean askChecksum)
-            throws IOException {
-        GetObjectRequest request = rangedGet(location, start, endExclusive, ifMatch, askChecksum);
-        return blocking != null && endExclusive - start >= STREAMED_RANGE_BYTES
-                ? sendBlocking("GetObject", location, () -> blocking.getObject(request))
-                : sendAndWait(
-                        "GetObject",
-                        location,
-                        () -> s3.getObject(request, AsyncResponseTransformer.toBlockingInputStream()));
-    }
-
-    /**
-     * {@inheritDoc}
-     *
-     * <p>The body is copied into {@code dst} on the HTTP client's thread ({@link BufferBodyTransformer}).
-     * A body that comes with the object's checksum is checked by the SDK when it ends; a mismatch fails
-     * the future with a {@link PartialBodyException} of 0 trusted bytes.
-     */
-    @Override
-    public CompletableFuture<RangeRead> readInto(S3Location location, long start, ByteBuffer dst) {
-        return readInto(location, start, dst, null);
-    }
-
-    /**
-     * {@inheritDoc}
-     *
-     * <p>As {@link #readInto(S3Location, long, ByteBuffer)}, with {@code If-Match} when {@code ifMatch} is set.
-     * With a {@link DirectRangedGet}, the GET is sent without the SDK's pipeline on one of the blocking-read
-     * threads (one per GET in flight, at most one per connection), which reads the body from the socket into
-     * {@code dst}; only if that attempt gets no plain answer is it sent through the SDK.
-     */
-    @Override
-    public CompletableFuture<RangeRead> readInto(S3Location location, long start, ByteBuffer dst, String ifMatch) {
-        int length = dst.remaining();
-        if (start < 0 || length < 1) {
-            throw new IllegalArgumentException(
-                    "invalid range of " + length + " bytes from " + start + " of " + location);
-        }
-        if (direct != null && blockingReads != null && !closedGuard.isClosed()) {
-            return readOnThread(location, start, dst, ifMatch);
-        }
-        return readThroughSdk(location, start, dst, ifMatch);
-    }
-
-    private CompletableFuture<RangeRead> readThroughSdk(
-            S3Location location, long start, ByteBuffer dst, String ifMatch) {
-        return checksums.declaring(
-                FlexibleChecksums.Declared.CHECKSUM_MODE,
-                askChecksum -> readIntoOnce(location, start, dst, ifMatch, askChecksum),
-                "GetObject",
-                location);
-    }
-
-    /**
-     * A {@link DirectRangedGet} on one of the blocking-read threads, then through the SDK if that attempt got no
-     * plain answer; cancelling the returned future aborts whichever GET is in flight.
-     */
-    private CompletableFuture<RangeRead> readOnThread(S3Location location, long start, ByteBuffer dst, String ifMatch) {
-        return onBlockingThread(
-                abort -> direct.read(location, start, dst, ifMatch, abort),
-                () -> readThroughSdk(location, start, dst, ifMatch));
-    }
-
-    /**
-     * Runs {@code directly} on one of the blocking-read threads and, if it returns {@code null}, {@code throughSdk};
-     * the returned future has the first answer. Cancelling it runs the abort {@code directly} set while its GET
-     * is in flight, or cancels the SDK's call.
-     *
-     * @param directly the direct attempt: sets its argument to what aborts its GET (back to {@code null} when
-     *     done) and returns the answer, or {@code null} if the SDK is to send the request
-     */
-    private <T> CompletableFuture<T> onBlockingThread(
-            Function<AtomicReference<Runnable>, T> directly, Supplier<CompletableFuture<T>> throughSdk) {
-        CompletableFuture<T> result = new CompletableFuture<>();
-        AtomicReference<Runnable> abort = new AtomicReference<>();
-        AtomicReference<CompletableFuture<T>> sdkCall = new AtomicReference<>();
-        Runnable task = () -> {
-            if (result.isDone()) {
-                return;
-            }
-            CompletableFuture<T> sent;
-            try {
-                T answer = directly.apply(abort);
-                if (answer != null) {
-                    result.complete(answer);
-                    return;
-                }
-                if (result.isDone()) {
-                    return;
-                }
-                sent = throughSdk.get();
-            } catch (RuntimeException | Error e) {
-                // Nothing may leave the future open: its reader waits on it.
-                result.completeExceptionally(e);
-                return;
-            }
-            sdkCall.set(sent);
-            sent.whenComplete((value, failure) -> {
-                if (failure == null) {
-                    result.complete(value);
-                } else {
-                    result.completeExceptionally(failure);
-                }
-            });
-            if (result.isCancelled()) {
-                sent.cancel(true);
-            }
-        };
-        try {
-            blockingReads.execute(new S3Transport.QueuedRead() {
-                @Override
-                public void run() {
-                    task.run();
-                }
-
-                @Override
-                public void abandon() {
-                    result.completeExceptionally(
-                            new java.io.InterruptedIOException("the S3 client closed before this GET was sent"));
-                }
-            });
-        } catch (RejectedExecutionException e) {
-            // The threads stopped: the owner is closing, and the SDK's call says so.
-            return throughSdk.get();
-        }
-        result.whenComplete((value, failure) -> {
-            if (result.isCancelled()) {
-                Runnable inFlight = abort.get();
-                if (inFlight != null) {
-                    inFlight.run();
-                }
-                CompletableFuture<T> sent = sdkCall.get();
-                if (sent != null) {
-                    sent.cancel(true);
-                }
-            }
-        });
-        return result;
-    }
-
-    /**
-     * {@inheritDoc}
-     *
-     * <p>With a {@link DirectRangedGet}, the GET is first sent on the calling thread without the SDK's pipeline;
-     * only if that attempt gets no plain answer is it sent as {@link #readInto(S3Location, long, ByteBuffer,
-     * String)} sends it.
-     */
-    @Override
-    public CompletableFuture<RangeRead> readIntoWaiting(
-            S3Location location, long start, ByteBuffer dst, String ifMatch) {
-        if (direct != null && start >= 0 && dst.hasRemaining() && !closedGuard.isClosed()) {
-            RangeRead read = direct.read(location, start, dst, ifMatch);
-            if (read != null) {
-                return CompletableFuture.completedFuture(read);
-            }
-            return readThroughSdk(location, start, dst, ifMatch);
-        }
-        return readInto(location, start, dst, ifMatch);
-    }
-
-    private CompletableFuture<RangeRead> readIntoOnce(
-            S3Location location, long start, ByteBuffer dst, String ifMatch, boolean askChecksum) {
-        int length = dst.remaining();
-        GetObjectRequest request = rangedGet(location, start, start + length, ifMatch, askChecksum);
-        BufferBodyTransformer body = new BufferBodyTransformer(location, start, dst);
-        CompletableFuture<RangeRead> answer = send("GetObject", location, () -> s3.getObject(request, body));
-        CompletableFuture<RangeRead> result = new CompletableFuture<>();
-        answer.whenComplete((read, failure) -> {
-            if (failure == null) {
-                result.complete(read);
-                return;
-            }
-            Throwable cause = Futures.unwrap(failure);
-            if (cause instanceof EOFException && start == 0) {
-                // No range of an empty object is satisfiable, yet an empty object is a file to read.
-                result.complete(new RangeRead(0, 0));
-            } else if (body.brokeMidBody()) {
-                result.completeExceptionally(new PartialBodyException(
-                        "the body of GetObject of " + location + " from byte " + start + " broke after "
-                                + body.trustedBytes() + " usable bytes: " + cause,
-                        body.trustedBytes(),
-                        cause));
-            } else {
-                result.completeExceptionally(cause);
-            }
-        });
-        result.whenComplete((read, failure) -> {
-            if (result.isCancelled()) {
-                answer.cancel(true);
-            }
-        });
-        return result;
-    }
-
-    /**
-     * {@inheritDoc}
-     *
-     * <p>The body is written into the file at the range's offset as it arrives: with a {@link DirectRangedGet},
-     * read from the socket on one of the blocking-read threads in chunks of 256 KiB; else on the HTTP client's
-     * thread ({@link FileBodyTransformer}). Nothing more is buffered in memory.
-     */
-    @Override
-    public CompletableFuture<RangeDownload> readIntoFile(
-            S3Location location, long start, long endExclusive, Path file, String ifMatch) {
-        if (start < 0 || endExclusive <= start) {
-            throw new IllegalArgumentException("invalid range [" + start + ", " + endExclusive + ") of " + location);
-        }
-        if (direct != null && blockingReads != null && !closedGuard.isClosed()) {
-            return readIntoFileOnThread(location, start, endExclusive, file, ifMatch);
-        }
-        return readIntoFileThroughSdk(location, start, endExclusive, file, ifMatch);
-    }
-
-    /**
-     * A {@link DirectRangedGet} streamed into the file on one of the blocking-read threads, then through the SDK
-     * if that attempt got no plain answer or its body broke (the range is then written again from its start);
-     * cancelling the returned future aborts whichever GET is in flight.
-     */
-    private CompletableFuture<RangeDownload> readIntoFileOnThread(
-            S3Location location, long start, long endExclusive, Path file, String ifMatch) {
-        return onBlockingThread(
-                abort -> directIntoFile(location, start, endExclusive, file, ifMatch, abort),
-                () -> readIntoFileThroughSdk(location, start, endExclusive, file, ifMatch));
-    }
-
-    /** The direct GET's body written into the file at the range's offset; null if the SDK is to send it. */
-    private RangeDownload directIntoFile(
-            S3Location location,
-            long start,
-            long endExclusive,
-            Path file,
-            String ifMatch,
-            AtomicReference<Runnable> abort) {
-        RangeStream body = direct.open(location, start, endExclusive, ifMatch);
-        if (body == null) {
-            return null;
-        }
-        abort.set(body::abort);
-        byte[] chunk = new byte[FILE_CHUNK_BYTES];
-        long written = 0;
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
-            int n;
-            while ((n = body.read(chunk)) > 0) {
-                ByteBuffer bytes = ByteBuffer.wrap(chunk, 0, n);
-                while (bytes.hasRemaining()) {
-                    written += channel.write(bytes, start + written);
-                }
-            }
-            body.close();
-        } catch (IOException | RuntimeException e) {
-            body.abort();
-            LOG.debug("A direct GET of {} into {} broke; sending it through the SDK", location, file, e);
-            return null;
-        } finally {
-            abort.set(null);
-        }
-        return new RangeDownload(written, body.objectLength(), body.eTag());
-    }
-
-    private CompletableFuture<RangeDownload> readIntoFileThroughSdk(
-            S3Location location, long start, long endExclusive, Path file, String ifMatch) {
-        // No checksum asked for: the file's ranges are written as they arrive, before any could be checked.
-        GetObjectRequest request = rangedGet(location, start, endExclusive, ifMatch, false);
-        CompletableFuture<GetObjectResponse> answer =
-                send("GetObject", location, () -> s3.getObject(request, new FileBodyTransformer(file, start)));
-        CompletableFuture<RangeDownload> result = answer.handle((response, failure) -> {
-            if (failure == null) {
-                if (response.contentRange() == null && start > 0) {
-                    throw new CompletionException(new S3RequestException(
-                            "GetObject",
-                            location.toString(),
-                            200,
-                            null,
-                            "The server ignored the Range header and sent the whole object",
-                            null));
-                }
-                return new RangeDownload(
-                        response.contentLength(), SdkRangeStream.objectLength(response), response.eTag());
-            }
-            Throwable cause = Futures.unwrap(failure);
-            if (cause instanceof EOFException && start == 0) {
-                // No range of an empty object is satisfiable, yet an empty object is a file to write.
-                return new RangeDownload(0, 0, null);
-            }
-            throw new CompletionException(cause);
-        });
-        result.whenComplete((read, failure) -> {
-            if (result.isCancelled()) {
-                answer.cancel(true);
-            }
-        });
-        return result;
+    public CompletableFuture<GetAnswer> get(GetRequest request) {
+        return gets.get(request);
     }
 
     /**
@@ -761,27 +382,11 @@ public final class SdkObjectClient implements ObjectClient {
     /**
      * {@inheritDoc}
      *
-     * <p>Blocks until the copy is complete. The target gets the configured encryption; the
-     * source's metadata is copied.
+     * <p>See {@link ServerSideCopy}: the source's metadata is copied with it.
      */
     @Override
-    public void copy(S3Location source, S3Location target, long sourceLength) throws IOException {
-        if (sourceLength > maxSingleCopyBytes) {
-            closedGuard.checkOpen("UploadPartCopy", source);
-            try {
-                multipartCopy.copy(source, target, sourceLength);
-            } catch (IOException e) {
-                throw closedGuard.afterFailure("UploadPartCopy", source, e);
-            }
-            return;
-        }
-        CopyObjectRequest.Builder request = CopyObjectRequest.builder()
-                .sourceBucket(source.bucket())
-                .sourceKey(source.key())
-                .destinationBucket(target.bucket())
-                .destinationKey(target.key());
-        sse.decorate(request);
-        sendAndWait("CopyObject", source, () -> s3.copyObject(request.build()));
+    public CompletableFuture<Void> copy(S3Location source, S3Location target, long sourceLength) {
+        return copies.copy(source, target, sourceLength);
     }
 
     /**
@@ -1020,59 +625,19 @@ public final class SdkObjectClient implements ObjectClient {
         return condition == WriteCondition.IF_NONE_MATCH ? S3Errors.conditionalWrite(name) : name;
     }
 
-    /**
-     * Sends a request on the blocking client and returns its answer; a failure is translated (and,
-     * after the owner closed, reported as the {@link ClosedGuard}'s).
-     */
-    private <T> T sendBlocking(String operation, Object location, Supplier<T> call) throws IOException {
-        closedGuard.checkOpen(operation, location);
-        try {
-            return call.get();
-        } catch (RuntimeException e) {
-            throw closedGuard.afterFailure(operation, location, S3Errors.translate(operation, location, e));
-        }
-    }
-
-    /**
-     * A GetObject of bytes {@code [start, endExclusive)} with the encryption settings, and with the
-     * checksum settings if {@code askChecksum}.
-     */
-    private GetObjectRequest rangedGet(
-            S3Location location, long start, long endExclusive, String ifMatch, boolean askChecksum) {
-        GetObjectRequest.Builder request = GetObjectRequest.builder()
-                .bucket(location.bucket())
-                .key(location.key())
-                .range("bytes=" + start + "-" + (endExclusive - 1))
-                .ifMatch(ifMatch);
-        sse.decorate(request);
-        checksums.decorate(request, askChecksum, start);
-        return request.build();
-    }
-
     /** Sends a request and waits for its response; see {@link S3Errors#await}. */
     private <T> T sendAndWait(String operation, Object location, Supplier<CompletableFuture<T>> call)
             throws IOException {
-        return S3Errors.await(send(operation, location, call), operation, location);
+        return calls.sendAndWait(operation, location, call);
     }
 
     private <T> CompletableFuture<T> send(String operation, Object location, Supplier<CompletableFuture<T>> call) {
-        return send(operation, location, call, response -> response);
+        return calls.send(operation, location, call);
     }
 
-    /**
-     * Sends a request and maps its response; a failure, also one the SDK throws before sending
-     * (request validation), completes the returned future with the translated exception, and one
-     * after the owner closed with the {@link ClosedGuard}'s. Cancelling the returned future aborts the
-     * request.
-     */
+    /** Sends a request and maps its response; see {@link SdkCalls#send(String, Object, Supplier, Function)}. */
     private <S, T> CompletableFuture<T> send(
             String operation, Object location, Supplier<CompletableFuture<S>> call, Function<? super S, T> response) {
-        return closedGuard.send(operation, location, () -> {
-            try {
-                return S3Errors.translating(call.get(), response, operation, location);
-            } catch (RuntimeException e) {
-                return CompletableFuture.failedFuture(S3Errors.translate(operation, location, e));
-            }
-        });
+        return calls.send(operation, location, call, response);
     }
 }

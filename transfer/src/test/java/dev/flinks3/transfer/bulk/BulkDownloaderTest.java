@@ -76,26 +76,49 @@ class BulkDownloaderTest {
     }
 
     @Test
-    void aCopyOfAtLeastGetsInFlightFilesFetchesEachFileInOneGet() throws IOException {
+    void aCopyOfAtLeastGetsInFlightFilesOnAFastConnectionFetchesEachFileInTwoGets() throws IOException {
         InMemoryObjectClient client = new InMemoryObjectClient(executor);
+        List<BulkDownloader.FileCopy> copies = threeFiles(client);
+
+        BulkDownloader.ranged(client, 2, RANGE_BYTES, 4, BulkDownloader.SINGLE_LANE_RANGE_BYTES, 0)
+                .download(copies);
+
+        assertCopied(copies);
+        // The first range, then the rest of each file (smaller than a single-lane range) in one GET; never more
+        // than 2 GETs at once.
+        assertThat(client.calls(Operation.GET)).isEqualTo(6);
+        assertThat(client.maxInFlight(Operation.GET)).isLessThanOrEqualTo(2);
+    }
+
+    @Test
+    void aCopyOfAtLeastGetsInFlightFilesOnASlowConnectionSplitsThemToFillTheLink() throws IOException {
+        InMemoryObjectClient client = new InMemoryObjectClient(executor);
+        List<BulkDownloader.FileCopy> copies = threeFiles(client);
+        client.resetCounters();
+
+        BulkDownloader.ranged(client, 2, RANGE_BYTES, 4, BulkDownloader.SINGLE_LANE_RANGE_BYTES, Long.MAX_VALUE)
+                .download(copies);
+
+        assertCopied(copies);
+        // Every file in ranges of RANGE_BYTES (6 each), on up to 4 lanes per file, 2 files at once.
+        assertThat(client.calls(Operation.GET)).isEqualTo(18);
+        assertThat(client.maxInFlight(Operation.GET)).isLessThanOrEqualTo(8);
+    }
+
+    private List<BulkDownloader.FileCopy> threeFiles(InMemoryObjectClient client) {
         List<BulkDownloader.FileCopy> copies = new ArrayList<>();
-        List<byte[]> contents = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             S3Location location = S3Location.of("s3", "bucket", "state/file-" + i);
-            byte[] content = bytes(5 * RANGE_BYTES + 3 + i);
-            client.store(location, content);
-            contents.add(content);
+            client.store(location, bytes(5 * RANGE_BYTES + 3 + i));
             copies.add(BulkDownloader.FileCopy.of(location, localDir.resolve("file-" + i)));
         }
+        return copies;
+    }
 
-        BulkDownloader.ranged(client, 2, RANGE_BYTES, 4).download(copies);
-
-        for (int i = 0; i < 3; i++) {
-            assertThat(Files.readAllBytes(copies.get(i).target())).isEqualTo(contents.get(i));
+    private static void assertCopied(List<BulkDownloader.FileCopy> copies) throws IOException {
+        for (int i = 0; i < copies.size(); i++) {
+            assertThat(Files.readAllBytes(copies.get(i).target())).isEqualTo(bytes(5 * RANGE_BYTES + 3 + i));
         }
-        // Each file is smaller than a single-lane range: one GET each, never more than 2 at once.
-        assertThat(client.calls(Operation.GET)).isEqualTo(3);
-        assertThat(client.maxInFlight(Operation.GET)).isLessThanOrEqualTo(2);
     }
 
     @Test

@@ -1,13 +1,13 @@
 package dev.flinks3.transfer.fake;
 
 import dev.flinks3.transfer.CompletedPart;
+import dev.flinks3.transfer.GetAnswer;
+import dev.flinks3.transfer.GetRequest;
 import dev.flinks3.transfer.ListPage;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.ObjectMetadata;
 import dev.flinks3.transfer.PartialBodyException;
 import dev.flinks3.transfer.PendingUpload;
-import dev.flinks3.transfer.RangeDownload;
-import dev.flinks3.transfer.RangeRead;
 import dev.flinks3.transfer.RangeStream;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.S3RequestException;
@@ -239,17 +239,58 @@ public final class InMemoryObjectClient implements ObjectClient {
         });
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>A stream is opened on the calling thread. A buffer or a file is filled on the client's executor (or the
+     * calling thread), held while the GET {@linkplain #gate gate} is closed; a held call is counted when it runs,
+     * and one whose future was cancelled meanwhile sends nothing. An {@code If-Match} that is not the stored
+     * object's ETag fails with a 412 {@link S3RequestException} (PreconditionFailed). A mid-body fault copies the
+     * bytes before the break and fails: for a buffer with a {@link PartialBodyException} carrying their count.
+     */
     @Override
-    public RangeStream get(S3Location location, long start, long endExclusive) throws IOException {
-        return get(location, start, endExclusive, null);
+    public CompletableFuture<GetAnswer> get(GetRequest request) {
+        S3Location location = request.location();
+        long start = request.start();
+        String ifMatch = request.ifMatch();
+        switch (request.target()) {
+            case STREAM:
+                try {
+                    return CompletableFuture.completedFuture(
+                            GetAnswer.streaming(openStream(location, start, request.endExclusive(), ifMatch)));
+                } catch (IOException e) {
+                    return CompletableFuture.failedFuture(e);
+                }
+            case BUFFER:
+                ByteBuffer target = request.buffer().duplicate();
+                return dispatched(() -> copyRange(location, start, target, ifMatch));
+            case FILE:
+                return dispatched(
+                        () -> copyRangeToFile(location, start, request.endExclusive(), request.file(), ifMatch));
+            default:
+                throw new IllegalArgumentException("unknown target of " + request);
+        }
     }
 
-    /** {@inheritDoc} An {@code ifMatch} that is not the stored object's ETag fails with 412 PreconditionFailed. */
-    @Override
-    public RangeStream get(S3Location location, long start, long endExclusive, String ifMatch) throws IOException {
-        if (start < 0 || endExclusive <= start) {
-            throw new IllegalArgumentException("bad range [" + start + ", " + endExclusive + ")");
-        }
+    /** Runs {@code work} as a GET on the executor (or here), held at the GET gate; its future has the answer. */
+    private CompletableFuture<GetAnswer> dispatched(Callable<GetAnswer> work) {
+        CompletableFuture<GetAnswer> future = new CompletableFuture<>();
+        dispatch(Operation.GET, () -> {
+            if (future.isDone()) {
+                return;
+            }
+            try {
+                future.complete(work.call());
+            } catch (Throwable t) {
+                future.completeExceptionally(t);
+            }
+        });
+        return future;
+    }
+
+    /** The body of a ranged GET; an {@code ifMatch} that is not the stored object's ETag fails with 412. */
+    private RangeStream openStream(S3Location location, long start, long endExclusive, String ifMatch)
+            throws IOException {
         synchronized (lock) {
             getRanges.add(new long[] {start, endExclusive});
         }
@@ -287,47 +328,11 @@ public final class InMemoryObjectClient implements ObjectClient {
         }
     }
 
-    /**
-     * {@inheritDoc}
-     *
-     * <p>Runs as a GET ({@link #get}) on the client's executor (or the calling thread), held while the
-     * GET {@linkplain #gate gate} is closed; a held call is counted when it runs, and one whose future was
-     * cancelled meanwhile sends nothing. A mid-body fault copies the bytes before the break and fails
-     * with a {@link PartialBodyException} carrying their count.
-     */
-    @Override
-    public CompletableFuture<RangeRead> readInto(S3Location location, long start, ByteBuffer dst) {
-        return readInto(location, start, dst, null);
-    }
-
-    /** {@inheritDoc} As {@link #readInto(S3Location, long, ByteBuffer)}, with the If-Match of {@link #get}. */
-    @Override
-    public CompletableFuture<RangeRead> readInto(S3Location location, long start, ByteBuffer dst, String ifMatch) {
-        int length = dst.remaining();
-        if (start < 0 || length < 1) {
-            throw new IllegalArgumentException("bad range of " + length + " bytes from " + start);
-        }
-        ByteBuffer target = dst.duplicate();
-        CompletableFuture<RangeRead> future = new CompletableFuture<>();
-        Runnable work = () -> {
-            if (future.isDone()) {
-                return;
-            }
-            try {
-                future.complete(copyRange(location, start, target, ifMatch));
-            } catch (Throwable t) {
-                future.completeExceptionally(t);
-            }
-        };
-        dispatch(Operation.GET, work);
-        return future;
-    }
-
-    private RangeRead copyRange(S3Location location, long start, ByteBuffer target, String ifMatch) throws IOException {
+    private GetAnswer copyRange(S3Location location, long start, ByteBuffer target, String ifMatch) throws IOException {
         int length = target.remaining();
         byte[] chunk = new byte[Math.min(length, 64 * 1024)];
         int copied = 0;
-        try (RangeStream body = get(location, start, start + length, ifMatch)) {
+        try (RangeStream body = openStream(location, start, start + length, ifMatch)) {
             while (copied < length) {
                 int n;
                 try {
@@ -342,47 +347,18 @@ public final class InMemoryObjectClient implements ObjectClient {
                 target.put(chunk, 0, n);
                 copied += n;
             }
-            return new RangeRead(copied, body.objectLength(), body.eTag());
+            return GetAnswer.delivered(copied, body.objectLength(), body.eTag());
         }
     }
 
-    /**
-     * {@inheritDoc}
-     *
-     * <p>Runs as a GET ({@link #get}) on the client's executor (or the calling thread), held while the
-     * GET {@linkplain #gate gate} is closed, like {@link #readInto}. An {@code ifMatch} that is not the
-     * stored object's ETag fails with a 412 {@link S3RequestException} (PreconditionFailed); a mid-body
-     * fault writes the bytes before the break and fails.
-     */
-    @Override
-    public CompletableFuture<RangeDownload> readIntoFile(
-            S3Location location, long start, long endExclusive, Path file, String ifMatch) {
-        if (start < 0 || endExclusive <= start) {
-            throw new IllegalArgumentException("bad range [" + start + ", " + endExclusive + ")");
-        }
-        CompletableFuture<RangeDownload> future = new CompletableFuture<>();
-        Runnable work = () -> {
-            if (future.isDone()) {
-                return;
-            }
-            try {
-                future.complete(copyRangeToFile(location, start, endExclusive, file, ifMatch));
-            } catch (Throwable t) {
-                future.completeExceptionally(t);
-            }
-        };
-        dispatch(Operation.GET, work);
-        return future;
-    }
-
-    private RangeDownload copyRangeToFile(S3Location location, long start, long endExclusive, Path file, String ifMatch)
+    private GetAnswer copyRangeToFile(S3Location location, long start, long endExclusive, Path file, String ifMatch)
             throws IOException {
         RangeStream opened;
         try {
-            opened = get(location, start, endExclusive, ifMatch);
+            opened = openStream(location, start, endExclusive, ifMatch);
         } catch (EOFException e) {
             if (start == 0) {
-                return new RangeDownload(0, 0, null);
+                return GetAnswer.delivered(0, 0, null);
             }
             throw e;
         }
@@ -398,7 +374,7 @@ public final class InMemoryObjectClient implements ObjectClient {
                 }
                 written += n;
             }
-            return new RangeDownload(written, body.objectLength(), body.eTag);
+            return GetAnswer.delivered(written, body.objectLength(), body.eTag);
         }
     }
 
@@ -436,8 +412,8 @@ public final class InMemoryObjectClient implements ObjectClient {
     }
 
     @Override
-    public void copy(S3Location source, S3Location target, long sourceLength) throws IOException {
-        blocking(Operation.COPY, source, () -> {
+    public CompletableFuture<Void> copy(S3Location source, S3Location target, long sourceLength) {
+        return async(Operation.COPY, source, null, 0, () -> {
             StoredObject object = find(source);
             if (object == null) {
                 throw noSuchKey(source);

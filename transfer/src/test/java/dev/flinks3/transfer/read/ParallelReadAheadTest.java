@@ -244,7 +244,7 @@ class ParallelReadAheadTest {
         Gate gets = client.gate(Operation.GET);
         gets.close();
         ParallelReadAhead readAhead = new ParallelReadAhead(
-                client, LOCATION, 0, source.length, CHUNK, PARALLELISM, new ObjectVersion(LOCATION));
+                client, LOCATION, 0, source.length, CHUNK, PARALLELISM, new ObjectVersion(LOCATION, -1));
         assertThat(gets.held()).isEqualTo(PARALLELISM);
         gets.releaseOne();
         byte[] b = new byte[10];
@@ -310,7 +310,7 @@ class ParallelReadAheadTest {
     void cancelledChunkAbortsOrSkipsItsGet() throws IOException {
         byte[] source = store(4 * CHUNK);
         ReadAheadChunk notStarted = new ReadAheadChunk(
-                client, LOCATION, 0, CHUNK, source.length, new byte[CHUNK], new ObjectVersion(LOCATION));
+                client, LOCATION, 0, CHUNK, source.length, new byte[CHUNK], new ObjectVersion(LOCATION, -1));
         notStarted.cancel();
         notStarted.fetch();
         assertThat(client.calls(Operation.GET)).isZero();
@@ -323,7 +323,7 @@ class ParallelReadAheadTest {
             return new SocketException("Connection reset");
         }));
         inFlight[0] = new ReadAheadChunk(
-                client, LOCATION, CHUNK, CHUNK, source.length, new byte[CHUNK], new ObjectVersion(LOCATION));
+                client, LOCATION, CHUNK, CHUNK, source.length, new byte[CHUNK], new ObjectVersion(LOCATION, -1));
         inFlight[0].fetch();
         assertThatThrownBy(inFlight[0]::await).isInstanceOf(IOException.class);
         // Cancelled: the broken body was not re-requested.
@@ -403,11 +403,13 @@ class ParallelReadAheadTest {
 
     @Test
     void fastMeansAtLeastTheRateOfAFastConnection() {
-        long fast = S3SeekableInputStream.FAST_CONNECTION_BYTES_PER_SECOND;
-        assertThat(S3SeekableInputStream.isFast(fast, 1_000_000_000L, fast)).isTrue();
-        assertThat(S3SeekableInputStream.isFast(fast - 1, 1_000_000_000L, fast)).isFalse();
-        assertThat(S3SeekableInputStream.isFast(8L << 20, 0, fast)).isTrue();
-        assertThat(S3SeekableInputStream.isFast(8L << 20, 1, Long.MAX_VALUE)).isFalse();
+        long fast = ReadPolicy.FAST_CONNECTION_BYTES_PER_SECOND;
+        ReadPolicy policy = ReadPolicy.of(ReadSettings.builder().build());
+        assertThat(policy.isFast(fast, 1_000_000_000L)).isTrue();
+        assertThat(policy.isFast(fast - 1, 1_000_000_000L)).isFalse();
+        assertThat(policy.isFast(8L << 20, 0)).isTrue();
+        assertThat(policy.withFastConnection(Long.MAX_VALUE).isFast(8L << 20, 1))
+                .isFalse();
     }
 
     @Test

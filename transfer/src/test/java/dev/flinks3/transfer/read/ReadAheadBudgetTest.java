@@ -23,16 +23,19 @@ class ReadAheadBudgetTest {
     }
 
     @Test
-    void aSingleBufferIsTakenWholeOrNotAtAll() {
-        assertThat(budget.tryAcquire(6, 10)).isEqualTo(6);
-        assertThat(budget.tryAcquireBuffer(41)).isFalse();
-        assertThat(budget.tryAcquireBuffer(40)).isTrue();
-        assertThat(budget.heldBytes()).isEqualTo(100);
-        assertThat(budget.tryAcquireBuffer(1)).isFalse();
+    void walksAreBoundedAndGivenBack() {
+        ReadAheadBudget twoWalks = new ReadAheadBudget(0, 2);
+        PositionalReads owner = new PositionalReads(null, null, null, null, twoWalks);
 
-        budget.release(1, 40);
-        assertThat(budget.heldBytes()).isEqualTo(60);
-        assertThatThrownBy(() -> budget.tryAcquireBuffer(0)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(twoWalks.tryOpenWalk(owner)).isTrue();
+        assertThat(twoWalks.tryOpenWalk(owner)).isTrue();
+        assertThat(twoWalks.tryOpenWalk(owner)).as("a third walk, none idle").isFalse();
+        twoWalks.walkClosed();
+        assertThat(twoWalks.openWalks()).isEqualTo(1);
+        assertThat(twoWalks.tryOpenWalk(owner)).isTrue();
+        twoWalks.walkClosed();
+        twoWalks.walkClosed();
+        assertThatThrownBy(twoWalks::walkClosed).isInstanceOf(IllegalStateException.class);
     }
 
     @Test

@@ -200,6 +200,38 @@ class S3SeekableInputStreamS3ProxyTest {
         }
     }
 
+    /**
+     * An SST iterator's scan as ForSt reads it: 2,048 positional reads of 16 KiB into a direct buffer, each where the
+     * one before ended, counted at the server: at most 8 GETs (the first two exact, then the walk's streamed ranges).
+     */
+    @ParameterizedTest
+    @EnumSource(ClientSettings.HttpClientType.class)
+    void aScanOf2048PositionalReadsIsAtMostEightGetsAtTheServer(ClientSettings.HttpClientType http) throws IOException {
+        try (S3ClientOwner owner = owner(http)) {
+            ObjectClient client = owner.objectClient();
+            S3Location location = newLocation();
+            int block = 16 * 1024;
+            byte[] data = randomBytes(2048 * block);
+            client.put(location, ByteBuffer.wrap(data), WriteCondition.NONE).join();
+            server.requestLog().clear();
+
+            // Every connection counts as fast (a LAN), so the count does not depend on this machine's load.
+            try (S3SeekableInputStream in = new S3SeekableInputStream(
+                    client, location, ReadSettings.builder().build(), data.length, new ReadAheadBudget(64L * MIB), 1)) {
+                ByteBuffer buffer = ByteBuffer.allocateDirect(block);
+                byte[] read = new byte[block];
+                for (int i = 0; i < 2048; i++) {
+                    buffer.clear();
+                    in.readFully((long) i * block, buffer);
+                    buffer.flip().get(read);
+                    assertThat(read).isEqualTo(Arrays.copyOfRange(data, i * block, (i + 1) * block));
+                }
+            }
+
+            assertThat(server.requestLog().count(RequestKind.GET_OBJECT)).isBetween(3L, 8L);
+        }
+    }
+
     /** Stores other bytes of the same length at the location, in the server's store, without a request. */
     private static void replace(S3Location location, int length) {
         byte[] other = new byte[length];

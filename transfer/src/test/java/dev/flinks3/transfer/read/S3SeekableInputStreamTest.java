@@ -110,14 +110,14 @@ class S3SeekableInputStreamTest {
                 .readAheadParallelism(1)
                 .build();
         byte[] source = store(8 * 1024 * 1024);
-        int first = S3SeekableInputStream.FIRST_RANGE_AFTER_SEEK_BYTES;
+        int first = ReadPolicy.FIRST_RANGE_AFTER_SEEK_BYTES;
         long at = 3 * 1024 * 1024;
 
         try (S3SeekableInputStream in = new S3SeekableInputStream(client, LOCATION, bigRanges, source.length)) {
             in.seek(at);
             assertThat(readN(in, 16 * 1024)).isEqualTo(slice(source, (int) at, 16 * 1024));
             // Reading on past the small range: each next range is RANGE_GROWTH times larger.
-            int rest = first - 16 * 1024 + first * S3SeekableInputStream.RANGE_GROWTH + 10;
+            int rest = first - 16 * 1024 + first * ReadPolicy.RANGE_GROWTH + 10;
             assertThat(readN(in, rest)).isEqualTo(slice(source, (int) at + 16 * 1024, rest));
         }
 
@@ -125,8 +125,8 @@ class S3SeekableInputStreamTest {
                 .extracting(r -> r[1] - r[0])
                 .containsExactly(
                         (long) first,
-                        (long) first * S3SeekableInputStream.RANGE_GROWTH,
-                        (long) first * S3SeekableInputStream.RANGE_GROWTH * S3SeekableInputStream.RANGE_GROWTH);
+                        (long) first * ReadPolicy.RANGE_GROWTH,
+                        (long) first * ReadPolicy.RANGE_GROWTH * ReadPolicy.RANGE_GROWTH);
         assertThat(client.getRanges().get(0)[0]).isEqualTo(at);
     }
 
@@ -149,7 +149,7 @@ class S3SeekableInputStreamTest {
 
         assertThat(client.getRanges())
                 .hasSize(50)
-                .allSatisfy(r -> assertThat(r[1] - r[0]).isEqualTo(S3SeekableInputStream.FIRST_RANGE_AFTER_SEEK_BYTES));
+                .allSatisfy(r -> assertThat(r[1] - r[0]).isEqualTo(ReadPolicy.FIRST_RANGE_AFTER_SEEK_BYTES));
     }
 
     @Test
@@ -159,7 +159,7 @@ class S3SeekableInputStreamTest {
                 .readAheadParallelism(1)
                 .build();
         byte[] source = store(4 * 1024 * 1024);
-        int len = 3 * S3SeekableInputStream.FIRST_RANGE_AFTER_SEEK_BYTES;
+        int len = 3 * ReadPolicy.FIRST_RANGE_AFTER_SEEK_BYTES;
 
         try (S3SeekableInputStream in = new S3SeekableInputStream(client, LOCATION, bigRanges, source.length)) {
             in.seek(1000);
@@ -179,7 +179,7 @@ class S3SeekableInputStreamTest {
                 .readAheadParallelism(1)
                 .build();
         byte[] source = store(3 * 1024 * 1024);
-        long far = 100 + S3SeekableInputStream.MAX_FORWARD_SKIP_BYTES + 1;
+        long far = 100 + ReadPolicy.MAX_FORWARD_SKIP_BYTES + 1;
 
         try (S3SeekableInputStream in = new S3SeekableInputStream(client, LOCATION, bigRanges, -1)) {
             assertThat(readN(in, 100)).isEqualTo(slice(source, 0, 100));

@@ -10,8 +10,9 @@ import dev.flinks3.testserver.RequestKind;
 import dev.flinks3.testserver.RequestRecord;
 import dev.flinks3.transfer.ClientSettings;
 import dev.flinks3.transfer.EncryptionSettings;
+import dev.flinks3.transfer.GetAnswer;
+import dev.flinks3.transfer.GetRequest;
 import dev.flinks3.transfer.ObjectClient;
-import dev.flinks3.transfer.RangeRead;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.S3RequestException;
 import dev.flinks3.transfer.S3Settings;
@@ -80,7 +81,8 @@ class DirectRangedGetS3ProxyTest {
         server.requestLog().clear();
         ByteBuffer dst = ByteBuffer.allocate(16 * 1024);
 
-        RangeRead read = wait(client.readIntoWaiting(S3Location.of("s3", BUCKET, key), 1000, dst, null));
+        GetAnswer read = wait(client.get(
+                GetRequest.into(S3Location.of("s3", BUCKET, key), 1000, dst).waiting()));
 
         assertThat(read.bytes()).isEqualTo(16 * 1024);
         assertThat(read.objectLength()).isEqualTo(DATA.length);
@@ -101,7 +103,8 @@ class DirectRangedGetS3ProxyTest {
             server.requestLog().clear();
             ByteBuffer dst = ByteBuffer.allocate(100);
 
-            RangeRead read = wait(client.readIntoWaiting(S3Location.of("s3", BUCKET, key), 5, dst, null));
+            GetAnswer read = wait(client.get(
+                    GetRequest.into(S3Location.of("s3", BUCKET, key), 5, dst).waiting()));
 
             assertThat(read.bytes()).isEqualTo(100);
             assertThat(Arrays.equals(dst.array(), 0, 100, DATA, 5, 105)).isTrue();
@@ -118,8 +121,8 @@ class DirectRangedGetS3ProxyTest {
         server.putObjectDirectly(BUCKET, "tail", DATA);
         ByteBuffer dst = ByteBuffer.allocateDirect(8192);
 
-        RangeRead read =
-                wait(client.readIntoWaiting(S3Location.of("s3", BUCKET, "tail"), DATA.length - 100, dst, null));
+        GetAnswer read = wait(client.get(GetRequest.into(S3Location.of("s3", BUCKET, "tail"), DATA.length - 100, dst)
+                .waiting()));
 
         assertThat(read.bytes()).isEqualTo(100);
         byte[] got = new byte[100];
@@ -134,8 +137,9 @@ class DirectRangedGetS3ProxyTest {
         S3RequestMetrics.Snapshot before = owner.requestMetrics().snapshot();
         server.failNext(RequestKind.GET_OBJECT, 1, 503, "SlowDown");
 
-        RangeRead read = wait(
-                client.readIntoWaiting(S3Location.of("s3", BUCKET, "throttled"), 0, ByteBuffer.allocate(4096), null));
+        GetAnswer read =
+                wait(client.get(GetRequest.into(S3Location.of("s3", BUCKET, "throttled"), 0, ByteBuffer.allocate(4096))
+                        .waiting()));
 
         S3RequestMetrics.Snapshot since = owner.requestMetrics().snapshot().since(before);
         assertThat(read.bytes()).isEqualTo(4096);
@@ -157,11 +161,10 @@ class DirectRangedGetS3ProxyTest {
         server.putObjectDirectly(BUCKET, "changed", DATA);
         server.requestLog().clear();
 
-        Throwable failure = catchThrowable(() -> wait(client.readIntoWaiting(
-                S3Location.of("s3", BUCKET, "changed"),
-                0,
-                ByteBuffer.allocate(4096),
-                "\"0123456789abcdef0123456789abcdef\"")));
+        Throwable failure = catchThrowable(() ->
+                wait(client.get(GetRequest.into(S3Location.of("s3", BUCKET, "changed"), 0, ByteBuffer.allocate(4096))
+                        .ifMatch("\"0123456789abcdef0123456789abcdef\"")
+                        .waiting())));
 
         assertThat(failure).isInstanceOf(S3RequestException.class);
         assertThat(((S3RequestException) failure).statusCode()).isEqualTo(412);
@@ -179,8 +182,9 @@ class DirectRangedGetS3ProxyTest {
                         new AnswerRewriteFilter.Answer(200, DATA));
         server.requestLog().clear();
 
-        Throwable failure = catchThrowable(() -> wait(
-                client.readIntoWaiting(S3Location.of("s3", BUCKET, "ignored"), 100, ByteBuffer.allocate(4096), null)));
+        Throwable failure = catchThrowable(() ->
+                wait(client.get(GetRequest.into(S3Location.of("s3", BUCKET, "ignored"), 100, ByteBuffer.allocate(4096))
+                        .waiting())));
 
         // Never the whole object's first bytes taken for the range: the SDK's path is asked, and fails as before.
         assertThat(failure).isInstanceOf(S3RequestException.class);
@@ -197,9 +201,11 @@ class DirectRangedGetS3ProxyTest {
         server.putObjectDirectly(BUCKET, "empty", new byte[0]);
 
         Throwable missing = catchThrowable(() ->
-                wait(client.readIntoWaiting(S3Location.of("s3", BUCKET, "missing"), 0, ByteBuffer.allocate(10), null)));
-        RangeRead empty =
-                wait(client.readIntoWaiting(S3Location.of("s3", BUCKET, "empty"), 0, ByteBuffer.allocate(10), null));
+                wait(client.get(GetRequest.into(S3Location.of("s3", BUCKET, "missing"), 0, ByteBuffer.allocate(10))
+                        .waiting())));
+        GetAnswer empty =
+                wait(client.get(GetRequest.into(S3Location.of("s3", BUCKET, "empty"), 0, ByteBuffer.allocate(10))
+                        .waiting()));
 
         assertThat(missing).isInstanceOf(java.io.FileNotFoundException.class);
         assertThat(empty.bytes()).isZero();
@@ -224,9 +230,10 @@ class DirectRangedGetS3ProxyTest {
             S3RequestMetrics.Snapshot before = impatient.requestMetrics().snapshot();
             long start = System.nanoTime();
 
-            RangeRead read = wait(impatient
+            GetAnswer read = wait(impatient
                     .objectClient()
-                    .readIntoWaiting(S3Location.of("s3", BUCKET, "slow"), 0, ByteBuffer.allocate(4096), null));
+                    .get(GetRequest.into(S3Location.of("s3", BUCKET, "slow"), 0, ByteBuffer.allocate(4096))
+                            .waiting()));
 
             assertThat(read.bytes()).isEqualTo(4096);
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(1_900));
@@ -268,8 +275,11 @@ class DirectRangedGetS3ProxyTest {
             server.requestLog().clear();
             S3Location location = S3Location.of("s3", BUCKET, "refused");
 
-            RangeRead first = wait(own.objectClient().readIntoWaiting(location, 0, ByteBuffer.allocate(100), null));
-            RangeRead second = wait(own.objectClient().readIntoWaiting(location, 100, ByteBuffer.allocate(100), null));
+            GetAnswer first = wait(own.objectClient()
+                    .get(GetRequest.into(location, 0, ByteBuffer.allocate(100)).waiting()));
+            GetAnswer second = wait(own.objectClient()
+                    .get(GetRequest.into(location, 100, ByteBuffer.allocate(100))
+                            .waiting()));
 
             assertThat(first.bytes()).isEqualTo(100);
             assertThat(second.bytes()).isEqualTo(100);
@@ -282,7 +292,8 @@ class DirectRangedGetS3ProxyTest {
         // Other clients keep their direct GETs.
         server.answers().clear();
         server.requestLog().clear();
-        wait(client.readIntoWaiting(S3Location.of("s3", BUCKET, "refused"), 0, ByteBuffer.allocate(100), null));
+        wait(client.get(GetRequest.into(S3Location.of("s3", BUCKET, "refused"), 0, ByteBuffer.allocate(100))
+                .waiting()));
         assertThat(server.requestLog().entries(RequestKind.GET_OBJECT))
                 .singleElement()
                 .satisfies(r -> assertThat(r.header("User-Agent")).contains(DirectRangedGet.USER_AGENT));
@@ -314,9 +325,11 @@ class DirectRangedGetS3ProxyTest {
                 server.requestLog().clear();
                 S3Location location = S3Location.of("s3", BUCKET, "checksum-mode");
 
-                RangeRead fromZero = wait(reader.readIntoWaiting(location, 0, ByteBuffer.allocate(4096), null));
+                GetAnswer fromZero = wait(reader.get(
+                        GetRequest.into(location, 0, ByteBuffer.allocate(4096)).waiting()));
                 ByteBuffer later = ByteBuffer.allocate(4096);
-                RangeRead fromLater = wait(reader.readIntoWaiting(location, 5000, later, null));
+                GetAnswer fromLater =
+                        wait(reader.get(GetRequest.into(location, 5000, later).waiting()));
 
                 assertThat(fromZero.bytes()).isEqualTo(4096);
                 assertThat(fromLater.bytes()).isEqualTo(4096);
@@ -341,8 +354,9 @@ class DirectRangedGetS3ProxyTest {
             server.requestLog().clear();
             ByteBuffer dst = ByteBuffer.allocate(4096);
 
-            RangeRead read = wait(
-                    sdkOnly.objectClient().readIntoWaiting(S3Location.of("s3", BUCKET, "switched-off"), 10, dst, null));
+            GetAnswer read = wait(sdkOnly.objectClient()
+                    .get(GetRequest.into(S3Location.of("s3", BUCKET, "switched-off"), 10, dst)
+                            .waiting()));
             try (var stream = sdkOnly.objectClient().get(S3Location.of("s3", BUCKET, "switched-off"), 0, 100)) {
                 assertThat(stream.readAllBytes()).isEqualTo(Arrays.copyOf(DATA, 100));
             }
@@ -363,7 +377,7 @@ class DirectRangedGetS3ProxyTest {
         S3RequestMetrics.Snapshot before = owner.requestMetrics().snapshot();
         long bytesBefore = owner.requestMetrics().bytesDownloaded();
 
-        try (var stream = client.get(S3Location.of("s3", BUCKET, "streamed"), 1000, 201_000, null)) {
+        try (var stream = client.get(S3Location.of("s3", BUCKET, "streamed"), 1000, 201_000)) {
             assertThat(stream.objectLength()).isEqualTo(DATA.length);
             assertThat(stream.eTag()).isNotBlank();
             assertThat(stream.readAllBytes()).isEqualTo(Arrays.copyOfRange(DATA, 1000, 201_000));
@@ -382,7 +396,7 @@ class DirectRangedGetS3ProxyTest {
         server.requestLog().clear();
         ByteBuffer dst = ByteBuffer.allocate(64 * 1024);
 
-        RangeRead read = wait(client.readInto(S3Location.of("s3", BUCKET, "ahead"), 4096, dst, null));
+        GetAnswer read = wait(client.get(GetRequest.into(S3Location.of("s3", BUCKET, "ahead"), 4096, dst)));
 
         assertThat(read.bytes()).isEqualTo(64 * 1024);
         assertThat(Arrays.equals(dst.array(), 0, 64 * 1024, DATA, 4096, 4096 + 64 * 1024))
@@ -400,8 +414,8 @@ class DirectRangedGetS3ProxyTest {
                     sleep(3_000);
                     return served;
                 });
-        CompletableFuture<RangeRead> read =
-                client.readInto(S3Location.of("s3", BUCKET, "cancelled"), 0, ByteBuffer.allocate(4096), null);
+        CompletableFuture<GetAnswer> read =
+                client.get(GetRequest.into(S3Location.of("s3", BUCKET, "cancelled"), 0, ByteBuffer.allocate(4096)));
         // The GET is at the server, its answer held back.
         await().atMost(Duration.ofSeconds(10)).until(() -> held.applied() == 1);
 
@@ -411,7 +425,7 @@ class DirectRangedGetS3ProxyTest {
         // The next read gets a connection and its bytes at once; the aborted one is not waited for.
         long start = System.nanoTime();
         ByteBuffer next = ByteBuffer.allocate(100);
-        assertThat(wait(client.readInto(S3Location.of("s3", BUCKET, "cancelled"), 0, next, null))
+        assertThat(wait(client.get(GetRequest.into(S3Location.of("s3", BUCKET, "cancelled"), 0, next)))
                         .bytes())
                 .isEqualTo(100);
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(2_500));
@@ -425,11 +439,11 @@ class DirectRangedGetS3ProxyTest {
         java.nio.file.Path file = dir.resolve("state");
         java.nio.file.Files.write(file, new byte[DATA.length]);
 
-        dev.flinks3.transfer.RangeDownload first = client.readIntoFile(
-                        S3Location.of("s3", BUCKET, "file"), 0, 100_000, file, null)
+        GetAnswer first = client.get(GetRequest.intoFile(S3Location.of("s3", BUCKET, "file"), 0, 100_000, file))
                 .get();
-        dev.flinks3.transfer.RangeDownload second = client.readIntoFile(
-                        S3Location.of("s3", BUCKET, "file"), 100_000, DATA.length, file, first.eTag())
+        GetAnswer second = client.get(
+                        GetRequest.intoFile(S3Location.of("s3", BUCKET, "file"), 100_000, DATA.length, file)
+                                .ifMatch(first.eTag()))
                 .get();
 
         assertThat(first.bytes()).isEqualTo(100_000);
@@ -448,12 +462,9 @@ class DirectRangedGetS3ProxyTest {
         java.nio.file.Path file = dir.resolve("state");
         java.nio.file.Files.write(file, new byte[0]);
 
-        Throwable failure = catchThrowable(() -> client.readIntoFile(
-                        S3Location.of("s3", BUCKET, "file-changed"),
-                        0,
-                        100,
-                        file,
-                        "\"0123456789abcdef0123456789abcdef\"")
+        Throwable failure = catchThrowable(() -> client.get(
+                        GetRequest.intoFile(S3Location.of("s3", BUCKET, "file-changed"), 0, 100, file)
+                                .ifMatch("\"0123456789abcdef0123456789abcdef\""))
                 .get());
 
         assertThat(failure).hasCauseInstanceOf(S3RequestException.class);
@@ -484,7 +495,7 @@ class DirectRangedGetS3ProxyTest {
         }
     }
 
-    private static RangeRead wait(CompletableFuture<RangeRead> read) throws Exception {
+    private static GetAnswer wait(CompletableFuture<GetAnswer> read) throws Exception {
         try {
             return read.get();
         } catch (java.util.concurrent.ExecutionException e) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinks3.transfer.ClientSettings;
 import dev.flinks3.transfer.DefaultMemoryLimit;
+import dev.flinks3.transfer.GetRequest;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.S3Settings;
 import dev.flinks3.transfer.Secret;
@@ -67,7 +68,7 @@ class S3ClientOwnerTest {
                 .hasMessageContaining("HeadObject of " + location)
                 .hasMessageContaining("the S3 filesystem is closed");
         assertThatThrownBy(() -> owner.objectClient()
-                        .readInto(location, 0, ByteBuffer.allocate(10))
+                        .get(GetRequest.into(location, 0, ByteBuffer.allocate(10)))
                         .join())
                 .hasCauseExactlyInstanceOf(IOException.class)
                 .hasMessageContaining("GetObject of " + location)

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import dev.flinks3.testserver.EmbeddedS3Server;
 import dev.flinks3.testserver.RequestKind;
 import dev.flinks3.transfer.ClientSettings;
+import dev.flinks3.transfer.GetRequest;
 import dev.flinks3.transfer.RangeStream;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.TestSettings;
@@ -137,7 +138,7 @@ class S3RequestMetricsS3ProxyTest {
     void theBytesOfAStreamedRangeOnTheBlockingClientAreCounted() throws Exception {
         try (S3ClientOwner own = new S3ClientOwner(TestSettings.forServer(server, ClientSettings.HttpClientType.CRT)
                 .build())) {
-            int length = (int) SdkObjectClient.STREAMED_RANGE_BYTES + 300_000;
+            int length = (int) SdkGet.STREAMED_RANGE_BYTES + 300_000;
             byte[] data = new byte[length + 5_000];
             new java.util.Random(8).nextBytes(data);
             S3Location location = S3Location.of("s3", BUCKET, "streamed");
@@ -173,7 +174,7 @@ class S3RequestMetricsS3ProxyTest {
                     location);
             for (int i = 0; i < 3; i++) {
                 own.objectClient()
-                        .readInto(location, i * 100_000L, ByteBuffer.allocate(1_500_000))
+                        .get(GetRequest.into(location, i * 100_000L, ByteBuffer.allocate(1_500_000)))
                         .get(30, java.util.concurrent.TimeUnit.SECONDS);
             }
 

@@ -4,17 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import dev.flinks3.testserver.AnswerRewriteFilter;
 import dev.flinks3.testserver.EmbeddedS3Server;
 import dev.flinks3.testserver.RequestKind;
 import dev.flinks3.testserver.RequestRecord;
 import dev.flinks3.transfer.ClientSettings;
 import dev.flinks3.transfer.CompletedPart;
+import dev.flinks3.transfer.Futures;
+import dev.flinks3.transfer.GetAnswer;
+import dev.flinks3.transfer.GetRequest;
 import dev.flinks3.transfer.ListPage;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.ObjectMetadata;
 import dev.flinks3.transfer.PendingUpload;
-import dev.flinks3.transfer.RangeDownload;
-import dev.flinks3.transfer.RangeRead;
 import dev.flinks3.transfer.RangeStream;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.S3RequestException;
@@ -163,7 +165,7 @@ public abstract class SdkObjectClientS3ProxyTest {
         put(location, data);
         byte[] dst = new byte[2 * MIB + 20];
 
-        RangeRead read = client.readInto(location, 1000, ByteBuffer.wrap(dst, 10, 2 * MIB))
+        GetAnswer read = client.get(GetRequest.into(location, 1000, ByteBuffer.wrap(dst, 10, 2 * MIB)))
                 .get(30, TimeUnit.SECONDS);
 
         assertThat(read.bytes()).isEqualTo(2 * MIB);
@@ -175,7 +177,7 @@ public abstract class SdkObjectClientS3ProxyTest {
         // A direct buffer (as ForSt reads into) is filled from its position; its position and limit stay.
         ByteBuffer direct = ByteBuffer.allocateDirect(MIB + 100);
         direct.position(100);
-        RangeRead intoDirect = client.readInto(location, 7, direct).get(30, TimeUnit.SECONDS);
+        GetAnswer intoDirect = client.get(GetRequest.into(location, 7, direct)).get(30, TimeUnit.SECONDS);
         assertThat(intoDirect.bytes()).isEqualTo(MIB);
         assertThat(direct.position()).isEqualTo(100);
         assertThat(direct.limit()).isEqualTo(MIB + 100);
@@ -183,7 +185,7 @@ public abstract class SdkObjectClientS3ProxyTest {
         direct.get(copied);
         assertThat(copied).isEqualTo(java.util.Arrays.copyOfRange(data, 7, 7 + MIB));
         // A range past the end copies what there is.
-        RangeRead tail = client.readInto(location, data.length - 5, ByteBuffer.wrap(dst, 0, 100))
+        GetAnswer tail = client.get(GetRequest.into(location, data.length - 5, ByteBuffer.wrap(dst, 0, 100)))
                 .get(30, TimeUnit.SECONDS);
         assertThat(tail.bytes()).isEqualTo(5);
         assertThat(java.util.Arrays.copyOfRange(dst, 0, 5))
@@ -199,10 +201,10 @@ public abstract class SdkObjectClientS3ProxyTest {
         java.nio.file.Path file = dir.resolve("download");
         java.nio.file.Files.write(file, new byte[0]);
 
-        RangeDownload second =
-                client.readIntoFile(location, MIB, 3L * MIB, file, null).get(30, TimeUnit.SECONDS);
-        RangeDownload first =
-                client.readIntoFile(location, 0, MIB, file, second.eTag()).get(30, TimeUnit.SECONDS);
+        GetAnswer second =
+                client.get(GetRequest.intoFile(location, MIB, 3L * MIB, file)).get(30, TimeUnit.SECONDS);
+        GetAnswer first = client.get(GetRequest.intoFile(location, 0, MIB, file).ifMatch(second.eTag()))
+                .get(30, TimeUnit.SECONDS);
 
         assertThat(first.bytes()).isEqualTo(MIB);
         assertThat(second.bytes()).isEqualTo(MIB + 3);
@@ -211,8 +213,9 @@ public abstract class SdkObjectClientS3ProxyTest {
         assertThat(java.nio.file.Files.readAllBytes(file)).isEqualTo(data);
         // Replaced: If-Match with the old ETag is 412.
         put(location, randomBytes(100));
-        assertThatThrownBy(() ->
-                        client.readIntoFile(location, 0, 10, file, first.eTag()).join())
+        assertThatThrownBy(() -> client.get(
+                                GetRequest.intoFile(location, 0, 10, file).ifMatch(first.eTag()))
+                        .join())
                 .cause()
                 .isInstanceOfSatisfying(
                         S3RequestException.class,
@@ -220,7 +223,7 @@ public abstract class SdkObjectClientS3ProxyTest {
                 .hasMessageContaining(location.toString());
         S3Location empty = newLocation();
         put(empty, new byte[0]);
-        assertThat(client.readIntoFile(empty, 0, MIB, file, null)
+        assertThat(client.get(GetRequest.intoFile(empty, 0, MIB, file))
                         .get(30, TimeUnit.SECONDS)
                         .objectLength())
                 .isZero();
@@ -230,17 +233,18 @@ public abstract class SdkObjectClientS3ProxyTest {
     void readIntoAtTheEndIsEndOfFileAndOfAnEmptyObjectCopiesNothing() throws Exception {
         S3Location location = newLocation();
         put(location, randomBytes(100));
-        assertThatThrownBy(() ->
-                        client.readInto(location, 100, ByteBuffer.allocate(10)).join())
+        assertThatThrownBy(() -> client.get(GetRequest.into(location, 100, ByteBuffer.allocate(10)))
+                        .join())
                 .hasCauseInstanceOf(EOFException.class);
         S3Location empty = newLocation();
         put(empty, new byte[0]);
-        RangeRead none = client.readInto(empty, 0, ByteBuffer.allocate(10)).get(30, TimeUnit.SECONDS);
+        GetAnswer none =
+                client.get(GetRequest.into(empty, 0, ByteBuffer.allocate(10))).get(30, TimeUnit.SECONDS);
         assertThat(none.bytes()).isZero();
         assertThat(none.objectLength()).isZero();
         S3Location missing = newLocation();
-        assertThatThrownBy(() ->
-                        client.readInto(missing, 0, ByteBuffer.allocate(10)).join())
+        assertThatThrownBy(() -> client.get(GetRequest.into(missing, 0, ByteBuffer.allocate(10)))
+                        .join())
                 .hasCauseInstanceOf(FileNotFoundException.class)
                 .hasMessageContaining(missing.toString());
     }
@@ -251,11 +255,12 @@ public abstract class SdkObjectClientS3ProxyTest {
         byte[] data = randomBytes(16 * MIB);
         put(location, data);
 
-        CompletableFuture<RangeRead> cancelled = client.readInto(location, 0, ByteBuffer.allocateDirect(data.length));
+        CompletableFuture<GetAnswer> cancelled =
+                client.get(GetRequest.into(location, 0, ByteBuffer.allocateDirect(data.length)));
         cancelled.cancel(true);
 
         byte[] again = new byte[data.length];
-        assertThat(client.readInto(location, 0, ByteBuffer.wrap(again))
+        assertThat(client.get(GetRequest.into(location, 0, ByteBuffer.wrap(again)))
                         .get(30, TimeUnit.SECONDS)
                         .bytes())
                 .isEqualTo(data.length);
@@ -306,7 +311,7 @@ public abstract class SdkObjectClientS3ProxyTest {
         assertThatThrownBy(() -> client.get(missing, 0, 10))
                 .isInstanceOf(FileNotFoundException.class)
                 .hasMessageContaining("s3://transfer-it/no/such/key");
-        assertThatThrownBy(() -> client.copy(missing, newLocation(), 10))
+        assertThatThrownBy(() -> copy(missing, newLocation(), 10))
                 .isInstanceOf(FileNotFoundException.class)
                 .hasMessageContaining("s3://transfer-it/no/such/key");
     }
@@ -490,7 +495,7 @@ public abstract class SdkObjectClientS3ProxyTest {
                 .extracting(ObjectMetadata::key)
                 .containsExactly(location.key());
         S3Location copy = location.withKey(location.key() + ".copy");
-        client.copy(location, copy, 321);
+        copy(location, copy, 321);
         assertThat(readAll(copy, 321)).isEqualTo(data);
         assertThat(client.deleteBatch(BUCKET, List.of(location.key(), copy.key())))
                 .isEmpty();
@@ -537,7 +542,7 @@ public abstract class SdkObjectClientS3ProxyTest {
         S3Location target = newLocation();
         server.requestLog().clear();
 
-        client.copy(source, target, data.length);
+        copy(source, target, data.length);
 
         assertThat(server.requestLog().count(RequestKind.COPY_OBJECT)).isEqualTo(1);
         assertThat(readAll(target, data.length)).isEqualTo(data);
@@ -551,7 +556,7 @@ public abstract class SdkObjectClientS3ProxyTest {
         S3Location target = newLocation();
         server.requestLog().clear();
 
-        client.copy(source, target, data.length);
+        copy(source, target, data.length);
 
         assertThat(server.requestLog().count(RequestKind.UPLOAD_PART_COPY)).isEqualTo(3);
         assertThat(readAll(target, data.length)).isEqualTo(data);
@@ -567,7 +572,7 @@ public abstract class SdkObjectClientS3ProxyTest {
         S3Location target = newLocation();
         server.requestLog().clear();
 
-        client.copy(source, target, data.length);
+        copy(source, target, data.length);
 
         assertThat(server.requestLog().entries(RequestKind.UPLOAD_PART_COPY))
                 .hasSize(3)
@@ -575,7 +580,7 @@ public abstract class SdkObjectClientS3ProxyTest {
                         assertThat(part.header("x-amz-copy-source-if-match")).contains(eTag));
         // A source whose length is no longer the listed one has changed: nothing is copied.
         S3Location other = newLocation();
-        assertThatThrownBy(() -> client.copy(source, other, data.length + 1L))
+        assertThatThrownBy(() -> copy(source, other, data.length + 1L))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining(source.toString())
                 .hasMessageContaining("changed");
@@ -589,7 +594,7 @@ public abstract class SdkObjectClientS3ProxyTest {
         S3Location target = newLocation();
         server.failNext(RequestKind.UPLOAD_PART_COPY, 1, 403, "AccessDenied");
         try {
-            assertThatThrownBy(() -> client.copy(source, target, 11 * MIB))
+            assertThatThrownBy(() -> copy(source, target, 11 * MIB))
                     .isInstanceOf(S3RequestException.class)
                     .hasMessageContaining("UploadPartCopy")
                     .hasMessageContaining("AccessDenied");
@@ -597,6 +602,95 @@ public abstract class SdkObjectClientS3ProxyTest {
             server.clearFaults();
         }
         assertThat(pendingUploadIds(target)).isEmpty();
+        assertThatThrownBy(() -> client.head(target)).isInstanceOf(FileNotFoundException.class);
+    }
+
+    @Test
+    void copyOfUnknownLengthAsksTheServerFirst() throws IOException {
+        S3Location small = newLocation();
+        byte[] smallData = randomBytes(MIB + 3);
+        put(small, smallData);
+        S3Location large = newLocation();
+        byte[] largeData = randomBytes(11 * MIB + 5);
+        put(large, largeData);
+        S3Location smallCopy = newLocation();
+        S3Location largeCopy = newLocation();
+        server.requestLog().clear();
+
+        copy(small, smallCopy, -1);
+        copy(large, largeCopy, -1);
+
+        assertThat(server.requestLog().count(RequestKind.COPY_OBJECT)).isEqualTo(1);
+        assertThat(server.requestLog().count(RequestKind.UPLOAD_PART_COPY)).isEqualTo(3);
+        assertThat(readAll(smallCopy, smallData.length)).isEqualTo(smallData);
+        assertThat(readAll(largeCopy, largeData.length)).isEqualTo(largeData);
+    }
+
+    @Test
+    void largeCopyFailsWhenTheSourceIsReplacedBetweenPartsAndLeavesNothing() throws IOException {
+        S3Location source = newLocation();
+        put(source, randomBytes(11 * MIB + 5));
+        S3Location target = newLocation();
+        AtomicInteger parts = new AtomicInteger();
+        // Before S3Proxy serves the second part, the source is replaced.
+        server.answers()
+                .rewrite(
+                        RequestKind.UPLOAD_PART_COPY,
+                        request -> {
+                            if (parts.incrementAndGet() == 2) {
+                                server.putObjectDirectly(BUCKET, source.key(), randomBytes(11 * MIB + 5 + 1));
+                            }
+                            return false;
+                        },
+                        AnswerRewriteFilter.ALWAYS,
+                        (request, served) -> served);
+        try {
+            assertThatThrownBy(() -> copy(source, target, 11 * MIB + 5))
+                    .isInstanceOf(S3RequestException.class)
+                    .satisfies(e ->
+                            assertThat(((S3RequestException) e).statusCode()).isEqualTo(412));
+        } finally {
+            server.answers().clear();
+        }
+        assertThat(pendingUploadIds(target)).isEmpty();
+        assertThatThrownBy(() -> client.head(target)).isInstanceOf(FileNotFoundException.class);
+    }
+
+    @Test
+    void cancelledLargeCopyIsAborted() throws Exception {
+        S3Location source = newLocation();
+        put(source, randomBytes(11 * MIB));
+        S3Location target = newLocation();
+        java.util.concurrent.CountDownLatch partArrived = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        server.answers()
+                .rewrite(
+                        RequestKind.UPLOAD_PART_COPY,
+                        request -> {
+                            partArrived.countDown();
+                            try {
+                                release.await(30, TimeUnit.SECONDS);
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                            return false;
+                        },
+                        AnswerRewriteFilter.ALWAYS,
+                        (request, served) -> served);
+        try {
+            CompletableFuture<Void> copying = client.copy(source, target, 11 * MIB);
+            assertThat(partArrived.await(30, TimeUnit.SECONDS)).isTrue();
+
+            copying.cancel(true);
+            release.countDown();
+
+            org.awaitility.Awaitility.await()
+                    .atMost(java.time.Duration.ofSeconds(30))
+                    .untilAsserted(() -> assertThat(pendingUploadIds(target)).isEmpty());
+        } finally {
+            release.countDown();
+            server.answers().clear();
+        }
         assertThatThrownBy(() -> client.head(target)).isInstanceOf(FileNotFoundException.class);
     }
 
@@ -637,6 +731,11 @@ public abstract class SdkObjectClientS3ProxyTest {
         return client.listMultipartUploads(BUCKET, location.key()).stream()
                 .map(PendingUpload::uploadId)
                 .collect(Collectors.toList());
+    }
+
+    /** A server-side copy, waited for. */
+    private void copy(S3Location source, S3Location target, long length) throws IOException {
+        Futures.await(client.copy(source, target, length), "CopyObject", source);
     }
 
     private void put(S3Location location, byte[] data) {

@@ -11,8 +11,9 @@ import org.apache.flink.core.fs.FSDataInputStream;
 /**
  * Reads of {@link WorkloadSizes#positionalReadBytes()} at random offsets of the single stream's
  * file on one open stream, as disaggregated state (ForSt) reads its files: through
- * {@link ByteBufferReadable#read(long, ByteBuffer)} where the stream offers it, otherwise
- * {@code seek} + read (always the latter when built for {@link FsWorkload#SEEK_READS}). The offsets come
+ * {@link ByteBufferReadable#read(long, ByteBuffer)} into a direct buffer where the stream offers it (ForSt reads
+ * every block into a direct buffer), otherwise {@code seek} + read into an array (always the latter when built for
+ * {@link FsWorkload#SEEK_READS}). The offsets come
  * from a fixed seed, so every contender reads the same ranges; for {@link FsWorkload#POSITIONAL_SCAN}
  * they walk through the file from its start instead, each read where the one before ended (and from the
  * start again where the file ends). Every read is checked against the file's bytes.
@@ -63,15 +64,16 @@ final class PositionalReads implements WorkloadTask {
     public Outcome run() throws Exception {
         int length = context.sizes().positionalReadBytes();
         byte[] bytes = new byte[length];
-        ByteBuffer buffer = ByteBuffer.wrap(bytes);
+        ByteBuffer buffer = ByteBuffer.allocateDirect(length);
         String firstProblem = "";
         try (FSDataInputStream in = context.fs().open(context.streamFile())) {
             boolean positional = positionalIfOffered && in instanceof ByteBufferReadable;
-            method = positional ? "ByteBufferReadable.read(position, buffer)" : "seek + read";
+            method = positional ? "ByteBufferReadable.read(position, direct buffer)" : "seek + read";
             for (long offset : offsets) {
                 if (positional) {
                     buffer.clear();
                     readFully((ByteBufferReadable) in, offset, buffer);
+                    buffer.get(0, bytes);
                 } else {
                     in.seek(offset);
                     readFully(in, bytes);
