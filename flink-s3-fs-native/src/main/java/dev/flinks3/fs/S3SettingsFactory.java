@@ -10,6 +10,7 @@ import dev.flinks3.transfer.EncryptionSettings;
 import dev.flinks3.transfer.EncryptionSettings.SseType;
 import dev.flinks3.transfer.HttpProxy;
 import dev.flinks3.transfer.ReadSettings;
+import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.S3Settings;
 import dev.flinks3.transfer.Secret;
 import dev.flinks3.transfer.UploadSettings;
@@ -444,6 +445,10 @@ public final class S3SettingsFactory {
                         + " stands for one bucket, so set it as 's3.bucket.<bucket>.accesspoint.arn'.");
             }
             String accessPoint = e.value.trim();
+            if (S3Location.isDirectoryBucket(accessPoint)) {
+                throw new IllegalConfigurationException(
+                        S3Location.directoryBucketRefusal(accessPoint, "'" + e.key + "'"));
+            }
             if (!ACCESS_POINT.matcher(accessPoint).matches()) {
                 throw ConfigReader.invalid(
                         e,

@@ -14,8 +14,10 @@ import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.Enumeration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -48,12 +50,29 @@ public final class AnswerRewriteFilter implements Filter {
     }
 
     /**
-     * An answer: HTTP status and body. Headers S3Proxy set are kept.
+     * An answer: HTTP status, body and headers to set. Headers S3Proxy set are kept unless set here.
      *
      * @param status the HTTP status
      * @param body the body's bytes
+     * @param headers headers set on the answer (a {@code Date} of another clock, {@code x-amz-bucket-region})
      */
-    public record Answer(int status, byte[] body) {
+    public record Answer(int status, byte[] body, Map<String, String> headers) {
+
+        public Answer {
+            headers = Map.copyOf(headers);
+        }
+
+        /** An answer with no headers of its own. */
+        public Answer(int status, byte[] body) {
+            this(status, body, Map.of());
+        }
+
+        /** This answer with one more header set. */
+        public Answer withHeader(String name, String value) {
+            Map<String, String> more = new HashMap<>(headers);
+            more.put(name, value);
+            return new Answer(status, body, more);
+        }
 
         /** The body as UTF-8 text (XML answers). */
         public String text() {
@@ -62,7 +81,7 @@ public final class AnswerRewriteFilter implements Filter {
 
         /** The same status with another body. */
         public Answer withText(String text) {
-            return new Answer(status, text.getBytes(StandardCharsets.UTF_8));
+            return new Answer(status, text.getBytes(StandardCharsets.UTF_8), headers);
         }
 
         /** An S3 error document with this status and code. */
@@ -213,6 +232,7 @@ public final class AnswerRewriteFilter implements Filter {
 
     private static void write(HttpServletResponse response, Answer answer) throws IOException {
         response.setStatus(answer.status());
+        answer.headers().forEach(response::setHeader);
         response.setContentType("application/xml");
         response.setContentLengthLong(answer.body().length);
         response.getOutputStream().write(answer.body());

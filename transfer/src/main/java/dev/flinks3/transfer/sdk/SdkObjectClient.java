@@ -56,6 +56,7 @@ import software.amazon.awssdk.services.s3.model.CreateMultipartUploadResponse;
 import software.amazon.awssdk.services.s3.model.Delete;
 import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
 import software.amazon.awssdk.services.s3.model.DeleteObjectsRequest;
+import software.amazon.awssdk.services.s3.model.EncodingType;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
@@ -551,7 +552,9 @@ public final class SdkObjectClient implements ObjectClient {
     /**
      * {@inheritDoc}
      *
-     * <p>What the server answers is checked, not trusted:
+     * <p>Keys come URL-encoded ({@code encoding-type=url}, decoded by the SDK), so keys that XML 1.0 cannot
+     * carry (control characters, U+FFFE) are listed too; a server that ignores the parameter sends them as
+     * they are. What the server answers is checked, not trusted:
      *
      * <ul>
      *   <li>Objects and common prefixes outside {@code prefix} are dropped with one warning per listing
@@ -575,6 +578,7 @@ public final class SdkObjectClient implements ObjectClient {
                 .continuationToken(startAfter == null ? continuationToken : null)
                 .startAfter(startAfter)
                 .maxKeys(maxKeys)
+                .encodingType(EncodingType.URL)
                 .build();
         String where = "s3://" + bucket + "/" + prefix;
         ListObjectsV2Response response = sendAndWait("ListObjectsV2", where, () -> s3.listObjectsV2(request));
@@ -670,7 +674,8 @@ public final class SdkObjectClient implements ObjectClient {
      * {@inheritDoc}
      *
      * <p>Any number of keys is accepted: they are sent as DeleteObjects requests of at most
-     * {@value #MAX_KEYS_PER_DELETE} keys, a few in parallel, each with {@code Content-MD5} (as servers
+     * {@value #MAX_KEYS_PER_DELETE} keys, a few in parallel (a key that XML 1.0 cannot carry, which no
+     * DeleteObjects body can hold, as a DeleteObject of its own), each with {@code Content-MD5} (as servers
      * that predate S3's flexible checksums require) besides the SDK's checksum. Keys the answer reports
      * with a retryable code (InternalError, SlowDown, ServiceUnavailable, ...) are sent again with
      * exponential backoff (from 100 ms, at most 5 s, {@value #DELETE_KEY_ATTEMPTS} attempts in all); the
@@ -678,15 +683,46 @@ public final class SdkObjectClient implements ObjectClient {
      */
     @Override
     public List<String> deleteBatch(String bucket, List<String> keys) throws IOException {
-        List<List<String>> batches = new ArrayList<>();
-        for (int from = 0; from < keys.size(); from += MAX_KEYS_PER_DELETE) {
-            batches.add(keys.subList(from, Math.min(from + MAX_KEYS_PER_DELETE, keys.size())));
+        List<String> carried = new ArrayList<>(keys.size());
+        List<String> single = new ArrayList<>();
+        for (String key : keys) {
+            (XmlText.canCarry(key) ? carried : single).add(key);
         }
-        List<List<String>> failedPerBatch =
-                SlidingWindow.run(batches, DELETE_REQUESTS_IN_FLIGHT, batch -> deleteObjects(bucket, batch));
+        List<List<String>> batches = new ArrayList<>();
+        for (int from = 0; from < carried.size(); from += MAX_KEYS_PER_DELETE) {
+            batches.add(carried.subList(from, Math.min(from + MAX_KEYS_PER_DELETE, carried.size())));
+        }
+        for (String key : single) {
+            batches.add(List.of(key));
+        }
+        List<List<String>> failedPerBatch = SlidingWindow.run(
+                batches,
+                DELETE_REQUESTS_IN_FLIGHT,
+                batch -> XmlText.canCarry(batch.get(0))
+                        ? deleteObjects(bucket, batch)
+                        : deleteSingle(bucket, batch.get(0)));
         List<String> failed = new ArrayList<>();
         failedPerBatch.forEach(failed::addAll);
         return failed;
+    }
+
+    /**
+     * One DeleteObject of a key a DeleteObjects body cannot carry; completes with nothing for a deleted (or
+     * missing) key, and fails as DeleteObject fails otherwise.
+     */
+    private CompletableFuture<List<String>> deleteSingle(String bucket, String key) {
+        String location = "s3://" + bucket + "/" + key;
+        DeleteObjectRequest request =
+                DeleteObjectRequest.builder().bucket(bucket).key(key).build();
+        return send("DeleteObject", location, () -> s3.deleteObject(request), response -> List.<String>of())
+                .exceptionally(failure -> {
+                    if (Futures.unwrap(failure) instanceof FileNotFoundException) {
+                        return List.of();
+                    }
+                    throw failure instanceof CompletionException
+                            ? (CompletionException) failure
+                            : new CompletionException(failure);
+                });
     }
 
     private CompletableFuture<List<String>> deleteObjects(String bucket, List<String> keys) {
@@ -935,6 +971,7 @@ public final class SdkObjectClient implements ObjectClient {
                     .prefix(prefix)
                     .keyMarker(keyMarker)
                     .uploadIdMarker(uploadIdMarker)
+                    .encodingType(EncodingType.URL)
                     .build();
             ListMultipartUploadsResponse page =
                     sendAndWait("ListMultipartUploads", where, () -> s3.listMultipartUploads(request));
