@@ -999,11 +999,21 @@ public final class SdkObjectClient implements ObjectClient {
         }
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>What the server answers is checked, not trusted: a page that is full (as many parts as its {@code
+     * MaxParts}) but marked complete, without a next part number marker, may be a server that does not page
+     * ListParts as S3 does; the listing then asks once more, after the page's last part. Parts that come then
+     * are listed too (with one warning); a server that answers that request with the parts before the marker
+     * fails the listing with an {@link S3RequestException} saying that the server's listing is at fault.
+     */
     @Override
     public List<CompletedPart> listParts(S3Location location, String uploadId) throws IOException {
         String where = location + " (upload id " + uploadId + ")";
         List<CompletedPart> parts = new ArrayList<>();
         Integer partNumberMarker = null;
+        boolean markedComplete = false;
         while (true) {
             ListPartsRequest.Builder request = ListPartsRequest.builder()
                     .bucket(location.bucket())
@@ -1012,12 +1022,44 @@ public final class SdkObjectClient implements ObjectClient {
                     .partNumberMarker(partNumberMarker);
             sse.decorate(request);
             ListPartsResponse page = sendAndWait("ListParts", where, () -> s3.listParts(request.build()));
+            int after = partNumberMarker == null ? 0 : partNumberMarker;
             for (Part part : page.parts()) {
+                if (part.partNumber() == null || part.partNumber() <= after) {
+                    throw new S3RequestException(
+                            "ListParts",
+                            where,
+                            200,
+                            null,
+                            (markedComplete
+                                            ? "The server marked its listing of parts complete after part " + after
+                                                    + " (a full page, IsTruncated false, no NextPartNumberMarker) and"
+                                            : "The server")
+                                    + " answered part-number-marker " + after + " with part " + part.partNumber()
+                                    + ": the server's listing of parts is at fault, not the upload",
+                            null);
+                }
                 parts.add(new CompletedPart(part.partNumber(), part.eTag(), part.size(), part.checksumCRC32C()));
             }
-            if (!Boolean.TRUE.equals(page.isTruncated())) {
-                return parts;
+            if (markedComplete && !page.parts().isEmpty()) {
+                LOG.warn(
+                        "The S3 server marked its listing of the parts of {} complete after part {} although more"
+                                + " parts followed; the listing went on after that part",
+                        where,
+                        after);
             }
+            if (!Boolean.TRUE.equals(page.isTruncated())) {
+                Integer last = page.parts().isEmpty()
+                        ? null
+                        : page.parts().get(page.parts().size() - 1).partNumber();
+                if (last == null || page.maxParts() == null || page.parts().size() < page.maxParts()) {
+                    return parts;
+                }
+                // A full page marked complete: ask once more after its last part.
+                markedComplete = true;
+                partNumberMarker = last;
+                continue;
+            }
+            markedComplete = false;
             if (page.nextPartNumberMarker() == null
                     || page.nextPartNumberMarker().equals(partNumberMarker)) {
                 throw new S3RequestException(
@@ -1026,7 +1068,7 @@ public final class SdkObjectClient implements ObjectClient {
                         200,
                         null,
                         "The server marked the page truncated but sent no new next part number marker: the"
-                                + " listing of parts cannot be continued",
+                                + " server's listing of parts is at fault and cannot be continued",
                         null);
             }
             partNumberMarker = page.nextPartNumberMarker();
