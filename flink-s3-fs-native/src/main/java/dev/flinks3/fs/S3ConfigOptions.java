@@ -665,6 +665,16 @@ public final class S3ConfigOptions {
                     .withDescription("SSE-KMS encryption context as comma-separated key=value pairs (as S3A), or as"
                             + " JSON, plain or base64."));
 
+    public static final ConfigOption<Boolean> SSE_KMS_BUCKET_KEY = bound(
+            EncryptionSettings.SSE_KMS_BUCKET_KEY,
+            "s3.sse.kms.bucket-key.enabled",
+            "With 'sse-kms': true asks for an S3 Bucket Key on every request that creates an object (PutObject,"
+                    + " CreateMultipartUpload, CopyObject), so S3 derives the objects' keys from a key of the bucket"
+                    + " instead of calling KMS for each object: ranged GETs, parts and copies then cost no KMS"
+                    + " request each, which keeps positional-read storms under the account's KMS quota. false sends"
+                    + " nothing and the bucket's own Bucket Key setting applies. Needs 's3.sse.type: sse-kms'."
+                    + " S3A and Flink's other S3 plugins have no such key.");
+
     public static final ConfigOption<String> SSE_C_KEY = declare(ConfigOptions.key("s3.sse.c.key")
             .stringType()
             .noDefaultValue()

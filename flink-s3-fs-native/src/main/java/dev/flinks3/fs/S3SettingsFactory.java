@@ -332,6 +332,14 @@ public final class S3SettingsFactory {
                     + keyOf(config, SSE_TYPE) + "') is " + type + ", not sse-c.");
         });
         if (type != SseType.SSE_KMS) {
+            config.find(SSE_KMS_BUCKET_KEY)
+                    .filter(e -> e.value.trim().equalsIgnoreCase("true"))
+                    .ifPresent(e -> {
+                        throw new IllegalConfigurationException("'" + e.key + "' is '" + e.value.trim()
+                                + "' but the SSE type ('"
+                                + keyOf(config, SSE_TYPE) + "') is " + type + ", not sse-kms: S3 Bucket Keys are a"
+                                + " feature of SSE-KMS.");
+                    });
             kmsKey.or(() -> context).ifPresent(e -> {
                 throw new IllegalConfigurationException("'" + e.key + "' is set but the SSE type ('"
                         + keyOf(config, SSE_TYPE) + "') is " + type + ", not sse-kms.");
