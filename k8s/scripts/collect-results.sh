@@ -6,7 +6,7 @@
 # manager up after the job ends, and web.checkpoints.history keeps every checkpoint).
 #
 #   k8s/scripts/collect-results.sh <deployment> <output-dir>
-#   k8s/scripts/collect-results.sh native-s3-benchmark results/eks/native-s3-benchmark
+#   k8s/scripts/collect-results.sh flinks3-s3-benchmark results/eks/flinks3-s3-benchmark
 #
 # Environment: NAMESPACE (default flink-benchmark), LOCAL_PORT (default 18081),
 # JOB_JAR (default benchmark-job/target/flinks3-benchmark-job.jar, built by `mvn package`).

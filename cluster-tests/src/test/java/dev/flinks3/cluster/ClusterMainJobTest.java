@@ -42,11 +42,14 @@ import org.snakeyaml.engine.v2.api.LoadSettings;
  * <p>While the job runs, the metrics the k8s manifests have Prometheus scrape are checked against the real
  * processes: Flink's Prometheus reporter (from {@code plugins/metrics-prometheus/}, with the factory class
  * of {@code k8s/manifests/base/flink-deployment.yaml}) serves on the JobManager and each TaskManager every
- * {@code flink_*} metric k8s/README.md's PromQL names, with its exact label matchers; and the JMX exporter
- * rules of {@code k8s/monitoring/jmx-exporter.yaml}, applied to a TaskManager's real MBeans, export every
- * attribute of the plugin's MBeans and every {@code flinks3_*} metric the README's PromQL names. Where
- * Maven Central has no {@code flink-metrics-prometheus} of the version (1.20.5), the reporter part is
- * skipped with a printed reason; the exporter rules are checked on every version.
+ * {@code flink_*} metric the monitoring files use ({@link MonitoringFiles#usedSelectors}: the Grafana
+ * dashboard, the alert rules, the PromQL of k8s/README.md and docs/metrics.md), with their exact label
+ * matchers; and the real Prometheus JMX exporter agent from Maven Central, loaded into each TaskManager with
+ * the rules of {@code k8s/monitoring/jmx-exporter.yaml} (and one catch-all rule after them), exports every
+ * attribute of the plugin's MBeans through a k8s rule, with the labels {@code scheme} and {@code s3_endpoint},
+ * and serves every {@code flinks3_*} metric those files use. Where Maven Central has no {@code
+ * flink-metrics-prometheus} of the version (1.20.5), the reporter part is left out with a printed reason; the
+ * exporter is checked on every version.
  */
 @Timeout(value = 6, unit = TimeUnit.MINUTES)
 class ClusterMainJobTest {
@@ -76,9 +79,9 @@ class ClusterMainJobTest {
             System.out.println("Flink " + version + ": no flink-metrics-prometheus of this version on Maven Central"
                     + " (reason above): the Prometheus reporter part of this test is skipped");
         }
-        PluginMetricsExport exporter = PluginMetricsExport.ofK8sModule();
-        Map<String, List<String>> readmeMetrics = PluginMetricsExport.readmeMetrics();
-        assertThat(readmeMetrics).as("PromQL metrics in k8s/README.md").containsKeys("flink_", "flinks3_");
+        Path exporterConfig = MonitoringFiles.exporterConfigWithCatchAll(work);
+        Map<String, List<String>> usedMetrics = MonitoringFiles.usedSelectors();
+        assertThat(usedMetrics).as("metrics the monitoring files use").containsKeys("flink_", "flinks3_");
         try (EmbeddedS3Server server = EmbeddedS3Server.builder()
                 .verifyTrailingChecksums(true)
                 .bucket(BUCKET)
@@ -97,9 +100,9 @@ class ClusterMainJobTest {
                         manifestConfiguration(StandaloneCluster.PROMETHEUS_FACTORY));
                 morePlugins.put("metrics-prometheus", reporter.get());
             }
-            try (StandaloneCluster cluster =
-                    StandaloneCluster.start(flink, work.resolve("flink"), 2, configuration, morePlugins)) {
-                run(cluster, server, work, version, reporter.isPresent(), exporter, readmeMetrics);
+            try (StandaloneCluster cluster = StandaloneCluster.start(
+                    flink, work.resolve("flink"), 2, configuration, morePlugins, exporterConfig)) {
+                run(cluster, server, work, version, reporter.isPresent(), usedMetrics);
             }
         }
     }
@@ -110,8 +113,7 @@ class ClusterMainJobTest {
             Path work,
             String version,
             boolean prometheus,
-            PluginMetricsExport exporter,
-            Map<String, List<String>> readmeMetrics)
+            Map<String, List<String>> usedMetrics)
             throws Exception {
         Path jar = benchmarkJar();
         Path output = work.resolve("results");
@@ -142,27 +144,33 @@ class ClusterMainJobTest {
 
         // While the job runs: what Prometheus would scrape from these processes.
         String endpointLabel = "127.0.0.1_" + server.port();
-        List<PluginMetricsExport.Exported> exported = new ArrayList<>();
-        List<String> unmatched = new ArrayList<>();
+        List<MonitoringFiles.Sample> exported = new ArrayList<>();
+        List<String> unexported = new ArrayList<>();
         List<String> wrongLabels = new ArrayList<>();
-        List<String> missingFlinkMetrics = new ArrayList<>(readmeMetrics.get("flink_"));
+        List<String> missingFlinkMetrics = new ArrayList<>(usedMetrics.get("flink_"));
         boolean taskManagerReporter = false;
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
         while (run.isAlive() && System.nanoTime() < deadline) {
             exported.clear();
-            unmatched.clear();
+            unexported.clear();
             wrongLabels.clear();
             for (int i = 0; i < cluster.taskManagers().size(); i++) {
-                try {
-                    for (PluginMetricsExport.Exported metric : exporter.export(cluster.taskManagerJmx(i), unmatched)) {
-                        exported.add(metric);
-                        if (!"s3".equals(metric.labels().get("scheme"))
-                                || !endpointLabel.equals(metric.labels().get("s3_endpoint"))) {
-                            wrongLabels.add(metric.bean() + " " + metric.labels());
-                        }
+                String page = scrape(cluster.exporterUrl(i));
+                if (page.isEmpty()) {
+                    unexported.add(
+                            "TaskManager " + i + ": no answer from the exporter agent at " + cluster.exporterUrl(i));
+                }
+                for (MonitoringFiles.Sample sample : MonitoringFiles.samples(page, "flinks3_")) {
+                    if (sample.name().equals(MonitoringFiles.UNEXPORTED)) {
+                        unexported.add(sample.labels().get("bean") + " "
+                                + sample.labels().get("attribute"));
+                        continue;
                     }
-                } catch (IOException e) {
-                    unmatched.add("TaskManager " + i + " over JMX: " + e);
+                    exported.add(sample);
+                    if (!"s3".equals(sample.labels().get("scheme"))
+                            || !endpointLabel.equals(sample.labels().get("s3_endpoint"))) {
+                        wrongLabels.add(sample.name() + " " + sample.labels());
+                    }
                 }
             }
             if (prometheus) {
@@ -172,30 +180,31 @@ class ClusterMainJobTest {
                     taskManagers.append(scrape(cluster.prometheusUrl(taskManager)));
                 }
                 taskManagerReporter |= taskManagers.toString().contains("flink_taskmanager_Status_JVM_CPU_Load");
-                String all = scraped + taskManagers;
-                missingFlinkMetrics.removeIf(selector -> served(all, selector));
+                List<MonitoringFiles.Sample> flinkSamples = MonitoringFiles.samples(scraped + taskManagers, "flink_");
+                missingFlinkMetrics.removeIf(
+                        selector -> flinkSamples.stream().anyMatch(sample -> sample.selectedBy(selector)));
             }
-            boolean done = unselected(readmeMetrics.get("flinks3_"), exported).isEmpty()
-                    && unmatched.isEmpty()
+            boolean done = MonitoringFiles.unselected(usedMetrics.get("flinks3_"), exported)
+                            .isEmpty()
+                    && unexported.isEmpty()
                     && (!prometheus || (missingFlinkMetrics.isEmpty() && taskManagerReporter));
             if (done) {
                 break;
             }
             Thread.sleep(2_000);
         }
-        Set<String> names = exported.stream()
-                .map(PluginMetricsExport.Exported::name)
-                .collect(Collectors.toCollection(TreeSet::new));
+        Set<String> names =
+                exported.stream().map(MonitoringFiles.Sample::name).collect(Collectors.toCollection(TreeSet::new));
         System.out.printf(
-                "Flink %s: the k8s exporter rules export %d metrics (%d names) of the TaskManagers' MBeans; the"
-                        + " Prometheus reporters %s%n",
+                "Flink %s: the JMX exporter agent with the k8s rules serves %d samples (%d names) of the TaskManagers'"
+                        + " MBeans; the Prometheus reporters %s%n",
                 version,
                 exported.size(),
                 names.size(),
                 prometheus
-                        ? "lack " + missingFlinkMetrics.size() + " of the flink_* selectors of k8s/README.md "
-                                + readmeMetrics.get("flink_")
-                        : "were skipped");
+                        ? "lack " + missingFlinkMetrics.size() + " of the flink_* selectors the monitoring files use "
+                                + usedMetrics.get("flink_")
+                        : "were left out");
 
         int exit = run.waitFor(Duration.ofMinutes(4));
         String log = run.log();
@@ -207,13 +216,13 @@ class ClusterMainJobTest {
                 .as("checkpoint files written through the plugin")
                 .anySatisfy(r -> assertThat(r.key()).startsWith("checkpoints/"));
 
-        assertThat(unmatched)
+        assertThat(unexported)
                 .as("plugin MBean attributes on the TaskManagers no rule of k8s/monitoring/jmx-exporter.yaml exports")
                 .isEmpty();
-        assertThat(unselected(readmeMetrics.get("flinks3_"), exported))
+        assertThat(MonitoringFiles.unselected(usedMetrics.get("flinks3_"), exported))
                 .as(
-                        "PromQL selectors of k8s/README.md that select none of the metrics the exporter rules make of the"
-                                + " TaskManagers' MBeans %s",
+                        "selectors of the dashboard, the alert rules, k8s/README.md or docs/metrics.md that select none"
+                                + " of the metrics the exporter agent serves from the TaskManagers' MBeans %s",
                         names)
                 .isEmpty();
         assertThat(wrongLabels)
@@ -221,7 +230,7 @@ class ClusterMainJobTest {
                 .isEmpty();
         if (prometheus) {
             assertThat(missingFlinkMetrics)
-                    .as("PromQL selectors of k8s/README.md no Prometheus reporter of the cluster served")
+                    .as("flink_* selectors of the monitoring files no Prometheus reporter of the cluster served")
                     .isEmpty();
             assertThat(taskManagerReporter)
                     .as("the TaskManagers' Prometheus reporters serve TaskManager metrics")
@@ -270,26 +279,6 @@ class ClusterMainJobTest {
                 .isPositive();
     }
 
-    /**
-     * True if {@code scraped} (Prometheus text format) has a sample of the selector's metric with every
-     * exact label matcher of the selector.
-     */
-    private static boolean served(String scraped, String selector) {
-        String name = PluginMetricsExport.metricName(selector);
-        List<String> labels = PluginMetricsExport.exactLabels(selector).entrySet().stream()
-                .map(label -> label.getKey() + "=\"" + label.getValue() + "\"")
-                .toList();
-        return scraped.lines()
-                .filter(line -> line.startsWith(name + "{") || line.startsWith(name + " "))
-                .anyMatch(line -> labels.stream().allMatch(line::contains));
-    }
-
-    private static List<String> unselected(List<String> selectors, List<PluginMetricsExport.Exported> exported) {
-        return selectors.stream()
-                .filter(selector -> exported.stream().noneMatch(metric -> metric.selectedBy(selector)))
-                .toList();
-    }
-
     private String scrape(URI url) {
         try {
             HttpResponse<String> response = http.send(
@@ -307,7 +296,7 @@ class ClusterMainJobTest {
     /** A key of {@code spec.flinkConfiguration} in the k8s module's base FlinkDeployment. */
     private static String manifestConfiguration(String key) throws IOException {
         String yaml = Files.readString(
-                PluginMetricsExport.k8sDir().resolve("manifests/base/flink-deployment.yaml"), StandardCharsets.UTF_8);
+                MonitoringFiles.k8sDir().resolve("manifests/base/flink-deployment.yaml"), StandardCharsets.UTF_8);
         Map<?, ?> deployment = (Map<?, ?>) new Load(LoadSettings.builder().build()).loadFromString(yaml);
         Map<?, ?> spec = (Map<?, ?>) deployment.get("spec");
         Object value = ((Map<?, ?>) spec.get("flinkConfiguration")).get(key);

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -19,8 +20,9 @@ import org.junit.jupiter.api.Assumptions;
  * the RPC system, the RocksDB state backend, log4j) are fetched by Maven with their
  * dependencies into {@code lib/}, and Flink's contract test suites with the JUnit console launcher into
  * {@code suite/}. The fetch runs {@code mvn package} on {@code src/test/flink-distribution/pom.xml} with
- * {@code -Dflink.version}; where it fails (offline, a version not published) the calling test is skipped
- * with Maven's output as the reason. Single jars a distribution keeps in {@code opt/} (the file connector
+ * {@code -Dflink.version}; where it fails (offline, a version not published) the calling test fails in CI
+ * (environment variable {@code CI=true}, or system property {@code flinks3.flink.required=true}) and is
+ * skipped elsewhere, with Maven's output as the reason either way ({@link #unavailable}). Single jars a distribution keeps in {@code opt/} (the file connector
  * a job jar carries, the Prometheus reporter) are fetched on demand into {@code opt/} ({@link
  * #optionalJar}).
  *
@@ -45,7 +47,8 @@ final class FlinkDistribution {
     /**
      * The installation of {@code version}, fetched on first use (later calls and later builds reuse it).
      *
-     * @throws org.opentest4j.TestAbortedException if Maven cannot fetch the version's jars
+     * @throws org.opentest4j.TestAbortedException if Maven cannot fetch the version's jars, outside CI
+     * @throws AssertionError if Maven cannot fetch them in CI
      */
     static synchronized FlinkDistribution fetch(String version) throws IOException, InterruptedException {
         Path home = Path.of(System.getProperty("flinks3.distributions.dir", "target/flink"))
@@ -73,11 +76,9 @@ final class FlinkDistribution {
                     log);
             if (failure != null) {
                 String output = Files.readString(log, StandardCharsets.UTF_8);
-                String reason = "Flink " + version + "'s jars could not be fetched from Maven Central (" + failure
-                        + "), skipping; Maven's output ends:\n"
-                        + tail(output, 2_000);
-                System.out.println(reason);
-                Assumptions.abort(reason);
+                unavailable("Flink " + version + "'s jars could not be fetched from Maven Central (" + failure
+                        + "); Maven's output ends:\n"
+                        + tail(output, 2_000));
             }
             Files.writeString(fetched, fetchedWith);
         }
@@ -145,15 +146,42 @@ final class FlinkDistribution {
     /**
      * Like {@link #optionalJar}, for a jar the calling test cannot do without.
      *
-     * @throws org.opentest4j.TestAbortedException if Maven cannot fetch it
+     * @throws org.opentest4j.TestAbortedException if Maven cannot fetch it, outside CI
+     * @throws AssertionError if Maven cannot fetch it in CI
      */
     Path requiredJar(String artifactId) throws IOException, InterruptedException {
         Optional<Path> jar = optionalJar(artifactId);
-        Assumptions.assumeTrue(
-                jar.isPresent(),
-                "org.apache.flink:" + artifactId + ":" + version
-                        + " could not be fetched from Maven Central, skipping");
+        if (jar.isEmpty()) {
+            unavailable("org.apache.flink:" + artifactId + ":" + version
+                    + " could not be fetched from Maven Central (Maven's output above)");
+        }
         return jar.orElseThrow();
+    }
+
+    /**
+     * True where a Flink version or jar that cannot be fetched must fail the build rather than skip: in CI
+     * (environment variable {@code CI} is {@code true}, as CI runners set it) or with system property {@code
+     * flinks3.flink.required=true}; {@code flinks3.flink.required=false} skips even in CI.
+     */
+    static boolean fetchRequired() {
+        String property = System.getProperty("flinks3.flink.required");
+        if (property != null && !property.isBlank()) {
+            return Boolean.parseBoolean(property.trim());
+        }
+        return "true".equalsIgnoreCase(System.getenv("CI"));
+    }
+
+    /**
+     * Ends the calling test because something it needs could not be fetched: fails it where {@link
+     * #fetchRequired()}, skips it elsewhere; the reason is printed either way.
+     */
+    static void unavailable(String reason) {
+        System.out.println(reason);
+        if (fetchRequired()) {
+            Assertions.fail(reason + "\n(CI=true or -Dflinks3.flink.required=true: what cannot be fetched fails the"
+                    + " build; -Dflinks3.flink.required=false skips instead)");
+        }
+        Assumptions.abort(reason + " (skipped outside CI)");
     }
 
     /** The Flink version, e.g. {@code 1.20.5}. */
@@ -177,28 +205,34 @@ final class FlinkDistribution {
     }
 
     /**
-     * Copies the plugin jar into {@code <root>/plugins/s3-fs-native/}, as README's install section says.
+     * Copies the plugin jar into {@code <root>/plugins/<folder>/} ({@link #pluginFolder()}), as README's install
+     * section says.
      *
      * @return the plugins folder, for {@code FLINK_PLUGINS_DIR}
      */
     static Path installPlugin(Path root, Path pluginJar) throws IOException {
         if (!Files.isRegularFile(pluginJar)) {
-            throw new IllegalStateException("The plugin jar " + pluginJar + " is not built: build flink-s3-fs-native "
-                    + "first ('mvn -B -ntp install -pl flink-s3-fs-native -am -DskipTests')");
+            throw new IllegalStateException("The plugin jar " + pluginJar + " is not built: build the plugin module "
+                    + "first ('mvn -B -ntp install -pl plugin -am -DskipTests')");
         }
         Path plugins = root.resolve("plugins");
-        Path dir = Files.createDirectories(plugins.resolve("s3-fs-native"));
+        Path dir = Files.createDirectories(plugins.resolve(pluginFolder()));
         Files.copy(pluginJar, dir.resolve(pluginJar.getFileName()), StandardCopyOption.REPLACE_EXISTING);
         return plugins;
     }
 
-    /** The shaded plugin jar this build made (system property {@code flinks3.plugin.jar}). */
+    /** The shaded plugin jar this build made (system property {@code flinks3.plugin.jar}, set by the pom). */
     static Path pluginJar() {
-        return Path.of(System.getProperty(
-                        "flinks3.plugin.jar",
-                        "../flink-s3-fs-native/target/flinks3-flink-s3-fs-native-0.1.0-SNAPSHOT-plugin.jar"))
-                .toAbsolutePath()
-                .normalize();
+        String jar = System.getProperty("flinks3.plugin.jar");
+        if (jar == null) {
+            throw new IllegalStateException("system property flinks3.plugin.jar is not set (run the tests with Maven)");
+        }
+        return Path.of(jar).toAbsolutePath().normalize();
+    }
+
+    /** The folder under Flink's {@code plugins/} the jar goes in (system property {@code flinks3.plugin.folder}). */
+    static String pluginFolder() {
+        return System.getProperty("flinks3.plugin.folder", "flinks3");
     }
 
     private static List<Path> jars(Path dir) throws IOException {

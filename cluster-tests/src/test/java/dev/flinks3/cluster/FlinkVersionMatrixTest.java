@@ -29,7 +29,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * writer suite run through the plugin mechanism on every Flink version the plugin supports (system
  * property {@code flinks3.flink.versions}, set in this module's pom): for each version a child JVM whose
  * class path is that version's jars from Maven Central ({@link FlinkDistribution}) and the suites, with
- * the shaded plugin jar in {@code plugins/s3-fs-native/} and {@code FLINK_PLUGINS_DIR} pointing there,
+ * the shaded plugin jar in {@code plugins/flinks3/} and {@code FLINK_PLUGINS_DIR} pointing there,
  * runs the suites with JUnit's console launcher against S3Proxy in this JVM. On Flink 2.x the bulk copy
  * of {@code PathsCopyingFileSystem} is checked too ({@link PluginBulkCopySuite}).
  *

@@ -23,7 +23,7 @@ import org.awaitility.Awaitility;
 /**
  * A Flink standalone session cluster as Flink's scripts start it, from a {@link FlinkDistribution}'s
  * {@code lib/}: {@code conf/config.yaml} with the caller's keys (the {@code s3.*} ones among them), the
- * plugin jar in {@code plugins/s3-fs-native/}, then one {@code StandaloneSessionClusterEntrypoint} and
+ * plugin jar in {@code plugins/flinks3/}, then one {@code StandaloneSessionClusterEntrypoint} and
  * {@code taskManagers} {@code TaskManagerRunner}s as separate JVMs with {@code FLINK_PLUGINS_DIR} and
  * {@code FLINK_CONF_DIR} set, each with its own log under {@code log/}. Memory and JVM options come from
  * Flink's {@code BashJavaUtils}, as {@code jobmanager.sh} and {@code taskmanager.sh} get them. Every port
@@ -68,6 +68,7 @@ final class StandaloneCluster implements AutoCloseable {
     private final JavaProcess jobManager;
     private final List<JavaProcess> taskManagers = new ArrayList<>();
     private final List<Integer> taskManagerJmxPorts = new ArrayList<>();
+    private final List<Integer> exporterPorts = new ArrayList<>();
     private final Map<JavaProcess, Integer> metricsPorts = new LinkedHashMap<>();
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -103,6 +104,25 @@ final class StandaloneCluster implements AutoCloseable {
             int taskManagers,
             Map<String, String> configuration,
             Map<String, Path> morePlugins)
+            throws Exception {
+        return start(flink, home, taskManagers, configuration, morePlugins, null);
+    }
+
+    /**
+     * Like {@link #start(FlinkDistribution, Path, int, Map, Map)}, each TaskManager with the Prometheus JMX
+     * exporter java agent (the jar of system property {@code flinks3.jmx.exporter.agent}, fetched from Maven
+     * Central by this module's pom) loaded with {@code exporterConfig}, as the k8s manifests load it, serving on
+     * a loopback port of its own ({@link #exporterUrl}).
+     *
+     * @param exporterConfig the agent's configuration, or {@code null} for no agent
+     */
+    static StandaloneCluster start(
+            FlinkDistribution flink,
+            Path home,
+            int taskManagers,
+            Map<String, String> configuration,
+            Map<String, Path> morePlugins,
+            Path exporterConfig)
             throws Exception {
         Path plugins = FlinkDistribution.installPlugin(home, FlinkDistribution.pluginJar());
         for (Map.Entry<String, Path> plugin : morePlugins.entrySet()) {
@@ -168,6 +188,13 @@ final class StandaloneCluster implements AutoCloseable {
             for (int i = 0; i < taskManagers; i++) {
                 int jmxPort = freePort();
                 int metricsPort = freePort();
+                List<String> jvmOptions = new ArrayList<>(jmxOptions(jmxPort));
+                if (exporterConfig != null) {
+                    int exporterPort = freePort();
+                    jvmOptions.add(
+                            "-javaagent:" + exporterAgent() + "=127.0.0.1:" + exporterPort + ":" + exporterConfig);
+                    cluster.exporterPorts.add(exporterPort);
+                }
                 JavaProcess taskManager = flinkProcess(
                         flink,
                         "taskmanager-" + i,
@@ -176,7 +203,7 @@ final class StandaloneCluster implements AutoCloseable {
                         conf,
                         environment,
                         logs,
-                        jmxOptions(jmxPort),
+                        jvmOptions,
                         prometheus ? List.of("-D", PROMETHEUS_PORT + "=" + metricsPort) : List.of());
                 cluster.taskManagers.add(taskManager);
                 cluster.taskManagerJmxPorts.add(jmxPort);
@@ -224,6 +251,23 @@ final class StandaloneCluster implements AutoCloseable {
     JMXServiceURL taskManagerJmx(int index) throws IOException {
         return new JMXServiceURL(
                 "service:jmx:rmi:///jndi/rmi://127.0.0.1:" + taskManagerJmxPorts.get(index) + "/jmxrmi");
+    }
+
+    /** The {@code /metrics} endpoint of TaskManager {@code index}'s JMX exporter agent. */
+    URI exporterUrl(int index) {
+        return URI.create("http://127.0.0.1:" + exporterPorts.get(index) + "/metrics");
+    }
+
+    /** The JMX exporter agent's jar (system property {@code flinks3.jmx.exporter.agent}, set by this module's pom). */
+    static Path exporterAgent() {
+        Path jar = Path.of(System.getProperty(
+                        "flinks3.jmx.exporter.agent", "target/jmx-exporter/jmx_prometheus_javaagent.jar"))
+                .toAbsolutePath();
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException("The JMX exporter agent " + jar + " is missing: this module's pom copies"
+                    + " it from Maven Central (run the tests with Maven)");
+        }
+        return jar;
     }
 
     /** The {@code /metrics} endpoint of {@code process}'s Prometheus reporter. */

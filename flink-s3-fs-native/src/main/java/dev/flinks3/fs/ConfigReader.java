@@ -1,6 +1,6 @@
 package dev.flinks3.fs;
 
-import dev.flinks3.transfer.Setting;
+import dev.flinks3.transfer.options.Option;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +21,7 @@ import org.apache.flink.util.TimeUtils;
  *
  * <p>Lookup order is Flink's: the option's own key, then its fallback keys in declared order. A value
  * that does not parse or is out of range raises an {@link IllegalConfigurationException} naming the
- * key, the value given and what is allowed; values of {@link S3ConfigOptions#SECRETS} are never shown.
+ * key, the value given and what is allowed; values of secret options ({@link Option#secret()}) are never shown.
  */
 final class ConfigReader {
 
@@ -139,18 +139,18 @@ final class ConfigReader {
     }
 
     /**
-     * The value of {@code option}, the option {@link S3ConfigOptions} declares for {@code setting}, read as the
-     * setting's {@link Setting#kind()} says: a flag with {@link #bool}, an integer with {@link #intInRange}, bytes
-     * with {@link #bytesInRange}, a duration with {@link #positiveDuration}, a choice with {@link #choice}; the
-     * setting's default if the option is unset.
+     * The value of {@code option} as its declaration's {@link Option#kind()} says: a flag with {@link #bool}, an
+     * integer with {@link #intInRange}, bytes with {@link #bytesInRange}, a duration with {@link #positiveDuration}
+     * (or {@link #nonNegativeDuration} where 0 is allowed), a choice with {@link #choice}; the default if the option
+     * is unset.
      *
      * @throws IllegalConfigurationException naming the key, the value and what is allowed, for a value that is not
-     * @throws IllegalArgumentException for a setting of {@link Setting.Kind#VALUE}
+     * @throws IllegalArgumentException for a declaration of {@link Option.Kind#TEXT}, which code of its own reads
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
-    <T> T value(ConfigOption<?> option, Setting<T> setting) {
+    <T> T value(ConfigOption<?> option, Option<T> declaration) {
         Object value;
-        switch (setting.kind()) {
+        switch (declaration.kind()) {
             case FLAG:
                 value = bool((ConfigOption<Boolean>) option);
                 break;
@@ -161,15 +161,17 @@ final class ConfigReader {
                 value = bytesInRange((ConfigOption<MemorySize>) option);
                 break;
             case DURATION:
-                value = positiveDuration((ConfigOption<Duration>) option);
+                value = declaration.zeroAllowed()
+                        ? nonNegativeDuration((ConfigOption<Duration>) option)
+                        : positiveDuration((ConfigOption<Duration>) option);
                 break;
             case CHOICE:
                 value = choice((ConfigOption) option);
                 break;
             default:
-                throw new IllegalArgumentException(setting + " is no flag, number, duration or choice");
+                throw new IllegalArgumentException(declaration + " is text, which code of its own reads");
         }
-        return setting.type().cast(value);
+        return declaration.type().cast(value);
     }
 
     /** An integer in {@code [min, max]}. */
@@ -184,8 +186,8 @@ final class ConfigReader {
     /** A byte size (plain bytes or with unit, as Flink's {@link MemorySize}) in {@code [min, max]} bytes. */
     private long bytesInRange(ConfigOption<MemorySize> option, long min, long max) {
         String allowed = max == Long.MAX_VALUE
-                ? "a size of at least " + sizeText(min)
-                : "a size from " + sizeText(min) + " to " + sizeText(max);
+                ? "a size of at least " + Option.sizeText(min)
+                : "a size from " + Option.sizeText(min) + " to " + Option.sizeText(max);
         long value = parse(option, allowed, raw -> MemorySize.parse(raw.trim())).getBytes();
         if (value < min || value > max) {
             throw invalid(find(option).orElseThrow(), allowed);
@@ -269,21 +271,9 @@ final class ConfigReader {
 
     /** The exception for a value that is not allowed; shows the value unless the option is secret. */
     static IllegalConfigurationException invalid(Entry entry, String allowed) {
-        String shown = S3ConfigOptions.SECRETS.contains(entry.option) ? "(hidden)" : "'" + entry.value + "'";
+        String shown = S3ConfigOptions.secret(entry.option) ? "(hidden)" : "'" + entry.value + "'";
         return new IllegalConfigurationException(
                 "Invalid value " + shown + " for configuration key '" + entry.key + "': allowed is " + allowed + ".");
-    }
-
-    /** A byte count in the largest binary unit that divides it, e.g. {@code 5 MiB}. */
-    static String sizeText(long bytes) {
-        String[] units = {"GiB", "MiB", "KiB"};
-        for (int i = 0; i < units.length; i++) {
-            long unit = 1L << (30 - 10 * i);
-            if (bytes >= unit && bytes % unit == 0) {
-                return bytes / unit + " " + units[i];
-            }
-        }
-        return bytes + " bytes";
     }
 
     private static String rangeText(int min, int max) {

@@ -167,6 +167,7 @@ public class S3FileSystemFactory implements FileSystemFactory {
                         backend.bulkCopy(),
                         backend.readAhead(),
                         effective);
+        StartupLine.logOnce(backend, effective.s3().client());
         LOG.info("Created {} (flinks3) on {} with {}", fs.getUri(), backend, effective);
         return fs;
     }

@@ -180,7 +180,7 @@ public final class S3FileSystemSettings {
             if (ENTROPY_KEY_FORBIDDEN.indexOf(key.charAt(i)) >= 0) {
                 throw ConfigReader.invalid(
                         config.find(S3ConfigOptions.ENTROPY_KEY).orElseThrow(),
-                        "a marker without any of " + ENTROPY_KEY_FORBIDDEN);
+                        FileSystemOptions.ENTROPY_KEY.allowedText());
             }
         }
     }

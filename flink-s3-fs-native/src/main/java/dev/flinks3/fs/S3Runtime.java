@@ -6,6 +6,7 @@ import dev.flinks3.fs.metrics.S3FileSystemMetrics;
 import dev.flinks3.multipart.UploadBuffers;
 import dev.flinks3.multipart.UploadEngine;
 import dev.flinks3.multipart.crt.CreateStreams;
+import dev.flinks3.transfer.ClientSettings;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.UploadStreams;
 import dev.flinks3.transfer.read.ReadAheadBudget;
@@ -99,7 +100,8 @@ final class S3Runtime {
                 if (!RUNTIMES.isEmpty()) {
                     LOG.warn(
                             "A second flinks3 runtime is built in this process for a configuration with other process-wide"
-                                    + " values (s3.upload.max-buffered-size {} bytes, s3.metrics.log-interval {}) than"
+                                    + " values (" + S3ConfigOptions.MAX_BUFFERED_SIZE.key() + " {} bytes, "
+                                    + S3ConfigOptions.METRICS_LOG_INTERVAL.key() + " {}) than"
                                     + " the one running ({}): each runtime has its own connection pool and caps",
                             runtimeKey.get(0),
                             runtimeKey.get(1),
@@ -229,6 +231,21 @@ final class S3Runtime {
             return runtime;
         }
 
+        /** The HTTP client that carries the requests (Netty where the CRT's native library did not load). */
+        ClientSettings.HttpClientType httpClientInUse() {
+            return owner.httpClientInUse();
+        }
+
+        /** The region requests are signed for. */
+        String region() {
+            return owner.region().id();
+        }
+
+        /** Where the credentials come from, resolving them once: may send a request; never fails. */
+        String credentialsSource() {
+            return owner.credentialsSource();
+        }
+
         /**
          * Gives this lease back. The last lease of the configuration waits up to {@code s3.close.timeout}
          * for parts still uploading (the process's, as the budget is shared); if some still are, cancels
@@ -265,7 +282,8 @@ final class S3Runtime {
                 long waitMs = settings.closeTimeout().toMillis();
                 if (!uploads.budget().awaitNothingInFlight(waitMs)) {
                     LOG.warn(
-                            "Closing the S3 filesystem ({}) after waiting {} ms (s3.close.timeout) with {} bytes of"
+                            "Closing the S3 filesystem ({}) after waiting {} ms (" + S3ConfigOptions.CLOSE_TIMEOUT.key()
+                                    + ") with {} bytes of"
                                     + " parts still uploading in the process; its uploads fail and are aborted",
                             owner,
                             waitMs,

@@ -14,6 +14,8 @@ import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.S3Settings;
 import dev.flinks3.transfer.Secret;
 import dev.flinks3.transfer.UploadSettings;
+import dev.flinks3.transfer.options.Option;
+import dev.flinks3.transfer.options.S3Options;
 import dev.flinks3.transfer.sdk.TrustedCertificates;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -173,8 +175,8 @@ public final class S3SettingsFactory {
         throw new IllegalConfigurationException("'" + keyOf(config, REQUEST_ATTEMPT_TIMEOUT) + "' ("
                 + TimeUtils.formatWithHighestUnit(settings.client().apiCallAttemptTimeout())
                 + ") is too short to send one part of '" + keyOf(config, PART_SIZE) + "' ("
-                + ConfigReader.sizeText(largest) + ") at "
-                + ConfigReader.sizeText(MIN_UPLOAD_BYTES_PER_SECOND) + "/s: an attempt that times out is sent"
+                + Option.sizeText(largest) + ") at "
+                + Option.sizeText(MIN_UPLOAD_BYTES_PER_SECOND) + "/s: an attempt that times out is sent"
                 + " again from the start, so the part would be sent until the retries run out. Allowed is an"
                 + " attempt timeout of at least " + TimeUtils.formatWithHighestUnit(shortest) + " for this part"
                 + " size, or smaller parts.");
@@ -196,20 +198,21 @@ public final class S3SettingsFactory {
             throw new IllegalConfigurationException("'" + keyOf(config, STORAGE_CLASS) + "', '"
                     + keyOf(config, REQUESTER_PAYS_ENABLED) + "' and '" + keyOf(config, ACCESS_POINT_ARN)
                     + "' (also per bucket) cannot be used with '" + keyOf(config, S3_CLIENT) + ": crt': the CRT-based"
-                    + " S3 client cannot add them to its requests. Allowed: 's3.client: sdk' with them, or none of"
-                    + " them.");
+                    + " S3 client cannot add them to its requests. Allowed: '" + S3Options.CLIENT.key() + ": sdk' with"
+                    + " them, or none of them.");
         }
         if (client.sslCaFile() != null) {
             throw new IllegalConfigurationException("'" + keyOf(config, SSL_CA_FILE) + "' (" + client.sslCaFile()
                     + ") cannot be used with '" + keyOf(config, S3_CLIENT) + ": crt': the CRT-based S3 client"
-                    + " trusts the system's certificate authorities only. Allowed: 's3.client: sdk' with the CA file,"
-                    + " or no CA file.");
+                    + " trusts the system's certificate authorities only. Allowed: '" + S3Options.CLIENT.key()
+                    + ": sdk'"
+                    + " with the CA file, or no CA file.");
         }
         if (!client.expectContinueEnabled()) {
             throw new IllegalConfigurationException("'" + keyOf(config, EXPECT_CONTINUE_ENABLED) + ": false' cannot"
                     + " be used with '" + keyOf(config, S3_CLIENT) + ": crt': the CRT-based S3 client sends"
                     + " 'Expect: 100-continue' with every UploadPart and cannot be told not to. Allowed:"
-                    + " 's3.client: sdk' with the switch off, or the switch on.");
+                    + " '" + S3Options.CLIENT.key() + ": sdk' with the switch off, or the switch on.");
         }
     }
 
@@ -222,13 +225,12 @@ public final class S3SettingsFactory {
                     try {
                         return EndpointUri.parse(e.value, ssl);
                     } catch (IllegalArgumentException bad) {
-                        throw ConfigReader.invalid(e, "an http:// or https:// URL with a host, or a host[:port]");
+                        throw ConfigReader.invalid(e, S3Options.ENDPOINT.allowedText());
                     }
                 })
                 .orElse(null);
         b.endpoint(endpoint);
-        b.region(
-                matching(config, REGION, REGION_NAME, "a region name of letters, digits, '-' and '_', e.g. us-east-1"));
+        b.region(matching(config, REGION, REGION_NAME));
         return endpoint;
     }
 
@@ -253,12 +255,9 @@ public final class S3SettingsFactory {
         b.secretKey(secret.map(e -> Secret.ofNullable(e.value.trim())).orElse(null));
         b.sessionToken(token.map(e -> Secret.ofNullable(e.value.trim())).orElse(null));
         b.credentialsProviderClasses(CredentialsProviderNames.toSdkV2(config.string(CREDENTIALS_PROVIDER)));
-        b.assumeRoleArn(matching(
-                config, ASSUME_ROLE_ARN, ROLE_ARN, "an IAM role ARN such as arn:aws:iam::123456789012:role/flink"));
-        b.assumeRoleExternalId(matching(
-                config, ASSUME_ROLE_EXTERNAL_ID, EXTERNAL_ID, "2 to 1224 letters, digits or any of _+=,.@:/-"));
-        String sessionName = matching(
-                config, ASSUME_ROLE_SESSION_NAME, ROLE_SESSION_NAME, "2 to 64 letters, digits or any of _+=,.@-");
+        b.assumeRoleArn(matching(config, ASSUME_ROLE_ARN, ROLE_ARN));
+        b.assumeRoleExternalId(matching(config, ASSUME_ROLE_EXTERNAL_ID, EXTERNAL_ID));
+        String sessionName = matching(config, ASSUME_ROLE_SESSION_NAME, ROLE_SESSION_NAME);
         if (sessionName != null) {
             b.assumeRoleSessionName(sessionName);
         }
@@ -266,7 +265,7 @@ public final class S3SettingsFactory {
     }
 
     private static Duration roleSessionDuration(ConfigReader config) {
-        String allowed = "whole seconds or a duration with unit (e.g. 1h) from 15 min to 12 h";
+        String allowed = S3Options.ASSUME_ROLE_SESSION_DURATION.allowedText();
         Duration duration = config.parseString(ASSUME_ROLE_SESSION_DURATION, allowed, raw -> {
             String v = raw.trim();
             return v.chars().allMatch(Character::isDigit) && !v.isEmpty()
@@ -303,16 +302,13 @@ public final class S3SettingsFactory {
     }
 
     private static void encryption(ConfigReader config, EncryptionSettings.Builder b) {
-        SseType type = config.parseString(
-                SSE_TYPE,
-                "one of none, sse-s3 (AES256, S3), sse-kms (aws:kms, SSE-KMS, KMS)," + " sse-c (SSE-C)",
-                raw -> {
-                    SseType t = SSE_TYPE_NAMES.get(raw.trim().toLowerCase(Locale.ROOT));
-                    if (t == null && !raw.trim().isEmpty()) {
-                        throw new IllegalArgumentException();
-                    }
-                    return t == null ? SseType.NONE : t;
-                });
+        SseType type = config.parseString(SSE_TYPE, S3Options.SSE_TYPE.allowedText(), raw -> {
+            SseType t = SSE_TYPE_NAMES.get(raw.trim().toLowerCase(Locale.ROOT));
+            if (t == null && !raw.trim().isEmpty()) {
+                throw new IllegalArgumentException();
+            }
+            return t == null ? SseType.NONE : t;
+        });
         b.sseType(type);
         Optional<ConfigReader.Entry> kmsKey = nonBlank(config, SSE_KMS_KEY_ID);
         Optional<ConfigReader.Entry> context = nonBlank(config, SSE_KMS_ENCRYPTION_CONTEXT);
@@ -351,8 +347,7 @@ public final class S3SettingsFactory {
             try {
                 b.sseKmsEncryptionContext(KmsEncryptionContext.toHeaderValue(e.value));
             } catch (IllegalArgumentException bad) {
-                throw ConfigReader.invalid(
-                        e, "key=value pairs separated by commas, or a JSON object (plain or base64)");
+                throw ConfigReader.invalid(e, S3Options.SSE_KMS_ENCRYPTION_CONTEXT.allowedText());
             }
         });
     }
@@ -370,7 +365,7 @@ public final class S3SettingsFactory {
             try {
                 TrustedCertificates.load(file);
             } catch (IllegalArgumentException bad) {
-                throw ConfigReader.invalid(e, "a readable file of PEM certificates (" + bad.getMessage() + ")");
+                throw ConfigReader.invalid(e, S3Options.SSL_CA_FILE.allowedText() + " (" + bad.getMessage() + ")");
             }
             b.sslCaFile(file);
         });
@@ -388,7 +383,7 @@ public final class S3SettingsFactory {
         } else {
             String hostName = host.get().value.trim();
             if (!PROXY_HOST_NAME.matcher(hostName).matches()) {
-                throw ConfigReader.invalid(host.get(), "a host name or IP address without scheme or port");
+                throw ConfigReader.invalid(host.get(), S3Options.PROXY_HOST.allowedText());
             }
             if (password.isPresent() && user.isEmpty()) {
                 throw new IllegalConfigurationException("'" + password.get().key + "' is set but no proxy user name ('"
@@ -417,15 +412,10 @@ public final class S3SettingsFactory {
                 b.nonProxyHosts(patterns);
             } catch (IllegalArgumentException bad) {
                 throw ConfigReader.invalid(
-                        e,
-                        "host names or IP addresses, '*.domain' or '*', separated by ','" + " or '|' ("
-                                + bad.getMessage() + ")");
+                        e, S3Options.PROXY_NON_PROXY_HOSTS.allowedText() + " (" + bad.getMessage() + ")");
             }
         });
     }
-
-    /** Storage classes whose objects a GET cannot read until restored (S3 user guide, "Storage classes"). */
-    private static final java.util.Set<String> ARCHIVE_STORAGE_CLASSES = java.util.Set.of("GLACIER", "DEEP_ARCHIVE");
 
     /** Storage class, requester pays and, for a bucket, its access point. */
     private static void bucketPolicy(ConfigReader config, ClientSettings.Builder b, UploadSettings.Builder upload) {
@@ -434,23 +424,27 @@ public final class S3SettingsFactory {
             String known = UploadSettings.STORAGE_CLASSES.stream()
                     .filter(v -> v.equalsIgnoreCase(given))
                     .findFirst()
-                    .orElseThrow(() -> ConfigReader.invalid(
-                            e,
-                            "one of " + String.join(", ", UploadSettings.STORAGE_CLASSES) + " (S3's storage classes)"));
-            if (ARCHIVE_STORAGE_CLASSES.contains(known)) {
+                    .orElse(null);
+            if (known != null && S3Options.archived(known)) {
                 throw ConfigReader.invalid(
                         e,
                         "a storage class whose objects can be read at once: " + known + " objects must be restored"
                                 + " (RestoreObject, minutes to hours) before a GET, so checkpoints and files written"
-                                + " there could not be read at a restore; use STANDARD, INTELLIGENT_TIERING,"
-                                + " STANDARD_IA or GLACIER_IR, or a lifecycle rule to archive old objects");
+                                + " there could not be read at a restore; use one of "
+                                + String.join(", ", S3Options.STORAGE_CLASS.allowedValues())
+                                + ", or a lifecycle rule to archive old objects");
+            }
+            if (known == null || !S3Options.STORAGE_CLASS.allowedValues().contains(known)) {
+                throw ConfigReader.invalid(
+                        e, "one of " + String.join(", ", S3Options.STORAGE_CLASS.allowedValues()) + " (any case)");
             }
             upload.storageClass(known);
         });
         nonBlank(config, ACCESS_POINT_ARN).ifPresent(e -> {
             if (config.bucket() == null || !e.key.contains(".bucket." + config.bucket() + ".")) {
                 throw new IllegalConfigurationException("'" + e.key + "' is set for no bucket: an access point"
-                        + " stands for one bucket, so set it as 's3.bucket.<bucket>.accesspoint.arn'.");
+                        + " stands for one bucket, so set it as '"
+                        + BucketKeys.scoped(ACCESS_POINT_ARN.key(), "<bucket>").orElseThrow() + "'.");
             }
             String accessPoint = e.value.trim();
             if (S3Location.isDirectoryBucket(accessPoint)) {
@@ -458,10 +452,7 @@ public final class S3SettingsFactory {
                         S3Location.directoryBucketRefusal(accessPoint, "'" + e.key + "'"));
             }
             if (!ACCESS_POINT.matcher(accessPoint).matches()) {
-                throw ConfigReader.invalid(
-                        e,
-                        "an access point ARN such as"
-                                + " arn:aws:s3:us-east-1:123456789012:accesspoint/flink, or an access point alias");
+                throw ConfigReader.invalid(e, S3Options.ACCESS_POINT_ARN.allowedText());
             }
             b.accessPoints(Map.of(config.bucket(), accessPoint));
         });
@@ -483,11 +474,16 @@ public final class S3SettingsFactory {
         return value;
     }
 
-    /** The trimmed value, or {@code null} if unset or blank; a value {@code pattern} does not match fails. */
-    private static String matching(ConfigReader config, ConfigOption<String> option, Pattern pattern, String allowed) {
+    /**
+     * The trimmed value, or {@code null} if unset or blank; a value {@code pattern} does not match fails, naming
+     * what the option's declaration allows.
+     */
+    private static String matching(ConfigReader config, ConfigOption<String> option, Pattern pattern) {
         String value = config.string(option);
         if (value != null && !pattern.matcher(value).matches()) {
-            throw ConfigReader.invalid(config.find(option).orElseThrow(), allowed);
+            throw ConfigReader.invalid(
+                    config.find(option).orElseThrow(),
+                    S3ConfigOptions.declaration(option).allowedText());
         }
         return value;
     }

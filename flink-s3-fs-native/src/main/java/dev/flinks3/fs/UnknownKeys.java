@@ -1,6 +1,7 @@
 package dev.flinks3.fs;
 
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.SortedSet;
@@ -21,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * with the same configuration). Keys that Flink itself reads under these prefixes ({@code
  * fs.s3a.priority.*}, {@code fs.s3a.limit.*}) are not reported. Only key names are logged, never values.
  */
-final class UnknownKeys {
+public final class UnknownKeys {
 
     private static final Logger LOG = LoggerFactory.getLogger(UnknownKeys.class);
 
@@ -41,6 +42,11 @@ final class UnknownKeys {
 
     private UnknownKeys() {}
 
+    /** Every key and fallback key the plugin reads, sorted (for a "did you mean" next to an unknown key). */
+    public static SortedSet<String> known() {
+        return Collections.unmodifiableSortedSet(new TreeSet<>(KNOWN));
+    }
+
     /** Every key and fallback key of {@code options}. */
     static Set<String> knownKeys(Collection<ConfigOption<?>> options) {
         Set<String> keys = new TreeSet<>();
@@ -53,8 +59,11 @@ final class UnknownKeys {
         return keys;
     }
 
-    /** The keys of {@code keys} under a plugin prefix that are neither known to the plugin nor Flink's own. */
-    static SortedSet<String> unknown(Collection<String> keys) {
+    /**
+     * The keys of {@code keys} under a plugin prefix that are neither known to the plugin nor Flink's own (also
+     * read by the {@code doctor} command).
+     */
+    public static SortedSet<String> unknown(Collection<String> keys) {
         SortedSet<String> unknown = new TreeSet<>();
         for (String key : keys) {
             if (startsWithAny(key, PLUGIN_PREFIXES)

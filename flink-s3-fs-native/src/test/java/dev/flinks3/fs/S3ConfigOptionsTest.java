@@ -3,6 +3,8 @@ package dev.flinks3.fs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flinks3.transfer.ClientSettings;
+import dev.flinks3.transfer.options.Option;
+import dev.flinks3.transfer.options.S3Options;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.time.Duration;
@@ -351,6 +353,18 @@ class S3ConfigOptionsTest {
         assertThat(S3ConfigOptions.all().get(0)).isSameAs(S3ConfigOptions.ENDPOINT);
         assertThat(S3ConfigOptions.all().get(S3ConfigOptions.all().size() - 1))
                 .isSameAs(S3ConfigOptions.METRICS_LOG_INTERVAL);
+    }
+
+    /** A declaration without its Flink option would be read by nobody: every one of both catalogs has one. */
+    @Test
+    void everyDeclaredOptionIsAFlinkOption() {
+        List<Option<?>> declared = new ArrayList<>(S3Options.all());
+        declared.addAll(FileSystemOptions.all());
+
+        assertThat(S3ConfigOptions.all().stream()
+                        .map(S3ConfigOptions::declaration)
+                        .toList())
+                .containsExactlyInAnyOrderElementsOf(declared);
     }
 
     @Test

@@ -80,12 +80,12 @@ class CrtTransferManagerUploadTest extends AbstractS3ProxyFileSystemTest {
     void aStreamLargerThanOnePartGoesUpAsTheCrtClientsMultipartUpload() throws Exception {
         Path path = new Path(dir, "large");
         byte[] data = randomBytes(12 * MIB + 123, 1);
-        long bytesBefore = metric("BytesUploaded");
+        long bytesBefore = metric("UploadedBytesTotal");
         // The upload budget is the process's (one runtime): other test classes' streams may hold bytes of it.
         long bufferedBefore = metric("BufferedBytes");
-        long completedBefore = metric("MultipartUploadsCompleted");
-        long transferManagerStartedBefore = metric("TransferManagerUploadsStarted");
-        long transferManagerCompletedBefore = metric("TransferManagerUploadsCompleted");
+        long completedBefore = metric("MultipartUploadsCompletedTotal");
+        long transferManagerStartedBefore = metric("TransferManagerUploadsStartedTotal");
+        long transferManagerCompletedBefore = metric("TransferManagerUploadsCompletedTotal");
 
         writeInSmallWrites(path, data, WriteMode.OVERWRITE);
 
@@ -111,19 +111,19 @@ class CrtTransferManagerUploadTest extends AbstractS3ProxyFileSystemTest {
                 .as("each part with the CRC32C the client computed, which the server checks")
                 .allSatisfy(
                         part -> assertThat(carriesCrc32c(part)).as("%s", part).isTrue());
-        assertThat(metric("TransferManagerUploadsStarted") - transferManagerStartedBefore)
+        assertThat(metric("TransferManagerUploadsStartedTotal") - transferManagerStartedBefore)
                 .as("the Transfer Manager's own listener saw the upload start")
                 .isEqualTo(1);
         // the listener's transferComplete is not ordered before the completion future close() waits for: it
         // may come a moment after close() returned (a clean-clone run saw 0 here)
         await().atMost(Duration.ofSeconds(10))
-                .untilAsserted(
-                        () -> assertThat(metric("TransferManagerUploadsCompleted") - transferManagerCompletedBefore)
-                                .as("and complete")
-                                .isEqualTo(1));
+                .untilAsserted(() -> assertThat(
+                                metric("TransferManagerUploadsCompletedTotal") - transferManagerCompletedBefore)
+                        .as("and complete")
+                        .isEqualTo(1));
         assertThat(objectBytes(path)).isEqualTo(data);
-        assertThat(metric("BytesUploaded") - bytesBefore).isEqualTo(data.length);
-        assertThat(metric("MultipartUploadsCompleted") - completedBefore).isEqualTo(1);
+        assertThat(metric("UploadedBytesTotal") - bytesBefore).isEqualTo(data.length);
+        assertThat(metric("MultipartUploadsCompletedTotal") - completedBefore).isEqualTo(1);
         assertThat(metric("BufferedBytes")).as("budget given back").isEqualTo(bufferedBefore);
     }
 
@@ -131,12 +131,12 @@ class CrtTransferManagerUploadTest extends AbstractS3ProxyFileSystemTest {
     void aStreamOfOnePartIsOnePutObject() throws Exception {
         Path path = new Path(dir, "one-part");
         byte[] data = randomBytes((int) PART, 2);
-        long transferManagerStartedBefore = metric("TransferManagerUploadsStarted");
+        long transferManagerStartedBefore = metric("TransferManagerUploadsStartedTotal");
 
         writeInSmallWrites(path, data, WriteMode.NO_OVERWRITE);
 
         assertThat(requestsFor(path)).extracting(RequestRecord::kind).containsExactly(RequestKind.PUT_OBJECT);
-        assertThat(metric("TransferManagerUploadsStarted"))
+        assertThat(metric("TransferManagerUploadsStartedTotal"))
                 .as("one PutObject of our engine, not the Transfer Manager's")
                 .isEqualTo(transferManagerStartedBefore);
         assertThat(objectBytes(path)).isEqualTo(data);
@@ -148,7 +148,7 @@ class CrtTransferManagerUploadTest extends AbstractS3ProxyFileSystemTest {
         // More than the client takes ahead of the writer (its queue and the parts it reads ahead), so
         // the writer is blocked when the part fails.
         byte[] data = randomBytes(64 * MIB, 3);
-        long abortedBefore = metric("MultipartUploadsAborted");
+        long abortedBefore = metric("MultipartUploadsAbortedTotal");
         long bufferedBefore = metric("BufferedBytes");
         server.failNext(RequestKind.UPLOAD_PART, 1, 403, "AccessDenied");
 
@@ -167,7 +167,7 @@ class CrtTransferManagerUploadTest extends AbstractS3ProxyFileSystemTest {
                 .contains(RequestKind.ABORT_MULTIPART_UPLOAD)
                 .doesNotContain(RequestKind.COMPLETE_MULTIPART_UPLOAD);
         assertNothingLeftAt(path);
-        assertThat(metric("MultipartUploadsAborted") - abortedBefore).isEqualTo(1);
+        assertThat(metric("MultipartUploadsAbortedTotal") - abortedBefore).isEqualTo(1);
         assertThat(metric("BufferedBytes")).as("budget given back").isEqualTo(bufferedBefore);
     }
 
@@ -176,8 +176,8 @@ class CrtTransferManagerUploadTest extends AbstractS3ProxyFileSystemTest {
         Path path = new Path(dir, "existing");
         byte[] original = "original".getBytes(StandardCharsets.UTF_8);
         s3.putObject(b -> b.bucket(target.bucket()).key(key(path)), RequestBody.fromBytes(original));
-        long transferManagerStartedBefore = metric("TransferManagerUploadsStarted");
-        long transferManagerCompletedBefore = metric("TransferManagerUploadsCompleted");
+        long transferManagerStartedBefore = metric("TransferManagerUploadsStartedTotal");
+        long transferManagerCompletedBefore = metric("TransferManagerUploadsCompletedTotal");
 
         Throwable failure =
                 catchThrowable(() -> writeInSmallWrites(path, randomBytes(11 * MIB, 4), WriteMode.NO_OVERWRITE));
@@ -196,10 +196,10 @@ class CrtTransferManagerUploadTest extends AbstractS3ProxyFileSystemTest {
         assertThat(requests)
                 .filteredOn(r -> r.kind() == RequestKind.UPLOAD_PART)
                 .isNotEmpty();
-        assertThat(metric("TransferManagerUploadsStarted") - transferManagerStartedBefore)
+        assertThat(metric("TransferManagerUploadsStartedTotal") - transferManagerStartedBefore)
                 .as("the Transfer Manager's own listener saw the upload start")
                 .isEqualTo(1);
-        assertThat(metric("TransferManagerUploadsCompleted"))
+        assertThat(metric("TransferManagerUploadsCompletedTotal"))
                 .as("and never complete")
                 .isEqualTo(transferManagerCompletedBefore);
     }
@@ -240,10 +240,10 @@ class CrtTransferManagerUploadTest extends AbstractS3ProxyFileSystemTest {
                                 assertThat(part.header("x-amz-checksum-crc32c")).isPresent());
                 assertThat(objectBytes(path)).isEqualTo(data);
             }
-            assertThat(metric(engineBean, "TransferManagerUploadsStarted"))
+            assertThat(metric(engineBean, "TransferManagerUploadsStartedTotal"))
                     .as("the Transfer Manager started none of the streams")
                     .isZero();
-            assertThat(metric(engineBean, "MultipartUploadsCompleted"))
+            assertThat(metric(engineBean, "MultipartUploadsCompletedTotal"))
                     .as("our engine completed both")
                     .isEqualTo(2);
             assertThat(logs.events())

@@ -12,31 +12,31 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The shaded plugin jar loads through Flink's plugin mechanism, serves {@code s3://} and
- * {@code s3a://}, and injects entropy into checkpoint paths through Flink's plugin wrapper: the jar is copied to {@code plugins/s3-fs-native/}, and a separate JVM whose class
+ * {@code s3a://}, and injects entropy into checkpoint paths through Flink's plugin wrapper: the jar is copied to {@code plugins/flinks3/} (the folder
+ * the build names), and a separate JVM whose class
  * path has Flink but none of our modules or the AWS SDK runs {@link PluginProcessMain} with
  * {@code FLINK_PLUGINS_DIR} pointing there, exactly as Flink's launch scripts do.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class PluginLoadingTest {
 
-    private static final String JAR_DIR_PROPERTY = "flinks3.plugin.jar.dir";
-    private static final String SERVICE_FILE = "META-INF/services/org.apache.flink.core.fs.FileSystemFactory";
+    /** The plugin jar the build made, and the folder under plugins/ users put it in (both set by the pom). */
+    private static final String JAR_PROPERTY = "flinks3.plugin.jar";
+
+    private static final String FOLDER = System.getProperty("flinks3.plugin.folder", "flinks3");
 
     @Test
     void pluginJarServesS3AndS3aInAFlinkProcess(@TempDir Path work) throws Exception {
@@ -63,12 +63,14 @@ class PluginLoadingTest {
     /** Runs {@link PluginProcessMain} in a Flink-like JVM with the plugin jar; fails unless it succeeds. */
     private static void runChild(Path work, String prefix, Map<String, String> extraEnvironment) throws Exception {
         Path pluginJar = pluginJar();
-        Path pluginDir = Files.createDirectories(work.resolve("plugins").resolve("s3-fs-native"));
+        Path pluginDir = Files.createDirectories(work.resolve("plugins").resolve(FOLDER));
         Files.copy(pluginJar, pluginDir.resolve(pluginJar.getFileName()), StandardCopyOption.REPLACE_EXISTING);
         EmbeddedS3Server server = SharedS3Proxy.server();
 
         ProcessBuilder child = new ProcessBuilder(
                         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        // INFO, for the one line the first filesystem of a process logs
+                        "-Dlog4j2.level=INFO",
                         "-cp",
                         childClassPath(),
                         PluginProcessMain.class.getName())
@@ -98,36 +100,33 @@ class PluginLoadingTest {
                 .as("child JVM exit code; output:%n%s", output)
                 .isZero();
         assertThat(output).contains(PluginProcessMain.OK);
+        // Two filesystems (s3:// and s3a://), one line: the build, Flink, the client, the endpoint, the credentials.
+        assertThat(output.lines().filter(line -> line.contains("dev.flinks3.fs.StartupLine")))
+                .singleElement()
+                .satisfies(line -> assertThat(line)
+                        .containsPattern(
+                                "flinks3 \\d+\\.\\d+\\.\\d+\\S* \\(commit [0-9a-f]{7,}\\) on Flink 2\\.3\\.0: ")
+                        .contains(
+                                "s3.client " + extraEnvironment.getOrDefault("IT_S3_CLIENT", "sdk"),
+                                "endpoint " + server.endpoint(),
+                                "region us-east-1",
+                                "credentials static keys (resolved by CREDENTIALS_CODE)")
+                        .doesNotContain(server.secretKey()));
     }
 
     /**
-     * The jar in flink-s3-fs-native/target that registers a FileSystemFactory; the largest if
-     * several do (the shaded one carries the AWS SDK). Fails rather than skips when it is missing:
-     * the reactor builds that module before this one.
+     * The plugin jar the plugin module built. Fails rather than skips when it is missing: the reactor builds
+     * that module before this one.
      */
-    private static Path pluginJar() throws IOException {
-        Path dir = Path.of(System.getProperty(JAR_DIR_PROPERTY, "../flink-s3-fs-native/target"));
-        Optional<Path> jar = Optional.empty();
-        if (Files.isDirectory(dir)) {
-            try (Stream<Path> files = Files.list(dir)) {
-                jar = files.filter(p -> p.getFileName().toString().endsWith(".jar"))
-                        .filter(p -> !p.getFileName().toString().startsWith("original-"))
-                        .filter(PluginLoadingTest::registersFileSystemFactory)
-                        .max(Comparator.comparingLong(p -> p.toFile().length()));
-            }
+    private static Path pluginJar() {
+        Path jar = Path.of(System.getProperty(JAR_PROPERTY, "(system property " + JAR_PROPERTY + " not set)"));
+        if (!Files.isRegularFile(jar)) {
+            fail(
+                    "The plugin jar %s is not built. Build it with 'mvn -o -q -B install -pl plugin -am -DskipTests'"
+                            + " (the reactor does so before it-tests).",
+                    jar.toAbsolutePath().normalize());
         }
-        return jar.orElseGet(() -> fail(
-                "The plugin jar is not built: no jar registering %s in %s. Build it with "
-                        + "'mvn -o -q -B install -pl flink-s3-fs-native -DskipTests' (the reactor does so before it-tests).",
-                SERVICE_FILE, dir.toAbsolutePath().normalize()));
-    }
-
-    private static boolean registersFileSystemFactory(Path jar) {
-        try (JarFile file = new JarFile(jar.toFile())) {
-            return file.getEntry(SERVICE_FILE) != null;
-        } catch (IOException e) {
-            return false;
-        }
+        return jar;
     }
 
     /**

@@ -102,8 +102,23 @@ final class Dockerfile {
         return files;
     }
 
-    /** Replaces {@code ${NAME}} and {@code $NAME} with the global argument defaults. */
+    /**
+     * Replaces {@code ${NAME}} and {@code $NAME} with the global argument defaults, also inside those defaults
+     * (a default may name an argument declared before it).
+     */
     String substitute(String text) {
+        String current = text;
+        for (int depth = 0; depth < 10; depth++) {
+            String next = substituteOnce(current);
+            if (next.equals(current)) {
+                return next;
+            }
+            current = next;
+        }
+        throw new IllegalArgumentException("build arguments refer to each other in a loop: " + text);
+    }
+
+    private String substituteOnce(String text) {
         Matcher variable = VARIABLE.matcher(text);
         StringBuilder result = new StringBuilder();
         while (variable.find()) {

@@ -28,6 +28,9 @@ class DockerfileTest {
     /** A jar's artifact name: what precedes the version (or a glob standing for it). */
     private static final Pattern ARTIFACT_NAME = Pattern.compile("(.+?)-(?:\\d.*|\\*)\\.jar");
 
+    /** The plugin-only image's target, the image of k8s/components/flinks3's init container. */
+    static final String PLUGIN_IMAGE = "flinks3-plugin";
+
     private final Dockerfile dockerfile = Dockerfile.parse(ModuleFiles.DOCKERFILE);
 
     @Test
@@ -44,8 +47,8 @@ class DockerfileTest {
     void hasOneTargetPerVariantAndBuildsOursWithoutATarget() {
         List<String> names = dockerfile.stages().stream().map(Stage::name).collect(Collectors.toList());
 
-        assertThat(names).contains(Variant.NATIVE.imageTarget, Variant.PRESTO.imageTarget);
-        assertThat(names.get(names.size() - 1)).isEqualTo(Variant.NATIVE.imageTarget);
+        assertThat(names).contains(Variant.FLINKS3.imageTarget, Variant.PRESTO.imageTarget, PLUGIN_IMAGE);
+        assertThat(names.get(names.size() - 1)).isEqualTo(Variant.FLINKS3.imageTarget);
     }
 
     @Test
@@ -65,31 +68,40 @@ class DockerfileTest {
         assertThat(filesUnder(variant, USRLIB)).containsExactly(new PlacedFile(jobJar, jarUri.replace("local://", "")));
     }
 
-    @ParameterizedTest
-    @EnumSource(Variant.class)
-    void hasExactlyOnePluginFolderNamedAfterItsJar(Variant variant) {
-        List<PlacedFile> plugins = filesUnder(variant, PLUGINS);
+    @Test
+    void prestosImageHasExactlyOnePluginFolderNamedAfterItsJar() {
+        List<PlacedFile> plugins = filesUnder(Variant.PRESTO, PLUGINS);
         Set<String> folders = plugins.stream()
                 .map(file -> file.targetFolder().substring(PLUGINS.length()))
                 .collect(Collectors.toSet());
 
-        assertThat(folders).containsExactly(variant.pluginFolder);
+        assertThat(folders).containsExactly(Variant.PRESTO.pluginFolder);
         assertThat(plugins)
                 .hasSize(1)
                 .allSatisfy(plugin -> assertThat(artifactName(plugin.fileName()))
                         .as("Flink's convention: plugins/s3-fs-presto holds flink-s3-fs-presto-<version>.jar")
-                        .endsWith("-" + variant.pluginFolder));
+                        .endsWith("-" + Variant.PRESTO.pluginFolder));
     }
 
     @Test
-    void nativeVariantCarriesTheFsModulesPluginJarOfThisVersion() {
-        String artifactId = Poms.value("flink-s3-fs-native", "/project/artifactId");
-        String classifier = Poms.value("flink-s3-fs-native", "//shadedClassifierName");
-        String jar = artifactId + "-" + ModuleFiles.projectVersion() + "-" + classifier + ".jar";
+    void theFlinks3BenchmarkImageCarriesNoS3PluginItsInitContainerAddsOurs() {
+        assertThat(filesUnder(Variant.FLINKS3, PLUGINS)).isEmpty();
+    }
 
-        assertThat(filesUnder(Variant.NATIVE, PLUGINS))
-                .extracting(PlacedFile::source)
-                .containsExactly("flink-s3-fs-native/target/" + jar);
+    @Test
+    void thePluginImageCarriesThisBuildsPluginJarWhereTheComponentsInitContainerCopiesFrom() {
+        String artifactId = Poms.value("plugin", "/project/artifactId");
+        String jar = artifactId + "-" + ModuleFiles.projectVersion() + ".jar";
+        Stage pluginImage = dockerfile.stage(PLUGIN_IMAGE).orElseThrow();
+
+        String doctor = Poms.value("doctor", "/project/artifactId") + "-" + ModuleFiles.projectVersion() + ".jar";
+        assertThat(dockerfile.placedFiles(pluginImage))
+                .containsExactly(
+                        new PlacedFile("plugin/target/" + jar, "/flinks3/" + jar),
+                        new PlacedFile("doctor/target/" + doctor, Flinks3ComponentTest.DOCTOR_JAR_IN_IMAGE));
+        assertThat(Flinks3ComponentTest.initContainerCommand())
+                .as("the init container copies what the plugin image holds")
+                .contains("/flinks3/.");
     }
 
     @Test
@@ -119,7 +131,7 @@ class DockerfileTest {
 
         assertThat(lines.get(0)).isEqualTo("*");
         assertThat(copiedFromContext)
-                .hasSize(3)
+                .hasSize(4)
                 .allSatisfy(source -> assertThat(admitted).anyMatch(matcher -> matcher.matches(Path.of(source))));
     }
 

@@ -68,7 +68,7 @@ class EksClusterConfigTest {
     @Test
     void eachFlinkPodFitsANodeAndOneDeploymentFitsTheSmallestNodeGroup() {
         double[] node = TWO_VCPU_8_GIB.get(nodeGroup().path("instanceType").asText());
-        JsonNode spec = Variant.spec(Variant.NATIVE.flinkDeployment());
+        JsonNode spec = Variant.spec(Variant.FLINKS3.flinkDeployment());
         JsonNode jobManager = spec.path("jobManager").path("resource");
         JsonNode taskManager = spec.path("taskManager").path("resource");
         double freeVcpu = node[0] - RESERVED_VCPU;

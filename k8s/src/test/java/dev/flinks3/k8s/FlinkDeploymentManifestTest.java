@@ -40,7 +40,7 @@ class FlinkDeploymentManifestTest {
     @Test
     void theOverlaysAreTheVariantsAndForSt() {
         assertThat(overlays())
-                .containsExactlyInAnyOrder("native", "presto", "native-defaults", "presto-defaults", "native-forst");
+                .containsExactlyInAnyOrder("flinks3", "presto", "flinks3-defaults", "presto-defaults", "flinks3-forst");
     }
 
     @ParameterizedTest
@@ -85,7 +85,7 @@ class FlinkDeploymentManifestTest {
 
     @Test
     void crdSchemaRejectsAMisspeltFieldAWrongTypeAndAnUnknownFlinkVersion() {
-        ObjectNode manifest = Variant.NATIVE.flinkDeployment();
+        ObjectNode manifest = Variant.FLINKS3.flinkDeployment();
         ((ObjectNode) manifest.path("spec").path("job")).put("paralelism", 8);
         ((ObjectNode) manifest.path("spec").path("taskManager")).put("replicas", "two");
         ((ObjectNode) manifest.path("spec")).put("flinkVersion", "v2_9");

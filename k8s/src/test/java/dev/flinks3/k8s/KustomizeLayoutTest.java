@@ -45,9 +45,10 @@ class KustomizeLayoutTest {
 
     @ParameterizedTest
     @EnumSource(Variant.class)
-    void overlayAppliesTheVariantThenTheSettingsThenTheLikeForLikeKeys(Variant variant) {
+    void overlayAppliesTheServiceAccountTheVariantThenTheSettingsThenTheLikeForLikeKeys(Variant variant) {
         List<Path> expected = new ArrayList<>(List.of(
                 ModuleFiles.MANIFESTS.resolve("base"),
+                ModuleFiles.MODULE.resolve("components/flinks3-service-account"),
                 ModuleFiles.MANIFESTS.resolve("variants").resolve(variant.plugin.variantFolder),
                 ModuleFiles.MANIFESTS.resolve("settings")));
         if (variant.likeForLike) {

@@ -28,11 +28,11 @@ class LikeForLikeSettingsTest {
 
     @Test
     void ourPluginUploads16MibPartsOverAtMost100Connections() {
-        S3Settings settings = S3SettingsFactory.create(Configuration.fromMap(Variant.NATIVE.flinkConfiguration()));
+        S3Settings settings = S3SettingsFactory.create(Configuration.fromMap(Variant.FLINKS3.flinkConfiguration()));
 
         assertThat(settings.upload().partSizeBytes()).isEqualTo(16 * MIB);
         assertThat(settings.client().maxConnections()).isEqualTo(100);
-        assertThat(Variant.NATIVE.flinkConfiguration())
+        assertThat(Variant.FLINKS3.flinkConfiguration())
                 .containsKeys(S3ConfigOptions.PART_SIZE.key(), S3ConfigOptions.MAX_CONNECTIONS.key());
     }
 
@@ -63,7 +63,7 @@ class LikeForLikeSettingsTest {
     @ParameterizedTest
     @EnumSource(
             value = Variant.class,
-            names = {"NATIVE", "PRESTO"})
+            names = {"FLINKS3", "PRESTO"})
     void rocksDbTransfersStateFilesWithTwoThreads(Variant variant) {
         Configuration configuration = Configuration.fromMap(variant.flinkConfiguration());
 
@@ -73,7 +73,7 @@ class LikeForLikeSettingsTest {
 
     @Test
     void ourPluginOnItsDefaults() {
-        Map<String, String> configuration = Variant.NATIVE_DEFAULTS.flinkConfiguration();
+        Map<String, String> configuration = Variant.FLINKS3_DEFAULTS.flinkConfiguration();
         S3Settings settings = S3SettingsFactory.create(Configuration.fromMap(configuration));
 
         assertThat(settings.upload().partSizeBytes())
@@ -92,9 +92,9 @@ class LikeForLikeSettingsTest {
     @ParameterizedTest
     @EnumSource(
             value = Variant.class,
-            names = {"NATIVE_DEFAULTS", "PRESTO_DEFAULTS"})
+            names = {"FLINKS3_DEFAULTS", "PRESTO_DEFAULTS"})
     void aDefaultsVariantIsItsLikeForLikeVariantWithoutTheLikeForLikeKeys(Variant defaults) {
-        Variant likeForLike = defaults == Variant.NATIVE_DEFAULTS ? Variant.NATIVE : Variant.PRESTO;
+        Variant likeForLike = defaults == Variant.FLINKS3_DEFAULTS ? Variant.FLINKS3 : Variant.PRESTO;
         ObjectNode withoutKeys = likeForLike.flinkDeployment();
         ObjectNode flinkConfiguration = (ObjectNode) withoutKeys.path("spec").path("flinkConfiguration");
         flinkConfiguration.remove(

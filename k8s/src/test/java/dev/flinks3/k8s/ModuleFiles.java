@@ -25,6 +25,8 @@ final class ModuleFiles {
     static final Path README = MODULE.resolve("README.md");
     static final Path JMX_EXPORTER_CONFIG = MODULE.resolve("monitoring/jmx-exporter.yaml");
     static final Path POD_MONITOR = MODULE.resolve("monitoring/pod-monitor.yaml");
+    static final Path ALERT_RULES = MODULE.resolve("monitoring/alert-rules.yaml");
+    static final Path DASHBOARD = MODULE.resolve("monitoring/grafana-dashboard.json");
 
     private ModuleFiles() {}
 

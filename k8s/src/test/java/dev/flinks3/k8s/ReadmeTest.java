@@ -36,13 +36,13 @@ class ReadmeTest {
                         "< k8s/aws/iam-policy.json",
                         "eksctl create iamserviceaccount",
                         "-f k8s/Dockerfile --target \"$target\"",
-                        "for target in native-s3 presto-s3",
+                        "for target in flinks3-plugin flinks3-s3 presto-s3",
                         "k8s/scripts/configure.sh",
-                        "kubectl apply -k k8s/manifests/overlays/native",
+                        "kubectl apply -k k8s/manifests/overlays/flinks3",
                         "kubectl apply -k k8s/manifests/overlays/presto",
-                        "kubectl apply -k k8s/manifests/overlays/native-defaults",
+                        "kubectl apply -k k8s/manifests/overlays/flinks3-defaults",
                         "kubectl apply -k k8s/manifests/overlays/presto-defaults",
-                        "k8s/scripts/collect-results.sh native-s3-benchmark",
+                        "k8s/scripts/collect-results.sh flinks3-s3-benchmark",
                         "k8s/scripts/collect-results.sh presto-s3-benchmark",
                         "eksctl delete cluster");
     }
@@ -51,7 +51,7 @@ class ReadmeTest {
     void irsaNamesMatchTheManifests() {
         String readme = ModuleFiles.read(ModuleFiles.README);
         var serviceAccount =
-                Variant.only(Variant.NATIVE.render(), "ServiceAccount").path("metadata");
+                Variant.only(Variant.FLINKS3.render(), "ServiceAccount").path("metadata");
 
         assertThat(readme)
                 .contains("--namespace " + serviceAccount.path("namespace").asText() + " --name "

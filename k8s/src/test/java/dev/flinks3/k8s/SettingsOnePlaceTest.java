@@ -27,21 +27,28 @@ class SettingsOnePlaceTest {
             "REPOSITORY", "210987654321.dkr.ecr.us-west-2.amazonaws.com/another-repository");
 
     @TempDir
+    Path module;
+
+    /** The copy's manifests folder; the components the overlays use are copied beside it. */
     Path copy;
 
     @BeforeEach
     void copyManifests() throws IOException {
-        try (Stream<Path> files = Files.walk(ModuleFiles.MANIFESTS)) {
-            for (Path file : (Iterable<Path>) files::iterator) {
-                Path target =
-                        copy.resolve(ModuleFiles.MANIFESTS.relativize(file).toString());
-                if (Files.isDirectory(file)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(file, target);
+        for (String folder : List.of("manifests", "components")) {
+            Path source = ModuleFiles.MODULE.resolve(folder);
+            try (Stream<Path> files = Files.walk(source)) {
+                for (Path file : (Iterable<Path>) files::iterator) {
+                    Path target = module.resolve(folder)
+                            .resolve(source.relativize(file).toString());
+                    if (Files.isDirectory(file)) {
+                        Files.createDirectories(target);
+                    } else {
+                        Files.copy(file, target);
+                    }
                 }
             }
         }
+        copy = module.resolve("manifests");
     }
 
     @Test

@@ -13,14 +13,14 @@ import java.util.stream.Collectors;
  * ({@code components/like-for-like}) or its own defaults. Rendered with the real kustomize ({@link Kustomize}).
  */
 enum Variant {
-    NATIVE("native", Plugin.OURS, true),
+    FLINKS3("flinks3", Plugin.OURS, true),
     PRESTO("presto", Plugin.PRESTO, true),
-    NATIVE_DEFAULTS("native-defaults", Plugin.OURS, false),
+    FLINKS3_DEFAULTS("flinks3-defaults", Plugin.OURS, false),
     PRESTO_DEFAULTS("presto-defaults", Plugin.PRESTO, false);
 
     /** The S3 filesystem plugin in a variant's image. */
     enum Plugin {
-        OURS("native", "native-s3-benchmark", "native-s3", "s3-fs-native"),
+        OURS("flinks3", "flinks3-s3-benchmark", "flinks3-s3", "flinks3"),
         PRESTO("presto", "presto-s3-benchmark", "presto-s3", "s3-fs-presto");
 
         /** The component under manifests/variants/ that names the deployment and image. */
@@ -29,7 +29,10 @@ enum Variant {
         final String deploymentName;
         /** The Dockerfile stage that builds the image, also the image tag. */
         final String imageTarget;
-        /** The folder under /opt/flink/plugins/ holding the plugin. */
+        /**
+         * The folder under /opt/flink/plugins/ holding the plugin: in the image (presto), or filled by the init
+         * container of k8s/components/flinks3 (ours).
+         */
         final String pluginFolder;
 
         Plugin(String variantFolder, String deploymentName, String imageTarget, String pluginFolder) {

@@ -1,17 +1,12 @@
 package dev.flinks3.multipart;
 
-import dev.flinks3.transfer.CompletedPart;
-import dev.flinks3.transfer.Futures;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.ObjectMetadata;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.WriteCondition;
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.FileAlreadyExistsException;
-import java.util.List;
-import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * whether PutObject honours it (an object, then a conditional PutObject onto it, removed again), and
  * before the first conditional completion whether CompleteMultipartUpload does (an object, then a one-part
  * upload completed onto it with the condition, both removed again); where a request kind ignores the
- * condition, its commits fall back to the HEAD check, with one warning. Each probe runs once per engine,
+ * condition, its commits fall back to the HEAD check, with one warning ({@link ConditionProbes}). Each probe
+ * runs once per engine,
  * and only when a write asks for no overwrite. After a failed commit request, a HEAD tells
  * whether the request took effect and only the response was lost (connection drop, or a retry answered
  * NoSuchUpload or 412 because the first attempt had already succeeded): the object then carries
@@ -38,7 +34,7 @@ import org.slf4j.LoggerFactory;
 final class CommitGuard {
 
     private static final Logger LOG = LoggerFactory.getLogger(CommitGuard.class);
-    static final String PROBE_KEY_SUFFIX = ".flinks3-if-none-match-probe-";
+    static final String PROBE_KEY_SUFFIX = ConditionProbes.PROBE_KEY_SUFFIX;
 
     private final ObjectClient client;
     private final boolean conditionalWrites;
@@ -55,8 +51,11 @@ final class CommitGuard {
         this.client = client;
         this.conditionalWrites = conditionalWrites;
         this.completions = new ConditionProbe(
-                "CompleteMultipartUpload", "files that span several parts", this::probeConditionalCompletion);
-        this.puts = new ConditionProbe("PutObject", "files written in one request", this::probeConditionalPut);
+                "CompleteMultipartUpload",
+                "files that span several parts",
+                near -> ConditionProbes.completionRefusesOverwrite(client, near));
+        this.puts = new ConditionProbe(
+                "PutObject", "files written in one request", near -> ConditionProbes.putRefusesOverwrite(client, near));
     }
 
     /**
@@ -85,33 +84,6 @@ final class CommitGuard {
         return conditionalWrites && completions.honoured(near);
     }
 
-    /** Completes a one-part upload with If-None-Match onto an object of its own; true if refused. */
-    private boolean probeConditionalCompletion(S3Location near) throws IOException {
-        S3Location probe = probeNear(near);
-        String uploadId = null;
-        try {
-            Futures.await(client.put(probe, ByteBuffer.allocate(1), WriteCondition.NONE), "PutObject", probe);
-            uploadId = Futures.await(client.createMultipartUpload(probe), "CreateMultipartUpload", probe);
-            CompletedPart part =
-                    Futures.await(client.uploadPart(probe, uploadId, 1, ByteBuffer.allocate(2)), "UploadPart", probe);
-            try {
-                Futures.await(
-                        client.completeMultipartUpload(probe, uploadId, List.of(part), WriteCondition.IF_NONE_MATCH),
-                        "CompleteMultipartUpload",
-                        probe);
-                uploadId = null;
-                return false;
-            } catch (FileAlreadyExistsException refused) {
-                return true;
-            }
-        } finally {
-            if (uploadId != null) {
-                Futures.quietly(client.abortMultipartUpload(probe, uploadId));
-            }
-            remove(probe);
-        }
-    }
-
     /**
      * The condition to send with the PutObject of a whole object: where conditional writes are switched
      * off or the server was found to ignore {@code If-None-Match} on PutObject (probing it once if
@@ -129,36 +101,6 @@ final class CommitGuard {
             return headCheck(target);
         }
         return requested;
-    }
-
-    /** Puts an object of its own, then a conditional PutObject onto it; true if refused. */
-    private boolean probeConditionalPut(S3Location near) throws IOException {
-        S3Location probe = probeNear(near);
-        try {
-            Futures.await(client.put(probe, ByteBuffer.allocate(1), WriteCondition.NONE), "PutObject", probe);
-            Futures.await(client.put(probe, ByteBuffer.allocate(2), WriteCondition.IF_NONE_MATCH), "PutObject", probe);
-            return false;
-        } catch (FileAlreadyExistsException refused) {
-            return true;
-        } finally {
-            remove(probe);
-        }
-    }
-
-    private static S3Location probeNear(S3Location near) {
-        return near.withKey(near.key() + PROBE_KEY_SUFFIX + UUID.randomUUID());
-    }
-
-    /**
-     * Deletes a probe's object, also after a failed probe (whose PutObject may have taken effect with its
-     * answer lost); a delete that fails leaves it, with a warning naming it.
-     */
-    private void remove(S3Location probe) {
-        try {
-            client.delete(probe);
-        } catch (IOException | RuntimeException e) {
-            LOG.warn("Could not delete the If-None-Match probe object {}; it may be deleted by hand", probe, e);
-        }
     }
 
     /** Sends a probe of one request kind next to {@code near}; true if the server refused the overwrite. */

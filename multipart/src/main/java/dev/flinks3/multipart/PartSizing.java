@@ -20,7 +20,7 @@ import dev.flinks3.transfer.UploadSettings;
 public final class PartSizing {
 
     /** Parts per size step; the part size doubles after each step. */
-    public static final int PARTS_PER_STEP = 2_000;
+    public static final int PARTS_PER_STEP = UploadSettings.PARTS_PER_SIZE_STEP;
     /** Largest part this engine buffers: 1 GiB (a Java array holds less than 2 GiB); larger sizes are refused. */
     public static final long MAX_BUFFERED_PART_BYTES = UploadSettings.MAX_BUFFERED_PART_SIZE;
 

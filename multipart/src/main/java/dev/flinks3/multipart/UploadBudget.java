@@ -1,5 +1,6 @@
 package dev.flinks3.multipart;
 
+import dev.flinks3.transfer.options.S3Options;
 import java.io.InterruptedIOException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
@@ -243,7 +244,8 @@ public final class UploadBudget {
             LOG.warn(
                     "Upload buffers exceed their process-wide limit of {} bytes ({} held, {} more requested): every held"
                             + " byte is in a part still being written and none is in flight to wait for. More files are open"
-                            + " for writing at once than the limit holds parts for; raise the limit (s3.upload.max-buffered-size)"
+                            + " for writing at once than the limit holds parts for; raise the limit ("
+                            + S3Options.MAX_BUFFERED_SIZE.key() + ")"
                             + " or lower the part size. Logged once; later grants are only counted.",
                     limitBytes,
                     heldBytes,

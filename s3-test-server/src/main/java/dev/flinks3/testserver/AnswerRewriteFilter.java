@@ -8,10 +8,15 @@ import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.HttpServletResponseWrapper;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.Collections;
 import java.util.Enumeration;
 import java.util.HashMap;
@@ -138,6 +143,7 @@ public final class AnswerRewriteFilter implements Filter {
     public static final int ALWAYS = Integer.MAX_VALUE;
 
     private final List<Rule> rules = new CopyOnWriteArrayList<>();
+    private volatile Duration clockSkew;
 
     /**
      * Rewrites the answers to requests of {@code kind} that match {@code when}, {@code times} times.
@@ -179,9 +185,39 @@ public final class AnswerRewriteFilter implements Filter {
         return add(new Rule(kind, request -> request.getHeader(name) != null, ALWAYS, null, null, name));
     }
 
-    /** Removes every rule. */
+    /**
+     * Refuses every request of the upload and read kinds (CreateMultipartUpload, PutObject, UploadPart, GetObject)
+     * that carries an {@code x-amz-checksum-*} header with 400 {@code InvalidArgument}, as Backblaze B2 does, until
+     * {@link #clear()}.
+     */
+    public void refuseChecksumHeaders() {
+        for (RequestKind kind : List.of(
+                RequestKind.CREATE_MULTIPART_UPLOAD,
+                RequestKind.PUT_OBJECT,
+                RequestKind.UPLOAD_PART,
+                RequestKind.GET_OBJECT)) {
+            refuse(
+                    kind,
+                    request -> hasHeaderStartingWith(request, "x-amz-checksum"),
+                    ALWAYS,
+                    400,
+                    "InvalidArgument",
+                    "Unsupported header 'x-amz-checksum-*' received for this API call.");
+        }
+    }
+
+    /**
+     * Answers every request with a {@code Date} header {@code skew} away from the real time, as a server whose
+     * clock is wrong tells it; {@code null} for the real time. {@link #clear()} resets it.
+     */
+    public void skewClock(Duration skew) {
+        clockSkew = skew;
+    }
+
+    /** Removes every rule and the clock skew. */
     public void clear() {
         rules.clear();
+        clockSkew = null;
     }
 
     private Rule add(Rule rule) {
@@ -202,6 +238,10 @@ public final class AnswerRewriteFilter implements Filter {
     @Override
     public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
             throws IOException, ServletException {
+        Duration skew = clockSkew;
+        if (skew != null) {
+            response = new SkewedDate((HttpServletResponse) response, skew);
+        }
         RequestRecord record = (RequestRecord) request.getAttribute(RequestLogFilter.RECORD_ATTRIBUTE);
         HttpServletRequest http = (HttpServletRequest) request;
         Rule rule = null;
@@ -236,6 +276,46 @@ public final class AnswerRewriteFilter implements Filter {
         response.setContentType("application/xml");
         response.setContentLengthLong(answer.body().length);
         response.getOutputStream().write(answer.body());
+    }
+
+    /** A response whose {@code Date} header is a wrong clock's: set once, later settings of it ignored. */
+    private static final class SkewedDate extends HttpServletResponseWrapper {
+
+        SkewedDate(HttpServletResponse response, Duration skew) {
+            super(response);
+            response.setHeader(
+                    "Date",
+                    DateTimeFormatter.RFC_1123_DATE_TIME.format(
+                            ZonedDateTime.now(ZoneOffset.UTC).plus(skew)));
+        }
+
+        @Override
+        public void setHeader(String name, String value) {
+            if (!"Date".equalsIgnoreCase(name)) {
+                super.setHeader(name, value);
+            }
+        }
+
+        @Override
+        public void addHeader(String name, String value) {
+            if (!"Date".equalsIgnoreCase(name)) {
+                super.addHeader(name, value);
+            }
+        }
+
+        @Override
+        public void setDateHeader(String name, long date) {
+            if (!"Date".equalsIgnoreCase(name)) {
+                super.setDateHeader(name, date);
+            }
+        }
+
+        @Override
+        public void addDateHeader(String name, long date) {
+            if (!"Date".equalsIgnoreCase(name)) {
+                super.addDateHeader(name, date);
+            }
+        }
     }
 
     /** The request without one header. */

@@ -57,6 +57,12 @@ public final class UploadSettings {
             "STANDARD",
             "STANDARD_IA")));
 
+    /**
+     * Parts an upload sends at one size before the part size grows (doubles), unless {@link #uniformParts()}: S3
+     * allows 10,000 parts, so objects of any size up to S3's 5 TiB fit.
+     */
+    public static final int PARTS_PER_SIZE_STEP = 2_000;
+
     /** The host suffix of Cloudflare R2's S3 endpoints, whose uploads need parts of one size. */
     public static final String R2_HOST_SUFFIX = ".r2.cloudflarestorage.com";
 

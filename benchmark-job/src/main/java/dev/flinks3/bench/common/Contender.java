@@ -3,17 +3,18 @@ package dev.flinks3.bench.common;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.stream.Stream;
 
 /**
@@ -33,9 +34,12 @@ public record Contender(String name, Path jar) {
 
     private static final List<String> RIVALS = List.of("native", "presto", "hadoop");
 
+    /** Where the build puts our plugin jar, from the repository's root, and its folder under plugins/. */
+    private static final Properties PLUGIN = pluginProperties();
+
     /**
      * Finds a contender's jar: an explicit {@code --plugin name=jar} first; for {@code ours} the
-     * shaded jar ({@code *-plugin.jar}) in {@code flink-s3-fs-native/target/}; for Flink's plugins
+     * plugin jar the build made ({@link #ourJar(Path)}); for Flink's plugins
      * {@code flink-s3-fs-<name>-2.3.0.jar} under {@code benchmark-job/target/plugins-rivals/} (where the
      * build copies them) or else in the local Maven repository.
      *
@@ -48,13 +52,12 @@ public record Contender(String name, Path jar) {
             return existing(name, explicit);
         }
         if (name.equals(OURS)) {
-            return existing(
-                    name,
-                    ourJar(repoRoot.resolve("flink-s3-fs-native/target"))
-                            .orElseThrow(
-                                    () -> new IllegalArgumentException(
-                                            "no plugin jar in " + repoRoot.resolve("flink-s3-fs-native/target")
-                                                    + ": build it with mvn -o -q install -pl flink-s3-fs-native -am -DskipTests")));
+            Path jar = ourJar(repoRoot);
+            if (!Files.isRegularFile(jar)) {
+                throw new IllegalArgumentException(
+                        "no plugin jar " + jar + ": build it with mvn -o -q install -pl plugin -am -DskipTests");
+            }
+            return existing(name, jar);
         }
         if (!RIVALS.contains(name)) {
             throw new IllegalArgumentException("unknown contender '" + name + "': expected " + OURS + ", "
@@ -120,17 +123,30 @@ public record Contender(String name, Path jar) {
         return root;
     }
 
-    private static Optional<Path> ourJar(Path target) throws IOException {
-        if (!Files.isDirectory(target)) {
-            return Optional.empty();
+    /**
+     * Our plugin jar as the build names it ({@code plugin/target/<name>-s3-fs-<version>.jar}), under {@code
+     * repoRoot}; it may not be built yet.
+     */
+    public static Path ourJar(Path repoRoot) {
+        return repoRoot.resolve(PLUGIN.getProperty("jar")).toAbsolutePath().normalize();
+    }
+
+    /** The folder under Flink's {@code plugins/} the README tells users to put our jar in. */
+    public static String ourPluginFolder() {
+        return PLUGIN.getProperty("folder");
+    }
+
+    private static Properties pluginProperties() {
+        Properties properties = new Properties();
+        try (InputStream in = Contender.class.getResourceAsStream("plugin.properties")) {
+            if (in == null) {
+                throw new IllegalStateException("plugin.properties is missing from the benchmark job's jar");
+            }
+            properties.load(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
-        // The shaded jar carries the classifier "plugin"; the main artifact lacks the SDK and is no plugin.
-        List<Path> jars = new ArrayList<>();
-        try (DirectoryStream<Path> files =
-                Files.newDirectoryStream(target, "flinks3-flink-s3-fs-native-*-plugin.jar")) {
-            files.forEach(jars::add);
-        }
-        return jars.stream().findFirst();
+        return properties;
     }
 
     private static Contender existing(String name, Path jar) {

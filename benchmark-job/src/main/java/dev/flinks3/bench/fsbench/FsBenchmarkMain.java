@@ -1,6 +1,5 @@
 package dev.flinks3.bench.fsbench;
 
-import dev.flinks3.bench.BenchmarkCli;
 import dev.flinks3.bench.common.Contender;
 import dev.flinks3.bench.common.ContenderConfiguration;
 import dev.flinks3.bench.common.CpuPinning;
@@ -28,7 +27,7 @@ import picocli.CommandLine.Spec;
  * Flink's plugin mechanism, against one S3 server JVM with the {@code lan} or {@code wan} profile.
  * For example:
  *
- * <pre>java -cp ... dev.flinks3.bench.fsbench.FsBenchmarkMain --s3-profile wan --contenders ours,native,presto,hadoop --rounds 2 --output target/fsbench</pre>
+ * <pre>java -jar benchmark-job/target/flinks3-benchmark-job.jar fsbench --s3-profile wan --contenders ours,native,presto,hadoop --rounds 2 --output target/fsbench</pre>
  */
 @Command(
         name = "fsbench",
@@ -256,14 +255,6 @@ public final class FsBenchmarkMain implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
-
-    /** The same as the benchmark jar's {@code fsbench} subcommand. */
-    public static void main(String[] args) {
-        String[] subcommand = new String[args.length + 1];
-        subcommand[0] = "fsbench";
-        System.arraycopy(args, 0, subcommand, 1, args.length);
-        BenchmarkCli.main(subcommand);
-    }
 
     /** The command as typed, also when run as a subcommand of the benchmark jar's CLI. */
     String commandLine() {

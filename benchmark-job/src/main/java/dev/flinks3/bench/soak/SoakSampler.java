@@ -79,11 +79,11 @@ final class SoakSampler {
     }
 
     private long openUploadsByClient() {
-        long started = pluginSum("MultipartUploadsStarted");
+        long started = pluginSum("MultipartUploadsStartedTotal");
         if (started < 0) {
             return -1;
         }
-        return started - pluginSum("MultipartUploadsCompleted") - pluginSum("MultipartUploadsAborted");
+        return started - pluginSum("MultipartUploadsCompletedTotal") - pluginSum("MultipartUploadsAbortedTotal");
     }
 
     /** An attribute summed over the plugin's filesystem MBeans; -1 without any. */

@@ -1,12 +1,15 @@
 package dev.flinks3.fs.metrics;
 
+import dev.flinks3.transfer.sdk.HttpPoolMetrics;
 import dev.flinks3.transfer.sdk.OperationMetrics;
 import java.io.Closeable;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import javax.management.InstanceAlreadyExistsException;
 import javax.management.InstanceNotFoundException;
@@ -20,9 +23,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The platform MBeans of one S3 client owner, registered in the domain {@value #DOMAIN} (Java
  * Management Extensions, {@code javax.management}): one {@link S3FileSystemMBean}
- * {@code dev.flinks3:type=S3FileSystem,scheme=<scheme>,endpoint=<endpoint>} and one {@link
- * S3OperationMBean} per S3 operation, {@code dev.flinks3:type=S3Operation,scheme=...,endpoint=...,
- * operation=<name>}. Flink's JMX port, {@code jconsole} and the Prometheus JMX exporter agent read them.
+ * {@code dev.flinks3:type=S3FileSystem,scheme=<scheme>,endpoint=<endpoint>}, one {@link OperationBean}
+ * per S3 operation, {@code dev.flinks3:type=S3Operation,scheme=...,endpoint=...,operation=<name>}, and one
+ * {@link HttpPoolMBean} per HTTP connection pool, {@code dev.flinks3:type=HttpPool,scheme=...,endpoint=...,
+ * pool=<async|blocking>}. Flink's JMX port, {@code jconsole} and the Prometheus JMX exporter agent read them.
  *
  * <p>The endpoint key is the host and port of {@code s3.endpoint} (characters other than letters,
  * digits, '.', '-' and '_' become '_'), or {@code aws-<region>} without a custom endpoint; it never holds
@@ -76,10 +80,18 @@ public final class MetricsBeans implements Closeable {
                         metrics.requestMetrics().operations().entrySet()) {
                     ObjectName operationName = new ObjectName(
                             DOMAIN + ":type=S3Operation," + keys + ",operation=" + safe(operation.getKey()));
-                    server.registerMBean(
-                            new StandardMBean(new OperationBean(operation.getValue()), S3OperationMBean.class),
-                            operationName);
+                    server.registerMBean(new OperationBean(operation.getValue()), operationName);
                     names.add(operationName);
+                }
+                HttpPoolMetrics pools = metrics.requestMetrics().httpPools();
+                Map<String, Supplier<HttpPoolMetrics.Pool>> byRole = new LinkedHashMap<>();
+                byRole.put("async", pools::async);
+                byRole.put("blocking", pools::blocking);
+                for (Map.Entry<String, Supplier<HttpPoolMetrics.Pool>> pool : byRole.entrySet()) {
+                    ObjectName poolName = new ObjectName(DOMAIN + ":type=HttpPool," + keys + ",pool=" + pool.getKey());
+                    server.registerMBean(
+                            new StandardMBean(new HttpPoolBean(pool.getValue()), HttpPoolMBean.class), poolName);
+                    names.add(poolName);
                 }
             }
         } catch (JMException | RuntimeException e) {

@@ -28,63 +28,63 @@ public final class S3FileSystemMetrics implements S3FileSystemMBean {
         this.readAhead = Objects.requireNonNull(readAhead, "readAhead");
     }
 
-    /** The counts per S3 operation, as read by the {@link S3OperationMBean}s. */
+    /** The counts per S3 operation, as read by the {@code S3Operation} MBeans. */
     S3RequestMetrics requestMetrics() {
         return requests;
     }
 
     @Override
-    public long getRequests() {
+    public long getRequestsTotal() {
         return requests.snapshot().requests();
     }
 
     @Override
-    public long getFailedRequests() {
+    public long getFailedRequestsTotal() {
         return requests.snapshot().failedRequests();
     }
 
     @Override
-    public long getAttempts() {
+    public long getAttemptsTotal() {
         return requests.snapshot().attempts();
     }
 
     @Override
-    public long getRetries() {
+    public long getRetriesTotal() {
         return requests.snapshot().retries();
     }
 
     @Override
-    public long getThrottledAttempts() {
+    public long getThrottledAttemptsTotal() {
         return requests.snapshot().throttledAttempts();
     }
 
     @Override
-    public long getErrorAnswerAttempts() {
+    public long getErrorAnswerAttemptsTotal() {
         return requests.snapshot().errorAnswerAttempts();
     }
 
     @Override
-    public long getConnectionFailedAttempts() {
+    public long getConnectionFailedAttemptsTotal() {
         return requests.snapshot().connectionFailedAttempts();
     }
 
     @Override
-    public long getTimedOutAttempts() {
+    public long getTimedOutAttemptsTotal() {
         return requests.snapshot().timedOutAttempts();
     }
 
     @Override
-    public long getBytesUploaded() {
+    public long getUploadedBytesTotal() {
         return uploads.bytesUploaded();
     }
 
     @Override
-    public long getBytesDownloaded() {
+    public long getDownloadedBytesTotal() {
         return requests.bytesDownloaded();
     }
 
     @Override
-    public long getPartsUploaded() {
+    public long getPartsUploadedTotal() {
         return uploads.partsUploaded();
     }
 
@@ -94,32 +94,32 @@ public final class S3FileSystemMetrics implements S3FileSystemMBean {
     }
 
     @Override
-    public long getObjectsPut() {
+    public long getObjectsPutTotal() {
         return uploads.objectsPut();
     }
 
     @Override
-    public long getMultipartUploadsStarted() {
+    public long getMultipartUploadsStartedTotal() {
         return uploads.uploadsStarted();
     }
 
     @Override
-    public long getMultipartUploadsCompleted() {
+    public long getMultipartUploadsCompletedTotal() {
         return uploads.uploadsCompleted();
     }
 
     @Override
-    public long getTransferManagerUploadsStarted() {
+    public long getTransferManagerUploadsStartedTotal() {
         return uploads.transferManagerUploadsStarted();
     }
 
     @Override
-    public long getTransferManagerUploadsCompleted() {
+    public long getTransferManagerUploadsCompletedTotal() {
         return uploads.transferManagerUploadsCompleted();
     }
 
     @Override
-    public long getMultipartUploadsAborted() {
+    public long getMultipartUploadsAbortedTotal() {
         return uploads.uploadsAborted();
     }
 
@@ -154,8 +154,13 @@ public final class S3FileSystemMetrics implements S3FileSystemMBean {
     }
 
     @Override
-    public long getBackPressureBlockedMillis() {
-        return TimeUnit.NANOSECONDS.toMillis(uploads.backPressureNanos());
+    public long getMultipartUploadsOpen() {
+        return Math.max(0, uploads.uploadsStarted() - uploads.uploadsCompleted() - uploads.uploadsAborted());
+    }
+
+    @Override
+    public double getBackPressureBlockedSecondsTotal() {
+        return uploads.backPressureNanos() / 1e9;
     }
 
     /**
@@ -180,7 +185,7 @@ public final class S3FileSystemMetrics implements S3FileSystemMBean {
                 uploads.bufferLimitBytes() / MIB,
                 readAhead.peakHeldBytes() / MIB,
                 readAhead.limitBytes() / MIB,
-                getBackPressureBlockedMillis());
+                TimeUnit.NANOSECONDS.toMillis(uploads.backPressureNanos()));
     }
 
     @Override

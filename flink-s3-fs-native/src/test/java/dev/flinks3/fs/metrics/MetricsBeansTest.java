@@ -8,7 +8,10 @@ import dev.flinks3.transfer.fake.InMemoryObjectClient;
 import dev.flinks3.transfer.read.ReadAheadBudget;
 import dev.flinks3.transfer.sdk.S3RequestMetrics;
 import java.net.URI;
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.ForkJoinPool;
+import javax.management.MBeanAttributeInfo;
 import javax.management.MBeanServer;
 import javax.management.MBeanServerFactory;
 import javax.management.ObjectName;
@@ -33,18 +36,39 @@ class MetricsBeansTest {
             assertThat(server.getAttribute(fs, "PeakReadAheadBytes")).isEqualTo(400L);
             assertThat(server.getAttribute(fs, "ReadAheadLimitBytes")).isEqualTo(1000L);
             assertThat(server.getAttribute(fs, "BufferLimitBytes")).isEqualTo(64L * 1024 * 1024);
-            assertThat(server.getAttribute(fs, "Requests")).isEqualTo(0L);
+            assertThat(server.getAttribute(fs, "RequestsTotal")).isEqualTo(0L);
             ObjectName uploadPart = new ObjectName(
                     "dev.flinks3:type=S3Operation,scheme=s3,endpoint=127.0.0.1_9000,operation=UploadPart");
             assertThat(server.isRegistered(uploadPart)).isTrue();
-            assertThat(server.getAttribute(uploadPart, "LatencyP99Millis")).isEqualTo(0.0);
-            assertThat(server.getAttribute(uploadPart, "MeanConnectionWaitMillis"))
+            assertThat(server.getAttribute(uploadPart, "LatencySecondsTotal")).isEqualTo(0.0);
+            assertThat(server.getAttribute(uploadPart, "ConnectionWaitSecondsTotal"))
                     .isEqualTo(0.0);
-            assertThat(server.getAttribute(uploadPart, "MeanTimeToFirstByteMillis"))
+            assertThat(server.getAttribute(uploadPart, "ConnectionWaitsTotal")).isEqualTo(0L);
+            assertThat(server.getAttribute(uploadPart, "TimeToFirstByteSecondsTotal"))
                     .isEqualTo(0.0);
-            assertThat(server.getAttribute(uploadPart, "MeanBodyMillis")).isEqualTo(0.0);
+            assertThat(server.getAttribute(uploadPart, "BodySecondsTotal")).isEqualTo(0.0);
+            // The latency histogram: one cumulative bucket per bound, as Prometheus' le labels, and +Inf.
+            List<String> attributes = Arrays.stream(
+                            server.getMBeanInfo(uploadPart).getAttributes())
+                    .map(MBeanAttributeInfo::getName)
+                    .toList();
+            assertThat(attributes)
+                    .contains("LatencySecondsLe_0.005", "LatencySecondsLe_1.0", "LatencySecondsLe_60.0")
+                    .contains("LatencySecondsLe_+Inf")
+                    .allSatisfy(name -> assertThat(name).matches("[A-Za-z]+Total|LatencySecondsLe_([0-9.]+|\\+Inf)"));
+            assertThat(server.getAttribute(uploadPart, "LatencySecondsLe_+Inf")).isEqualTo(0L);
             assertThat(server.queryNames(new ObjectName("dev.flinks3:type=S3Operation,*"), null))
                     .hasSize(S3RequestMetrics.OPERATIONS.size() + 1);
+            // The HTTP pools, before any request: every reading 0.
+            ObjectName async = new ObjectName("dev.flinks3:type=HttpPool,scheme=s3,endpoint=127.0.0.1_9000,pool=async");
+            assertThat(server.getAttribute(async, "LeasedConnections")).isEqualTo(0);
+            assertThat(server.getAttribute(async, "IdleConnections")).isEqualTo(0);
+            assertThat(server.isRegistered(new ObjectName(
+                            "dev.flinks3:type=HttpPool,scheme=s3,endpoint=127.0.0.1_9000,pool=blocking")))
+                    .isTrue();
+            assertThat(server.getAttribute(fs, "MultipartUploadsOpen")).isEqualTo(0L);
+            assertThat(server.getAttribute(fs, "BackPressureBlockedSecondsTotal"))
+                    .isEqualTo(0.0);
         }
         assertThat(server.queryNames(new ObjectName("dev.flinks3:*"), null)).isEmpty();
     }

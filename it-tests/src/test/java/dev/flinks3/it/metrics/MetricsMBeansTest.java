@@ -72,34 +72,37 @@ class MetricsMBeansTest {
 
             // Halfway, the stream open: parts went up, the upload is started and not yet completed.
             assertThat(halfWritten.await(60, TimeUnit.SECONDS)).isTrue();
-            await().atMost(Duration.ofSeconds(60)).until(() -> longOf(name, "BytesUploaded") >= 15L * MIB);
-            assertThat(longOf(name, "MultipartUploadsStarted")).isEqualTo(1);
-            assertThat(longOf(name, "MultipartUploadsCompleted")).isZero();
+            await().atMost(Duration.ofSeconds(60)).until(() -> longOf(name, "UploadedBytesTotal") >= 15L * MIB);
+            assertThat(longOf(name, "MultipartUploadsStartedTotal")).isEqualTo(1);
+            assertThat(longOf(name, "MultipartUploadsCompletedTotal")).isZero();
             assertThat(longOf(name, "PeakBufferedBytes")).isGreaterThanOrEqualTo(5L * MIB);
-            assertThat(longOf(name, "Requests")).isPositive();
+            assertThat(longOf(name, "RequestsTotal")).isPositive();
             goOn.countDown();
             writer.get(120, TimeUnit.SECONDS);
 
-            assertThat(longOf(name, "BytesUploaded")).isEqualTo(data.length);
-            assertThat(longOf(name, "MultipartUploadsCompleted")).isEqualTo(1);
-            assertThat(longOf(name, "MultipartUploadsAborted")).isZero();
+            assertThat(longOf(name, "UploadedBytesTotal")).isEqualTo(data.length);
+            assertThat(longOf(name, "MultipartUploadsCompletedTotal")).isEqualTo(1);
+            assertThat(longOf(name, "MultipartUploadsAbortedTotal")).isZero();
             assertThat(longOf(name, "PartsInFlight")).isZero();
             assertThat(longOf(name, "BufferedBytes"))
                     .as("the stream gave its part buffers back")
                     .isEqualTo(bufferedBefore);
-            assertThat(longOf(name, "ThrottledAttempts"))
+            assertThat(longOf(name, "ThrottledAttemptsTotal"))
                     .as("the two 503 SlowDown answers")
                     .isEqualTo(2);
-            assertThat(longOf(name, "Retries")).isGreaterThanOrEqualTo(2);
-            assertThat(longOf(uploadPart, "ThrottledAttempts")).isEqualTo(2);
-            assertThat(longOf(uploadPart, "Requests"))
+            assertThat(longOf(name, "RetriesTotal")).isGreaterThanOrEqualTo(2);
+            assertThat(longOf(uploadPart, "ThrottledAttemptsTotal")).isEqualTo(2);
+            assertThat(longOf(uploadPart, "RequestsTotal"))
                     .as("the file's 8 parts and the one part of the If-None-Match probe of completions")
                     .isEqualTo(9);
-            assertThat((Double) MBEANS.getAttribute(uploadPart, "LatencyP50Millis"))
-                    .isPositive();
-            assertThat((Double) MBEANS.getAttribute(uploadPart, "LatencyP99Millis"))
-                    .as("a throttled part waited its backoff")
-                    .isGreaterThanOrEqualTo(500.0);
+            assertThat(longOf(uploadPart, "LatencySecondsLe_+Inf"))
+                    .as("every part's latency in the histogram")
+                    .isEqualTo(9);
+            assertThat(longOf(uploadPart, "LatencySecondsLe_0.25"))
+                    .as("the two throttled parts waited their backoff (at least 500 ms) and are not in le=0.25")
+                    .isLessThanOrEqualTo(7);
+            assertThat((Double) MBEANS.getAttribute(uploadPart, "LatencySecondsTotal"))
+                    .isGreaterThanOrEqualTo(1.0);
 
             byte[] read = new byte[data.length];
             try (InputStream in = fs.open(file)) {
@@ -109,8 +112,8 @@ class MetricsMBeansTest {
                 }
             }
             assertThat(Arrays.equals(read, data)).isTrue();
-            assertThat(longOf(name, "BytesDownloaded")).isGreaterThanOrEqualTo(data.length);
-            assertThat(longOf(getObject, "Requests")).isPositive();
+            assertThat(longOf(name, "DownloadedBytesTotal")).isGreaterThanOrEqualTo(data.length);
+            assertThat(longOf(getObject, "RequestsTotal")).isPositive();
             assertThat(longOf(name, "PeakReadAheadBytes"))
                     .as("the sequential read took read-ahead windows")
                     .isPositive();
@@ -121,7 +124,7 @@ class MetricsMBeansTest {
             s3a.create(URI.create("s3a://" + SharedS3ProxyTarget.bucket() + "/"));
             ObjectName hadoopName = fileSystemBean("s3a", proxy);
             assertThat(MBEANS.isRegistered(hadoopName)).isTrue();
-            assertThat(longOf(hadoopName, "BytesUploaded"))
+            assertThat(longOf(hadoopName, "UploadedBytesTotal"))
                     .as("s3a:// has its own clients")
                     .isZero();
 

@@ -9,6 +9,7 @@ import dev.flinks3.transfer.UploadStreams;
 import dev.flinks3.transfer.WriteCondition;
 import dev.flinks3.transfer.aws.S3Errors;
 import dev.flinks3.transfer.aws.SseDecorator;
+import dev.flinks3.transfer.options.S3Options;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -116,7 +117,8 @@ public final class TransferManagerUploads implements UploadStreams {
                     && engine.metrics().bytesUploaded() > 0
                     && !checksumWarning.getAndSet(true)) {
                 LOG.warn("This S3 server has not shown that it checks x-amz-checksum-crc32c, and the Transfer"
-                        + " Manager on the CRT-based S3 client (s3.client: crt) cannot send Content-MD5 with its"
+                        + " Manager on the CRT-based S3 client (" + S3Options.CLIENT.key()
+                        + ": crt) cannot send Content-MD5 with its"
                         + " parts: files written through FileSystem.create() are uploaded by the plugin's"
                         + " multipart engine instead, with Content-MD5.");
             }
@@ -125,9 +127,11 @@ public final class TransferManagerUploads implements UploadStreams {
         if (condition == WriteCondition.IF_NONE_MATCH && !engine.completionHonoursNoOverwrite(target)) {
             if (!noOverwriteWarning.getAndSet(true)) {
                 LOG.warn("This S3 server is not known to honour If-None-Match: * on CompleteMultipartUpload"
-                        + " (s3.conditional-writes.enabled: false, or a probe found it ignored): files created"
+                        + " (" + S3Options.CONDITIONAL_WRITES_ENABLED.key()
+                        + ": false, or a probe found it ignored): files created"
                         + " with WriteMode.NO_OVERWRITE are uploaded by the plugin's multipart engine, which"
-                        + " checks the key with a HEAD, instead of the Transfer Manager (s3.client: crt).");
+                        + " checks the key with a HEAD, instead of the Transfer Manager (" + S3Options.CLIENT.key()
+                        + ": crt).");
             }
             return false;
         }
@@ -149,7 +153,8 @@ public final class TransferManagerUploads implements UploadStreams {
         if (!unusable) {
             unusable = true;
             LOG.warn(
-                    "The Transfer Manager on the CRT-based S3 client (s3.client: crt) cannot upload to this S3"
+                    "The Transfer Manager on the CRT-based S3 client (" + S3Options.CLIENT.key()
+                            + ": crt) cannot upload to this S3"
                             + " server ({}): streams from FileSystem.create() are uploaded by the plugin's multipart"
                             + " engine from now on",
                     refused.getMessage());

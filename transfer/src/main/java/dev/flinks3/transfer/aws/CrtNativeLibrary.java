@@ -1,5 +1,6 @@
 package dev.flinks3.transfer.aws;
 
+import dev.flinks3.transfer.options.S3Options;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,9 +38,11 @@ public final class CrtNativeLibrary {
         if (WARNED.compareAndSet(false, true)) {
             LOG.warn(
                     "The AWS CRT native library could not be loaded ({}); S3 requests use the Netty HTTP client"
-                            + " instead of 's3.http-client: crt'. If the temp directory does not allow executables"
+                            + " instead of '" + S3Options.HTTP_CLIENT.key()
+                            + ": crt'. If the temp directory does not allow executables"
                             + " (noexec), point the system property {} at a directory that does, e.g."
-                            + " -D{}=/opt/flink/crt; set 's3.http-client: netty' to choose Netty without this"
+                            + " -D{}=/opt/flink/crt; set '" + S3Options.HTTP_CLIENT.key()
+                            + ": netty' to choose Netty without this"
                             + " warning.",
                     describe(failure),
                     LIB_DIR_PROPERTY,

@@ -1,6 +1,7 @@
 package dev.flinks3.transfer.aws;
 
 import dev.flinks3.transfer.S3Location;
+import dev.flinks3.transfer.options.S3Options;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -56,12 +57,12 @@ final class RefusedRequestHints {
     static final Duration MAX_SKEW = Duration.ofMinutes(15);
 
     static final String SIGNATURE_HINT = "The server computed another signature for the request: the secret key"
-            + " does not belong to the access key id (s3.access-key and s3.secret-key, or what the credentials"
-            + " provider returned), or something between this process and the server changed a signed part of the"
-            + " request (a proxy rewriting the path, the Host header or other headers)";
-    static final String ACCESS_KEY_HINT = "The server does not know the access key id: check s3.access-key (or"
-            + " what the credentials provider returned) and that the endpoint (s3.endpoint) is the server the key"
-            + " was made for";
+            + " does not belong to the access key id (" + S3Options.ACCESS_KEY.key() + " and "
+            + S3Options.SECRET_KEY.key() + ", or what the credentials provider returned), or something between this"
+            + " process and the server changed a signed part of the request (a proxy rewriting the path, the Host header or other headers)";
+    static final String ACCESS_KEY_HINT = "The server does not know the access key id: check "
+            + S3Options.ACCESS_KEY.key() + " (or what the credentials provider returned) and that the endpoint ("
+            + S3Options.ENDPOINT.key() + ") is the server the key was made for";
 
     private static final Pattern EXPECTED_REGION = Pattern.compile("expecting '([a-z0-9-]+)'");
     private static final Pattern REGION_ELEMENT = Pattern.compile("<Region>([a-z0-9-]+)</Region>");
@@ -71,6 +72,11 @@ final class RefusedRequestHints {
             DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
 
     private RefusedRequestHints() {}
+
+    /** The key of the region without its {@code s3.} prefix, as a per-bucket key ends. */
+    private static String regionSuffix() {
+        return S3Options.REGION.key().substring("s3.".length());
+    }
 
     /**
      * The hint for an answer refusing the request for its credentials, signature, time or region, or {@code
@@ -86,10 +92,11 @@ final class RefusedRequestHints {
         if (region != null) {
             String bucket = bucket(location);
             return "The bucket is in region '" + region + "' (the server says so), not in the region requests are"
-                    + " signed for: set s3.region: " + region
+                    + " signed for: set " + S3Options.REGION.key() + ": " + region
                     + (bucket == null
                             ? ""
-                            : " (for this bucket alone: s3.bucket." + bucket + ".region: " + region + ")");
+                            : " (for this bucket alone: s3.bucket." + bucket + "." + regionSuffix() + ": " + region
+                                    + ")");
         }
         if ("RequestTimeTooSkewed".equals(code)) {
             return clockSkew(e);

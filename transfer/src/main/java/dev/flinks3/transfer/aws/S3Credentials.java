@@ -1,6 +1,7 @@
 package dev.flinks3.transfer.aws;
 
 import dev.flinks3.transfer.CredentialSettings;
+import dev.flinks3.transfer.options.S3Options;
 import java.io.Closeable;
 import java.io.IOException;
 import java.lang.reflect.Constructor;
@@ -16,6 +17,7 @@ import software.amazon.awssdk.auth.credentials.AwsCredentialsProviderChain;
 import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.useragent.BusinessMetricFeatureId;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.sts.StsClient;
 import software.amazon.awssdk.services.sts.auth.StsAssumeRoleCredentialsProvider;
@@ -42,7 +44,7 @@ public final class S3Credentials implements Closeable {
     private static final String SDK_PACKAGE = String.join(".", "software", "amazon", "awssdk") + ".";
 
     /** How messages name a configured provider class: with the configuration key users set it under. */
-    private static final String PROVIDER = "credentials provider class (fs.s3.aws.credentials.provider) ";
+    private static final String PROVIDER = "credentials provider class (" + S3Options.CREDENTIALS_PROVIDER.key() + ") ";
 
     private final AwsCredentialsProvider provider;
     private final Closer owned;
@@ -99,6 +101,49 @@ public final class S3Credentials implements Closeable {
     /** The provider to sign S3 requests with. */
     public AwsCredentialsProvider provider() {
         return provider;
+    }
+
+    /**
+     * Resolves the credentials, as the first request would (the providers keep what they resolved), and names
+     * where they came from: the configured source ({@link #toString()}) and the source the SDK reports, e.g.
+     * {@code the default credentials chain (resolved by CREDENTIALS_STS_ASSUME_ROLE_WEB_ID)}; or why none
+     * resolved. Never shows a key. Does not retry beyond what the providers do; may send a request (instance
+     * metadata, STS) and so take as long as the first request's credentials would.
+     */
+    public String resolvedSource() {
+        try {
+            AwsCredentials resolved = provider.resolveCredentials();
+            return description
+                    + resolved.providerName()
+                            .map(name -> " (resolved by " + sourceNames(name) + ")")
+                            .orElse(" (resolved)");
+        } catch (RuntimeException e) {
+            return description + " (not resolved: " + e.getMessage() + ")";
+        }
+    }
+
+    /**
+     * The names of the SDK's credential source codes: the SDK reports where credentials came from as its
+     * business-metric codes ({@code "g"} for environment variables), separated by commas where one source
+     * built on another; its enum of those codes names them. A code it does not know stays as it is.
+     */
+    static String sourceNames(String providerName) {
+        List<String> names = new ArrayList<>();
+        for (String code : providerName.split(",")) {
+            String trimmed = code.trim();
+            String name = trimmed;
+            try {
+                for (BusinessMetricFeatureId feature : BusinessMetricFeatureId.values()) {
+                    if (feature.value().equals(trimmed) && feature.name().startsWith("CREDENTIALS_")) {
+                        name = feature.name();
+                    }
+                }
+            } catch (LinkageError e) {
+                // an SDK without the enum: the code it is
+            }
+            names.add(name);
+        }
+        return String.join(", ", names);
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.flinks3.transfer.aws;
 import dev.flinks3.transfer.Futures;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.S3RequestException;
+import dev.flinks3.transfer.options.S3Options;
 import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -35,12 +36,12 @@ import software.amazon.awssdk.awscore.exception.AwsServiceException;
  * </table>
  *
  * <p>When a server rejects a flexible checksum, aws-chunked encoding or a conditional write, the
- * message names the configuration key ({@code s3.checksum-validation.enabled},
- * {@code s3.chunked-encoding.enabled}, {@code s3.conditional-writes.enabled}); when it rejects
- * server-side encryption, it names {@code s3.sse.type}; an expired or invalid session token
- * ({@code ExpiredToken}, {@code InvalidToken}) names the delegation token renewal and {@code
- * s3.session-token}; a store that completes only uploads of parts of one size (R2's {@code InvalidPart})
- * names {@code s3.upload.uniform-parts}. An answer refusing who signed the request, where or when (access
+ * message names the configuration key ({@link S3Options#CHECKSUM_VALIDATION_ENABLED}, {@link
+ * S3Options#CHUNKED_ENCODING_ENABLED}, {@link S3Options#CONDITIONAL_WRITES_ENABLED}); when it rejects
+ * server-side encryption, it names {@link S3Options#SSE_TYPE}; an expired or invalid session token
+ * ({@code ExpiredToken}, {@code InvalidToken}) names the delegation token renewal and {@link
+ * S3Options#SESSION_TOKEN}; a store that completes only uploads of parts of one size (R2's {@code InvalidPart})
+ * names {@link S3Options#UNIFORM_PARTS}. An answer refusing who signed the request, where or when (access
  * denied, with the IAM action of the operation; a HEAD refused for want of {@code s3:ListBucket}; a
  * signature mismatch; a clock skew, with the offset; a bucket in another region, with that region) says
  * what to change ({@link RefusedRequestHints}). An answer without an S3 error code (a 400 with an empty
@@ -50,17 +51,19 @@ import software.amazon.awssdk.awscore.exception.AwsServiceException;
 public final class S3Errors {
 
     public static final String CHECKSUM_HINT = "If this S3-compatible server does not support flexible checksums"
-            + " (x-amz-checksum-*), set s3.checksum-validation.enabled: false";
+            + " (x-amz-checksum-*), set " + S3Options.CHECKSUM_VALIDATION_ENABLED.key() + ": false";
     static final String CHUNKED_HINT = "If this S3-compatible server does not support aws-chunked uploads"
-            + " (Content-Encoding: aws-chunked with a trailing checksum), set s3.chunked-encoding.enabled: false";
-    static final String ENCRYPTION_HINT =
-            "If this S3-compatible server does not support server-side encryption," + " set s3.sse.type: none";
+            + " (Content-Encoding: aws-chunked with a trailing checksum), set "
+            + S3Options.CHUNKED_ENCODING_ENABLED.key() + ": false";
+    static final String ENCRYPTION_HINT = "If this S3-compatible server does not support server-side encryption, set "
+            + S3Options.SSE_TYPE.key() + ": none";
     /** The two switches that make most S3-compatible servers take an upload they reject. */
-    private static final String FEATURE_SWITCHES = "aws-chunked uploads (set s3.chunked-encoding.enabled: false)"
-            + " or flexible checksums (set s3.checksum-validation.enabled: false)";
+    private static final String FEATURE_SWITCHES = "aws-chunked uploads (set "
+            + S3Options.CHUNKED_ENCODING_ENABLED.key() + ": false) or flexible checksums (set "
+            + S3Options.CHECKSUM_VALIDATION_ENABLED.key() + ": false)";
 
     private static final String CONDITIONAL_SWITCH =
-            ", or conditional writes (If-None-Match: *, set s3.conditional-writes.enabled: false)";
+            ", or conditional writes (If-None-Match: *, set " + S3Options.CONDITIONAL_WRITES_ENABLED.key() + ": false)";
     static final String UNNAMED_FEATURE_HINT = "The server does not implement a header of this request;"
             + " S3-compatible servers often lack " + FEATURE_SWITCHES;
     static final String UNNAMED_FEATURE_HINT_CONDITIONAL = UNNAMED_FEATURE_HINT + CONDITIONAL_SWITCH;
@@ -71,12 +74,15 @@ public final class S3Errors {
     static final String HEAD_WITHOUT_CODE_HINT = "The answer to a HEAD has no body, so it carries no S3 error code";
     static final String PAYLOAD_HASH_HINT = "The server found that the body does not match its hash, also when it"
             + " was sent again; servers that do not take aws-chunked uploads with a trailing checksum answer so"
-            + " (Ceph RGW): set s3.checksum-validation.enabled: false, or s3.chunked-encoding.enabled: false";
+            + " (Ceph RGW): set " + S3Options.CHECKSUM_VALIDATION_ENABLED.key() + ": false, or "
+            + S3Options.CHUNKED_ENCODING_ENABLED.key() + ": false";
     static final String SESSION_TOKEN_HINT = "The session token was rejected as expired or invalid: with Flink's"
             + " delegation tokens (security.delegation.token.provider.s3.enabled), the JobManager did not renew them"
-            + " in time (see its log of the S3 delegation token provider); the temporary static credentials of"
-            + " s3.session-token (with s3.access-key and s3.secret-key) must be replaced by fresh ones, or configured"
-            + " as a credentials provider that renews them (fs.s3.aws.credentials.provider, s3.assume-role.arn)";
+            + " in time (see its log of the S3 delegation token provider); the temporary static credentials of "
+            + S3Options.SESSION_TOKEN.key() + " (with " + S3Options.ACCESS_KEY.key() + " and "
+            + S3Options.SECRET_KEY.key() + ") must be replaced by fresh ones, or configured as a credentials"
+            + " provider that renews them (" + S3Options.CREDENTIALS_PROVIDER.key() + ", "
+            + S3Options.ASSUME_ROLE_ARN.key() + ")";
     static final String CONFLICT_HINT =
             "Another operation on the key raced this conditional write on every" + " attempt";
     static final String MULTIPART_CONFLICT_HINT = "Another operation on the key raced this conditional write;"
@@ -130,8 +136,8 @@ public final class S3Errors {
      * server error", "... throttling"), not the answer's HTTP status or S3 error code.
      */
     static final String CRT_ERROR_ANSWER_HINT = "The server answered with an error on every attempt; the"
-            + " CRT-based S3 client (s3.client: crt) passes on neither the HTTP status nor the S3 error code of"
-            + " such answers, s3.client: sdk reports both";
+            + " CRT-based S3 client (" + S3Options.CLIENT.key() + ": crt) passes on neither the HTTP status nor the S3"
+            + " error code of such answers, " + S3Options.CLIENT.key() + ": sdk reports both";
 
     private static final String CRT_STATUS_ERROR = "Response code indicates";
 
@@ -145,7 +151,8 @@ public final class S3Errors {
      * of the host name ({@code bucket.minio:9000}), which custom endpoints rarely resolve.
      */
     static final String UNKNOWN_HOST_HINT = "The host name does not resolve. With a custom endpoint (MinIO, Ceph,"
-            + " an appliance) set 's3.path-style-access: true': without it the bucket is put in front of the"
+            + " an appliance) set '" + S3Options.PATH_STYLE_ACCESS.key()
+            + ": true': without it the bucket is put in front of the"
             + " endpoint's host name (virtual-host addressing, bucket.host), which such servers rarely resolve";
 
     private static String unknownHostHint(Throwable failure) {
@@ -176,10 +183,11 @@ public final class S3Errors {
      * "Uploading and copying objects using multipart upload", permissions), so a key policy without it
      * lets small files (one PutObject) through and fails the large ones.
      */
-    static final String KMS_MULTIPART_HINT = "If the bucket or s3.sse.type uses SSE-KMS: multipart uploads need"
-            + " kms:GenerateDataKey and kms:Decrypt on the KMS key (a single PutObject needs only"
-            + " kms:GenerateDataKey, so small files work while large ones fail); grant both to the role or user"
-            + " in the key policy";
+    static final String KMS_MULTIPART_HINT =
+            "If the bucket or " + S3Options.SSE_TYPE.key() + " uses SSE-KMS: multipart uploads need"
+                    + " kms:GenerateDataKey and kms:Decrypt on the KMS key (a single PutObject needs only"
+                    + " kms:GenerateDataKey, so small files work while large ones fail); grant both to the role or user"
+                    + " in the key policy";
 
     /**
      * Said for a 403 InvalidObjectState of a read: the object is archived (S3 user guide, "Restoring an
@@ -187,11 +195,12 @@ public final class S3Errors {
      */
     static final String ARCHIVED_HINT = "The object is in an archive storage class (GLACIER or DEEP_ARCHIVE, or an"
             + " archive tier of INTELLIGENT_TIERING) and must be restored with RestoreObject before it can be read;"
-            + " s3.storage-class refuses those classes for what the plugin writes";
+            + " " + S3Options.STORAGE_CLASS.key() + " refuses those classes for what the plugin writes";
 
     /** What to configure when the TLS handshake failed, typically on a certificate no trusted CA signed. */
     static final String TLS_HINT = "If the server's certificate is signed by a private CA, give that CA's PEM file"
-            + " in 's3.ssl.ca-file' or a trust store holding it in the JVM's -Djavax.net.ssl.trustStore";
+            + " in '" + S3Options.SSL_CA_FILE.key()
+            + "' or a trust store holding it in the JVM's -Djavax.net.ssl.trustStore";
 
     private static String tlsHint(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
@@ -381,7 +390,7 @@ public final class S3Errors {
      */
     static final String UNIFORM_PARTS_HINT = "This store completes only uploads whose parts, but the last, all have"
             + " the same size (Cloudflare R2 answers so, also behind a custom domain or a proxy): set"
-            + " s3.upload.uniform-parts: true";
+            + " " + S3Options.UNIFORM_PARTS.key() + ": true";
 
     private static boolean isUniformPartsRefusal(AwsServiceException e) {
         String message = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);

@@ -1,5 +1,6 @@
 package dev.flinks3.transfer.sdk;
 
+import dev.flinks3.transfer.options.S3Options;
 import java.lang.reflect.Field;
 import software.amazon.awssdk.crt.io.TlsContext;
 import software.amazon.awssdk.crt.io.TlsContextOptions;
@@ -56,7 +57,9 @@ public final class CrtTrustStore {
     private static IllegalStateException unsupported(Throwable cause) {
         return new IllegalStateException(
                 "This AWS SDK's CRT HTTP client cannot be given a CA file"
-                        + " ('s3.ssl.ca-file'); use 's3.http-client: netty' with it, or the JVM trust store"
+                        + " ('" + S3Options.SSL_CA_FILE.key() + "'); use '" + S3Options.HTTP_CLIENT.key()
+                        + ": netty' with it, or"
+                        + " the JVM trust store"
                         + " (-Djavax.net.ssl.trustStore)",
                 cause);
     }

@@ -3,6 +3,7 @@ package dev.flinks3.transfer.sdk;
 import dev.flinks3.transfer.RangeRead;
 import dev.flinks3.transfer.RangeStream;
 import dev.flinks3.transfer.S3Location;
+import dev.flinks3.transfer.options.S3Options;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -52,7 +53,7 @@ import software.amazon.awssdk.utils.http.SdkHttpUtils;
  * timeout) returns {@code null} and the caller sends the same GET through the SDK's pipeline, which retries,
  * translates errors and reads what servers answer wrongly as every other request does; a throttled attempt first
  * waits the SDK's throttling backoff. A failure therefore costs one extra attempt, never a different result. The
- * attempt timeout ({@code s3.api-call-attempt-timeout}) aborts a direct attempt as it aborts the SDK's. Counted in
+ * attempt timeout ({@link S3Options#REQUEST_ATTEMPT_TIMEOUT}) aborts a direct attempt as it aborts the SDK's. Counted in
  * the {@link S3RequestMetrics} like the SDK's GetObject calls. Thread-safe.
  */
 final class DirectRangedGet {
@@ -331,7 +332,8 @@ final class DirectRangedGet {
                     "The server refused the signature of a GET of {} sent without the AWS SDK's request pipeline ({});"
                             + " positional reads and streamed ranges of this filesystem go through the SDK from now on."
                             + " If the SDK's requests are refused as well, check the credentials; if not, set"
-                            + " s3.read.direct-get.enabled: false so no read tries the direct GET first.",
+                            + " " + S3Options.DIRECT_GETS_ENABLED.key()
+                            + ": false so no read tries the direct GET first.",
                     location,
                     code);
         }

@@ -4,6 +4,7 @@ import dev.flinks3.transfer.CompletedPart;
 import dev.flinks3.transfer.Futures;
 import dev.flinks3.transfer.S3RequestException;
 import dev.flinks3.transfer.aws.S3Errors;
+import dev.flinks3.transfer.options.S3Options;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
@@ -267,8 +268,8 @@ final class FlexibleChecksums {
         }
         if (askOnGets.compareAndSet(true, false)) {
             LOG.warn(
-                    "This S3 server rejects the checksum mode of GETs: {}. GETs ask for no checksum from now on;"
-                            + " s3.checksum-validation.enabled: false sends none from the start.",
+                    "This S3 server rejects the checksum mode of GETs: {}. GETs ask for no checksum from now on;" + " "
+                            + S3Options.CHECKSUM_VALIDATION_ENABLED.key() + ": false sends none from the start.",
                     why);
         }
         return true;
@@ -298,7 +299,8 @@ final class FlexibleChecksums {
         if (mode.compareAndSet(Mode.PROBING, Mode.CONTENT_MD5)) {
             LOG.warn(
                     "This S3 server does not check flexible checksums: {}. Uploads carry Content-MD5 from now on,"
-                            + " which the server checks instead. s3.checksum-validation.enabled: false sends"
+                            + " which the server checks instead. " + S3Options.CHECKSUM_VALIDATION_ENABLED.key()
+                            + ": false sends"
                             + " Content-MD5 only from the start.",
                     why);
         }

@@ -12,13 +12,14 @@ import software.amazon.awssdk.metrics.SdkMetric;
  * What the requests of one S3 operation (e.g. {@code UploadPart}) went through: requests (API calls),
  * their HTTP attempts and retries, failed attempts by the class the AWS SDK gives them ({@link
  * CoreMetric#ERROR_TYPE}: throttling, other error answer, configured timeout, I/O, other), the latency
- * of whole requests over a {@link LatencyWindow sliding window}, and where the attempts' time went: waiting
- * for a pooled connection ({@link HttpMetric#CONCURRENCY_ACQUIRE_DURATION}), from sending to the answer's
- * first byte ({@link CoreMetric#TIME_TO_FIRST_BYTE}) and from there to its last ({@link
- * CoreMetric#TIME_TO_LAST_BYTE}), summed over attempts.
+ * of whole requests as a {@link LatencyHistogram} with fixed buckets, and where the attempts' time went:
+ * waiting for a pooled connection ({@link HttpMetric#CONCURRENCY_ACQUIRE_DURATION}), from sending to the
+ * answer's first byte ({@link CoreMetric#TIME_TO_FIRST_BYTE}) and from there to its last ({@link
+ * CoreMetric#TIME_TO_LAST_BYTE}), each as a total with the count of attempts it covers (a rate of one over
+ * the rate of the other is the mean, over any window and any number of processes).
  *
- * <p>Counted from the metric collection the SDK publishes after each call; adding to counters and one
- * ring slot allocates nothing. Thread-safe.
+ * <p>Counted from the metric collection the SDK publishes after each call; adding to counters allocates
+ * nothing. Thread-safe.
  */
 public final class OperationMetrics {
 
@@ -34,7 +35,7 @@ public final class OperationMetrics {
     private final LongAdder timedOutAttempts = new LongAdder();
     private final LongAdder ioErrorAttempts = new LongAdder();
     private final LongAdder otherErrorAttempts = new LongAdder();
-    private final LatencyWindow latency;
+    private final LatencyHistogram latency = new LatencyHistogram();
     private final LongAdder connectionWaitNanos = new LongAdder();
     private final LongAdder connectionWaits = new LongAdder();
     private final LongAdder firstByteNanos = new LongAdder();
@@ -42,9 +43,8 @@ public final class OperationMetrics {
     private final LongAdder bodyNanos = new LongAdder();
     private final LongAdder bodies = new LongAdder();
 
-    OperationMetrics(String operation, LatencyWindow latency) {
+    OperationMetrics(String operation) {
         this.operation = operation;
-        this.latency = latency;
     }
 
     /** Counts one finished API call of this operation. */
@@ -131,19 +131,8 @@ public final class OperationMetrics {
         }
     }
 
-    /** The first value of a metric in the collection or, for the HTTP client's metrics, in its children. */
     private static <T> T first(MetricCollection collection, SdkMetric<T> metric) {
-        List<T> values = collection.metricValues(metric);
-        if (!values.isEmpty()) {
-            return values.get(0);
-        }
-        for (MetricCollection child : collection.children()) {
-            T value = first(child, metric);
-            if (value != null) {
-                return value;
-            }
-        }
-        return null;
+        return HttpPoolMetrics.first(collection, metric);
     }
 
     private void countError(List<String> errorTypes) {
@@ -219,25 +208,37 @@ public final class OperationMetrics {
         return otherErrorAttempts.sum();
     }
 
-    /**
-     * Mean time an attempt waited for a pooled HTTP connection, in nanoseconds; 0 before the first
-     * attempt the HTTP client reported it for.
-     */
-    public long meanConnectionWaitNanos() {
-        return mean(connectionWaitNanos, connectionWaits);
+    /** Time attempts waited for a pooled HTTP connection, summed, in ns. */
+    public long connectionWaitNanos() {
+        return connectionWaitNanos.sum();
+    }
+
+    /** Attempts whose connection wait the HTTP client reported (those in {@link #connectionWaitNanos()}). */
+    public long connectionWaits() {
+        return connectionWaits.sum();
     }
 
     /**
-     * Mean time from an attempt's start to the first byte of its answer (request written, the server's
-     * work, the network both ways), in nanoseconds; 0 before the first answer.
+     * Time from attempts' start to the first byte of their answer (request written, the server's work, the
+     * network both ways), summed, in ns.
      */
-    public long meanTimeToFirstByteNanos() {
-        return mean(firstByteNanos, firstBytes);
+    public long timeToFirstByteNanos() {
+        return firstByteNanos.sum();
     }
 
-    /** Mean time from an answer's first byte to its last (the body's transfer), in nanoseconds; 0 before the first. */
-    public long meanBodyNanos() {
-        return mean(bodyNanos, bodies);
+    /** Answers whose first byte was timed (those in {@link #timeToFirstByteNanos()}). */
+    public long firstBytes() {
+        return firstBytes.sum();
+    }
+
+    /** Time from answers' first byte to their last (the bodies' transfer), summed, in ns. */
+    public long bodyNanos() {
+        return bodyNanos.sum();
+    }
+
+    /** Answers whose body was timed (those in {@link #bodyNanos()}). */
+    public long bodies() {
+        return bodies.sum();
     }
 
     private static long mean(LongAdder total, LongAdder count) {
@@ -245,9 +246,9 @@ public final class OperationMetrics {
         return n == 0 ? 0 : total.sum() / n;
     }
 
-    /** Latency of whole requests (all attempts and backoffs) in the sliding window. */
-    public LatencyWindow.Percentiles latency() {
-        return latency.percentiles();
+    /** Latency of whole requests (all attempts and backoffs), from the start. */
+    public LatencyHistogram.Snapshot latency() {
+        return latency.snapshot();
     }
 
     @Override
@@ -256,7 +257,7 @@ public final class OperationMetrics {
                 + " attempts, " + retries() + " retries, throttled " + throttledAttempts() + ", error answers "
                 + errorAnswerAttempts() + ", timeouts " + timedOutAttempts() + ", I/O errors " + ioErrorAttempts()
                 + ", other errors " + otherErrorAttempts() + ", latency " + latency() + ", mean connection wait "
-                + meanConnectionWaitNanos() / 1000 + " us, first byte " + meanTimeToFirstByteNanos() / 1000
-                + " us, body " + meanBodyNanos() / 1000 + " us";
+                + mean(connectionWaitNanos, connectionWaits) / 1000 + " us, first byte "
+                + mean(firstByteNanos, firstBytes) / 1000 + " us, body " + mean(bodyNanos, bodies) / 1000 + " us";
     }
 }

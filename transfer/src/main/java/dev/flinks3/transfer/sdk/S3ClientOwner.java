@@ -266,6 +266,14 @@ public final class S3ClientOwner implements Closeable {
     }
 
     /**
+     * Where this owner's credentials come from, resolving them once ({@link S3Credentials#resolvedSource()}):
+     * may send a request (instance metadata, STS); never fails, never shows a key.
+     */
+    public String credentialsSource() {
+        return credentials.resolvedSource();
+    }
+
+    /**
      * Closes the S3 client, the credentials and this owner's share of the HTTP client (and, with a
      * transport of its own, the HTTP client and the executors), in that order.
      * Requests still in flight fail, and later requests are not sent: both fail with an {@link

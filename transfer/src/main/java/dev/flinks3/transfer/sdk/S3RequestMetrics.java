@@ -22,7 +22,8 @@ import software.amazon.awssdk.metrics.MetricPublisher;
  * connection failure) with the backoff the retry strategy chose before each retry, split into retries
  * after throttling and after other failures, so a test can show that throttled requests wait longer
  * without measuring time. Per S3 operation it also keeps {@link OperationMetrics} (attempts by the SDK's
- * error type, latency over a sliding window), and it counts the bytes of object bodies received.
+ * error type, latency as a histogram with fixed buckets), the HTTP clients' connection pools as they
+ * reported them ({@link HttpPoolMetrics}), and it counts the bytes of object bodies received.
  *
  * <p>Registered with the client by {@link S3ClientOwner} (as metric publisher, inside the retry
  * strategy, and as the interceptor that counts body bytes); the filesystem publishes it as platform
@@ -65,6 +66,7 @@ public final class S3RequestMetrics implements MetricPublisher {
     private final Backoffs afterOtherFailures = new Backoffs();
     private final Map<String, OperationMetrics> operations;
     private final LongAdder bytesDownloaded = new LongAdder();
+    private final HttpPoolMetrics httpPools = new HttpPoolMetrics();
 
     public S3RequestMetrics() {
         for (S3RetryStrategy.Failure failure : S3RetryStrategy.Failure.values()) {
@@ -72,9 +74,9 @@ public final class S3RequestMetrics implements MetricPublisher {
         }
         Map<String, OperationMetrics> byName = new LinkedHashMap<>();
         for (String operation : OPERATIONS) {
-            byName.put(operation, new OperationMetrics(operation, new LatencyWindow()));
+            byName.put(operation, new OperationMetrics(operation));
         }
-        byName.put(OTHER_OPERATION, new OperationMetrics(OTHER_OPERATION, new LatencyWindow()));
+        byName.put(OTHER_OPERATION, new OperationMetrics(OTHER_OPERATION));
         this.operations = Collections.unmodifiableMap(byName);
     }
 
@@ -96,9 +98,12 @@ public final class S3RequestMetrics implements MetricPublisher {
                     .computeIfAbsent(operation, name -> new LongAdder())
                     .add(callRetries);
         }
-        attempts.add(apiCall.children().stream()
-                .filter(child -> ATTEMPT.equals(child.name()))
-                .count());
+        for (MetricCollection child : apiCall.children()) {
+            if (ATTEMPT.equals(child.name())) {
+                attempts.increment();
+                httpPools.record(child);
+            }
+        }
         List<String> names = apiCall.metricValues(CoreMetric.OPERATION_NAME);
         OperationMetrics operation = names.isEmpty() ? null : operations.get(names.get(0));
         (operation == null ? operations.get(OTHER_OPERATION) : operation).record(apiCall);
@@ -143,6 +148,11 @@ public final class S3RequestMetrics implements MetricPublisher {
      */
     public Map<String, OperationMetrics> operations() {
         return operations;
+    }
+
+    /** The HTTP clients' connection pools, as each reported them with its most recent request. */
+    public HttpPoolMetrics httpPools() {
+        return httpPools;
     }
 
     /** Bytes of object bodies received by GetObject requests, counted as they arrive. */

@@ -45,6 +45,46 @@ class S3CredentialsTest {
     }
 
     @Test
+    void theResolvedSourceNamesWhatTheSdkReportsAndNoKey() throws Exception {
+        CredentialSettings settings = CredentialSettings.builder()
+                .accessKey("AKIAEXAMPLE")
+                .secretKey(Secret.ofNullable(SECRET))
+                .build();
+        try (S3Credentials credentials = S3Credentials.create(settings, Region.US_EAST_1)) {
+            assertThat(credentials.resolvedSource())
+                    .isEqualTo("static keys (resolved by CREDENTIALS_CODE)")
+                    .doesNotContain("AKIAEXAMPLE", SECRET);
+        }
+    }
+
+    @Test
+    void theResolvedSourceSaysWhyNoneResolved() throws Exception {
+        CredentialSettings settings = CredentialSettings.builder()
+                .credentialsProviderClasses(List.of(NeedsNothingButFails.class.getName()))
+                .build();
+        try (S3Credentials credentials = S3Credentials.create(settings, Region.US_EAST_1)) {
+            assertThat(credentials.resolvedSource())
+                    .startsWith("providers [" + NeedsNothingButFails.class.getName() + "] (not resolved: ")
+                    .contains("no credentials here");
+        }
+    }
+
+    @Test
+    void theSdksSourceCodesAreNamedAndUnknownOnesKept() {
+        assertThat(S3Credentials.sourceNames("g")).isEqualTo("CREDENTIALS_ENV_VARS");
+        assertThat(S3Credentials.sourceNames("n,i")).isEqualTo("CREDENTIALS_PROFILE, CREDENTIALS_STS_ASSUME_ROLE");
+        assertThat(S3Credentials.sourceNames("not-a-code")).isEqualTo("not-a-code");
+    }
+
+    /** A provider that resolves nothing. */
+    public static final class NeedsNothingButFails implements AwsCredentialsProvider {
+        @Override
+        public AwsCredentials resolveCredentials() {
+            throw new IllegalStateException("no credentials here");
+        }
+    }
+
+    @Test
     void staticKeysComeFirst() {
         CredentialSettings settings = CredentialSettings.builder()
                 .accessKey("AKIAEXAMPLE")

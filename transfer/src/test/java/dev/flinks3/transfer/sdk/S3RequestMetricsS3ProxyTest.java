@@ -102,10 +102,10 @@ class S3RequestMetricsS3ProxyTest {
                     .isEqualTo(2);
             assertThat(putObject.otherErrorAttempts() + putObject.ioErrorAttempts() + putObject.timedOutAttempts())
                     .isZero();
-            assertThat(putObject.latency().samples()).isEqualTo(3);
-            assertThat(putObject.latency().maxNanos())
+            assertThat(putObject.latency().count()).isEqualTo(3);
+            assertThat(putObject.latency().sumSeconds())
                     .as("the throttled put waited its backoff")
-                    .isGreaterThanOrEqualTo(S3RetryStrategy.THROTTLING_BASE_DELAY_MS / 2 * 1_000_000);
+                    .isGreaterThanOrEqualTo(S3RetryStrategy.THROTTLING_BASE_DELAY_MS / 2 / 1000.0);
         }
     }
 
@@ -178,10 +178,18 @@ class S3RequestMetricsS3ProxyTest {
             }
 
             OperationMetrics get = own.requestMetrics().operations().get("GetObject");
-            assertThat(get.meanTimeToFirstByteNanos()).isPositive();
-            assertThat(get.meanBodyNanos()).isPositive();
-            assertThat(get.meanConnectionWaitNanos()).isNotNegative();
+            assertThat(get.firstBytes()).isPositive();
+            assertThat(get.timeToFirstByteNanos()).isPositive();
+            assertThat(get.bodies()).isPositive();
+            assertThat(get.bodyNanos()).isPositive();
+            assertThat(get.connectionWaitNanos()).isNotNegative();
             assertThat(get.toString()).contains("first byte").contains("body");
+            // The asynchronous client's pool as it reported it with the last request, within its maximum.
+            HttpPoolMetrics.Pool pool = own.requestMetrics().httpPools().async();
+            assertThat(pool.client()).isNotEqualTo("none");
+            assertThat(pool.max()).isPositive();
+            assertThat(pool.leased()).isBetween(0, pool.max());
+            assertThat(pool.idle()).isBetween(0, pool.max());
         }
     }
 

@@ -93,11 +93,21 @@ class S3RequestMetricsTest {
         assertThat(uploadPart.timedOutAttempts()).isEqualTo(1);
         assertThat(uploadPart.ioErrorAttempts()).isEqualTo(2);
         assertThat(uploadPart.otherErrorAttempts()).isZero();
-        assertThat(uploadPart.latency().samples()).isEqualTo(3);
-        assertThat(uploadPart.latency().p50Nanos())
-                .isEqualTo(Duration.ofMillis(40).toNanos());
-        assertThat(uploadPart.latency().maxNanos())
-                .isEqualTo(Duration.ofMillis(90).toNanos());
+        // Buckets: 10 ms in le=0.01, 40 ms in le=0.05, 90 ms in le=0.1 (cumulative, as Prometheus' le).
+        LatencyHistogram.Snapshot latency = uploadPart.latency();
+        assertThat(latency.count()).isEqualTo(3);
+        assertThat(latency.cumulativeCount(LatencyHistogram.BOUNDS_SECONDS.indexOf(0.005)))
+                .isZero();
+        assertThat(latency.cumulativeCount(LatencyHistogram.BOUNDS_SECONDS.indexOf(0.01)))
+                .isEqualTo(1);
+        assertThat(latency.cumulativeCount(LatencyHistogram.BOUNDS_SECONDS.indexOf(0.05)))
+                .isEqualTo(2);
+        assertThat(latency.cumulativeCount(LatencyHistogram.BOUNDS_SECONDS.indexOf(0.1)))
+                .isEqualTo(3);
+        assertThat(latency.cumulativeCount(LatencyHistogram.BOUNDS_SECONDS.size()))
+                .isEqualTo(3);
+        assertThat(latency.sumSeconds()).isCloseTo(0.140, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(latency.upperBoundSeconds(0.5)).isEqualTo(0.05);
         assertThat(metrics.operations().get("HeadObject").otherErrorAttempts()).isEqualTo(1);
         assertThat(metrics.operations().get(S3RequestMetrics.OTHER_OPERATION).requests())
                 .isEqualTo(1);

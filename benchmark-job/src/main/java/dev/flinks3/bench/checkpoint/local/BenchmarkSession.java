@@ -148,9 +148,7 @@ public final class BenchmarkSession {
         List<ContenderResult> results = new ArrayList<>();
         // Read before pinning: a pinned process sees only the server's core.
         Machine machine = Machine.current();
-        // Runs are released when they end, so the server holds one run's checkpoints (incremental ones share
-        // files across checkpoints, a restored job checkpoints again) and the parts of uploads in progress.
-        long storedBytes = 6 * job.expectedStateBytes() + (1L << 30);
+        long storedBytes = ServerHeap.storedBytes(job);
         ServerStorage storage = !s3.embedded()
                 ? null
                 : s3.serverMode() == ServerMode.BENCHMARK

@@ -7,6 +7,7 @@ import dev.flinks3.bench.common.Contender;
 import dev.flinks3.bench.common.ContenderConfiguration;
 import dev.flinks3.bench.common.CpuPinning;
 import dev.flinks3.bench.common.ServerStorage;
+import dev.flinks3.testserver.ServerMode;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
@@ -16,6 +17,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
@@ -80,7 +82,9 @@ public final class SessionOptions {
     String serverStorage;
 
     /**
-     * Checks the job's and the S3 target's options, runs every contender and writes the results and report.
+     * Checks the job's and the S3 target's options, runs every contender and writes the results and report. With
+     * the embedded server in {@code --server-mode benchmark}, a JVM whose heap cannot hold the server's objects
+     * runs the command again in one whose heap can ({@link ServerHeap}).
      *
      * @param mode {@code local} or {@code compare}, in the default output folder's name
      * @return the exit code: 0 when every contender's run succeeded, else 1
@@ -96,6 +100,12 @@ public final class SessionOptions {
             CpuPinning pinning,
             CommandSpec spec)
             throws Exception {
+        if (s3.embedded() && s3.serverMode() == ServerMode.BENCHMARK) {
+            OptionalInt rerun = ServerHeap.rerunIfTooSmall(job, System.out);
+            if (rerun.isPresent()) {
+                return rerun.getAsInt();
+            }
+        }
         BenchmarkResults results = session(mode, job, s3, contenderNames, rounds, warmUp, pinning, spec)
                 .run();
         return results.contenders().stream().allMatch(ContenderResult::succeeded) ? 0 : 1;

@@ -45,20 +45,21 @@ public final class PluginMBeans {
         long peakBuffered = 0;
         long peakReadAhead = 0;
         for (ObjectName name : fileSystems) {
-            sums[0] += number(name, "Requests");
-            sums[1] += number(name, "FailedRequests");
-            sums[2] += number(name, "Retries");
-            sums[3] += number(name, "ThrottledAttempts");
-            sums[4] += number(name, "TimedOutAttempts");
-            sums[5] += number(name, "BytesUploaded");
-            sums[6] += number(name, "BytesDownloaded");
-            sums[7] += number(name, "BackPressureBlockedMillis");
+            sums[0] += number(name, "RequestsTotal");
+            sums[1] += number(name, "FailedRequestsTotal");
+            sums[2] += number(name, "RetriesTotal");
+            sums[3] += number(name, "ThrottledAttemptsTotal");
+            sums[4] += number(name, "TimedOutAttemptsTotal");
+            sums[5] += number(name, "UploadedBytesTotal");
+            sums[6] += number(name, "DownloadedBytesTotal");
+            sums[7] += Math.round(
+                    ((Number) server.getAttribute(name, "BackPressureBlockedSecondsTotal")).doubleValue() * 1000);
             peakBuffered = Math.max(peakBuffered, number(name, "PeakBufferedBytes"));
             peakReadAhead = Math.max(peakReadAhead, number(name, "PeakReadAheadBytes"));
         }
         Map<String, Long> byOperation = new TreeMap<>();
         for (ObjectName name : server.queryNames(new ObjectName(DOMAIN + ":type=S3Operation,*"), null)) {
-            long requests = number(name, "Requests");
+            long requests = number(name, "RequestsTotal");
             if (requests > 0) {
                 byOperation.merge(name.getKeyProperty("operation"), requests, Long::sum);
             }

@@ -3,6 +3,7 @@ package dev.flinks3.bench.checkpoint.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flinks3.bench.checkpoint.results.BenchmarkResults;
+import dev.flinks3.bench.common.Contender;
 import dev.flinks3.bench.common.Json;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -10,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -59,16 +61,9 @@ record LocalModeProcess(int exitCode, String console, BenchmarkResults results) 
                 process.exitValue(), console, Json.read(output.resolve("results.json"), BenchmarkResults.class));
     }
 
-    /** The shaded plugin jar the flink-s3-fs-native module builds (classifier {@code plugin}). */
+    /** The plugin jar the plugin module builds. */
     static Path ourPluginJar() throws IOException {
-        Path target = Path.of("..", "flink-s3-fs-native", "target");
-        try (Stream<Path> files = Files.list(target)) {
-            return files.filter(f -> f.getFileName().toString().endsWith("-plugin.jar"))
-                    .findFirst()
-                    .orElseThrow(() -> new IllegalStateException(
-                            "no *-plugin.jar in " + target.toAbsolutePath() + ": build flink-s3-fs-native first"))
-                    .toAbsolutePath();
-        }
+        return Contender.resolve(Contender.OURS, Map.of(), Path.of("..")).jar();
     }
 
     /** Deletes {@code root} and everything under it, if it exists. */

@@ -20,7 +20,7 @@ class MarkdownReportTest {
 
     private static RunDescription run() {
         Map<String, String> jars = new LinkedHashMap<>();
-        jars.put("ours", "flinks3-flink-s3-fs-native-0.1.0-SNAPSHOT.jar");
+        jars.put("ours", "flinks3-s3-fs-0.1.0-SNAPSHOT.jar");
         jars.put("native", "flink-s3-fs-native-2.3.0.jar");
         return new RunDescription(
                 "java FsBenchmarkMain --profile wan",
