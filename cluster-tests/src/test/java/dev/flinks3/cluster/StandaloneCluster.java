@@ -1,5 +1,6 @@
 package dev.flinks3.cluster;
 
+import dev.flinks3.bench.common.FlinkJvmOptions;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -41,26 +42,8 @@ final class StandaloneCluster implements AutoCloseable {
 
     private static final String PROMETHEUS_PORT = "metrics.reporter.prom.port";
 
-    /**
-     * The JVM options of {@code env.java.opts.all} in the {@code config.yaml} Flink's distribution ships,
-     * which its scripts pass to every Flink JVM: Flink's serializers need these packages open on Java 17+.
-     */
-    static final List<String> FLINK_JAVA_OPTIONS = List.of(
-            "--add-exports=java.base/sun.net.util=ALL-UNNAMED",
-            "--add-exports=java.rmi/sun.rmi.registry=ALL-UNNAMED",
-            "--add-exports=java.security.jgss/sun.security.krb5=ALL-UNNAMED",
-            "--add-opens=java.base/java.lang=ALL-UNNAMED",
-            "--add-opens=java.base/java.net=ALL-UNNAMED",
-            "--add-opens=java.base/java.io=ALL-UNNAMED",
-            "--add-opens=java.base/java.nio=ALL-UNNAMED",
-            "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
-            "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
-            "--add-opens=java.base/java.text=ALL-UNNAMED",
-            "--add-opens=java.base/java.time=ALL-UNNAMED",
-            "--add-opens=java.base/java.util=ALL-UNNAMED",
-            "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
-            "--add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED",
-            "--add-opens=java.base/java.util.concurrent.locks=ALL-UNNAMED");
+    /** The JVM options Flink's scripts pass to every Flink JVM (one list, the soak's process cluster uses it too). */
+    static final List<String> FLINK_JAVA_OPTIONS = FlinkJvmOptions.MODULE_ACCESS;
 
     private final FlinkDistribution flink;
     private final Path home;

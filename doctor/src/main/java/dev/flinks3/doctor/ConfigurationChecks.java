@@ -63,7 +63,8 @@ final class ConfigurationChecks {
                     SECTION,
                     "s3 options",
                     "no s3.* option is set: the plugin runs on its defaults and the AWS default chains",
-                    "set " + S3ConfigOptions.ENDPOINT.key() + ", " + S3ConfigOptions.REGION.key() + " and credentials in config.yaml unless the defaults are meant"));
+                    "set " + S3ConfigOptions.ENDPOINT.key() + ", " + S3ConfigOptions.REGION.key()
+                            + " and credentials in config.yaml unless the defaults are meant"));
         }
         SortedSet<String> unknown = UnknownKeys.unknown(keys.keySet());
         for (String key : unknown) {

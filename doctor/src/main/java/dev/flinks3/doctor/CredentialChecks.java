@@ -44,7 +44,8 @@ final class CredentialChecks {
                     SECTION,
                     "provider",
                     "no credentials resolved: " + e.getMessage(),
-                    "set " + S3ConfigOptions.ACCESS_KEY.key() + " and " + S3ConfigOptions.SECRET_KEY.key() + ", or give the pod a role (IRSA: the service account's"
+                    "set " + S3ConfigOptions.ACCESS_KEY.key() + " and " + S3ConfigOptions.SECRET_KEY.key()
+                            + ", or give the pod a role (IRSA: the service account's"
                             + " eks.amazonaws.com/role-arn annotation; EKS Pod Identity: an association for the service"
                             + " account), or " + S3ConfigOptions.CREDENTIALS_PROVIDER.key()));
             return Optional.empty();
@@ -62,8 +63,9 @@ final class CredentialChecks {
                             SECTION,
                             "session expiry",
                             "the session credentials expire at " + expiry.get() + " (in " + left.toMinutes() + " min)",
-                            "static session credentials (" + S3ConfigOptions.SESSION_TOKEN.key() + ") are not renewed: use a provider that"
-                                    + " refreshes them (IRSA, Pod Identity, " + S3ConfigOptions.ASSUME_ROLE_ARN.key() + ")"));
+                            "static session credentials (" + S3ConfigOptions.SESSION_TOKEN.key()
+                                    + ") are not renewed: use a provider that" + " refreshes them (IRSA, Pod Identity, "
+                                    + S3ConfigOptions.ASSUME_ROLE_ARN.key() + ")"));
                 } else {
                     report.add(Check.ok(
                             SECTION,

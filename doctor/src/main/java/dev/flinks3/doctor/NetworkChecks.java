@@ -65,7 +65,8 @@ final class NetworkChecks {
                     SECTION,
                     "dns",
                     endpoint.getHost() + " does not resolve",
-                    "check " + S3ConfigOptions.ENDPOINT.key() + " (and " + S3ConfigOptions.PATH_STYLE_ACCESS.key() + ": a virtual-host name is <bucket>.<host>)"));
+                    "check " + S3ConfigOptions.ENDPOINT.key() + " (and " + S3ConfigOptions.PATH_STYLE_ACCESS.key()
+                            + ": a virtual-host name is <bucket>.<host>)"));
             return;
         }
         HttpProxy proxy = settings.client().proxy();
@@ -81,7 +82,11 @@ final class NetworkChecks {
             try {
                 tls = Optional.of(sslContext(settings));
             } catch (GeneralSecurityException | IOException | RuntimeException e) {
-                report.add(Check.failure(SECTION, "tls", "cannot load the trusted CAs: " + e, "check " + S3ConfigOptions.SSL_CA_FILE.key()));
+                report.add(Check.failure(
+                        SECTION,
+                        "tls",
+                        "cannot load the trusted CAs: " + e,
+                        "check " + S3ConfigOptions.SSL_CA_FILE.key()));
                 return;
             }
         }
@@ -106,7 +111,9 @@ final class NetworkChecks {
                         SECTION,
                         "tls",
                         chain(((HttpsURLConnection) connection).getServerCertificates())
-                                + (settings.client().sslCaFile() == null ? "" : "; trusted with " + S3ConfigOptions.SSL_CA_FILE.key())));
+                                + (settings.client().sslCaFile() == null
+                                        ? ""
+                                        : "; trusted with " + S3ConfigOptions.SSL_CA_FILE.key())));
             } else {
                 report.add(Check.ok(SECTION, "tls", "none: plain HTTP to " + endpoint));
             }
@@ -123,7 +130,8 @@ final class NetworkChecks {
                     SECTION,
                     "connect",
                     "no answer from " + endpoint + ": " + e,
-                    "check " + S3ConfigOptions.ENDPOINT.key() + ", the network path (security groups, NetworkPolicy) and s3.proxy.*"));
+                    "check " + S3ConfigOptions.ENDPOINT.key()
+                            + ", the network path (security groups, NetworkPolicy) and s3.proxy.*"));
         }
     }
 

@@ -155,7 +155,10 @@ final class StoreProbes {
     /** The plugin's own finding from its first upload answers: does the server check x-amz-checksum-crc32c? */
     private void checksumHeader() {
         if (!settings.client().checksumsEnabled()) {
-            report.add(Check.ok(SECTION, "checksum header", "not sent (" + S3ConfigOptions.CHECKSUM_VALIDATION_ENABLED.key() + ": false)"));
+            report.add(Check.ok(
+                    SECTION,
+                    "checksum header",
+                    "not sent (" + S3ConfigOptions.CHECKSUM_VALIDATION_ENABLED.key() + ": false)"));
         } else if (client.checksFlexibleChecksums()) {
             report.add(Check.ok(
                     SECTION,
@@ -167,7 +170,8 @@ final class StoreProbes {
                     "checksum header",
                     "the server ignored or refused x-amz-checksum-crc32c: the plugin verifies uploads with Content-MD5"
                             + " instead (after one refused request where the server refuses the header)",
-                    S3ConfigOptions.CHECKSUM_VALIDATION_ENABLED.key() + ": false sends Content-MD5 from the first request"));
+                    S3ConfigOptions.CHECKSUM_VALIDATION_ENABLED.key()
+                            + ": false sends Content-MD5 from the first request"));
         }
     }
 
@@ -309,7 +313,8 @@ final class StoreProbes {
                                         SECTION,
                                         "ListMultipartUploads",
                                         "the open upload is not listed",
-                                        "abandoned uploads cannot be found and purged (" + S3ConfigOptions.MULTIPART_PURGE_AGE.key() + "): add a bucket"
+                                        "abandoned uploads cannot be found and purged ("
+                                                + S3ConfigOptions.MULTIPART_PURGE_AGE.key() + "): add a bucket"
                                                 + " lifecycle rule that aborts incomplete uploads"));
             } catch (IOException e) {
                 report.add(failed("ListMultipartUploads", "s3:ListBucketMultipartUploads", e));
@@ -348,7 +353,8 @@ final class StoreProbes {
                         "If-None-Match: * is ignored on " + ignored + ": the plugin checks with a HEAD before those"
                                 + " commits instead, which leaves a short race between two writers of one key",
                         settings.upload().conditionalWritesEnabled()
-                                ? S3ConfigOptions.CONDITIONAL_WRITES_ENABLED.key() + ": false skips the probe; nothing else to change"
+                                ? S3ConfigOptions.CONDITIONAL_WRITES_ENABLED.key()
+                                        + ": false skips the probe; nothing else to change"
                                 : "none (" + S3ConfigOptions.CONDITIONAL_WRITES_ENABLED.key() + " is already false)"));
             }
         } catch (IOException e) {
@@ -442,7 +448,11 @@ final class StoreProbes {
                     + (head.ssekmsKeyId() == null ? "" : " with key " + head.ssekmsKeyId());
             boolean wantsKms = configured.contains("KMS");
             if (wantsKms && (stored == null || !stored.startsWith("aws:kms"))) {
-                report.add(Check.failure(SECTION, "SSE", detail, "the store did not apply SSE-KMS: check " + S3ConfigOptions.SSE_TYPE.key()));
+                report.add(Check.failure(
+                        SECTION,
+                        "SSE",
+                        detail,
+                        "the store did not apply SSE-KMS: check " + S3ConfigOptions.SSE_TYPE.key()));
             } else {
                 report.add(Check.ok(SECTION, "SSE", detail));
             }

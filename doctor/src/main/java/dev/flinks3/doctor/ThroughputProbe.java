@@ -106,7 +106,8 @@ final class ThroughputProbe {
             advice.add("the store is faster with more connections: keep several parts in flight per stream"
                     + " (" + S3ConfigOptions.MAX_PARTS_IN_FLIGHT.key() + ", now "
                     + settings.upload().maxPartsInFlightPerStream()
-                    + ") and " + S3ConfigOptions.MAX_CONNECTIONS.key() + " (now " + settings.client().maxConnections()
+                    + ") and " + S3ConfigOptions.MAX_CONNECTIONS.key() + " (now "
+                    + settings.client().maxConnections()
                     + ") at least slots x parts in flight");
         } else {
             advice.add("one connection already takes what the store gives: more connections will not speed up a"
@@ -117,8 +118,8 @@ final class ThroughputProbe {
         if (headMs > 20) {
             advice.add(String.format(
                     Locale.ROOT,
-                    "a %.0f ms round trip makes small reads expensive: a larger"
-                            + " " + S3ConfigOptions.READ_AHEAD_SIZE.key() + " keeps sequential reads streaming",
+                    "a %.0f ms round trip makes small reads expensive: a larger" + " "
+                            + S3ConfigOptions.READ_AHEAD_SIZE.key() + " keeps sequential reads streaming",
                     headMs));
         }
         return String.join("; ", advice);

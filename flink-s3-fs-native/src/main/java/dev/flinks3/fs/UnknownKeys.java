@@ -89,7 +89,7 @@ public final class UnknownKeys {
                     "Configuration keys {} are not read by the flinks3 S3 filesystem and have no effect: a typo,"
                             + " a renamed key, or a key of another S3 plugin that this one does not take. The keys it"
                             + " reads, with the spellings of Flink's native, Hadoop and Presto S3 plugins, are listed in"
-                            + " its README.",
+                            + " docs/configuration.md.",
                     fresh);
         }
     }

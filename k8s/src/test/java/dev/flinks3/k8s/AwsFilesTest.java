@@ -66,7 +66,7 @@ class AwsFilesTest {
      * One rule per checkpoint and savepoint directory of each deployment (the base FlinkDeployment's
      * {@code s3://BUCKET/DEPLOYMENT/...}, DEPLOYMENT the variant's name), and none wider: a rule on the
      * whole bucket, or on a prefix a FileSink writes under, would abort the multipart uploads of in-progress
-     * part files that the RecoverableWriter persisted (README, "Incomplete multipart uploads").
+     * part files that the RecoverableWriter persisted (docs/operations.md, "Incomplete multipart uploads").
      */
     @Test
     void lifecycleAbortsIncompleteUploadsAfterOneDayOnlyUnderTheCheckpointAndSavepointDirectories() {

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The top of this JVM's live-object class histogram ({@code jcmd <pid> GC.class_histogram}, which collects first),
+ * The top of a JVM's live-object class histogram ({@code jcmd <pid> GC.class_histogram}, which collects first),
  * written at moments of a soak so a heap that grew can be attributed to the classes that grew.
  */
 final class ClassHistogram {
@@ -18,14 +18,14 @@ final class ClassHistogram {
 
     private ClassHistogram() {}
 
-    /** Writes the top {@value #LINES} lines to {@code file}; a failure is one line of the run, not an error. */
-    static void write(Path file, RunEvents events) {
+    /**
+     * Writes the top {@value #LINES} lines of process {@code pid}'s histogram to {@code file}; a failure is one line
+     * of the run, not an error.
+     */
+    static void write(Path file, long pid, RunEvents events) {
         Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
         try {
-            Process process = new ProcessBuilder(
-                            jcmd.toString(),
-                            Long.toString(ProcessHandle.current().pid()),
-                            "GC.class_histogram")
+            Process process = new ProcessBuilder(jcmd.toString(), Long.toString(pid), "GC.class_histogram")
                     .redirectErrorStream(true)
                     .start();
             List<String> lines = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8)

@@ -1,30 +1,23 @@
 package dev.flinks3.bench.soak;
 
 import dev.flinks3.bench.checkpoint.job.DurationConverter;
-import dev.flinks3.bench.checkpoint.job.JobAccumulators;
 import dev.flinks3.bench.checkpoint.job.JobParameters;
-import dev.flinks3.bench.checkpoint.job.LargeStateGeneratorJob;
 import dev.flinks3.bench.checkpoint.local.ContenderJvmOptions;
 import dev.flinks3.bench.checkpoint.local.LocalFlinkCluster;
 import dev.flinks3.bench.checkpoint.rest.FlinkRestClient;
 import dev.flinks3.bench.checkpoint.results.ContenderResult;
 import dev.flinks3.bench.checkpoint.results.PluginMBeans;
 import dev.flinks3.bench.checkpoint.results.PluginMetrics;
-import dev.flinks3.bench.checkpoint.results.RestoreResult;
 import dev.flinks3.bench.checkpoint.results.RunResult;
-import dev.flinks3.bench.checkpoint.run.BenchmarkRun;
-import dev.flinks3.bench.checkpoint.run.JobLauncher;
-import dev.flinks3.bench.checkpoint.run.JobWatch;
 import dev.flinks3.bench.checkpoint.run.RunEvents;
 import dev.flinks3.bench.checkpoint.run.RunOutcome;
-import dev.flinks3.bench.checkpoint.stats.CheckpointStats;
-import dev.flinks3.bench.checkpoint.stats.CheckpointStatsCollector;
 import dev.flinks3.bench.common.Json;
 import dev.flinks3.bench.common.PluginInfo;
 import dev.flinks3.bench.common.ProcessMeter;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -36,47 +29,36 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.apache.flink.api.common.serialization.SimpleStringEncoder;
+import org.apache.flink.configuration.ConfigConstants;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.MemorySize;
-import org.apache.flink.configuration.RestartStrategyOptions;
-import org.apache.flink.connector.file.sink.FileSink;
-import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.plugin.PluginManager;
 import org.apache.flink.core.plugin.PluginUtils;
-import org.apache.flink.streaming.api.functions.sink.filesystem.rollingpolicies.OnCheckpointRollingPolicy;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import tools.jackson.databind.JsonNode;
 
 /**
  * One soak run in a JVM of its own, started by {@link SoakCommand} through the local runner's session (the same
- * arguments as {@code run-contender}, and the soak's after them). Loads the one plugin under
- * {@code $FLINK_PLUGINS_DIR}, starts a MiniCluster, and runs the job (RocksDB state, checkpoints to
- * {@code --checkpoint-dir}, and a FileSink of the processed record indices under {@code <checkpoint-dir>/sink})
- * with restarts allowed, until every record is in the state; meanwhile it samples this JVM
- * ({@link SoakSampler}) and, every {@code --kill-interval}, stops the TaskManager while a checkpoint is in progress
- * ({@link LocalFlinkCluster#replaceTaskManager}) and waits for the job to restore from its latest checkpoint and
- * verify it. At the end: a checkpoint after the last record, the job cancelled, a restore from that checkpoint
- * verified against the {@link ExpectedState}, every record checked exactly once in the sink's committed files
- * ({@link SinkVerification}), and the multipart uploads left at the server counted. Writes a
- * {@link ContenderResult} to {@code --result} and a {@link SoakOutcome} to {@code --soak-result}.
+ * arguments as {@code run-contender}, and the soak's after them). Loads the one plugin under {@code
+ * $FLINK_PLUGINS_DIR} (for its own reads of the sink's files), starts the {@link SoakCluster} (a MiniCluster in this
+ * JVM, or JobManager and TaskManager processes of a Flink installation with the same plugins folder) and runs the
+ * soak's {@link SoakJob}s with restarts allowed, until every record is in every job's state. Meanwhile it samples
+ * every Flink process ({@link SoakSampler}) and the uploads open at the server ({@link ServerUploads}), and every
+ * {@code --kill-interval} stops a TaskManager while the main job's checkpoint is in progress and waits for every job
+ * to restore from its latest checkpoint and verify it. At the end: a checkpoint after the last record, the jobs
+ * cancelled, a restore of each job's last checkpoint verified against its {@link ExpectedState}, every record checked
+ * exactly once in the sink's committed files ({@link SinkVerification}), and the multipart uploads left at the server
+ * counted. Writes a {@link ContenderResult} (the main job's) to {@code --result} and a {@link SoakOutcome} to {@code
+ * --soak-result}.
  */
 @Command(name = "run-soak", hidden = true, description = "Runs one soak in this JVM (started by soak).")
 public final class RunSoakCommand implements Callable<Integer> {
 
     private static final Duration POLL = Duration.ofMillis(500);
     private static final Duration RECOVERY_TIMEOUT = Duration.ofMinutes(5);
-    private static final String KILL_DESCRIPTION =
-            "MiniCluster.terminateTaskManager(the running one) while a checkpoint was in"
-                    + " progress, then MiniCluster.startTaskManager() with the same slots: the TaskExecutor closes, its tasks"
-                    + " are cancelled (their streams closed or abandoned mid-upload) and the JobManager restarts the job from"
-                    + " its latest completed checkpoint (fixed-delay restarts, 1 s). The TaskManager shares the JVM with the"
-                    + " JobManager and the plugin, so its process and the plugin's S3 clients live on: a TaskManager lost to"
-                    + " the cluster, not a process killed with SIGKILL.";
 
     @Mixin
     JobParameters job = new JobParameters();
@@ -99,16 +81,25 @@ public final class RunSoakCommand implements Callable<Integer> {
     @Option(names = "--delete-objects", defaultValue = "false", arity = "1")
     boolean deleteObjects;
 
+    @Option(names = "--flink-home")
+    Path flinkHome;
+
+    @Option(names = "--task-managers", defaultValue = "2")
+    int taskManagers;
+
+    @Option(names = "--cluster-jvm-option")
+    List<String> clusterJvmOptions = new ArrayList<>();
+
+    @Option(names = "--forst-job", defaultValue = "false", arity = "1")
+    boolean forStJob;
+
     private final List<SoakSample> samples = Collections.synchronizedList(new ArrayList<>());
+    private final List<ServerSample> server = Collections.synchronizedList(new ArrayList<>());
     private final List<SoakOutcome.Kill> kills = Collections.synchronizedList(new ArrayList<>());
-    private final Map<Long, SoakOutcome.Checkpoint> checkpoints =
-            Collections.synchronizedMap(new java.util.TreeMap<>());
-    private PluginInfo plugin;
-    private String liveDigest = "";
-    private SinkVerification sink;
+    private final List<SoakJob> jobs = new ArrayList<>();
+    private String stopDescription = "none";
     private SoakOutcome.UploadsAtEnd uploadsAtEnd;
-    private ExpectedState expected;
-    private long soakEnd;
+    private volatile long soakEnd;
 
     @Override
     public Integer call() throws Exception {
@@ -122,25 +113,32 @@ public final class RunSoakCommand implements Callable<Integer> {
         Configuration conf = Configuration.fromMap(entries);
         Path tmp = run.tmpDir();
         conf.set(CoreOptions.TMP_DIRS, tmp.toAbsolutePath().toString());
-        plugin = PluginInfo.notLoaded(run.contender(), run.pluginJar());
-        events.line("computing the expected state of " + job.totalRecords() + " records");
-        expected = ExpectedState.of(job);
-        RunOutcome outcome = RunOutcome.of(() -> loadAndRun(conf, entries, tmp, events));
+        PluginInfo[] plugin = {PluginInfo.notLoaded(run.contender(), run.pluginJar())};
+        RunOutcome outcome = RunOutcome.of(() -> {
+            PluginManager plugins = PluginUtils.createPluginManagerFromRootFolder(conf);
+            FileSystem.initialize(conf, plugins);
+            plugin[0] = PluginInfo.loaded(run.contender(), run.pluginJar(), run.checkpointDirectory());
+            events.line("plugin " + plugin[0].jar() + " " + plugin[0].version() + ": served by "
+                    + plugin[0].fileSystemClass());
+            return runSoak(conf, entries, tmp, plugins, events);
+        });
         if (outcome.failed()) {
             events.line("FAILED: " + outcome.error());
         }
         ProcessMeter.Sample jvm = meter.stop();
         meter.close();
         PluginMetrics metrics = null;
-        try {
-            metrics = PluginMBeans.platform().read();
-        } catch (Exception e) {
-            events.line("could not read the plugin's metrics MBeans: " + e);
+        if (flinkHome == null) {
+            try {
+                metrics = PluginMBeans.platform().read();
+            } catch (Exception e) {
+                events.line("could not read the plugin's metrics MBeans: " + e);
+            }
         }
         Json.write(
                 run.resultFile(),
                 new ContenderResult(
-                        plugin,
+                        plugin[0],
                         run.round(),
                         outcome.run(),
                         outcome.error(),
@@ -160,199 +158,188 @@ public final class RunSoakCommand implements Callable<Integer> {
         synchronized (samples) {
             samplesNow = List.copyOf(samples);
         }
-        List<SoakOutcome.Checkpoint> checkpointsNow;
-        synchronized (checkpoints) {
-            checkpointsNow = new ArrayList<>(checkpoints.values());
+        List<ServerSample> serverNow;
+        synchronized (server) {
+            serverNow = List.copyOf(server);
         }
         List<SoakOutcome.Kill> killsNow;
         synchronized (kills) {
             killsNow = List.copyOf(kills);
         }
-        return new SoakOutcome(
-                samplesNow,
-                checkpointsNow,
-                killsNow,
-                expected.keys(),
-                hex(expected.digest()),
-                liveDigest,
-                sink,
-                uploadsAtEnd,
-                killInterval.isZero() ? "none" : KILL_DESCRIPTION,
-                error,
-                soakEnd);
+        List<SoakOutcome.JobOutcome> jobsNow = new ArrayList<>();
+        synchronized (jobs) {
+            jobs.forEach(j -> jobsNow.add(j.outcome()));
+        }
+        return new SoakOutcome(samplesNow, serverNow, jobsNow, killsNow, uploadsAtEnd, stopDescription, error, soakEnd);
     }
 
-    private void sampleAndSave(SoakSampler sampler) {
-        samples.add(sampler.sample());
+    private void sampleAndSave(SoakCluster cluster, SoakSampler sampler, ServerUploads uploads) {
         try {
+            for (SampledProcess process : cluster.processes()) {
+                samples.add(sampler.sample(process));
+            }
+            server.add(uploads.sample());
             Json.write(soakResultFile, outcome("in progress: the run did not reach its end checks"));
         } catch (IOException | RuntimeException e) {
             // The next sample writes again; the end writes the final outcome.
         }
     }
 
-    private RunResult loadAndRun(Configuration conf, Map<String, String> entries, Path tmp, RunEvents events)
+    private RunResult runSoak(
+            Configuration conf, Map<String, String> entries, Path tmp, PluginManager plugins, RunEvents events)
             throws Exception {
-        PluginManager plugins = PluginUtils.createPluginManagerFromRootFolder(conf);
-        FileSystem.initialize(conf, plugins);
-        plugin = PluginInfo.loaded(run.contender(), run.pluginJar(), run.checkpointDirectory());
-        events.line("plugin " + plugin.jar() + " " + plugin.version() + ": served by " + plugin.fileSystemClass());
         String bucket = run.checkpointDirectory().getHost();
         String prefix = run.checkpointDirectory().getPath().replaceAll("^/+", "") + "/";
         URI endpoint = URI.create(entries.getOrDefault("s3.endpoint", "https://s3.amazonaws.com"));
         int port = endpoint.getPort() > 0 ? endpoint.getPort() : "https".equals(endpoint.getScheme()) ? 443 : 80;
+        List<JobParameters> parameters = new ArrayList<>(List.of(job));
+        if (forStJob) {
+            parameters.add(SoakCommand.forStJob(job));
+        }
+        int slots = parameters.stream().mapToInt(JobParameters::parallelism).sum();
         try (ServerUploads uploads = new ServerUploads(entries, bucket, prefix);
-                LocalFlinkCluster cluster = LocalFlinkCluster.start(
-                        conf,
-                        Math.max(job.parallelism(), run.restoreParallelism()),
-                        MemorySize.parse(run.managedMemory()),
-                        plugins)) {
-            SoakSampler sampler = new SoakSampler(port, List.of(tmp), SoakSampler.TEMPORARY_FILE_MIN_AGE, () -> {
-                try {
-                    return uploads.openUploadKeys().size();
-                } catch (RuntimeException e) {
-                    return -1;
+                SoakCluster cluster = startCluster(conf, entries, tmp, plugins, parameters, slots, events)) {
+            stopDescription = killInterval.isZero() ? "none" : cluster.stopDescription();
+            FlinkRestClient rest = new FlinkRestClient(cluster.restAddress());
+            synchronized (jobs) {
+                for (JobParameters p : parameters) {
+                    boolean main = jobs.isEmpty();
+                    jobs.add(new SoakJob(
+                            main ? "main" : "forst",
+                            p,
+                            run.checkpointDirectory().toString(),
+                            main,
+                            cluster.environments(),
+                            rest));
                 }
-            });
+            }
+            SoakSampler sampler = new SoakSampler(port, SoakSampler.TEMPORARY_FILE_MIN_AGE);
             ScheduledExecutorService sampling = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread thread = new Thread(r, "soak-sampler");
                 thread.setDaemon(true);
                 return thread;
             });
             sampling.scheduleAtFixedRate(
-                    () -> sampleAndSave(sampler), 0, sampleInterval.toMillis(), TimeUnit.MILLISECONDS);
+                    () -> sampleAndSave(cluster, sampler, uploads),
+                    0,
+                    sampleInterval.toMillis(),
+                    TimeUnit.MILLISECONDS);
             try {
-                return runJob(cluster, uploads, prefix, events);
+                return runJobs(cluster, rest, uploads, prefix, events);
             } finally {
                 sampling.shutdown();
                 sampling.awaitTermination(1, TimeUnit.MINUTES);
-                samples.add(sampler.sample());
             }
         }
     }
 
-    private RunResult runJob(LocalFlinkCluster cluster, ServerUploads uploads, String prefix, RunEvents events)
+    private SoakCluster startCluster(
+            Configuration conf,
+            Map<String, String> entries,
+            Path tmp,
+            PluginManager plugins,
+            List<JobParameters> parameters,
+            int slots,
+            RunEvents events)
             throws Exception {
-        Configuration jobConf = LargeStateGeneratorJob.configuration(
-                job, run.checkpointDirectory().toString());
-        // A stopped TaskManager is a failure the job must recover from, as in production.
-        jobConf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-        jobConf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, Integer.MAX_VALUE);
-        jobConf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofSeconds(1));
-        String sinkDir = run.checkpointDirectory().toString().replaceAll("/+$", "") + "/sink";
-        JobLauncher launcher = new JobLauncher(
-                cluster.environments(),
-                jobConf,
-                job,
-                stream -> stream.sinkTo(FileSink.forRowFormat(
-                                        new org.apache.flink.core.fs.Path(sinkDir), new SimpleStringEncoder<Long>())
-                                .withRollingPolicy(OnCheckpointRollingPolicy.build())
-                                .build())
-                        .name("file-sink")
-                        .uid("file-sink"));
-        FlinkRestClient rest = new FlinkRestClient(cluster.restAddress());
+        if (flinkHome == null) {
+            return new MiniSoakCluster(
+                    LocalFlinkCluster.start(conf, slots, MemorySize.parse(run.managedMemory()), plugins), List.of(tmp));
+        }
+        String pluginsRoot = System.getenv(ConfigConstants.ENV_FLINK_PLUGINS_DIR);
+        if (pluginsRoot == null) {
+            throw new IllegalStateException(ConfigConstants.ENV_FLINK_PLUGINS_DIR + " is not set: run-soak is started"
+                    + " by soak with the contender's plugins folder");
+        }
+        Map<String, String> configuration = new java.util.LinkedHashMap<>(entries);
+        configuration.put("taskmanager.memory.managed.size", run.managedMemory());
+        int slotsPerTaskManager = (int) Math.ceil((double) slots / taskManagers);
+        return ProcessCluster.start(
+                new ProcessCluster.Settings(
+                        flinkHome,
+                        Path.of(pluginsRoot),
+                        run.workDir().resolve("cluster"),
+                        configuration,
+                        taskManagers,
+                        slotsPerTaskManager,
+                        clusterJvmOptions,
+                        List.of(jobJar())),
+                events);
+    }
+
+    /** The jar holding the job's classes: this jar, which the TaskManagers load the job from. */
+    private static Path jobJar() throws URISyntaxException {
+        return Path.of(SoakJob.class
+                .getProtectionDomain()
+                .getCodeSource()
+                .getLocation()
+                .toURI());
+    }
+
+    private RunResult runJobs(
+            SoakCluster cluster, FlinkRestClient rest, ServerUploads uploads, String prefix, RunEvents events)
+            throws Exception {
         long start = System.nanoTime();
         long startMillis = System.currentTimeMillis();
-        JobClient client = launcher.submit(job.parallelism(), null);
-        JobWatch watch = new JobWatch(rest, client.getJobID().toString());
-        events.line("submitted job " + watch.jobId() + ": " + job + "; FileSink to " + sinkDir);
-        CheckpointStatsCollector collector = new CheckpointStatsCollector(rest, watch.jobId(), checkpoint -> {
-            checkpoints.put(
-                    checkpoint.id(),
-                    new SoakOutcome.Checkpoint(
-                            checkpoint.id(),
-                            checkpoint.completed(),
-                            checkpoint.triggerTimestamp(),
-                            checkpoint.endToEndDurationMs(),
-                            checkpoint.failureMessage()));
-            if (!checkpoint.completed()) {
-                events.line(CheckpointStatsCollector.describe(checkpoint));
-            }
-        });
+        for (SoakJob soakJob : jobs) {
+            soakJob.submit(events);
+        }
+        SoakJob main = jobs.get(0);
         Duration limit = job.duration().multipliedBy(3).plusMinutes(10);
         long nextKill = killInterval.isZero() ? Long.MAX_VALUE : start + killInterval.toNanos();
         long nextProgress = start;
-        long lastCheckpointNeeded = -1;
         while (true) {
             Thread.sleep(POLL.toMillis());
-            JsonNode state = watch.job();
-            watch.requireAlive(state);
-            collector.poll();
-            Map<String, String> accumulators = watch.accumulators();
-            long digest = watch.accumulator(accumulators, JobAccumulators.STATE_DIGEST);
-            long keys = watch.accumulator(accumulators, JobAccumulators.KEYS_CREATED)
-                    + watch.accumulator(accumulators, JobAccumulators.RESTORE_VERIFIED_KEYS);
+            boolean done = true;
+            for (SoakJob soakJob : jobs) {
+                done &= soakJob.poll(events);
+            }
             long now = System.nanoTime();
             if (now >= nextProgress) {
-                events.line(String.format(
-                        "soak %d s: %d checkpoints completed, %d failed, %d TaskManagers stopped, %d samples",
-                        (now - start) / 1_000_000_000L,
-                        collector.checkpoints().stream()
-                                .filter(CheckpointStats::completed)
-                                .count(),
-                        collector.checkpoints().stream()
-                                .filter(c -> !c.completed())
-                                .count(),
-                        kills.size(),
-                        samples.size()));
+                StringBuilder line = new StringBuilder(String.format(
+                        "soak %d s: %d TaskManagers stopped, %d samples",
+                        (now - start) / 1_000_000_000L, kills.size(), samples.size()));
+                for (SoakJob soakJob : jobs) {
+                    long[] counts = soakJob.checkpointCounts();
+                    line.append("; ")
+                            .append(soakJob.name())
+                            .append(": ")
+                            .append(counts[0])
+                            .append(" checkpoints completed, ")
+                            .append(counts[1])
+                            .append(" failed");
+                }
+                events.line(line.toString());
                 nextProgress = now + Duration.ofMinutes(1).toNanos();
             }
-            // A stop before the first completed checkpoint would restart the job from nothing: no restore to verify.
-            if (lastCheckpointNeeded < 0
-                    && now >= nextKill
-                    && collector.latestCompleted().isPresent()) {
+            if (done) {
+                break;
+            }
+            // Each job must have checkpointed since the last stop's restore: else the stop restores nothing new.
+            if (now >= nextKill && jobs.stream().allMatch(SoakJob::checkpointedSinceLastRestore)) {
                 if (kills.isEmpty()) {
-                    ClassHistogram.write(histogramFile("first-stop"), events);
+                    histograms(cluster, "first-stop", events);
                 }
-                kills.add(killDuringCheckpoint(cluster, rest, watch, events));
+                kills.add(stopDuringCheckpoint(cluster, main, uploads, events));
                 nextKill = System.nanoTime() + killInterval.toNanos();
                 continue;
             }
-            if (lastCheckpointNeeded < 0 && digest == expected.digest() && keys == expected.keys()) {
-                // Every record is in the state; a checkpoint triggered from now on holds them all, and the one
-                // after it has surely committed the sink's last part files.
-                Thread.sleep(rest.refreshIntervalMs() + POLL.toMillis());
-                collector.poll();
-                lastCheckpointNeeded = collector.highestIdSeen() + 2;
-                liveDigest = hex(digest);
-                events.line("every record is in the state (digest " + liveDigest + "); waiting for checkpoint "
-                        + lastCheckpointNeeded);
-            }
-            long latest = collector.latestCompleted().map(CheckpointStats::id).orElse(0L);
-            if (lastCheckpointNeeded > 0 && latest >= lastCheckpointNeeded) {
-                break;
-            }
             if (now - start > limit.toNanos()) {
-                liveDigest = hex(digest);
-                throw new IllegalStateException("the job's state did not reach the expected digest "
-                        + hex(expected.digest()) + " (" + expected.keys() + " keys) in " + limit.toMinutes()
-                        + " min: digest " + hex(digest) + ", " + keys + " keys");
+                throw new IllegalStateException(
+                        "the jobs did not reach their expected state digests in " + limit.toMinutes() + " min");
             }
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         soakEnd = System.currentTimeMillis();
-        ClassHistogram.write(histogramFile("end"), events);
-        client.cancel().get(2, TimeUnit.MINUTES);
-        while (!"CANCELED".equals(watch.job().path("state").asString(""))) {
-            Thread.sleep(POLL.toMillis());
+        histograms(cluster, "end", events);
+        for (SoakJob soakJob : jobs) {
+            soakJob.cancel();
         }
-        Thread.sleep(rest.refreshIntervalMs() + POLL.toMillis());
-        collector.poll();
-        CheckpointStats last = collector.latestCompleted().orElseThrow();
-        RestoreResult restore = new BenchmarkRun(launcher, rest, events)
-                .restore(last, expected.keys(), expected.digest(), job.parallelism());
-        sink = SinkVerification.of(new org.apache.flink.core.fs.Path(sinkDir), job.totalRecords());
-        events.line(String.format(
-                "sink: %,d of %,d records in %d committed part files, %d duplicates, %d missing (%s)",
-                sink.distinct(),
-                sink.expected(),
-                sink.partFiles(),
-                sink.duplicates(),
-                sink.missing(),
-                sink.exactlyOnce() ? "exactly once" : "NOT exactly once"));
+        for (SoakJob soakJob : jobs) {
+            soakJob.verifyAtEnd(events);
+        }
         List<String> open = uploads.openUploadKeys();
-        long sinkUploads =
-                open.stream().filter(k -> k.startsWith(prefix + "sink/")).count();
+        long sinkUploads = open.stream().filter(k -> k.contains("/sink/")).count();
         uploadsAtEnd = new SoakOutcome.UploadsAtEnd(
                 open.size() - sinkUploads, sinkUploads, open.subList(0, Math.min(20, open.size())));
         events.line("multipart uploads open at the server under " + prefix + ": " + open.size());
@@ -361,25 +348,26 @@ public final class RunSoakCommand implements Callable<Integer> {
             events.line("deleted what the run left under " + prefix + ": " + deleted[0] + " uploads aborted, "
                     + deleted[1] + " objects deleted");
         }
-        List<CheckpointStats> all = collector.checkpoints().stream()
-                .filter(c -> c.id() <= last.id())
-                .toList();
+        SoakJob.Result result = main.result();
         return new RunResult(
-                watch.jobId(),
+                main.jobId(),
                 startMillis,
-                job.totalRecords(),
-                sink.distinct(),
-                expected.keys(),
-                liveDigest,
+                main.parameters().totalRecords(),
+                result.recordsInSink(),
+                main.expectedKeys(),
+                main.liveDigest(),
                 seconds,
                 seconds,
-                all,
-                restore);
+                result.checkpoints(),
+                main.finalRestore());
     }
 
-    /** Waits (up to two checkpoint intervals) for a checkpoint in progress, stops the TaskManager, awaits the restore. */
-    private SoakOutcome.Kill killDuringCheckpoint(
-            LocalFlinkCluster cluster, FlinkRestClient rest, JobWatch watch, RunEvents events) throws Exception {
+    /**
+     * Waits (up to two checkpoint intervals) for a checkpoint of the main job in progress, stops a TaskManager,
+     * remembers the uploads open at the server then, and awaits every job's restore and its verification.
+     */
+    private SoakOutcome.Kill stopDuringCheckpoint(
+            SoakCluster cluster, SoakJob main, ServerUploads uploads, RunEvents events) throws Exception {
         long waitUntil = System.nanoTime()
                 + job.checkpointInterval()
                         .plus(job.minPause())
@@ -388,52 +376,59 @@ public final class RunSoakCommand implements Callable<Integer> {
                         .toNanos();
         long inProgress = 0;
         while (System.nanoTime() < waitUntil) {
-            inProgress = checkpointInProgress(rest.checkpoints(watch.jobId()));
+            inProgress = main.checkpointInProgress();
             if (inProgress > 0) {
                 break;
             }
             Thread.sleep(50);
         }
-        long killedAt = System.currentTimeMillis();
-        long killedNanos = System.nanoTime();
-        cluster.replaceTaskManager();
-        events.line("TaskManager stopped" + (inProgress > 0 ? " during checkpoint " + inProgress : "")
-                + "; a new one started");
-        long deadline = killedNanos + RECOVERY_TIMEOUT.toNanos();
+        long stoppedAt = System.currentTimeMillis();
+        long stoppedNanos = System.nanoTime();
+        String stopped = cluster.stopTaskManager();
+        long openAtStop = uploads.recordStop();
+        events.line((stopped.isEmpty() ? "the MiniCluster's TaskManager" : stopped) + " stopped"
+                + (inProgress > 0 ? " during checkpoint " + inProgress : "") + "; " + openAtStop
+                + " multipart uploads open at the server");
+        long deadline = stoppedNanos + RECOVERY_TIMEOUT.toNanos();
+        long[] restored = new long[jobs.size()];
         while (System.nanoTime() < deadline) {
             Thread.sleep(POLL.toMillis());
-            JsonNode state = watch.job();
-            watch.requireAlive(state);
-            JsonNode restored = rest.checkpoints(watch.jobId()).path("latest").path("restored");
-            long restoredAt = restored.path("restore_timestamp").asLong(0);
-            Map<String, String> accumulators = watch.accumulators();
-            if (restoredAt >= killedAt
-                    && "RUNNING".equals(state.path("state").asString(""))
-                    && watch.accumulator(accumulators, JobAccumulators.RESTORE_VERIFIED_SUBTASKS)
-                            >= job.parallelism()) {
-                long recoveryMs = (System.nanoTime() - killedNanos) / 1_000_000;
-                long restoredId = restored.path("id").asLong(0);
-                events.line(
-                        "restored checkpoint " + restoredId + " and verified it " + recoveryMs + " ms after the stop");
-                return new SoakOutcome.Kill(killedAt, inProgress, restoredId, recoveryMs, true);
+            boolean all = true;
+            for (int i = 0; i < jobs.size(); i++) {
+                if (restored[i] == 0) {
+                    restored[i] = jobs.get(i).restoredAndVerifiedSince(stoppedAt);
+                    jobs.get(i).restored(restored[i]);
+                }
+                all &= restored[i] > 0;
+            }
+            if (all) {
+                long recoveryMs = (System.nanoTime() - stoppedNanos) / 1_000_000;
+                events.line("every job restored (checkpoints " + java.util.Arrays.toString(restored) + ") and verified "
+                        + recoveryMs + " ms after the stop");
+                return new SoakOutcome.Kill(
+                        stoppedAt, stopped, inProgress, toList(restored), recoveryMs, true, openAtStop);
             }
         }
-        events.line("the job did not restore and verify its state within " + RECOVERY_TIMEOUT.toMinutes() + " min");
-        return new SoakOutcome.Kill(killedAt, inProgress, 0, -1, false);
+        events.line("the jobs did not restore and verify their state within " + RECOVERY_TIMEOUT.toMinutes() + " min");
+        return new SoakOutcome.Kill(stoppedAt, stopped, inProgress, toList(restored), -1, false, openAtStop);
     }
 
-    private Path histogramFile(String moment) {
+    private static List<Long> toList(long[] values) {
+        List<Long> list = new ArrayList<>();
+        for (long value : values) {
+            list.add(value);
+        }
+        return list;
+    }
+
+    /** The class histogram of every Flink process, at a moment of the soak. */
+    private void histograms(SoakCluster cluster, String moment, RunEvents events) {
         String name = soakResultFile.getFileName().toString().replaceAll("\\.json$", "");
-        return soakResultFile.resolveSibling(name + "-histogram-" + moment + ".txt");
-    }
-
-    private static long checkpointInProgress(JsonNode checkpoints) {
-        for (JsonNode entry : checkpoints.path("history")) {
-            if (CheckpointStats.IN_PROGRESS.equals(entry.path("status").asString(""))) {
-                return entry.path("id").asLong(0);
-            }
+        for (SampledProcess process : cluster.processes()) {
+            String file = name + "-histogram-" + moment
+                    + (process.name().equals(MiniSoakCluster.PROCESS) ? "" : "-" + process.name()) + ".txt";
+            ClassHistogram.write(soakResultFile.resolveSibling(file), process.pid(), events);
         }
-        return 0;
     }
 
     private Map<String, String> flinkEntries() throws IOException {
@@ -442,9 +437,5 @@ public final class RunSoakCommand implements Callable<Integer> {
             entries.putIfAbsent("s3.request.attempt-timeout", attemptTimeout.toMillis() + " ms");
         }
         return entries;
-    }
-
-    private static String hex(long digest) {
-        return String.format("%016x", digest);
     }
 }

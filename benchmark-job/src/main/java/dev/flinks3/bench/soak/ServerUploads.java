@@ -4,6 +4,8 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
@@ -19,13 +21,16 @@ import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 /**
  * The multipart uploads open at the S3 server under a prefix, read with ListMultipartUploads through an SDK client
  * of its own (one connection, not the plugin's), configured from the same {@code s3.*} settings the plugin gets.
- * Thread-safe.
+ * Remembers which uploads were open at each TaskManager stop ({@link #recordStop()}), so each later listing can say
+ * how many of its uploads a stop abandoned ({@link ServerSample}). Thread-safe.
  */
 final class ServerUploads implements AutoCloseable {
 
     private final S3Client client;
     private final String bucket;
     private final String prefix;
+    /** The ids of the uploads open at any TaskManager stop so far. */
+    private final Set<String> openAtStops = ConcurrentHashMap.newKeySet();
 
     /**
      * @param flinkConf the {@code s3.endpoint}, {@code s3.region}, {@code s3.access-key}, {@code s3.secret-key}
@@ -59,6 +64,47 @@ final class ServerUploads implements AutoCloseable {
             keys.add(upload.key());
         }
         return keys;
+    }
+
+    /**
+     * Lists the uploads open now, split by whether they were open at a stop already.
+     *
+     * @return the listing's figures; -1 for both if the server could not be listed
+     */
+    ServerSample sample() {
+        long now = System.currentTimeMillis();
+        try {
+            long open = 0;
+            long abandoned = 0;
+            for (MultipartUpload upload : openUploads()) {
+                open++;
+                if (openAtStops.contains(upload.uploadId())) {
+                    abandoned++;
+                }
+            }
+            return new ServerSample(now, open, abandoned);
+        } catch (RuntimeException e) {
+            return new ServerSample(now, -1, -1);
+        }
+    }
+
+    /**
+     * Remembers the uploads open now as open at a TaskManager stop: call right after the stop, before the jobs
+     * restart (the stopped TaskManager can start no more; the jobs' other tasks are being cancelled).
+     *
+     * @return how many uploads were open; -1 if the server could not be listed (nothing is remembered then)
+     */
+    long recordStop() {
+        try {
+            long open = 0;
+            for (MultipartUpload upload : openUploads()) {
+                openAtStops.add(upload.uploadId());
+                open++;
+            }
+            return open;
+        } catch (RuntimeException e) {
+            return -1;
+        }
     }
 
     /**

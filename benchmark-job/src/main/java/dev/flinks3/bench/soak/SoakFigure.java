@@ -1,63 +1,82 @@
 package dev.flinks3.bench.soak;
 
+import java.util.Locale;
 import java.util.function.ToLongFunction;
 
 /**
- * The figures a soak samples, each with its unit, its scale for the report and the absolute noise floor of its
- * {@link Trend} verdict (what one more thread, connection or part in flight at the moment of a sample adds).
+ * The figures a soak samples and judges: most per process ({@link SoakSample}), two at the S3 server ({@link
+ * ServerSample}). Each has its unit and its scale for the report; its limits are in {@link SoakRules}.
  */
-enum SoakFigure {
-    HEAP_AFTER_GC("heap after GC", "MB", 1e6, 16, SoakSample::heapAfterGcBytes),
-    BUFFERED("bytes in upload part buffers", "MB", 1e6, 64, SoakSample::bufferedBytes),
-    READ_AHEAD("bytes in read-ahead windows", "MB", 1e6, 16, SoakSample::readAheadBytes),
-    PARTS_IN_FLIGHT("UploadParts in flight", "parts", 1, 8, SoakSample::partsInFlight),
-    UPLOADS_BY_CLIENT(
-            "multipart uploads open (plugin's count)", "uploads", 1, 4, true, SoakSample::uploadsOpenByClient),
-    UPLOADS_AT_SERVER("multipart uploads open at the server", "uploads", 1, 4, true, SoakSample::uploadsOpenAtServer),
-    CONNECTIONS("TCP connections to the S3 endpoint", "connections", 1, 4, SoakSample::connectionsOpen),
-    THREADS("threads", "threads", 1, 4, SoakSample::threads),
-    FILE_DESCRIPTORS("open file descriptors", "descriptors", 1, 16, SoakSample::openFileDescriptors),
+public enum SoakFigure {
+    HEAP_AFTER_GC("heap after GC", "MB", 1e6, SoakSample::heapAfterGcBytes),
+    THREADS("threads", "threads", 1, SoakSample::threads),
+    FILE_DESCRIPTORS(
+            "open file descriptors (but connections to S3 and RocksDB's database files)",
+            "descriptors",
+            1,
+            SoakSample::openFileDescriptors),
+    CONNECTIONS("TCP connections to the S3 endpoint", "connections", 1, SoakSample::connectionsOpen),
+    CONNECTIONS_OUTSIDE_POOLS(
+            "TCP connections to the S3 endpoint outside the plugin's HTTP pools",
+            "connections",
+            1,
+            SoakSample::connectionsOutsidePools),
+    POOL_LEASED("HTTP pool connections leased (plugin's gauge)", "connections", 1, SoakSample::poolLeased),
+    POOL_IDLE("HTTP pool connections idle (plugin's gauge)", "connections", 1, SoakSample::poolIdle),
     TEMPORARY_FILES(
             "temporary files older than " + SoakSampler.TEMPORARY_FILE_MIN_AGE.toSeconds() + " s",
             "files",
             1,
-            4,
-            SoakSample::temporaryFiles);
+            SoakSample::temporaryFiles),
+    UPLOADS_BY_PLUGIN("multipart uploads open (plugin's count)", "uploads", 1, SoakSample::uploadsOpenByPlugin),
+    BUFFERED("bytes in upload part buffers", "MB", 1e6, SoakSample::bufferedBytes),
+    READ_AHEAD("bytes in read-ahead windows", "MB", 1e6, SoakSample::readAheadBytes),
+    PARTS_IN_FLIGHT("UploadParts in flight", "parts", 1, SoakSample::partsInFlight),
+    UPLOADS_LIVE_AT_SERVER(
+            "multipart uploads open at the server, started since the last stop",
+            "uploads",
+            1,
+            null,
+            ServerSample::live),
+    UPLOADS_ABANDONED_AT_SERVER(
+            "multipart uploads open at the server, open at a stop already (abandoned)",
+            "uploads",
+            1,
+            null,
+            ServerSample::abandoned);
 
     final String title;
     final String unit;
     final double scale;
-    final double floor;
-    /**
-     * Whether the figure may step up at each TaskManager stop (by {@link SoakReport.Bounds#uploadsPerStop()}) and
-     * is judged by {@link StopSteps}: the uploads a stopped task leaves open stay until a purge or lifecycle rule
-     * takes them.
-     */
-    final boolean stepsAtStops;
+    /** The reading of a process sample; null for a figure of the server. */
+    final ToLongFunction<SoakSample> process;
+    /** The reading of a server sample; null for a figure of a process. */
+    final ToLongFunction<ServerSample> server;
 
-    final ToLongFunction<SoakSample> reading;
-
-    SoakFigure(String title, String unit, double scale, double floor, ToLongFunction<SoakSample> reading) {
-        this(title, unit, scale, floor, false, reading);
+    SoakFigure(String title, String unit, double scale, ToLongFunction<SoakSample> process) {
+        this(title, unit, scale, process, null);
     }
 
     SoakFigure(
             String title,
             String unit,
             double scale,
-            double floor,
-            boolean stepsAtStops,
-            ToLongFunction<SoakSample> reading) {
+            ToLongFunction<SoakSample> process,
+            ToLongFunction<ServerSample> server) {
         this.title = title;
         this.unit = unit;
         this.scale = scale;
-        this.floor = floor;
-        this.stepsAtStops = stepsAtStops;
-        this.reading = reading;
+        this.process = process;
+        this.server = server;
+    }
+
+    /** Whether the S3 server's listing gives this figure, not a process. */
+    boolean atServer() {
+        return server != null;
     }
 
     /** The chart's file name. */
     String chartFile() {
-        return "soak-" + name().toLowerCase(java.util.Locale.ROOT).replace('_', '-') + ".png";
+        return "soak-" + name().toLowerCase(Locale.ROOT).replace('_', '-') + ".png";
     }
 }

@@ -3,6 +3,7 @@ package dev.flinks3.bench.soak;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -12,130 +13,142 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.function.LongSupplier;
 import java.util.stream.Stream;
-import javax.management.JMException;
-import javax.management.MBeanServer;
-import javax.management.ObjectName;
+import javax.management.MBeanServerConnection;
 
 /**
- * Reads a {@link SoakSample} of this JVM: the heap after a full collection ({@link MemoryMXBean#gc()}, then the
- * heap in use), the filesystem plugin's gauges from its platform MBeans ({@code dev.flinks3:type=S3FileSystem,*},
- * summed over its filesystem configurations), the threads, {@code /proc/self/fd}, the TCP connections to the S3
- * endpoint ({@code /proc/self/net/tcp} and {@code tcp6} entries in state ESTABLISHED whose socket is one of this
- * process's), the temporary files that outlived a minimum age and the multipart uploads open at
- * the server. Linux only for descriptors and connections (-1 elsewhere). Not thread-safe.
+ * Reads a {@link SoakSample} of one Flink process ({@link SampledProcess}): through its MBean server the heap after a
+ * full collection ({@link MemoryMXBean#gc()}, then the heap in use), its threads and the plugin's gauges ({@link
+ * PluginGauges}); from {@code /proc/<pid>} its TCP sockets to the S3 endpoint (entries of {@code /proc/<pid>/net/tcp}
+ * and {@code tcp6} whose inode is one of the process's sockets) and its other file descriptors; and the temporary files
+ * under its folders that outlived a minimum age. Linux only for descriptors and connections (-1 elsewhere).
+ * Thread-safe.
  *
- * <p>A temporary file counts once its inode is older than that age ({@link #TEMPORARY_FILE_MIN_AGE} in a soak): a full checkpoint's
- * local RocksDB snapshot ({@code .../chk-N/}, hard links of the SST files plus MANIFEST and OPTIONS) lives while
- * that checkpoint uploads and a restore's downloads while it restores, so a count of every file reads 0 or 16 by
- * chance of the moment; a file still there after that age is one nobody deleted. The age is the inode's change
- * time ({@code unix:ctime}, set when a hard link is made, where the linked SST file's modification time is that of
- * the original), the modification time where the filesystem gives no change time.
+ * <p>A temporary file counts once its inode is older than that age ({@link #TEMPORARY_FILE_MIN_AGE} in a soak): a full
+ * checkpoint's local RocksDB snapshot ({@code .../chk-N/}, hard links of the SST files plus MANIFEST and OPTIONS) lives
+ * while that checkpoint uploads and a restore's downloads while it restores, so a count of every file reads 0 or 16 by
+ * chance of the moment; a file still there after that age is one nobody deleted. The age is the inode's change time
+ * ({@code unix:ctime}, set when a hard link is made, where the linked SST file's modification time is that of the
+ * original), the modification time where the filesystem gives no change time.
  */
 final class SoakSampler {
-
-    private static final String ESTABLISHED = "01";
 
     /** How old a temporary file must be to count: longer than a checkpoint's upload or a restore takes here. */
     static final Duration TEMPORARY_FILE_MIN_AGE = Duration.ofSeconds(30);
 
-    private final MBeanServer mbeans = ManagementFactory.getPlatformMBeanServer();
+    /** RocksDB's database folder below a task's temporary folder: its SST files come and go with compaction. */
+    private static final String ROCKSDB_FOLDER = "db";
+
     private final int endpointPort;
-    private final List<Path> temporaryDirs;
     private final Duration temporaryFileMinAge;
-    private final LongSupplier uploadsAtServer;
 
     /**
      * @param endpointPort the S3 endpoint's TCP port
-     * @param temporaryDirs the folders whose files count as temporary files
      * @param temporaryFileMinAge how old a file must be to count ({@link #TEMPORARY_FILE_MIN_AGE} in a soak)
-     * @param uploadsAtServer the multipart uploads open at the server now, or -1 if they cannot be listed
      */
-    SoakSampler(
-            int endpointPort, List<Path> temporaryDirs, Duration temporaryFileMinAge, LongSupplier uploadsAtServer) {
+    SoakSampler(int endpointPort, Duration temporaryFileMinAge) {
         this.endpointPort = endpointPort;
-        this.temporaryDirs = List.copyOf(temporaryDirs);
         this.temporaryFileMinAge = temporaryFileMinAge;
-        this.uploadsAtServer = uploadsAtServer;
     }
 
-    SoakSample sample() {
-        MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
-        memory.gc();
-        long heap = memory.getHeapMemoryUsage().getUsed();
+    /** Reads {@code process} now; a figure that cannot be read is -1. */
+    SoakSample sample(SampledProcess process) {
+        MBeanServerConnection mbeans = process.mbeans();
+        long heap = -1;
+        long threads = -1;
+        try {
+            MemoryMXBean memory = ManagementFactory.newPlatformMXBeanProxy(
+                    mbeans, ManagementFactory.MEMORY_MXBEAN_NAME, MemoryMXBean.class);
+            memory.gc();
+            heap = memory.getHeapMemoryUsage().getUsed();
+            threads = ManagementFactory.newPlatformMXBeanProxy(
+                            mbeans, ManagementFactory.THREAD_MXBEAN_NAME, ThreadMXBean.class)
+                    .getThreadCount();
+        } catch (IOException | RuntimeException e) {
+            // The process is going or not yet reachable: its figures read -1 this time.
+        }
+        Path proc = Path.of("/proc", Long.toString(process.pid()));
+        Set<String> endpointSockets = endpointSockets(proc);
         return new SoakSample(
                 System.currentTimeMillis(),
+                process.name(),
+                process.generation(),
+                process.pid(),
                 heap,
-                pluginSum("BufferedBytes"),
-                pluginSum("ReadAheadBytes"),
-                pluginSum("PartsInFlight"),
-                openUploadsByClient(),
-                connectionsToEndpoint(),
-                ManagementFactory.getThreadMXBean().getThreadCount(),
-                openFileDescriptors(),
-                temporaryFiles(),
-                uploadsAtServer.getAsLong());
+                threads,
+                openFileDescriptors(
+                        proc, process.temporaryDirs(), endpointSockets == null ? Set.of() : endpointSockets),
+                endpointSockets == null ? -1 : endpointSockets.size(),
+                PluginGauges.sum(mbeans, PluginGauges.POOL_LEASED),
+                PluginGauges.sum(mbeans, PluginGauges.POOL_IDLE),
+                temporaryFiles(process.temporaryDirs()),
+                PluginGauges.uploadsOpen(mbeans),
+                PluginGauges.sum(mbeans, PluginGauges.BUFFERED),
+                PluginGauges.sum(mbeans, PluginGauges.READ_AHEAD),
+                PluginGauges.sum(mbeans, PluginGauges.PARTS_IN_FLIGHT));
     }
 
-    private long openUploadsByClient() {
-        long started = pluginSum("MultipartUploadsStartedTotal");
-        if (started < 0) {
-            return -1;
-        }
-        return started - pluginSum("MultipartUploadsCompletedTotal") - pluginSum("MultipartUploadsAbortedTotal");
-    }
-
-    /** An attribute summed over the plugin's filesystem MBeans; -1 without any. */
-    private long pluginSum(String attribute) {
-        try {
-            Set<ObjectName> names = mbeans.queryNames(new ObjectName("dev.flinks3:type=S3FileSystem,*"), null);
-            if (names.isEmpty()) {
-                return -1;
-            }
-            long sum = 0;
-            for (ObjectName name : names) {
-                sum += ((Number) mbeans.getAttribute(name, attribute)).longValue();
-            }
-            return sum;
-        } catch (JMException | RuntimeException e) {
-            return -1;
-        }
-    }
-
-    private static long openFileDescriptors() {
-        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
-            return fds.count();
+    /**
+     * Entries of {@code <proc>/fd}, except files inside a RocksDB database folder below a temporary folder and the
+     * sockets in {@code endpointSockets} (the connections to the S3 endpoint, a figure of their own).
+     */
+    static long openFileDescriptors(Path proc, List<Path> temporaryDirs, Set<String> endpointSockets) {
+        try (Stream<Path> fds = Files.list(proc.resolve("fd"))) {
+            return fds.map(SoakSampler::linkTarget)
+                    .filter(target -> !insideRocksDb(target, temporaryDirs))
+                    .filter(target -> !endpointSockets.contains(socketInode(target)))
+                    .count();
         } catch (IOException | RuntimeException e) {
             return -1;
         }
     }
 
-    /** The inodes of this process's sockets. */
-    private static Set<String> socketInodes() throws IOException {
-        Set<String> inodes = new HashSet<>();
-        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
-            for (Path fd : (Iterable<Path>) fds::iterator) {
-                try {
-                    String target = Files.readSymbolicLink(fd).toString();
-                    if (target.startsWith("socket:[")) {
-                        inodes.add(target.substring("socket:[".length(), target.length() - 1));
-                    }
-                } catch (IOException e) {
-                    // Closed since it was listed.
-                }
+    private static boolean insideRocksDb(String target, List<Path> temporaryDirs) {
+        if (!target.startsWith("/")) {
+            return false;
+        }
+        Path file = Path.of(target);
+        for (Path dir : temporaryDirs) {
+            Path absolute = dir.toAbsolutePath().normalize();
+            if (file.startsWith(absolute) && isInsideRocksDb(absolute.relativize(file))) {
+                return true;
             }
         }
-        return inodes;
+        return false;
     }
 
-    private long connectionsToEndpoint() {
+    private static String linkTarget(Path fd) {
         try {
-            Set<String> inodes = socketInodes();
+            return Files.readSymbolicLink(fd).toString();
+        } catch (IOException | RuntimeException e) {
+            return ""; // closed since it was listed
+        }
+    }
+
+    /** The inode of a {@code socket:[inode]} link target, or "" for anything else. */
+    private static String socketInode(String target) {
+        return target.startsWith("socket:[") ? target.substring("socket:[".length(), target.length() - 1) : "";
+    }
+
+    /**
+     * The inodes of the process's TCP sockets whose remote port is the endpoint's, in any state (a connection the
+     * server closed and the process still holds is one it leaked).
+     *
+     * @return the inodes, or null if they cannot be read
+     */
+    Set<String> endpointSockets(Path proc) {
+        try {
+            Set<String> inodes = new HashSet<>();
+            try (Stream<Path> fds = Files.list(proc.resolve("fd"))) {
+                fds.map(SoakSampler::linkTarget)
+                        .map(SoakSampler::socketInode)
+                        .filter(i -> !i.isEmpty())
+                        .forEach(inodes::add);
+            }
             String port = String.format(Locale.ROOT, "%04X", endpointPort);
-            long count = 0;
-            for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
-                Path path = Path.of(table);
+            Set<String> toEndpoint = new HashSet<>();
+            for (String table : List.of("tcp", "tcp6")) {
+                Path path = proc.resolve("net").resolve(table);
                 if (!Files.isReadable(path)) {
                     continue;
                 }
@@ -146,19 +159,19 @@ final class SoakSampler {
                         continue;
                     }
                     String remotePort = fields[2].substring(fields[2].indexOf(':') + 1);
-                    if (remotePort.equals(port) && ESTABLISHED.equals(fields[3]) && inodes.contains(fields[9])) {
-                        count++;
+                    if (remotePort.equals(port) && inodes.contains(fields[9])) {
+                        toEndpoint.add(fields[9]);
                     }
                 }
             }
-            return count;
+            return toEndpoint;
         } catch (IOException | RuntimeException e) {
-            return -1;
+            return null;
         }
     }
 
     /** The temporary files older than the minimum age, outside RocksDB's database folders. */
-    long temporaryFiles() {
+    long temporaryFiles(List<Path> temporaryDirs) {
         long bornBefore = System.currentTimeMillis() - temporaryFileMinAge.toMillis();
         long count = 0;
         for (Path dir : temporaryDirs) {
@@ -167,7 +180,7 @@ final class SoakSampler {
             }
             try (Stream<Path> paths = Files.walk(dir)) {
                 count += paths.filter(Files::isRegularFile)
-                        .filter(p -> !insideRocksDb(dir.relativize(p)))
+                        .filter(p -> !isInsideRocksDb(dir.relativize(p)))
                         .filter(p -> changedMillis(p) < bornBefore)
                         .count();
             } catch (IOException | RuntimeException e) {
@@ -194,9 +207,9 @@ final class SoakSampler {
         }
     }
 
-    private static boolean insideRocksDb(Path relative) {
+    private static boolean isInsideRocksDb(Path relative) {
         for (Path part : relative) {
-            if (part.toString().equals("db")) {
+            if (part.toString().equals(ROCKSDB_FOLDER)) {
                 return true;
             }
         }

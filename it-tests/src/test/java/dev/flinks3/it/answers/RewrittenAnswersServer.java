@@ -5,17 +5,23 @@ import dev.flinks3.it.S3TestTarget;
 import dev.flinks3.testserver.AnswerRewriteFilter;
 import dev.flinks3.testserver.EmbeddedS3Server;
 import dev.flinks3.testserver.RequestKind;
+import dev.flinks3.testserver.RequestRecord;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.stream.Collectors;
 import org.apache.flink.core.fs.FSDataOutputStream;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.FileSystem.WriteMode;
 import org.apache.flink.core.fs.FileSystemFactory;
 import org.apache.flink.core.fs.Path;
+import org.apache.flink.core.fs.RecoverableFsDataOutputStream;
+import org.apache.flink.core.fs.RecoverableWriter;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -76,6 +82,48 @@ final class RewrittenAnswersServer implements AutoCloseable {
         FlinkS3FileSystems.closeClients(factory);
     }
 
+    /**
+     * Refuses CompleteMultipartUpload with 400 {@code InvalidPart} when the key's UploadParts have more than
+     * one size besides the largest, as Cloudflare R2 answers uploads whose parts but the last differ in size,
+     * until the rules are cleared.
+     *
+     * @return the armed rule, whose {@code applied()} counts the refusals
+     */
+    AnswerRewriteFilter.Rule refuseUnequalParts() {
+        return answers()
+                .refuse(
+                        RequestKind.COMPLETE_MULTIPART_UPLOAD,
+                        complete -> partsDifferInSize(key(complete.getRequestURI())),
+                        AnswerRewriteFilter.ALWAYS,
+                        400,
+                        "InvalidPart",
+                        "All non-trailing parts must have the same length.");
+    }
+
+    /** The body sizes, in bytes, of the UploadParts the server received for {@code key}. */
+    List<Long> partSizes(String key) {
+        return server.requestLog().entries(RequestKind.UPLOAD_PART).stream()
+                .filter(r -> r.key().equals(key))
+                .map(RewrittenAnswersServer::bodyBytes)
+                .collect(Collectors.toList());
+    }
+
+    private boolean partsDifferInSize(String key) {
+        List<Long> sizes = partSizes(key);
+        long largest = sizes.stream().mapToLong(Long::longValue).max().orElse(0);
+        return sizes.stream().filter(size -> size != largest).count() > 1;
+    }
+
+    private static String key(String requestUri) {
+        return requestUri.substring(("/" + BUCKET + "/").length());
+    }
+
+    private static long bodyBytes(RequestRecord upload) {
+        return Long.parseLong(upload.header("x-amz-decoded-content-length")
+                .or(() -> upload.header("Content-Length"))
+                .orElseThrow());
+    }
+
     /** Requests of a kind the server received so far. */
     long count(RequestKind kind) {
         return server.requestLog().count(kind);
@@ -93,6 +141,20 @@ final class RewrittenAnswersServer implements AutoCloseable {
             in.transferTo(bytes);
             return bytes.toByteArray();
         }
+    }
+
+    /** Writes {@code before}, persists, recovers from that persist as a restarted task would, writes {@code after}, commits. */
+    static void writePersistRecoverAndCommit(FileSystem fs, Path target, byte[] before, byte[] after)
+            throws IOException {
+        RecoverableWriter writer = fs.createRecoverableWriter();
+        RecoverableFsDataOutputStream out = writer.open(target);
+        out.write(before);
+        RecoverableWriter.ResumeRecoverable persisted = out.persist();
+        out.write("lost with the failed task".getBytes(StandardCharsets.UTF_8));
+
+        RecoverableFsDataOutputStream resumed = writer.recover(persisted);
+        resumed.write(after);
+        resumed.closeForCommit().commit();
     }
 
     /** {@code size} bytes drawn from a random generator seeded with {@code seed}. */

@@ -2,25 +2,17 @@ package dev.flinks3.it.answers;
 
 import static dev.flinks3.it.answers.RewrittenAnswersServer.randomBytes;
 import static dev.flinks3.it.answers.RewrittenAnswersServer.read;
+import static dev.flinks3.it.answers.RewrittenAnswersServer.writePersistRecoverAndCommit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import dev.flinks3.testserver.AnswerRewriteFilter;
-import dev.flinks3.testserver.RequestKind;
-import dev.flinks3.testserver.RequestRecord;
-import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
-import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.FileSystemFactory;
 import org.apache.flink.core.fs.Path;
-import org.apache.flink.core.fs.RecoverableFsDataOutputStream;
-import org.apache.flink.core.fs.RecoverableWriter;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -49,14 +41,7 @@ class UniformPartsTest {
     @BeforeAll
     void start() {
         server = new RewrittenAnswersServer(true);
-        server.answers()
-                .refuse(
-                        RequestKind.COMPLETE_MULTIPART_UPLOAD,
-                        this::partsDifferInSize,
-                        AnswerRewriteFilter.ALWAYS,
-                        400,
-                        "InvalidPart",
-                        "All non-trailing parts must have the same length.");
+        server.refuseUnequalParts();
     }
 
     @AfterEach
@@ -113,40 +98,8 @@ class UniformPartsTest {
         }
     }
 
-    /** Writes {@code before}, persists, recovers from that persist as a restarted task would, writes {@code after}, commits. */
-    private static void writePersistRecoverAndCommit(FileSystem fs, Path target, byte[] before, byte[] after)
-            throws IOException {
-        RecoverableWriter writer = fs.createRecoverableWriter();
-        RecoverableFsDataOutputStream out = writer.open(target);
-        out.write(before);
-        RecoverableWriter.ResumeRecoverable persisted = out.persist();
-        out.write("lost with the failed task".getBytes(StandardCharsets.UTF_8));
-
-        RecoverableFsDataOutputStream resumed = writer.recover(persisted);
-        resumed.write(after);
-        resumed.closeForCommit().commit();
-    }
-
-    /** CompleteMultipartUpload's condition: the key's UploadParts have more than one size besides the last's. */
-    private boolean partsDifferInSize(HttpServletRequest complete) {
-        String prefix = "/" + RewrittenAnswersServer.BUCKET + "/";
-        String key = complete.getRequestURI().substring(prefix.length());
-        List<Long> sizes = partSizes(key);
-        long largest = sizes.stream().mapToLong(Long::longValue).max().orElse(0);
-        return sizes.stream().filter(size -> size != largest).count() > 1;
-    }
-
     private List<Long> partSizes(String key) {
-        return server.server().requestLog().entries(RequestKind.UPLOAD_PART).stream()
-                .filter(r -> r.key().equals(key))
-                .map(UniformPartsTest::bodyBytes)
-                .collect(Collectors.toList());
-    }
-
-    private static long bodyBytes(RequestRecord upload) {
-        return Long.parseLong(upload.header("x-amz-decoded-content-length")
-                .or(() -> upload.header("Content-Length"))
-                .orElseThrow());
+        return server.partSizes(key);
     }
 
     private Path path(String relative) {

@@ -13,7 +13,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * {@link PersistentFaultsTest}'s faults on the CRT-based S3 client ({@code s3.client: crt}): every
  * request of one kind spoilt until the operation gives up fails with an error naming the location and
- * leaves no partial object or multipart upload behind. Deviations, as README's section on the client
+ * leaves no partial object or multipart upload behind. Deviations, as docs/crt-client.md
  * says, each checked here instead of the inherited expectation:
  * <ul>
  *   <li>an error answer on every attempt that aws-c-s3 retries (500, 503) reaches the plugin without its HTTP status or S3

@@ -16,7 +16,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * {@link TransientFaultsTest}'s faults on the CRT-based S3 client ({@code s3.client: crt}), whose
- * retries are aws-c-s3's own. Deviations, as the README says: the request metrics count no retries
+ * retries are aws-c-s3's own. Deviations, as docs/crt-client.md says: the request metrics count no retries
  * (the client takes no metric publisher), so only the outcome is checked; aws-c-s3 does not retry a
  * 429 TooManyRequests, nor an XML answer (ListObjectsV2, DeleteObjects) whose body is cut short, so
  * those fail with the server's answer instead of succeeding.

@@ -170,8 +170,8 @@ public final class S3Options {
                             + " aws-c-s3, which signs, retries and checksums in native code; streams from create()"
                             + " larger than one part go up through the S3 Transfer Manager on it, the other engines"
                             + " run on it as they are). With crt, 's3.http-client', the retry delays, the request"
-                            + " timeouts, the request metrics and 's3.ssl.ca-file' do not apply; see the README's"
-                            + " section on the CRT-based S3 client.");
+                            + " timeouts, the request metrics and 's3.ssl.ca-file' do not apply; see"
+                            + " docs/crt-client.md.");
 
     public static final Option<ClientSettings.HttpClientType> HTTP_CLIENT = OPTIONS.key("s3.http-client")
             .sets(

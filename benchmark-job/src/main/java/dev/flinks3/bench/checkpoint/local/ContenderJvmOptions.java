@@ -96,6 +96,11 @@ public final class ContenderJvmOptions {
         return entries;
     }
 
+    /** The run's work folder (RocksDB, Flink's temporary files, a soak's cluster). */
+    public Path workDir() {
+        return workDir;
+    }
+
     /**
      * The JVM's temporary folder for Flink ({@code <work-dir>/tmp}), created if missing.
      *

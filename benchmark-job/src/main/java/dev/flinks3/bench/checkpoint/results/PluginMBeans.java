@@ -10,8 +10,8 @@ import javax.management.ObjectName;
 
 /**
  * Reads this repository's plugin's own metrics in this JVM: its platform MBeans ({@code
- * dev.flinks3:type=S3FileSystem,...} and {@code dev.flinks3:type=S3Operation,...}, documented in the
- * README's "Metrics" section), summed over every filesystem configuration registered, peaks as the
+ * dev.flinks3:type=S3FileSystem,...} and {@code dev.flinks3:type=S3Operation,...}, documented in
+ * docs/metrics.md), summed over every filesystem configuration registered, peaks as the
  * largest. Only attribute names are used, so it works whatever class loader loaded the plugin (in a
  * contender JVM or a TaskManager, Flink's plugin class loader).
  */

@@ -41,6 +41,11 @@ record LocalModeProcess(int exitCode, String console, BenchmarkResults results) 
      * {@code output} folder (work files kept).
      */
     static LocalModeProcess run(String mode, Path output, List<String> arguments) throws Exception {
+        return run(mode, ourPluginJar(), output, arguments);
+    }
+
+    /** As {@link #run(String, Path, List)} with another jar as contender {@code ours}, e.g. a test build of it. */
+    static LocalModeProcess run(String mode, Path pluginJar, Path output, List<String> arguments) throws Exception {
         deleteRecursively(output);
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -48,7 +53,7 @@ record LocalModeProcess(int exitCode, String console, BenchmarkResults results) 
                 TARGET.resolve("flinks3-benchmark-job.jar").toString(),
                 mode,
                 "--plugin",
-                "ours=" + ourPluginJar(),
+                "ours=" + pluginJar,
                 "--contender",
                 "ours"));
         command.addAll(arguments);

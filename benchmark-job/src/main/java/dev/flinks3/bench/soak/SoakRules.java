@@ -1,0 +1,101 @@
+package dev.flinks3.bench.soak;
+
+import java.util.EnumMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The limits a soak's figures are held to, fixed before a run and written into its report: for each figure the
+ * largest {@link Growth} per hour and per TaskManager stop, and how long after a restore the samples settle. Two
+ * sets, chosen by name ({@code --rules}): {@code publication} for runs of an hour or more (a stop every 10 minutes, a
+ * sample every 10 s: a stretch holds dozens of samples), and {@code short} for CI's run of a few minutes, with the same
+ * limits per stop and none per hour (its stretches last seconds). One thread, descriptor or connection left behind
+ * at each stop is a slope of 1 per stop, twice the limit; one left at each checkpoint (every 2 to 5 s) is 720 to
+ * 1,800 per hour, past the per-hour limit, and 2 or more per stop at CI's stop spacing. The open uploads a stop
+ * abandons are bounded by what the killed TaskManager's subtasks can have open ({@link
+ * SoakReport#uploadsOneStopCanLeave}); see {@code docs/soak.md}.
+ *
+ * @param name the set's name
+ * @param settleMillis samples this long after every job recovered from a stop and completed a checkpoint after it are
+ *     left out of the stretch, ms
+ * @param limits each figure's limits
+ */
+public record SoakRules(String name, long settleMillis, Map<SoakFigure, Limit> limits) {
+
+    /**
+     * A figure's limits, in its unit. The open uploads, the plugin's count and those abandoned at the server, have
+     * their per-stop limit from the jobs instead ({@link Double#NaN} here, {@link
+     * SoakReport#uploadsOneStopCanLeave}): a stopped task's streams that Flink neither closes nor hands back stay
+     * open in a process that lives on, and a killed process's at the server.
+     *
+     * @param perHour the largest slope per hour inside stretches
+     * @param perStop the largest slope of the stretches' levels per stop
+     */
+    public record Limit(double perHour, double perStop) {}
+
+    public SoakRules {
+        limits = Map.copyOf(limits);
+        for (SoakFigure figure : SoakFigure.values()) {
+            if (!limits.containsKey(figure)) {
+                throw new IllegalArgumentException("rules '" + name + "' have no limit for " + figure);
+            }
+        }
+    }
+
+    /** The rules of a run of an hour or more. */
+    public static SoakRules publication() {
+        return new SoakRules("publication", 30_000, limits(1));
+    }
+
+    /**
+     * The rules of CI's short run: the same limits per stop, and no limit per hour. A stretch of its lasts seconds, a
+     * few checkpoints: its rise inside stretches is the thread pools and connections of the first checkpoints after a
+     * restore, not a slope; the slope per stop, over ten or more stops and including the time between them, carries
+     * the verdict (a leak per checkpoint is several per stop).
+     */
+    public static SoakRules shortRun() {
+        return new SoakRules("short", 2_000, limits(Double.POSITIVE_INFINITY));
+    }
+
+    /**
+     * The rules named {@code name}.
+     *
+     * @throws IllegalArgumentException for another name
+     */
+    public static SoakRules named(String name) {
+        return switch (name.toLowerCase(Locale.ROOT)) {
+            case "publication" -> publication();
+            case "short" -> shortRun();
+            default ->
+                throw new IllegalArgumentException("--rules must be 'publication' or 'short', was '" + name + "'");
+        };
+    }
+
+    /** A figure's limits. */
+    public Limit limit(SoakFigure figure) {
+        return limits.get(figure);
+    }
+
+    /**
+     * The per-hour limits of the publication set times {@code hourFactor} (infinite: not judged), the per-stop limits
+     * as they are.
+     */
+    private static Map<SoakFigure, Limit> limits(double hourFactor) {
+        Map<SoakFigure, Limit> limits = new EnumMap<>(SoakFigure.class);
+        limits.put(SoakFigure.HEAP_AFTER_GC, new Limit(16 * hourFactor, 4));
+        limits.put(SoakFigure.THREADS, new Limit(2 * hourFactor, 0.5));
+        limits.put(SoakFigure.FILE_DESCRIPTORS, new Limit(4 * hourFactor, 0.5));
+        limits.put(SoakFigure.CONNECTIONS, new Limit(4 * hourFactor, 0.5));
+        limits.put(SoakFigure.CONNECTIONS_OUTSIDE_POOLS, new Limit(1 * hourFactor, 0.5));
+        limits.put(SoakFigure.POOL_LEASED, new Limit(1 * hourFactor, 0.5));
+        limits.put(SoakFigure.POOL_IDLE, new Limit(4 * hourFactor, 0.5));
+        limits.put(SoakFigure.TEMPORARY_FILES, new Limit(1 * hourFactor, 0.5));
+        limits.put(SoakFigure.UPLOADS_BY_PLUGIN, new Limit(1 * hourFactor, Double.NaN));
+        limits.put(SoakFigure.BUFFERED, new Limit(16 * hourFactor, 8));
+        limits.put(SoakFigure.READ_AHEAD, new Limit(16 * hourFactor, 8));
+        limits.put(SoakFigure.PARTS_IN_FLIGHT, new Limit(2 * hourFactor, 1));
+        limits.put(SoakFigure.UPLOADS_LIVE_AT_SERVER, new Limit(1 * hourFactor, 0.5));
+        limits.put(SoakFigure.UPLOADS_ABANDONED_AT_SERVER, new Limit(1 * hourFactor, Double.NaN));
+        return limits;
+    }
+}
