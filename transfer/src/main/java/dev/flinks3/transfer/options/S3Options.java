@@ -190,8 +190,12 @@ public final class S3Options {
             .presto("max-connections")
             .sets(
                     ClientSettings.MAX_CONNECTIONS,
-                    "Most concurrent HTTP connections of the process's one S3 client, shared by uploads, reads and"
-                            + " bulk copies. 's3.async-client.max-concurrency' is a spelling some configurations"
+                    "Most concurrent HTTP connections of each of the process's two HTTP clients for one set of"
+                            + " connection settings, which every scheme and bucket configuration shares: the"
+                            + " asynchronous one (uploads, listings, deletes, HEADs, bulk copies) and the blocking one"
+                            + " (GETs a reader streams, positional reads), so at most twice this many to one endpoint."
+                            + " With 's3.client: crt', the CRT-based S3 client of each configuration opens up to this"
+                            + " many of its own. 's3.async-client.max-concurrency' is a spelling some configurations"
                             + " written for flink-s3-fs-native use; that plugin (2.3.0) does not read it, and the"
                             + " asynchronous client's concurrency it names is this setting.");
 
