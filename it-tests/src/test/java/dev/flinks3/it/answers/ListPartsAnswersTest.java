@@ -97,6 +97,7 @@ class ListPartsAnswersTest {
         RecoverableFsDataOutputStream out = writer.open(target);
         out.write(before);
         RecoverableWriter.ResumeRecoverable persisted = out.persist();
+        out.close(); // as the failed task does, giving its buffers back to the process's budget
         RecoverableFsDataOutputStream resumed = writer.recover(persisted);
         resumed.write(after);
         resumed.closeForCommit().commit();
@@ -130,6 +131,7 @@ class ListPartsAnswersTest {
         RecoverableFsDataOutputStream out = writer.open(target);
         out.write(randomBytes(16 * MIB, 3));
         RecoverableWriter.ResumeRecoverable persisted = out.persist();
+        out.close();
 
         Throwable failure = catchThrowable(() -> writer.recover(persisted));
 
