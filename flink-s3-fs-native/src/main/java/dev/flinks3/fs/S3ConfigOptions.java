@@ -333,6 +333,7 @@ public final class S3ConfigOptions {
             ENCRYPTION.add(FileSystemOptions.SSE_KMS_CHECK_ON_CREATE);
     public static final ConfigOption<String> SSE_KMS_ENCRYPTION_CONTEXT =
             ENCRYPTION.add(S3Options.SSE_KMS_ENCRYPTION_CONTEXT);
+    public static final ConfigOption<Boolean> SSE_KMS_BUCKET_KEY = ENCRYPTION.add(S3Options.SSE_KMS_BUCKET_KEY);
     public static final ConfigOption<String> SSE_C_KEY = ENCRYPTION.add(S3Options.SSE_C_KEY);
 
     private static final Section NETWORK = new Section("Private networks: trusted certificates and proxy");

@@ -185,8 +185,8 @@ public class S3FileSystemFactory implements FileSystemFactory {
 
     /**
      * Gives back this factory's share of the process runtime: its S3 clients close once no other
-     * factory uses the same configuration, and the runtime once no client is left. Filesystems of this
-     * factory fail afterwards. Flink never calls it (filesystems live as long as the process); {@link
+     * factory (of any scheme) uses the same configuration, and the runtime once no client is left.
+     * Filesystems of this factory fail afterwards, unless another factory still holds their client. Flink never calls it (filesystems live as long as the process); {@link
      * #configure} does, and embedders and tests may. Idempotent.
      */
     public synchronized void close() {

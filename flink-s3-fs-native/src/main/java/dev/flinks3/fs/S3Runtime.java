@@ -5,7 +5,7 @@ import dev.flinks3.fs.metrics.MetricsSummaryLog;
 import dev.flinks3.fs.metrics.S3FileSystemMetrics;
 import dev.flinks3.multipart.UploadBuffers;
 import dev.flinks3.multipart.UploadEngine;
-import dev.flinks3.multipart.crt.TransferManagerUploads;
+import dev.flinks3.multipart.crt.CreateStreams;
 import dev.flinks3.transfer.ClientSettings;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.UploadStreams;
@@ -27,9 +27,21 @@ import org.slf4j.LoggerFactory;
  * client with its connection pool and event loops, completion executor, scheduler, read-ahead budget),
  * the {@link UploadBuffers} (the upload budget and its part-buffer pools) and the timer of the metrics
  * summary lines. The {@code s3://} and {@code s3a://} factories and every per-bucket configuration share
- * it: each distinct client configuration (scheme, credentials, endpoint, region, SSE, bucket options)
- * gets a light {@link Client} on it, with its own S3 client, upload engine and MBeans, and the budgets
- * and pools of the process.
+ * it: each distinct client configuration (credentials, endpoint, region, SSE, bucket options) gets a
+ * light {@link Client} on it, with its own S3 client, upload engine and MBeans, and the budgets and pools
+ * of the process. Every scheme ({@code s3://}, {@code s3a://} and any other factory on this runtime) of one
+ * configuration shares that configuration's client: one set of S3 clients, one credentials provider (one
+ * assume-role session), one upload engine, with {@code s3.client: crt} one CRT-based S3 client (one native
+ * connection pool and memory limit), and one set of MBeans, named with the scheme that first used it.
+ *
+ * <p><b>What is shared, exactly.</b> Per process (per runtime): the executors, the read-ahead budget, the
+ * upload budget and its part-buffer pools, the metrics timer, and one pair of HTTP clients per set of
+ * connection settings (see {@link S3Transport}): the asynchronous client (uploads, listings, deletes, HEADs,
+ * GETs a caller does not stream) and the blocking client (GETs a reader streams, positional reads), each
+ * with its own pool capped at {@code s3.connection.max}, so a process holds at most twice that many
+ * connections to one endpoint. Per configuration: the S3 clients on those HTTP clients, the credentials, the
+ * upload engine, the CRT-based S3 client with {@code s3.client: crt} (whose native pool and memory limit are
+ * its own: a per-bucket configuration that differs adds one), and the MBeans.
  *
  * <p><b>Lifetime.</b> Clients are reference-counted ({@link #lease}); the last {@link Client#close()} of
  * a configuration closes its S3 client, and the last one of the runtime closes the runtime. A later
@@ -75,7 +87,8 @@ final class S3Runtime {
      * @param global the factory's configuration without per-bucket keys: the runtime's settings
      * @param effective the configuration of the filesystem's bucket (global and per-bucket keys)
      * @param configuration what tells configurations apart: equal for equal effective configurations
-     * @param scheme {@code s3}, {@code s3a} or {@code s3p}, a key of the client's MBeans
+     * @param scheme {@code s3}, {@code s3a} or {@code s3p}: the factory's scheme, a key of the client's MBeans if this
+     *     lease builds the client
      * @throws IllegalArgumentException or {@code SdkException} if the S3 client cannot be built
      */
     static Client lease(
@@ -99,8 +112,9 @@ final class S3Runtime {
                 RUNTIMES.put(runtimeKey, runtime);
             }
             try {
-                // The JVM's trust store and proxy properties count too: an HTTP client may have read them.
-                List<Object> clientKey = List.of(scheme, configuration, S3Transport.jvmConnectionProperties());
+                // The JVM's trust store and proxy properties count too: an HTTP client may have read them. The
+                // scheme does not: every scheme of one configuration shares its client.
+                List<Object> clientKey = List.of(configuration, S3Transport.jvmConnectionProperties());
                 return runtime.client(effective, clientKey, scheme);
             } catch (RuntimeException | Error e) {
                 runtime.closeIfUnused();
@@ -178,10 +192,7 @@ final class S3Runtime {
             this.settings = settings;
             this.owner = new S3ClientOwner(settings.s3(), runtime.transport);
             this.uploads = new UploadEngine(owner.objectClient(), settings.s3().upload(), runtime.buffers);
-            this.streams = owner.transferManager() == null
-                    ? uploads
-                    : new TransferManagerUploads(
-                            owner.transferManager(), uploads, owner.objectClient(), settings.s3(), owner.sse());
+            this.streams = CreateStreams.of(owner, uploads, settings.s3());
             S3FileSystemMetrics metrics =
                     new S3FileSystemMetrics(owner.requestMetrics(), uploads.metrics(), owner.readAheadBudget());
             String endpoint = MetricsBeans.endpointKey(

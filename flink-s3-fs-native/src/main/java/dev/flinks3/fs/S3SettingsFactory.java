@@ -10,6 +10,7 @@ import dev.flinks3.transfer.EncryptionSettings;
 import dev.flinks3.transfer.EncryptionSettings.SseType;
 import dev.flinks3.transfer.HttpProxy;
 import dev.flinks3.transfer.ReadSettings;
+import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.S3Settings;
 import dev.flinks3.transfer.Secret;
 import dev.flinks3.transfer.UploadSettings;
@@ -327,6 +328,14 @@ public final class S3SettingsFactory {
                     + keyOf(config, SSE_TYPE) + "') is " + type + ", not sse-c.");
         });
         if (type != SseType.SSE_KMS) {
+            config.find(SSE_KMS_BUCKET_KEY)
+                    .filter(e -> e.value.trim().equalsIgnoreCase("true"))
+                    .ifPresent(e -> {
+                        throw new IllegalConfigurationException("'" + e.key + "' is '" + e.value.trim()
+                                + "' but the SSE type ('"
+                                + keyOf(config, SSE_TYPE) + "') is " + type + ", not sse-kms: S3 Bucket Keys are a"
+                                + " feature of SSE-KMS.");
+                    });
             kmsKey.or(() -> context).ifPresent(e -> {
                 throw new IllegalConfigurationException("'" + e.key + "' is set but the SSE type ('"
                         + keyOf(config, SSE_TYPE) + "') is " + type + ", not sse-kms.");
@@ -438,6 +447,10 @@ public final class S3SettingsFactory {
                         + BucketKeys.scoped(ACCESS_POINT_ARN.key(), "<bucket>").orElseThrow() + "'.");
             }
             String accessPoint = e.value.trim();
+            if (S3Location.isDirectoryBucket(accessPoint)) {
+                throw new IllegalConfigurationException(
+                        S3Location.directoryBucketRefusal(accessPoint, "'" + e.key + "'"));
+            }
             if (!ACCESS_POINT.matcher(accessPoint).matches()) {
                 throw ConfigReader.invalid(e, S3Options.ACCESS_POINT_ARN.allowedText());
             }

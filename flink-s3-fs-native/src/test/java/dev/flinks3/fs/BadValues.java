@@ -77,6 +77,12 @@ public final class BadValues {
                         "s3.sse.kms.encryption-context",
                         "no pairs here",
                         "key=value pairs"),
+                bad("s3.sse.kms.bucket-key.enabled", "yes", "true or false"),
+                bad(
+                        Map.of("s3.sse.type", "sse-s3", "s3.sse.kms.bucket-key.enabled", "true"),
+                        "s3.sse.kms.bucket-key.enabled",
+                        "true",
+                        "not sse-kms"),
                 bad("s3.client", "transfer-manager", "one of sdk, crt"),
                 bad("s3.ssl.ca-file", "/no/such/ca.pem", "readable file of PEM certificates"),
                 bad("s3.proxy.host", "http://proxy:3128", "host name or IP address without scheme or port"),

@@ -253,6 +253,7 @@ class S3ConfigOptionsTest {
                         "s3.encryption.context",
                         "s3a.encryption.context",
                         "fs.s3a.encryption.context"),
+                row(S3ConfigOptions.SSE_KMS_BUCKET_KEY, "s3.sse.kms.bucket-key.enabled", false),
                 row(S3ConfigOptions.SSE_C_KEY, "s3.sse.c.key", null),
                 row(S3ConfigOptions.SSL_CA_FILE, "s3.ssl.ca-file", null),
                 row(S3ConfigOptions.PROXY_HOST, "s3.proxy.host", null, "s3a.proxy.host", "fs.s3a.proxy.host"),

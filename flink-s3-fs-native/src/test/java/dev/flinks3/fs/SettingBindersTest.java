@@ -6,6 +6,7 @@ import dev.flinks3.transfer.ClientSettings.ClientType;
 import dev.flinks3.transfer.ClientSettings.HttpClientType;
 import dev.flinks3.transfer.S3Settings;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -25,8 +26,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @Timeout(30)
 class SettingBindersTest {
-
-    private static final S3Settings DEFAULTS = S3SettingsFactory.create(new Configuration());
 
     /** Each row: the key, a value other than the default, the setting it must reach and its expected value. */
     static Stream<Arguments> boundOptions() {
@@ -59,21 +58,36 @@ class SettingBindersTest {
                 row("s3.read.ahead-parallelism", "3", s -> s.read().readAheadParallelism(), 3),
                 row("s3.bulk-copy.max-concurrent", "5", s -> s.read().bulkCopyConcurrency(), 5),
                 row("s3.bulk-copy.range-size", "2 mb", s -> s.read().bulkCopyRangeBytes(), 2L << 20),
-                row("s3.read.direct-get.enabled", "false", s -> s.read().directGetsEnabled(), false));
+                row("s3.read.direct-get.enabled", "false", s -> s.read().directGetsEnabled(), false),
+                row(
+                        "s3.sse.kms.bucket-key.enabled",
+                        "true",
+                        Map.of("s3.sse.type", "sse-kms"),
+                        s -> s.encryption().sseKmsBucketKey(),
+                        true));
     }
 
     private static Arguments row(String key, String value, Function<S3Settings, Object> setting, Object expected) {
-        return Arguments.of(key, value, setting, expected);
+        return row(key, value, Map.of(), setting, expected);
+    }
+
+    /** A row of an option that needs {@code with} set too; the default is read with {@code with} alone. */
+    private static Arguments row(
+            String key, String value, Map<String, String> with, Function<S3Settings, Object> setting, Object expected) {
+        return Arguments.of(key, value, setting, expected, with);
     }
 
     @ParameterizedTest(name = "{0}={1}")
     @MethodSource("boundOptions")
     void aBoundOptionReachesItsSettingAndOnlyWhenSet(
-            String key, String value, Function<S3Settings, Object> setting, Object expected) {
-        S3Settings configured = S3SettingsFactory.create(Configuration.fromMap(Map.of(key, value)));
+            String key, String value, Function<S3Settings, Object> setting, Object expected, Map<String, String> with) {
+        Map<String, String> options = new HashMap<>(with);
+        options.put(key, value);
+        S3Settings configured = S3SettingsFactory.create(Configuration.fromMap(options));
+        S3Settings defaults = S3SettingsFactory.create(Configuration.fromMap(with));
 
         assertThat(setting.apply(configured)).isEqualTo(expected);
-        assertThat(setting.apply(DEFAULTS)).as("the default").isNotEqualTo(expected);
+        assertThat(setting.apply(defaults)).as("the default").isNotEqualTo(expected);
     }
 
     @Test

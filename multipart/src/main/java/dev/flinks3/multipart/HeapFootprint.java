@@ -35,8 +35,8 @@ public final class HeapFootprint {
         this.headerBytes = headerBytes;
     }
 
-    /** The footprint rule of this JVM's collector. */
-    static HeapFootprint ofThisJvm() {
+    /** The footprint rule of this JVM's collector (the upload budget's, for tests that check its figures). */
+    public static HeapFootprint ofThisJvm() {
         return THIS_JVM;
     }
 
@@ -44,7 +44,7 @@ public final class HeapFootprint {
      * @param length a {@code byte[]}'s length in bytes, at least 0
      * @return the heap in bytes an array of that length takes, at least {@code length}
      */
-    long of(long length) {
+    public long of(long length) {
         long object = headerBytes == 0 ? length : (length + headerBytes + 7) & ~7L;
         if (regionBytes == 0 || object < regionBytes / 2) {
             return object;

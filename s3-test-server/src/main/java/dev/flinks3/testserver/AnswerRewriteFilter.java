@@ -19,6 +19,7 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Collections;
 import java.util.Enumeration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -54,11 +55,11 @@ public final class AnswerRewriteFilter implements Filter {
     }
 
     /**
-     * An answer: HTTP status, body and headers to set. Headers S3Proxy set are kept unless named here.
+     * An answer: HTTP status, body and headers to set. Headers S3Proxy set are kept unless set here.
      *
      * @param status the HTTP status
      * @param body the body's bytes
-     * @param headers headers set on the answer (e.g. a {@code Date} of a server whose clock is off)
+     * @param headers headers set on the answer (a {@code Date} of another clock, {@code x-amz-bucket-region})
      */
     public record Answer(int status, byte[] body, Map<String, String> headers) {
 
@@ -66,14 +67,14 @@ public final class AnswerRewriteFilter implements Filter {
             headers = Map.copyOf(headers);
         }
 
-        /** An answer with no header of its own. */
+        /** An answer with no headers of its own. */
         public Answer(int status, byte[] body) {
             this(status, body, Map.of());
         }
 
-        /** This answer with the header {@code name} set to {@code value}. */
+        /** This answer with one more header set. */
         public Answer withHeader(String name, String value) {
-            Map<String, String> more = new java.util.HashMap<>(headers);
+            Map<String, String> more = new HashMap<>(headers);
             more.put(name, value);
             return new Answer(status, body, more);
         }

@@ -32,6 +32,8 @@ public final class EncryptionSettings {
     public static final Setting<String> SSE_KMS_ENCRYPTION_CONTEXT = SETTINGS.text("sseKmsEncryptionContext");
     /** See {@link #sseCustomerKey()}. */
     public static final Setting<Secret> SSE_CUSTOMER_KEY = SETTINGS.value("sseCustomerKey", Secret.class, null, v -> v);
+    /** See {@link #sseKmsBucketKey()}: off by default. */
+    public static final Setting<Boolean> SSE_KMS_BUCKET_KEY = SETTINGS.flag("sseKmsBucketKey", false);
 
     /** This object's values: a copy of the builder's, never handed out or changed. */
     private final SettingValues values;
@@ -79,6 +81,17 @@ public final class EncryptionSettings {
         return get(SSE_CUSTOMER_KEY);
     }
 
+    /**
+     * True to ask for an S3 Bucket Key with SSE-KMS ({@code x-amz-server-side-encryption-bucket-key-enabled:
+     * true} on the requests that create an object): S3 then derives the objects' data keys from a key of the
+     * bucket instead of calling KMS for each object, so reads, parts and copies stop costing a KMS request
+     * each. False sends no such header, and the bucket's own Bucket Key setting applies (S3 user guide,
+     * "Reducing the cost of SSE-KMS with Amazon S3 Bucket Keys").
+     */
+    public boolean sseKmsBucketKey() {
+        return get(SSE_KMS_BUCKET_KEY);
+    }
+
     /** Every setting that is set; the customer key shows as {@code ******}. */
     @Override
     public String toString() {
@@ -118,12 +131,19 @@ public final class EncryptionSettings {
             return set(SSE_CUSTOMER_KEY, value);
         }
 
+        public Builder sseKmsBucketKey(boolean value) {
+            return set(SSE_KMS_BUCKET_KEY, value);
+        }
+
         /**
-         * @throws IllegalArgumentException for an SSE-KMS key or context without SSE-KMS, or SSE-C
+         * @throws IllegalArgumentException for an SSE-KMS key, context or Bucket Key without SSE-KMS, or SSE-C
          *     without a customer key (or a customer key without SSE-C)
          */
         public EncryptionSettings build() {
             SseType sseType = values.get(SSE_TYPE);
+            if (values.get(SSE_KMS_BUCKET_KEY) && sseType != SseType.SSE_KMS) {
+                throw new IllegalArgumentException("an S3 Bucket Key needs SSE type SSE_KMS, not " + sseType);
+            }
             if ((values.get(SSE_KMS_KEY_ID) != null || values.get(SSE_KMS_ENCRYPTION_CONTEXT) != null)
                     && sseType != SseType.SSE_KMS) {
                 throw new IllegalArgumentException(

@@ -7,9 +7,12 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The narrow seam between our engines and S3: every request the filesystem makes goes through this
- * interface, so engines can be unit-tested against an in-memory fake and run against the AWS SDK in
- * production ({@link dev.flinks3.transfer.sdk.SdkObjectClient SdkObjectClient}).
+ * The narrow seam between the plugin's own engines (reads, the multipart upload engine, listings, deletes,
+ * copies) and S3, so those engines can be unit-tested against an in-memory fake and run against the AWS SDK in
+ * production ({@link dev.flinks3.transfer.sdk.SdkObjectClient SdkObjectClient}). Not every request goes
+ * through it: with {@code s3.client: crt}, the S3 Transfer Manager sends the uploads of streams of unknown
+ * length and the bulk downloads itself, on the same CRT-based S3 client ({@link
+ * dev.flinks3.transfer.sdk.Engine Engine} says which engine a configuration runs on).
  *
  * <p>Errors: blocking methods throw {@link IOException}; asynchronous ones complete their future
  * exceptionally with an {@link IOException} (possibly wrapped in a {@link

@@ -22,6 +22,12 @@ public final class S3Location {
     /** The suffix of S3 Express One Zone directory bucket names ("Directory bucket naming rules"). */
     public static final String DIRECTORY_BUCKET_SUFFIX = "--x-s3";
 
+    /**
+     * The suffix of the aliases of access points for directory buckets ("Naming rules for access points for
+     * directory buckets"): a request to the alias reaches the directory bucket behind it.
+     */
+    public static final String DIRECTORY_ACCESS_POINT_SUFFIX = "--xa-s3";
+
     private static final Pattern BUCKET = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{1,61}[A-Za-z0-9]");
 
     private final String scheme;
@@ -39,7 +45,8 @@ public final class S3Location {
      *
      * @param scheme the URI scheme used in messages, {@code s3} or {@code s3a}
      * @throws IllegalArgumentException if the bucket name is not a valid S3 bucket name, names an S3
-     *     Express One Zone directory bucket (ending {@value #DIRECTORY_BUCKET_SUFFIX}), which is not
+     *     Express One Zone directory bucket (ending {@value #DIRECTORY_BUCKET_SUFFIX}) or the alias of an access
+     *     point for one (ending {@value #DIRECTORY_ACCESS_POINT_SUFFIX}), which is not
      *     supported, or the key is longer than {@value #MAX_KEY_BYTES} bytes
      */
     public static S3Location of(String scheme, String bucket, String key) {
@@ -53,8 +60,8 @@ public final class S3Location {
                     "Illegal S3 bucket name '" + bucket + "': a bucket name is 3 to 63 characters of letters,"
                             + " digits, '.', '-' or '_', starting and ending with a letter or digit");
         }
-        if (bucket.endsWith(DIRECTORY_BUCKET_SUFFIX)) {
-            throw new IllegalArgumentException(directoryBucketRefusal(scheme, bucket));
+        if (isDirectoryBucket(bucket)) {
+            throw new IllegalArgumentException(directoryBucketRefusal(bucket, scheme + "://" + bucket + "/"));
         }
         String k = key == null ? "" : stripLeadingSlashes(key);
         int bytes = k.getBytes(StandardCharsets.UTF_8).length;
@@ -113,12 +120,27 @@ public final class S3Location {
     }
 
     /**
+     * True if {@code name} names an S3 Express One Zone directory bucket: its own name (ending {@value
+     * #DIRECTORY_BUCKET_SUFFIX}), or the alias or ARN of an access point for one (ending {@value
+     * #DIRECTORY_ACCESS_POINT_SUFFIX}, or an {@code s3express} ARN).
+     */
+    public static boolean isDirectoryBucket(String name) {
+        return name.endsWith(DIRECTORY_BUCKET_SUFFIX)
+                || name.endsWith(DIRECTORY_ACCESS_POINT_SUFFIX)
+                || name.startsWith("arn:") && name.contains(":s3express:");
+    }
+
+    /**
      * Why a directory bucket is refused: its semantics differ from a general purpose bucket's where
      * this filesystem relies on them ("Differences for directory buckets" in the S3 User Guide).
+     *
+     * @param name the directory bucket, or the access point alias or ARN it is reached through
+     * @param where what names it, e.g. {@code s3://bucket/} or a configuration key
      */
-    private static String directoryBucketRefusal(String scheme, String bucket) {
-        return "S3 Express One Zone directory bucket '" + bucket + "' (" + scheme + "://" + bucket + "/) is not"
-                + " supported: its listings are not in key order and take only prefixes that end with '/', its"
+    public static String directoryBucketRefusal(String name, String where) {
+        String what = name.endsWith(DIRECTORY_BUCKET_SUFFIX) ? "" : " reached through access point";
+        return "S3 Express One Zone directory bucket" + what + " '" + name + "' (" + where + ") is not supported:"
+                + " its listings are not in key order and take only prefixes that end with '/', its"
                 + " ETags are not MD5s (so a write whose response was lost cannot be recognised and a recovered"
                 + " FileSink commit cannot be verified), and its multipart uploads need consecutive part numbers."
                 + " Use a general purpose bucket.";

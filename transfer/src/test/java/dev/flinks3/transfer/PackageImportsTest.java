@@ -2,14 +2,7 @@ package dev.flinks3.transfer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -34,49 +27,35 @@ class PackageImportsTest {
     @Test
     void theSeamImportsNothingFromThePackagesOnTheSdk() {
         for (String seam : new String[] {"", "read", "bulk"}) {
-            assertThat(importsOf(MAIN.resolve(seam), SDK, CRT, AWS)).as(seam).isEmpty();
+            assertThat(ImportLines.of(MAIN.resolve(seam), SDK, CRT, AWS))
+                    .as(seam)
+                    .isEmpty();
         }
     }
 
     @Test
     void theSeamImportsNoSdkType() {
-        assertThat(importsOf(MAIN, "import software.amazon.")).isEmpty();
-        assertThat(importsOf(MAIN.resolve("read"), "import software.amazon.")).isEmpty();
-        assertThat(importsOf(MAIN.resolve("bulk"), "import software.amazon.")).isEmpty();
+        assertThat(ImportLines.of(MAIN, "import software.amazon.")).isEmpty();
+        assertThat(ImportLines.of(MAIN.resolve("read"), "import software.amazon."))
+                .isEmpty();
+        assertThat(ImportLines.of(MAIN.resolve("bulk"), "import software.amazon."))
+                .isEmpty();
     }
 
     @Test
     void whatBothClientsShareImportsNeitherEngine() {
-        assertThat(importsOf(MAIN.resolve("aws"), SDK, CRT)).isEmpty();
+        assertThat(ImportLines.of(MAIN.resolve("aws"), SDK, CRT)).isEmpty();
     }
 
     @Test
     void theCrtEngineImportsNothingFromTheSdkEngine() {
-        assertThat(importsOf(MAIN.resolve("crt"), SDK)).isEmpty();
+        assertThat(ImportLines.of(MAIN.resolve("crt"), SDK)).isEmpty();
     }
 
     @Test
     void theSdkEngineImportsTheCrtEngineOnlyWhereTheOwnerChoosesIt() {
-        assertThat(importsOf(MAIN.resolve("sdk"), CRT))
+        assertThat(ImportLines.of(MAIN.resolve("sdk"), CRT))
                 .as("the engine choice, made in S3ClientOwner")
                 .containsOnlyKeys("S3ClientOwner.java");
-    }
-
-    /** The files of {@code dir} (not its subdirectories) with import lines starting with one of {@code prefixes}. */
-    private static Map<String, String> importsOf(Path dir, String... prefixes) {
-        try (Stream<Path> files = Files.list(dir)) {
-            Map<String, String> found = new TreeMap<>();
-            for (Path file : files.filter(f -> f.toString().endsWith(".java")).collect(Collectors.toList())) {
-                String imports = Files.readAllLines(file).stream()
-                        .filter(line -> Stream.of(prefixes).anyMatch(line::startsWith))
-                        .collect(Collectors.joining("\n"));
-                if (!imports.isEmpty()) {
-                    found.put(file.getFileName().toString(), imports);
-                }
-            }
-            return found;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -143,7 +143,10 @@ final class RewrittenAnswersServer implements AutoCloseable {
         }
     }
 
-    /** Writes {@code before}, persists, recovers from that persist as a restarted task would, writes {@code after}, commits. */
+    /**
+     * Writes {@code before}, persists, writes more and closes the stream as a failing task does, recovers from that
+     * persist as the restarted task would, writes {@code after}, commits.
+     */
     static void writePersistRecoverAndCommit(FileSystem fs, Path target, byte[] before, byte[] after)
             throws IOException {
         RecoverableWriter writer = fs.createRecoverableWriter();
@@ -151,6 +154,8 @@ final class RewrittenAnswersServer implements AutoCloseable {
         out.write(before);
         RecoverableWriter.ResumeRecoverable persisted = out.persist();
         out.write("lost with the failed task".getBytes(StandardCharsets.UTF_8));
+        // The failed task disposes of its stream, as Flink does: its part buffers go back to the process's budget.
+        out.close();
 
         RecoverableFsDataOutputStream resumed = writer.recover(persisted);
         resumed.write(after);

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Timeout;
  * UploadParts it received for the key differ. A recoverable-writer stream persisted after 6 MiB with
  * 8 MiB parts, recovered from that persist and written on commits byte-exact with {@code
  * s3.upload.uniform-parts: true}; with {@code false} the persist sends a 6 MiB part and the commit is
- * refused, which shows the refusal works.
+ * refused, which shows the refusal works, with an error naming the switch (issue 45: R2 behind a custom
+ * domain or a proxy, where the endpoint does not show that the store is R2).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -86,7 +87,11 @@ class UniformPartsTest {
                     randomBytes(6 * MIB, 3),
                     randomBytes(13 * MIB + 3, 4)));
 
-            assertThat(failure).isInstanceOf(IOException.class).hasMessageContaining("InvalidPart");
+            assertThat(failure)
+                    .isInstanceOf(IOException.class)
+                    .hasMessageContaining("InvalidPart")
+                    .as("the store is R2 behind an endpoint that does not say so: the answer names the switch")
+                    .hasMessageContaining("s3.upload.uniform-parts: true");
             assertThat(partSizes(key(target))).contains(6L * MIB);
         } finally {
             RewrittenAnswersServer.close(factory);

@@ -107,6 +107,34 @@ class ServerSideEncryptionTest {
                         .contains(KMS_KEY);
                 assertThat(request.header("x-amz-server-side-encryption-context"))
                         .contains(context);
+                assertThat(request.header("x-amz-server-side-encryption-bucket-key-enabled"))
+                        .as("no S3 Bucket Key unless asked for")
+                        .isEmpty();
+            } else {
+                assertThat(request.headersStartingWith(UnsignedServer.SSE_HEADERS))
+                        .as("%s", request.kind())
+                        .isEmpty();
+            }
+        });
+    }
+
+    /**
+     * Issue 45: with S3 Bucket Keys asked for, every request that creates an object carries {@code
+     * x-amz-server-side-encryption-bucket-key-enabled: true} beside SSE-KMS; without, none does (the SSE-KMS
+     * test above sees only its three headers).
+     */
+    @Test
+    void sseKmsBucketKeysAreRequestedWhereverAnObjectIsCreated() throws Exception {
+        List<ProxiedRequest> sent = workout(Map.of("s3.sse.type", "sse-kms", "s3.sse.kms.bucket-key.enabled", "true"));
+
+        assertThat(sent).allSatisfy(request -> {
+            if (CREATING.contains(request.kind())) {
+                assertThat(request.header("x-amz-server-side-encryption"))
+                        .as("%s", request.kind())
+                        .contains("aws:kms");
+                assertThat(request.header("x-amz-server-side-encryption-bucket-key-enabled"))
+                        .as("%s", request.kind())
+                        .contains("true");
             } else {
                 assertThat(request.headersStartingWith(UnsignedServer.SSE_HEADERS))
                         .as("%s", request.kind())

@@ -148,8 +148,8 @@ public final class S3Credentials implements Closeable {
 
     /**
      * The provider of the base credentials, before any assume-role: static keys, the configured
-     * classes, or the session credentials of Flink's delegation tokens ({@link DelegatedCredentials})
-     * followed by the SDK's default chain.
+     * classes, or the session credentials of Flink's delegation tokens while they are valid ({@link
+     * DelegatedCredentials}), else the SDK's default chain.
      */
     static AwsCredentialsProvider baseProvider(CredentialSettings settings) {
         return baseProvider(settings, true);
@@ -174,14 +174,9 @@ public final class S3Credentials implements Closeable {
         if (!withDelegated) {
             return DefaultCredentialsProvider.builder().build();
         }
-        // Flink's delegation tokens come first; reuseLastProviderEnabled(false) so that tokens arriving
-        // after a request already went to the default chain are still taken.
-        return AwsCredentialsProviderChain.builder()
-                .reuseLastProviderEnabled(false)
-                .credentialsProviders(
-                        DelegatedCredentials.provider(),
-                        DefaultCredentialsProvider.builder().build())
-                .build();
+        // Flink's delegation tokens come first while they are valid; tokens arriving after a request
+        // already went to the default chain are still taken.
+        return DelegatedCredentials.orElse(DefaultCredentialsProvider.builder().build());
     }
 
     private static AwsCredentials staticCredentials(CredentialSettings settings) {

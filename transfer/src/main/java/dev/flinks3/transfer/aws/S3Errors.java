@@ -39,9 +39,14 @@ import software.amazon.awssdk.awscore.exception.AwsServiceException;
  * message names the configuration key ({@link S3Options#CHECKSUM_VALIDATION_ENABLED}, {@link
  * S3Options#CHUNKED_ENCODING_ENABLED}, {@link S3Options#CONDITIONAL_WRITES_ENABLED}); when it rejects
  * server-side encryption, it names {@link S3Options#SSE_TYPE}; an expired or invalid session token
- * ({@code ExpiredToken}, {@code InvalidToken}) names {@link S3Options#SESSION_TOKEN}. An answer without an
- * S3 error code (a 400 with an empty body, as Ceph RGW sends) says so, and names the switches that
- * usually make such a server take the request.
+ * ({@code ExpiredToken}, {@code InvalidToken}) names the delegation token renewal and {@link
+ * S3Options#SESSION_TOKEN}; a store that completes only uploads of parts of one size (R2's {@code InvalidPart})
+ * names {@link S3Options#UNIFORM_PARTS}. An answer refusing who signed the request, where or when (access
+ * denied, with the IAM action of the operation; a HEAD refused for want of {@code s3:ListBucket}; a
+ * signature mismatch; a clock skew, with the offset; a bucket in another region, with that region) says
+ * what to change ({@link RefusedRequestHints}). An answer without an S3 error code (a 400 with an empty
+ * body, as Ceph RGW sends) says so, and names the switches that usually make such a server take the
+ * request.
  */
 public final class S3Errors {
 
@@ -71,12 +76,13 @@ public final class S3Errors {
             + " was sent again; servers that do not take aws-chunked uploads with a trailing checksum answer so"
             + " (Ceph RGW): set " + S3Options.CHECKSUM_VALIDATION_ENABLED.key() + ": false, or "
             + S3Options.CHUNKED_ENCODING_ENABLED.key() + ": false";
-    static final String SESSION_TOKEN_HINT = "The session token was rejected as expired or invalid: the temporary"
-            + " static credentials of " + S3Options.SESSION_TOKEN.key() + " (with " + S3Options.ACCESS_KEY.key()
-            + " and "
-            + S3Options.SECRET_KEY.key() + ") must be replaced by"
-            + " fresh ones, or configured as a credentials provider that renews them"
-            + " (" + S3Options.CREDENTIALS_PROVIDER.key() + ", " + S3Options.ASSUME_ROLE_ARN.key() + ")";
+    static final String SESSION_TOKEN_HINT = "The session token was rejected as expired or invalid: with Flink's"
+            + " delegation tokens (security.delegation.token.provider.s3.enabled), the JobManager did not renew them"
+            + " in time (see its log of the S3 delegation token provider); the temporary static credentials of "
+            + S3Options.SESSION_TOKEN.key() + " (with " + S3Options.ACCESS_KEY.key() + " and "
+            + S3Options.SECRET_KEY.key() + ") must be replaced by fresh ones, or configured as a credentials"
+            + " provider that renews them (" + S3Options.CREDENTIALS_PROVIDER.key() + ", "
+            + S3Options.ASSUME_ROLE_ARN.key() + ")";
     static final String CONFLICT_HINT =
             "Another operation on the key raced this conditional write on every" + " attempt";
     static final String MULTIPART_CONFLICT_HINT = "Another operation on the key raced this conditional write;"
@@ -288,7 +294,7 @@ public final class S3Errors {
                 return new S3RequestException(
                         operation, String.valueOf(location), status, code, "The object changed while it was read", e);
             default:
-                String hint = hint(operation, e, code);
+                String hint = hint(operation, location, e, code);
                 return new S3RequestException(
                         operation,
                         String.valueOf(location),
@@ -313,7 +319,7 @@ public final class S3Errors {
      * What the user can switch off when a server rejects a feature of the request: the message names
      * the header where the server says which one; S3's own NotImplemented message does not.
      */
-    private static String hint(String operation, AwsServiceException e, String code) {
+    private static String hint(String operation, Object location, AwsServiceException e, String code) {
         int status = e.statusCode();
         boolean conditional = operation.endsWith(IF_NONE_MATCH_SUFFIX);
         if ("ExpiredToken".equals(code) || "InvalidToken".equals(code)) {
@@ -328,12 +334,21 @@ public final class S3Errors {
         if (status == 403 && "InvalidObjectState".equals(code)) {
             return ARCHIVED_HINT;
         }
+        if (status == 400 && "InvalidPart".equals(code) && isUniformPartsRefusal(e)) {
+            return UNIFORM_PARTS_HINT;
+        }
+        String refused = RefusedRequestHints.hint(operation, location, e, code);
         if (status == 403
                 && (operation.startsWith("CreateMultipartUpload")
                         || operation.startsWith("UploadPart")
                         || operation.startsWith("CompleteMultipartUpload"))
                 && (code == null || "AccessDenied".equals(code) || code.startsWith("KMS"))) {
-            return KMS_MULTIPART_HINT;
+            return refused == null ? KMS_MULTIPART_HINT : refused + ". " + KMS_MULTIPART_HINT;
+        }
+        if (refused != null) {
+            return code == null && operation.startsWith("HeadObject")
+                    ? HEAD_WITHOUT_CODE_HINT + ". " + refused
+                    : refused;
         }
         if (code == null && status >= 400 && status < 500 && operation.startsWith("HeadObject")) {
             return HEAD_WITHOUT_CODE_HINT;
@@ -366,6 +381,20 @@ public final class S3Errors {
             return UNNAMED_FEATURE_HINT_CONDITIONAL;
         }
         return isUpload(operation) ? UNNAMED_FEATURE_HINT : null;
+    }
+
+    /**
+     * Said when a store refuses to complete an upload whose parts but the last differ in size: Cloudflare R2
+     * answers {@code InvalidPart} "All non-trailing parts must have the same length", also behind a custom
+     * domain or a proxy, where the endpoint does not show that the store is R2.
+     */
+    static final String UNIFORM_PARTS_HINT = "This store completes only uploads whose parts, but the last, all have"
+            + " the same size (Cloudflare R2 answers so, also behind a custom domain or a proxy): set"
+            + " " + S3Options.UNIFORM_PARTS.key() + ": true";
+
+    private static boolean isUniformPartsRefusal(AwsServiceException e) {
+        String message = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
+        return message.contains("same length") || message.contains("same size") || message.contains("non-trailing");
     }
 
     private static boolean isUpload(String operation) {

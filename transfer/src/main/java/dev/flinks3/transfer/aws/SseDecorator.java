@@ -24,8 +24,8 @@ import software.amazon.awssdk.services.s3.model.UploadPartRequest;
  *
  * <ul>
  *   <li>SSE-S3 and SSE-KMS are chosen when an object is created: PutObject, CreateMultipartUpload
- *       and CopyObject carry {@code x-amz-server-side-encryption} (plus, for KMS, the key id and the
- *       encryption context); parts and reads need nothing.
+ *       and CopyObject carry {@code x-amz-server-side-encryption} (plus, for KMS, the key id, the
+ *       encryption context and, when asked for, the S3 Bucket Key); parts and reads need nothing.
  *   <li>SSE-C needs the customer key on every request that touches object data: PutObject,
  *       CreateMultipartUpload, UploadPart, GetObject, HeadObject, CopyObject and UploadPartCopy
  *       (target key, and copy-source key since the source was written with it), and also
@@ -47,6 +47,7 @@ public final class SseDecorator {
     private final String kmsEncryptionContext;
     private final Secret customerKey;
     private final String customerKeyMd5;
+    private final boolean bucketKey;
 
     /**
      * @throws IllegalArgumentException if SSE-C is configured with a key that is not a base64
@@ -58,16 +59,25 @@ public final class SseDecorator {
         this.kmsEncryptionContext = settings.sseKmsEncryptionContext();
         this.customerKey = settings.sseCustomerKey();
         this.customerKeyMd5 = customerKey == null ? null : md5OfKey(customerKey);
+        this.bucketKey = settings.sseKmsBucketKey();
     }
 
     public PutObjectRequest.Builder decorate(PutObjectRequest.Builder request) {
-        encryptAtRest(request::serverSideEncryption, request::ssekmsKeyId, request::ssekmsEncryptionContext);
+        encryptAtRest(
+                request::serverSideEncryption,
+                request::ssekmsKeyId,
+                request::ssekmsEncryptionContext,
+                request::bucketKeyEnabled);
         customerKey(request::sseCustomerAlgorithm, request::sseCustomerKey, request::sseCustomerKeyMD5);
         return request;
     }
 
     public CreateMultipartUploadRequest.Builder decorate(CreateMultipartUploadRequest.Builder request) {
-        encryptAtRest(request::serverSideEncryption, request::ssekmsKeyId, request::ssekmsEncryptionContext);
+        encryptAtRest(
+                request::serverSideEncryption,
+                request::ssekmsKeyId,
+                request::ssekmsEncryptionContext,
+                request::bucketKeyEnabled);
         customerKey(request::sseCustomerAlgorithm, request::sseCustomerKey, request::sseCustomerKeyMD5);
         return request;
     }
@@ -98,7 +108,11 @@ public final class SseDecorator {
     }
 
     public CopyObjectRequest.Builder decorate(CopyObjectRequest.Builder request) {
-        encryptAtRest(request::serverSideEncryption, request::ssekmsKeyId, request::ssekmsEncryptionContext);
+        encryptAtRest(
+                request::serverSideEncryption,
+                request::ssekmsKeyId,
+                request::ssekmsEncryptionContext,
+                request::bucketKeyEnabled);
         customerKey(request::sseCustomerAlgorithm, request::sseCustomerKey, request::sseCustomerKeyMD5);
         customerKey(
                 request::copySourceSSECustomerAlgorithm,
@@ -118,7 +132,10 @@ public final class SseDecorator {
     }
 
     private void encryptAtRest(
-            Consumer<ServerSideEncryption> algorithm, Consumer<String> kmsKey, Consumer<String> kmsContext) {
+            Consumer<ServerSideEncryption> algorithm,
+            Consumer<String> kmsKey,
+            Consumer<String> kmsContext,
+            Consumer<Boolean> bucketKeyEnabled) {
         if (type == EncryptionSettings.SseType.SSE_S3) {
             algorithm.accept(ServerSideEncryption.AES256);
         } else if (type == EncryptionSettings.SseType.SSE_KMS) {
@@ -128,6 +145,9 @@ public final class SseDecorator {
             }
             if (kmsEncryptionContext != null) {
                 kmsContext.accept(kmsEncryptionContext);
+            }
+            if (bucketKey) {
+                bucketKeyEnabled.accept(Boolean.TRUE);
             }
         }
     }
@@ -162,6 +182,7 @@ public final class SseDecorator {
 
     @Override
     public String toString() {
-        return "SseDecorator{" + type + (kmsKeyId == null ? "" : ", kmsKeyId=" + kmsKeyId) + "}";
+        return "SseDecorator{" + type + (kmsKeyId == null ? "" : ", kmsKeyId=" + kmsKeyId)
+                + (bucketKey ? ", bucketKey" : "") + "}";
     }
 }

@@ -2,6 +2,7 @@ package dev.flinks3.transfer.options;
 
 import dev.flinks3.transfer.ClientSettings;
 import dev.flinks3.transfer.CredentialSettings;
+import dev.flinks3.transfer.EncryptionSettings;
 import dev.flinks3.transfer.ReadSettings;
 import dev.flinks3.transfer.UploadSettings;
 import dev.flinks3.transfer.read.ReadPolicy;
@@ -12,7 +13,7 @@ import java.util.stream.Collectors;
 
 /**
  * The options of the S3 side: every key whose value goes into {@code transfer}'s settings ({@link ClientSettings},
- * {@link CredentialSettings}, {@link UploadSettings}, {@link ReadSettings}, {@code EncryptionSettings}), each
+ * {@link CredentialSettings}, {@link UploadSettings}, {@link ReadSettings}, {@link EncryptionSettings}), each
  * declared once here (see {@link Option} for what a declaration holds).
  *
  * <p>Each key that Flink's own {@code flink-s3-fs-native} 2.3.0 reads keeps its key and meaning. The spellings that
@@ -189,8 +190,12 @@ public final class S3Options {
             .presto("max-connections")
             .sets(
                     ClientSettings.MAX_CONNECTIONS,
-                    "Most concurrent HTTP connections of the process's one S3 client, shared by uploads, reads and"
-                            + " bulk copies. 's3.async-client.max-concurrency' is a spelling some configurations"
+                    "Most concurrent HTTP connections of each of the process's two HTTP clients for one set of"
+                            + " connection settings, which every scheme and bucket configuration shares: the"
+                            + " asynchronous one (uploads, listings, deletes, HEADs, bulk copies) and the blocking one"
+                            + " (GETs a reader streams, positional reads), so at most twice this many to one endpoint."
+                            + " With 's3.client: crt', the CRT-based S3 client of each configuration opens up to this"
+                            + " many of its own. 's3.async-client.max-concurrency' is a spelling some configurations"
                             + " written for flink-s3-fs-native use; that plugin (2.3.0) does not read it, and the"
                             + " asynchronous client's concurrency it names is this setting.");
 
@@ -408,6 +413,17 @@ public final class S3Options {
                     "key=value pairs separated by commas, or a JSON object (plain or base64); only with sse-kms",
                     "SSE-KMS encryption context as comma-separated key=value pairs (as S3A), or as JSON, plain or"
                             + " base64.");
+
+    public static final Option<Boolean> SSE_KMS_BUCKET_KEY = OPTIONS.key("s3.sse.kms.bucket-key.enabled")
+            .sets(
+                    EncryptionSettings.SSE_KMS_BUCKET_KEY,
+                    "With 'sse-kms': true asks for an S3 Bucket Key on every request that creates an object"
+                            + " (PutObject, CreateMultipartUpload, CopyObject), so S3 derives the objects' keys from a"
+                            + " key of the bucket instead of calling KMS for each object: ranged GETs, parts and"
+                            + " copies then cost no KMS request each, which keeps positional-read storms under the"
+                            + " account's KMS quota. false sends nothing and the bucket's own Bucket Key setting"
+                            + " applies. Needs 's3.sse.type: sse-kms'. S3A and Flink's other S3 plugins have no such"
+                            + " key.");
 
     public static final Option<String> SSE_C_KEY = OPTIONS.key("s3.sse.c.key")
             .secret()

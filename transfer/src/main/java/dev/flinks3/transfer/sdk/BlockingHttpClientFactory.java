@@ -14,7 +14,8 @@ import software.amazon.awssdk.http.apache5.ProxyConfiguration;
  * (sequential reads) are sent on it: the body is read from the socket into the reader's array on the
  * reader's thread, instead of being handed over in buffers between threads. A connection idle for longer
  * than {@code connectionMaxIdleTime} is never reused; the SDK's reaper closes it within a minute after
- * that. What it creates is registered with the caller's {@link Closer}.
+ * that. Its connections are spread over every address a host name resolves to ({@link SpreadingDnsResolver}).
+ * What it creates is registered with the caller's {@link Closer}.
  */
 final class BlockingHttpClientFactory {
 
@@ -27,7 +28,17 @@ final class BlockingHttpClientFactory {
      * @throws IllegalArgumentException if the configured CA file cannot be read
      */
     static SdkHttpClient create(ClientSettings settings, HttpProxies proxies, Closer closer) {
+        return create(settings, proxies, closer, SpreadingDnsResolver.HostAddresses.SYSTEM);
+    }
+
+    /**
+     * As {@link #create(ClientSettings, HttpProxies, Closer)}, with host names looked up by {@code lookup}; the
+     * connections are spread over the addresses it returns ({@link SpreadingDnsResolver}).
+     */
+    static SdkHttpClient create(
+            ClientSettings settings, HttpProxies proxies, Closer closer, SpreadingDnsResolver.HostAddresses lookup) {
         Apache5HttpClient.Builder builder = Apache5HttpClient.builder()
+                .dnsResolver(new SpreadingDnsResolver(lookup))
                 .maxConnections(settings.maxConnections())
                 .connectionTimeout(settings.connectionTimeout())
                 .socketTimeout(settings.socketTimeout())

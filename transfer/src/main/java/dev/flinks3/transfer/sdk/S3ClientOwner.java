@@ -78,7 +78,7 @@ public final class S3ClientOwner implements Closeable {
     private final BulkDownloader bulkDownloader;
     private final ClientSettings.HttpClientType httpClientInUse;
     private final HttpProxies proxies;
-    private final S3TransferManager transferManager;
+    private final Engine engine;
     private final SseDecorator sse;
 
     /**
@@ -134,16 +134,20 @@ public final class S3ClientOwner implements Closeable {
             ExecutorService blockingReads = null;
             FlexibleChecksums checksums =
                     new FlexibleChecksums(settings.client().checksumsEnabled());
-            S3TransferManager transferManager = null;
+            this.sse = new SseDecorator(settings.encryption());
+            // The one choice of the engine, for every request of this configuration.
             if (settings.client().client() == ClientSettings.ClientType.CRT) {
                 this.httpClientInUse = ClientSettings.HttpClientType.CRT;
                 s3 = closer.register(CrtS3Client.build(settings, credentials, region, proxies, completion));
                 // Closed before the client; it does not close a client it was given.
-                transferManager = closer.register(S3TransferManager.builder()
-                        .s3Client(s3)
-                        .executor(completion)
-                        .build());
+                this.engine = Engine.crt(
+                        closer.register(S3TransferManager.builder()
+                                .s3Client(s3)
+                                .executor(completion)
+                                .build()),
+                        sse);
             } else {
+                this.engine = Engine.sdk();
                 S3Transport.HttpClients http = transport.httpClients(settings.client(), proxies, closer);
                 this.httpClientInUse = AsyncHttpClientFactory.typeOf(http.async());
                 // One strategy for both clients: one retry budget (token bucket) per configuration.
@@ -170,9 +174,6 @@ public final class S3ClientOwner implements Closeable {
                     blockingReads = http.blockingReads();
                 }
             }
-            this.transferManager = transferManager;
-
-            this.sse = new SseDecorator(settings.encryption());
             this.objectClient = new SdkObjectClient(
                     s3,
                     blocking,
@@ -183,15 +184,23 @@ public final class S3ClientOwner implements Closeable {
                     new MultipartCopy(s3, sse, copyPartBytes, COPY_PARTS_IN_FLIGHT),
                     maxSingleCopyBytes,
                     closedGuard);
-            this.bulkDownloader = transferManager != null
-                    ? new BulkDownloader(
-                            new TransferManagerDownload(transferManager, sse, closedGuard),
-                            settings.read().bulkCopyConcurrency())
-                    : BulkDownloader.ranged(
+            this.bulkDownloader = engine.choose(new Engine.Choice<BulkDownloader>() {
+                @Override
+                public BulkDownloader sdk() {
+                    return BulkDownloader.ranged(
                             objectClient,
                             settings.read().bulkCopyConcurrency(),
                             settings.read().bulkCopyRangeBytes(),
                             rangesPerFile(settings));
+                }
+
+                @Override
+                public BulkDownloader crt(S3TransferManager transferManager, SseDecorator sse) {
+                    return new BulkDownloader(
+                            new TransferManagerDownload(transferManager, sse, closedGuard),
+                            settings.read().bulkCopyConcurrency());
+                }
+            });
         } catch (RuntimeException e) {
             throw closer.closeAfterFailure(e);
         } catch (Error e) {
@@ -220,11 +229,11 @@ public final class S3ClientOwner implements Closeable {
     }
 
     /**
-     * The Transfer Manager on the CRT-based S3 client ({@link S3Settings.ClientType#CRT}), or {@code null}
-     * on the SDK's client; valid until {@link #close()}.
+     * The engine chosen for this configuration, once ({@code s3.client}): what is built on this owner's clients
+     * asks it which one. Its Transfer Manager is valid until {@link #close()}.
      */
-    public S3TransferManager transferManager() {
-        return transferManager;
+    public Engine engine() {
+        return engine;
     }
 
     /**
@@ -373,7 +382,7 @@ public final class S3ClientOwner implements Closeable {
 
     @Override
     public String toString() {
-        return "S3ClientOwner{client=" + settings.client().client()
+        return "S3ClientOwner{engine=" + engine
                 + ", httpClient=" + httpClientInUse
                 + ", endpoint=" + settings.client().endpoint()
                 + ", proxy=" + proxies

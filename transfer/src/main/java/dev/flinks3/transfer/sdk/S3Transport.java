@@ -63,6 +63,7 @@ public final class S3Transport implements Closeable {
     private final ThreadPoolExecutor completion;
     private final ScheduledThreadPoolExecutor scheduler;
     private final ReadAheadBudget readAheadBudget;
+    private final SpreadingDnsResolver.HostAddresses hostAddresses;
     private final Map<List<Object>, SharedHttpClient> httpClients = new HashMap<>();
     private boolean closed;
 
@@ -73,6 +74,12 @@ public final class S3Transport implements Closeable {
 
     /** As {@link #S3Transport()} with the given read-ahead budget. */
     public S3Transport(ReadAheadBudget readAheadBudget) {
+        this(readAheadBudget, SpreadingDnsResolver.HostAddresses.SYSTEM);
+    }
+
+    /** As {@link #S3Transport(ReadAheadBudget)}, with host names looked up by {@code hostAddresses} (tests). */
+    S3Transport(ReadAheadBudget readAheadBudget, SpreadingDnsResolver.HostAddresses hostAddresses) {
+        this.hostAddresses = hostAddresses;
         this.readAheadBudget = readAheadBudget;
         this.completion = closer.register(new Shutdown<>(newCompletionExecutor())).executor;
         this.scheduler = closer.register(new Shutdown<>(newScheduler())).executor;
@@ -120,7 +127,7 @@ public final class S3Transport implements Closeable {
                         key,
                         new HttpClients(
                                 AsyncHttpClientFactory.create(settings, proxies, own),
-                                BlockingHttpClientFactory.create(settings, proxies, own),
+                                BlockingHttpClientFactory.create(settings, proxies, own, hostAddresses),
                                 own.register(new BlockingReadsShutdown(
                                                 newBlockingReadExecutor(settings.maxConnections())))
                                         .executor),

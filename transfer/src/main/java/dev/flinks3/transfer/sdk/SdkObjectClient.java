@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -45,6 +46,7 @@ import software.amazon.awssdk.services.s3.model.CreateMultipartUploadResponse;
 import software.amazon.awssdk.services.s3.model.Delete;
 import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
 import software.amazon.awssdk.services.s3.model.DeleteObjectsRequest;
+import software.amazon.awssdk.services.s3.model.EncodingType;
 import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListMultipartUploadsRequest;
@@ -173,7 +175,9 @@ public final class SdkObjectClient implements ObjectClient {
     /**
      * {@inheritDoc}
      *
-     * <p>What the server answers is checked, not trusted:
+     * <p>Keys come URL-encoded ({@code encoding-type=url}, decoded by the SDK), so keys that XML 1.0 cannot
+     * carry (control characters, U+FFFE) are listed too; a server that ignores the parameter sends them as
+     * they are. What the server answers is checked, not trusted:
      *
      * <ul>
      *   <li>Objects and common prefixes outside {@code prefix} are dropped with one warning per listing
@@ -197,6 +201,7 @@ public final class SdkObjectClient implements ObjectClient {
                 .continuationToken(startAfter == null ? continuationToken : null)
                 .startAfter(startAfter)
                 .maxKeys(maxKeys)
+                .encodingType(EncodingType.URL)
                 .build();
         String where = "s3://" + bucket + "/" + prefix;
         ListObjectsV2Response response = sendAndWait("ListObjectsV2", where, () -> s3.listObjectsV2(request));
@@ -292,7 +297,8 @@ public final class SdkObjectClient implements ObjectClient {
      * {@inheritDoc}
      *
      * <p>Any number of keys is accepted: they are sent as DeleteObjects requests of at most
-     * {@value #MAX_KEYS_PER_DELETE} keys, a few in parallel, each with {@code Content-MD5} (as servers
+     * {@value #MAX_KEYS_PER_DELETE} keys, a few in parallel (a key that XML 1.0 cannot carry, which no
+     * DeleteObjects body can hold, as a DeleteObject of its own), each with {@code Content-MD5} (as servers
      * that predate S3's flexible checksums require) besides the SDK's checksum. Keys the answer reports
      * with a retryable code (InternalError, SlowDown, ServiceUnavailable, ...) are sent again with
      * exponential backoff (from 100 ms, at most 5 s, {@value #DELETE_KEY_ATTEMPTS} attempts in all); the
@@ -300,15 +306,46 @@ public final class SdkObjectClient implements ObjectClient {
      */
     @Override
     public List<String> deleteBatch(String bucket, List<String> keys) throws IOException {
-        List<List<String>> batches = new ArrayList<>();
-        for (int from = 0; from < keys.size(); from += MAX_KEYS_PER_DELETE) {
-            batches.add(keys.subList(from, Math.min(from + MAX_KEYS_PER_DELETE, keys.size())));
+        List<String> carried = new ArrayList<>(keys.size());
+        List<String> single = new ArrayList<>();
+        for (String key : keys) {
+            (XmlText.canCarry(key) ? carried : single).add(key);
         }
-        List<List<String>> failedPerBatch =
-                SlidingWindow.run(batches, DELETE_REQUESTS_IN_FLIGHT, batch -> deleteObjects(bucket, batch));
+        List<List<String>> batches = new ArrayList<>();
+        for (int from = 0; from < carried.size(); from += MAX_KEYS_PER_DELETE) {
+            batches.add(carried.subList(from, Math.min(from + MAX_KEYS_PER_DELETE, carried.size())));
+        }
+        for (String key : single) {
+            batches.add(List.of(key));
+        }
+        List<List<String>> failedPerBatch = SlidingWindow.run(
+                batches,
+                DELETE_REQUESTS_IN_FLIGHT,
+                batch -> XmlText.canCarry(batch.get(0))
+                        ? deleteObjects(bucket, batch)
+                        : deleteSingle(bucket, batch.get(0)));
         List<String> failed = new ArrayList<>();
         failedPerBatch.forEach(failed::addAll);
         return failed;
+    }
+
+    /**
+     * One DeleteObject of a key a DeleteObjects body cannot carry; completes with nothing for a deleted (or
+     * missing) key, and fails as DeleteObject fails otherwise.
+     */
+    private CompletableFuture<List<String>> deleteSingle(String bucket, String key) {
+        String location = "s3://" + bucket + "/" + key;
+        DeleteObjectRequest request =
+                DeleteObjectRequest.builder().bucket(bucket).key(key).build();
+        return send("DeleteObject", location, () -> s3.deleteObject(request), response -> List.<String>of())
+                .exceptionally(failure -> {
+                    if (Futures.unwrap(failure) instanceof FileNotFoundException) {
+                        return List.of();
+                    }
+                    throw failure instanceof CompletionException
+                            ? (CompletionException) failure
+                            : new CompletionException(failure);
+                });
     }
 
     private CompletableFuture<List<String>> deleteObjects(String bucket, List<String> keys) {
@@ -554,6 +591,7 @@ public final class SdkObjectClient implements ObjectClient {
                     .prefix(prefix)
                     .keyMarker(keyMarker)
                     .uploadIdMarker(uploadIdMarker)
+                    .encodingType(EncodingType.URL)
                     .build();
             ListMultipartUploadsResponse page =
                     sendAndWait("ListMultipartUploads", where, () -> s3.listMultipartUploads(request));
@@ -581,11 +619,21 @@ public final class SdkObjectClient implements ObjectClient {
         }
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>What the server answers is checked, not trusted: a page that is full (as many parts as its {@code
+     * MaxParts}) but marked complete, without a next part number marker, may be a server that does not page
+     * ListParts as S3 does; the listing then asks once more, after the page's last part. Parts that come then
+     * are listed too (with one warning); a server that answers that request with the parts before the marker
+     * fails the listing with an {@link S3RequestException} saying that the server's listing is at fault.
+     */
     @Override
     public List<CompletedPart> listParts(S3Location location, String uploadId) throws IOException {
         String where = location + " (upload id " + uploadId + ")";
         List<CompletedPart> parts = new ArrayList<>();
         Integer partNumberMarker = null;
+        boolean markedComplete = false;
         while (true) {
             ListPartsRequest.Builder request = ListPartsRequest.builder()
                     .bucket(location.bucket())
@@ -594,12 +642,44 @@ public final class SdkObjectClient implements ObjectClient {
                     .partNumberMarker(partNumberMarker);
             sse.decorate(request);
             ListPartsResponse page = sendAndWait("ListParts", where, () -> s3.listParts(request.build()));
+            int after = partNumberMarker == null ? 0 : partNumberMarker;
             for (Part part : page.parts()) {
+                if (part.partNumber() == null || part.partNumber() <= after) {
+                    throw new S3RequestException(
+                            "ListParts",
+                            where,
+                            200,
+                            null,
+                            (markedComplete
+                                            ? "The server marked its listing of parts complete after part " + after
+                                                    + " (a full page, IsTruncated false, no NextPartNumberMarker) and"
+                                            : "The server")
+                                    + " answered part-number-marker " + after + " with part " + part.partNumber()
+                                    + ": the server's listing of parts is at fault, not the upload",
+                            null);
+                }
                 parts.add(new CompletedPart(part.partNumber(), part.eTag(), part.size(), part.checksumCRC32C()));
             }
-            if (!Boolean.TRUE.equals(page.isTruncated())) {
-                return parts;
+            if (markedComplete && !page.parts().isEmpty()) {
+                LOG.warn(
+                        "The S3 server marked its listing of the parts of {} complete after part {} although more"
+                                + " parts followed; the listing went on after that part",
+                        where,
+                        after);
             }
+            if (!Boolean.TRUE.equals(page.isTruncated())) {
+                Integer last = page.parts().isEmpty()
+                        ? null
+                        : page.parts().get(page.parts().size() - 1).partNumber();
+                if (last == null || page.maxParts() == null || page.parts().size() < page.maxParts()) {
+                    return parts;
+                }
+                // A full page marked complete: ask once more after its last part.
+                markedComplete = true;
+                partNumberMarker = last;
+                continue;
+            }
+            markedComplete = false;
             if (page.nextPartNumberMarker() == null
                     || page.nextPartNumberMarker().equals(partNumberMarker)) {
                 throw new S3RequestException(
@@ -608,7 +688,7 @@ public final class SdkObjectClient implements ObjectClient {
                         200,
                         null,
                         "The server marked the page truncated but sent no new next part number marker: the"
-                                + " listing of parts cannot be continued",
+                                + " server's listing of parts is at fault and cannot be continued",
                         null);
             }
             partNumberMarker = page.nextPartNumberMarker();

@@ -141,6 +141,31 @@ class ModelCommandTest {
                 .contains("x presto's checkpoint throughput");
     }
 
+    /**
+     * The check on runs the model was not calibrated on: calibrated on wan, it predicts runs on the rescale store
+     * (80 ms per request, no per-connection cap, 125 MB/s shared), and says which of them it got within 20%. By
+     * hand: 200 requests * 80 ms = 16 s one after another; at ours' wan concurrency of 14 / 17.75 that is 20.29 s,
+     * plus 1 s synchronous, 21.3 s; presto's, 14 / 49, gives 56 s, 57.0 s. Ours measured 22 s (0.97x), presto 100 s
+     * (0.57x, outside): one of two within.
+     */
+    @Test
+    void checksThePredictionsOfRunsOnAnotherStoreItWasNotCalibratedOn() throws IOException {
+        Path wan = results(work.resolve("wan.json"), "wan", List.of(run("ours", 1, 3.75), run("presto", 1, 10)));
+        Path rescale =
+                results(work.resolve("rescale.json"), "rescale", List.of(run("ours", 1, 4.4), run("presto", 1, 20)));
+        Path report = work.resolve("model.md");
+
+        Run run = run(
+                "model", "--calibrate", wan.toString(), "--check", rescale.toString(), "--output", report.toString());
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        String text = Files.readString(report);
+        assertThat(text)
+                .contains("1 of 2 predictions within 20%")
+                .contains("| rescale | ours | 1 | 5 | 22.0 | 21.3 | 0.97x | concurrency |")
+                .contains("| rescale | presto | 1 | 5 | 100.0 | 57.0 | 0.57x | concurrency |");
+    }
+
     @ParameterizedTest(name = "{0} {1}")
     @CsvSource({
         "--target-latency-ms, 200",

@@ -14,29 +14,29 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 
 /**
- * What the server process charges a client, all its threads counted (Jetty's, the JIT's, the garbage
- * collector's): the server runs in a JVM of its own ({@link S3ServerMain}) and its CPU time is the
- * operating system's figure for that process, read before and after each step.
+ * Measures what the server process charges a client, all its threads counted (Jetty's, the JIT's, the garbage
+ * collector's): the server runs in a JVM of its own ({@link S3ServerMain}) and its CPU time is the operating
+ * system's figure for that process, read before and after each step. A measurement, not a test (CPU figures on a
+ * shared machine are no pass/fail criterion; {@code BenchmarkModeServerTest} asserts how {@link
+ * ServerMode#BENCHMARK} behaves): it prints, for {@link ServerMode#FULL} and {@link ServerMode#BENCHMARK}, the
+ * server CPU of one PutObject of 32 MiB, of a multipart upload of the same bytes (4 parts of 8 MiB) and of a
+ * small request, and the ratios the benchmark documentation quotes; it fails only if an object does not read back.
  *
- * <p>In {@link ServerMode#BENCHMARK} a small request costs about half of what {@link ServerMode#FULL}
- * (signature verification, a file and its metadata per object) costs (asserted: at most three quarters), and a multipart upload of the same
- * bytes as one PutObject (4 parts of 8 MiB) costs the server at most {@value #MULTIPART_OVER_PUT_BOUND}x
- * the PUT's CPU. S3 charges the client for neither, so the aim is 1.2x: measured 0.95x on a quiet moment of
- * the shared 2-core machine, 1.70x while it was loaded (2026-12-01), hence the looser bound, which still
- * guards against that getting worse. Both servers run at once and each round measures both, in alternating
- * order (the small requests in rounds of their own); every figure is the median of several rounds after
- * warm-up, and each ratio the median of the
- * rounds' own ratios (both sides of a ratio having met the same load); both modes' figures are printed.
+ * <p>Both servers run at once and each round measures both, in alternating order (the small requests in rounds of
+ * their own); every figure is the median of several rounds after warm-up, and each ratio the median of the rounds'
+ * own ratios (both sides of a ratio having met the same load). Run it with
+ *
+ * <pre>{@code
+ * mvn -pl s3-test-server -q exec:exec -Dexec.executable=java -Dexec.classpathScope=test \
+ *     -Dexec.args="-cp %classpath dev.flinks3.testserver.ServerCost"
+ * }</pre>
  */
-class ServerCostTest {
+public final class ServerCost {
 
     private static final String BUCKET = "server-cost";
     private static final int OBJECT_BYTES = 32 << 20;
@@ -45,32 +45,26 @@ class ServerCostTest {
     private static final int WARM_UP_ROUNDS = 2;
     private static final int WARM_UP_SMALL_REQUESTS = 3000;
     private static final int ROUNDS = 5;
-    /** The most a multipart upload may cost the server over one PUT of the same bytes (the aim is 1.2). */
-    private static final double MULTIPART_OVER_PUT_BOUND = 2.0;
 
     private static final double GB = 1e9;
 
-    @TempDir
-    Path dir;
+    private ServerCost() {}
 
-    @Test
-    @Timeout(value = 10, unit = TimeUnit.MINUTES)
-    void theBenchmarkModeChargesTheSameForOnePutAndForPartsAndHalfPerRequest() throws Exception {
+    /** Runs the measurement in a temporary directory and prints its figures. */
+    public static void main(String[] args) throws Exception {
+        Path dir = Files.createTempDirectory("server-cost");
         byte[] data = new byte[OBJECT_BYTES];
         new Random(7).nextBytes(data);
         Costs full = new Costs();
         Costs benchmark = new Costs();
-        // Both servers run at once and every round measures both, in alternating order, so each round's two
-        // figures met the same load on the machine.
         try (ServerJvm fullServer = ServerJvm.start(ServerMode.FULL, dir.resolve("full"));
                 ServerJvm benchmarkServer = ServerJvm.start(ServerMode.BENCHMARK, dir.resolve("benchmark"));
                 S3Client fullS3 =
                         TestClients.s3(fullServer.endpoint, EmbeddedS3Server.ACCESS_KEY, EmbeddedS3Server.SECRET_KEY);
                 S3Client benchmarkS3 = TestClients.s3(
                         benchmarkServer.endpoint, EmbeddedS3Server.ACCESS_KEY, EmbeddedS3Server.SECRET_KEY)) {
-            // The small requests' code is still being compiled after the warm-up rounds' few hundred requests
-            // (each later round cheaper than the one before, seen in a run), so both servers first take
-            // enough of them for their JIT compilers to finish it.
+            // The small requests' code is still being compiled after the warm-up rounds' few hundred requests, so
+            // both servers first take enough of them for their JIT compilers to finish it.
             for (S3Client s3 : List.of(fullS3, benchmarkS3)) {
                 byte[] small = Arrays.copyOf(data, 1024);
                 for (int i = 0; i < WARM_UP_SMALL_REQUESTS; i++) {
@@ -114,22 +108,9 @@ class ServerCostTest {
                     Costs.median(costs.complete) / 1e6,
                     Costs.median(costs.request) / 1e6);
         }
-        assertThat(Costs.median(benchmark.put))
-                .as("server CPU of one PutObject")
-                .isPositive();
-        assertThat(benchmark.multipartOverPut())
-                .as("benchmark mode: server CPU of a multipart upload over one PUT's of the same bytes")
-                .isBetween(1 / MULTIPART_OVER_PUT_BOUND, MULTIPART_OVER_PUT_BOUND);
-        // The aim is half of full mode's. One server measured after the other, the small requests right after the
-        // large rounds, saw 0.84x in a clean-clone run (full mode's rounds 1.7-3.95 ms a request); measured in
-        // rounds of their own, alternating, after 3,000 untimed requests each, three runs gave 0.40x, 0.38x and
-        // 0.49x. The bound is three quarters, for a loaded machine.
-        assertThat(benchmark.requestRatioTo(full))
-                .as(
-                        "benchmark mode: server CPU per small request over full mode's, median of the rounds"
-                                + " (ns per request, benchmark %s, full %s)",
-                        benchmark.request, full.request)
-                .isLessThanOrEqualTo(0.75);
+        System.out.printf(
+                "benchmark mode's server CPU per small request over full mode's: %.2fx (median of the rounds)%n",
+                benchmark.requestRatioTo(full));
     }
 
     /** One round on one server: a PutObject, and a multipart upload of the same bytes. */
