@@ -9,9 +9,11 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 import javax.management.MBeanServerConnection;
@@ -137,6 +139,17 @@ final class SoakSampler {
      * @return the inodes, or null if they cannot be read
      */
     Set<String> endpointSockets(Path proc) {
+        Map<String, String> connections = endpointConnections(proc, endpointPort);
+        return connections == null ? null : connections.keySet();
+    }
+
+    /**
+     * The process's TCP sockets whose remote port is {@code port}: each one's inode and its TCP state as the fourth
+     * field of {@code /proc/<pid>/net/tcp} gives it (a hexadecimal code, {@code 01} established, {@code 08} close-wait).
+     *
+     * @return inode to state, or null if they cannot be read
+     */
+    static Map<String, String> endpointConnections(Path proc, int port) {
         try {
             Set<String> inodes = new HashSet<>();
             try (Stream<Path> fds = Files.list(proc.resolve("fd"))) {
@@ -145,8 +158,8 @@ final class SoakSampler {
                         .filter(i -> !i.isEmpty())
                         .forEach(inodes::add);
             }
-            String port = String.format(Locale.ROOT, "%04X", endpointPort);
-            Set<String> toEndpoint = new HashSet<>();
+            String hexPort = String.format(Locale.ROOT, "%04X", port);
+            Map<String, String> toEndpoint = new HashMap<>();
             for (String table : List.of("tcp", "tcp6")) {
                 Path path = proc.resolve("net").resolve(table);
                 if (!Files.isReadable(path)) {
@@ -159,8 +172,8 @@ final class SoakSampler {
                         continue;
                     }
                     String remotePort = fields[2].substring(fields[2].indexOf(':') + 1);
-                    if (remotePort.equals(port) && inodes.contains(fields[9])) {
-                        toEndpoint.add(fields[9]);
+                    if (remotePort.equals(hexPort) && inodes.contains(fields[9])) {
+                        toEndpoint.put(fields[9], fields[3]);
                     }
                 }
             }
