@@ -27,6 +27,22 @@ class ProcessCensusTest {
     }
 
     @Test
+    void flinksRpcDispatchersAreToldApart() {
+        assertThat(SoakSampler.isRpcDispatcher("flink-pekko.actor.default-dispatcher-7"))
+                .isTrue();
+        assertThat(SoakSampler.isRpcDispatcher("flink-metrics-pekko.actor.internal-dispatcher-3"))
+                .isTrue();
+        assertThat(SoakSampler.isRpcDispatcher("flink-akka.actor.default-dispatcher-2"))
+                .isTrue();
+        assertThat(SoakSampler.isRpcDispatcher("flink-pekko.actor.supervisor-dispatcher-1"))
+                .isTrue();
+        assertThat(SoakSampler.isRpcDispatcher("flinks3-s3-blocking-read-2-3")).isFalse();
+        assertThat(SoakSampler.isRpcDispatcher("injected-leak-4")).isFalse();
+        assertThat(SoakSampler.isRpcDispatcher("flink-rest-server-netty-worker-thread-1"))
+                .isFalse();
+    }
+
+    @Test
     @EnabledOnOs(OS.LINUX)
     void aNewThreadAndAConnectionShowInTheNextColumn(@TempDir Path tmp) throws Exception {
         SampledProcess self = new SampledProcess(

@@ -47,10 +47,10 @@ class SoakLeakIT {
     @ParameterizedTest(name = "{0}")
     @CsvSource({
         "fd-per-checkpoint, 'open file descriptors (but connections to S3 and RocksDB''s database files) of minicluster rose'",
-        "thread-per-checkpoint, 'threads of minicluster rose'",
+        "thread-per-checkpoint, 'threads (but Flink''s RPC dispatchers) of minicluster rose'",
         "connection-per-checkpoint, 'TCP connections to the S3 endpoint outside the plugin''s HTTP pools of minicluster rose'",
         "fd-per-stop, 'open file descriptors (but connections to S3 and RocksDB''s database files) of minicluster rose'",
-        "thread-per-stop, 'threads of minicluster rose'",
+        "thread-per-stop, 'threads (but Flink''s RPC dispatchers) of minicluster rose'",
         "connection-per-stop, 'TCP connections to the S3 endpoint outside the plugin''s HTTP pools of minicluster rose'"
     })
     void theShortSoakFailsOnTheFigureThatLeaks(String leak, String failure) throws Exception {
