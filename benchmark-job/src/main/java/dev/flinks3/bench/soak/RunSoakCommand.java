@@ -100,6 +100,8 @@ public final class RunSoakCommand implements Callable<Integer> {
     private String stopDescription = "none";
     private SoakOutcome.UploadsAtEnd uploadsAtEnd;
     private volatile long soakEnd;
+    private final ProcessCensus census = new ProcessCensus();
+    private int endpointPort;
 
     @Override
     public Integer call() throws Exception {
@@ -192,6 +194,7 @@ public final class RunSoakCommand implements Callable<Integer> {
         String prefix = run.checkpointDirectory().getPath().replaceAll("^/+", "") + "/";
         URI endpoint = URI.create(entries.getOrDefault("s3.endpoint", "https://s3.amazonaws.com"));
         int port = endpoint.getPort() > 0 ? endpoint.getPort() : "https".equals(endpoint.getScheme()) ? 443 : 80;
+        endpointPort = port;
         List<JobParameters> parameters = new ArrayList<>(List.of(job));
         if (forStJob) {
             parameters.add(SoakCommand.forStJob(job));
@@ -320,6 +323,7 @@ public final class RunSoakCommand implements Callable<Integer> {
                 if (kills.isEmpty()) {
                     histograms(cluster, "first-stop", events);
                 }
+                takeCensus(cluster, "before stop " + (kills.size() + 1));
                 kills.add(stopDuringCheckpoint(cluster, main, uploads, events));
                 nextKill = System.nanoTime() + killInterval.toNanos();
                 continue;
@@ -332,6 +336,7 @@ public final class RunSoakCommand implements Callable<Integer> {
         double seconds = (System.nanoTime() - start) / 1e9;
         soakEnd = System.currentTimeMillis();
         histograms(cluster, "end", events);
+        takeCensus(cluster, "end");
         for (SoakJob soakJob : jobs) {
             soakJob.cancel();
         }
@@ -419,6 +424,13 @@ public final class RunSoakCommand implements Callable<Integer> {
             list.add(value);
         }
         return list;
+    }
+
+    /** Every Flink process's threads by name pattern and connections to S3 by state ({@link ProcessCensus}). */
+    private void takeCensus(SoakCluster cluster, String moment) {
+        census.take(moment, cluster.processes(), endpointPort);
+        census.write(soakResultFile.resolveSibling(
+                soakResultFile.getFileName().toString().replaceAll("\\.json$", "") + "-census.md"));
     }
 
     /** The class histogram of every Flink process, at a moment of the soak. */

@@ -9,7 +9,7 @@ import java.util.function.ToLongFunction;
  */
 public enum SoakFigure {
     HEAP_AFTER_GC("heap after GC", "MB", 1e6, SoakSample::heapAfterGcBytes),
-    THREADS("threads", "threads", 1, SoakSample::threads),
+    THREADS("threads (but Flink's RPC dispatchers)", "threads", 1, SoakSample::threads),
     FILE_DESCRIPTORS(
             "open file descriptors (but connections to S3 and RocksDB's database files)",
             "descriptors",

@@ -534,7 +534,7 @@ public final class SoakReport {
                         levels.isEmpty() ? "-" : number(levels.get(levels.size() - 1)),
                         String.format(Locale.ROOT, "%+.2f (%s)", g.perHour(), limit(limit.perHour())),
                         g.stopsJudged()
-                                ? String.format(Locale.ROOT, "%+.2f (%s)", g.perStop(), number(perStopLimit))
+                                ? String.format(Locale.ROOT, "%+.2f (%s)", g.perStop(), limit(perStopLimit))
                                 : "-",
                         hourOk && stopOk ? "held" : "**grew**"));
             }

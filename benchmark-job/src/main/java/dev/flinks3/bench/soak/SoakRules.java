@@ -15,6 +15,13 @@ import java.util.Map;
  * abandons are bounded by what the killed TaskManager's subtasks can have open ({@link
  * SoakReport#uploadsOneStopCanLeave}); see {@code docs/soak.md}.
  *
+ * <p>Per stop, the connections to S3 are judged where a leak shows: outside the plugin's HTTP pools (a socket no pool
+ * holds: the plugin's or anything else in the process) and leased from them (a stream never closed holds its
+ * connection). The pools' idle connections, and with them the total, are judged per hour only: a pool keeps a
+ * connection idle for {@code s3.connection.max-idle-time} (60 s) and has as many as requests were in flight at once
+ * in that time, up to its maximum; CI's short run showed them rising over its first stops, as restores and
+ * checkpoints overlapped more, and settling, while the connections outside the pools stayed at the soak's own one.
+ *
  * @param name the set's name
  * @param settleMillis samples this long after every job recovered from a stop and completed a checkpoint after it are
  *     left out of the stretch, ms
@@ -85,10 +92,12 @@ public record SoakRules(String name, long settleMillis, Map<SoakFigure, Limit> l
         limits.put(SoakFigure.HEAP_AFTER_GC, new Limit(16 * hourFactor, 4));
         limits.put(SoakFigure.THREADS, new Limit(2 * hourFactor, 0.5));
         limits.put(SoakFigure.FILE_DESCRIPTORS, new Limit(4 * hourFactor, 0.5));
-        limits.put(SoakFigure.CONNECTIONS, new Limit(4 * hourFactor, 0.5));
+        // Per stop, a connection left behind is one outside the pools or one leased for ever; the pools' idle
+        // connections, and so the total, follow the peak of requests in flight over the idle time (see the class).
+        limits.put(SoakFigure.CONNECTIONS, new Limit(4 * hourFactor, Double.POSITIVE_INFINITY));
         limits.put(SoakFigure.CONNECTIONS_OUTSIDE_POOLS, new Limit(1 * hourFactor, 0.5));
         limits.put(SoakFigure.POOL_LEASED, new Limit(1 * hourFactor, 0.5));
-        limits.put(SoakFigure.POOL_IDLE, new Limit(4 * hourFactor, 0.5));
+        limits.put(SoakFigure.POOL_IDLE, new Limit(4 * hourFactor, Double.POSITIVE_INFINITY));
         limits.put(SoakFigure.TEMPORARY_FILES, new Limit(1 * hourFactor, 0.5));
         limits.put(SoakFigure.UPLOADS_BY_PLUGIN, new Limit(1 * hourFactor, Double.NaN));
         limits.put(SoakFigure.BUFFERED, new Limit(16 * hourFactor, 8));

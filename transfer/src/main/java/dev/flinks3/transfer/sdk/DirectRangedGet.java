@@ -39,6 +39,7 @@ import software.amazon.awssdk.http.auth.aws.signer.AwsV4FamilyHttpSigner;
 import software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner;
 import software.amazon.awssdk.http.auth.spi.signer.HttpSigner;
 import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
+import software.amazon.awssdk.metrics.MetricCollector;
 import software.amazon.awssdk.retries.api.BackoffStrategy;
 import software.amazon.awssdk.services.s3.S3Utilities;
 import software.amazon.awssdk.services.s3.model.GetUrlRequest;
@@ -291,8 +292,13 @@ final class DirectRangedGet {
         if (request == null) {
             return null;
         }
-        ExecutableHttpRequest call = http.prepareRequest(
-                HttpExecuteRequest.builder().request(request).build());
+        // The blocking client reports its pool (leased and idle connections) into the collector: the pool's gauges
+        // are kept by what the GETs that use it most report, not only by the few sent through the SDK's pipeline.
+        MetricCollector poolReport = MetricCollector.create("HttpClient");
+        ExecutableHttpRequest call = http.prepareRequest(HttpExecuteRequest.builder()
+                .request(request)
+                .metricCollector(poolReport)
+                .build());
         if (abort != null) {
             abort.set(call::abort);
         }
@@ -301,6 +307,7 @@ final class DirectRangedGet {
         boolean handedOver = false;
         try {
             HttpExecuteResponse response = call.call();
+            metrics.httpPools().record(poolReport.collect());
             body = response.responseBody().orElse(null);
             SdkHttpResponse answer = response.httpResponse();
             int status = answer.statusCode();

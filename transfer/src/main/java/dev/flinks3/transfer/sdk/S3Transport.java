@@ -231,22 +231,19 @@ public final class S3Transport implements Closeable {
 
     /**
      * Runs blocking GETs for callers that do not wait for them (read-ahead windows), one thread per GET in flight:
-     * at most as many as the blocking HTTP client's connections, since more would only wait for one. Threads
-     * start on demand and stop after a minute idle.
+     * at most as many as the blocking HTTP client's connections, since more would only wait for one. A GET goes to
+     * an idle thread where one waits ({@link IdleFirstExecutor}): threads start only for GETs running at once, and
+     * stop after a minute idle, so a process that restores now and then does not gather a thread per GET it ever
+     * made, up to the connection maximum.
      */
     private static ThreadPoolExecutor newBlockingReadExecutor(int maxConnections) {
-        ThreadPoolExecutor executor = new ThreadPoolExecutor(
-                maxConnections,
+        return IdleFirstExecutor.create(
                 maxConnections,
                 60,
-                TimeUnit.SECONDS,
-                new LinkedBlockingQueue<>(),
                 new ThreadFactoryBuilder()
                         .threadNamePrefix("flinks3-s3-blocking-read")
                         .daemonThreads(true)
                         .build());
-        executor.allowCoreThreadTimeOut(true);
-        return executor;
     }
 
     /** Runs the SDK's attempt timeouts and retry delays; every attempt schedules (and mostly cancels) a task. */

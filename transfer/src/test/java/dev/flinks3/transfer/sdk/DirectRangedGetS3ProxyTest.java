@@ -371,6 +371,28 @@ class DirectRangedGetS3ProxyTest {
     }
 
     @Test
+    void directGetsReportTheBlockingClientsPool() throws Exception {
+        server.putObjectDirectly(BUCKET, "pooled", DATA);
+        server.requestLog().clear();
+        try (S3ClientOwner fresh = new S3ClientOwner(settings)) {
+            assertThat(fresh.requestMetrics().httpPools().blocking().client()).isEqualTo("none");
+
+            try (var stream = fresh.objectClient().get(S3Location.of("s3", BUCKET, "pooled"), 0, 100_000, null)) {
+                assertThat(stream.readAllBytes()).isEqualTo(Arrays.copyOf(DATA, 100_000));
+            }
+
+            // Only direct GETs were sent, and the pool they leased their connection from reported it.
+            assertThat(server.requestLog().entries(RequestKind.GET_OBJECT))
+                    .singleElement()
+                    .satisfies(r -> assertThat(r.header("User-Agent")).contains(DirectRangedGet.USER_AGENT));
+            HttpPoolMetrics.Pool blocking = fresh.requestMetrics().httpPools().blocking();
+            assertThat(blocking.client()).isEqualTo("Apache5");
+            assertThat(blocking.leased()).isEqualTo(1);
+            assertThat(blocking.max()).isEqualTo(settings.client().maxConnections());
+        }
+    }
+
+    @Test
     void aStreamedRangeIsOneDirectGetReadOnTheCallersThread() throws Exception {
         server.putObjectDirectly(BUCKET, "streamed", DATA);
         server.requestLog().clear();
