@@ -377,7 +377,7 @@ class DirectRangedGetS3ProxyTest {
         try (S3ClientOwner fresh = new S3ClientOwner(settings)) {
             assertThat(fresh.requestMetrics().httpPools().blocking().client()).isEqualTo("none");
 
-            try (var stream = fresh.objectClient().get(S3Location.of("s3", BUCKET, "pooled"), 0, 100_000, null)) {
+            try (var stream = fresh.objectClient().get(S3Location.of("s3", BUCKET, "pooled"), 0, 100_000)) {
                 assertThat(stream.readAllBytes()).isEqualTo(Arrays.copyOf(DATA, 100_000));
             }
 
