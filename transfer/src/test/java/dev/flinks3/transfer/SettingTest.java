@@ -77,6 +77,7 @@ class SettingTest {
                 .doesNotContain("hunter2")
                 .doesNotContain("EXAMPLEKEY")
                 .doesNotContain("assumeRoleArn");
-        assertThat(encryption.toString()).isEqualTo("sseType=SSE_C, sseCustomerKey=******");
+        // A flag is never unset: it shows with its default.
+        assertThat(encryption.toString()).isEqualTo("sseType=SSE_C, sseCustomerKey=******, sseKmsBucketKey=false");
     }
 }
