@@ -7,48 +7,18 @@ import dev.flinks3.testserver.AnswerRewriteFilter;
 import dev.flinks3.testserver.RequestKind;
 import java.io.IOException;
 import java.util.Map;
-import java.util.UUID;
-import java.util.concurrent.TimeUnit;
-import org.apache.flink.core.fs.FileSystem;
-import org.apache.flink.core.fs.FileSystemFactory;
 import org.apache.flink.core.fs.Path;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.Timeout;
 
 /**
  * Issue 23, per-key errors inside a DeleteObjects 200 answer: S3 reports a key it could not delete as an
  * {@code <Error>} entry of the answer while the others are gone. Retryable codes (InternalError, SlowDown,
  * ServiceUnavailable) are sent again for those keys; a final one (AccessDenied) fails naming the key.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
-class DeleteAnswersTest {
+class DeleteAnswersTest extends AnswersFileSystemTest {
 
-    private RewrittenAnswersServer server;
-    private FileSystemFactory factory;
-    private FileSystem fs;
-    private final String base = "DeleteAnswersTest/" + UUID.randomUUID();
-
-    @BeforeAll
-    void start() throws Exception {
-        server = new RewrittenAnswersServer(true);
-        factory = server.factory(Map.of());
-        fs = RewrittenAnswersServer.fileSystem(factory);
-    }
-
-    @AfterEach
-    void clearRules() {
-        server.answers().clear();
-    }
-
-    @AfterAll
-    void stop() throws Exception {
-        RewrittenAnswersServer.close(factory);
-        server.close();
+    DeleteAnswersTest() {
+        super(Map.of());
     }
 
     /**

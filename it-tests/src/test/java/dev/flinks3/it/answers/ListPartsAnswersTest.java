@@ -10,22 +10,13 @@ import dev.flinks3.testserver.RequestKind;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.flink.core.fs.FileSystem;
-import org.apache.flink.core.fs.FileSystemFactory;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.core.fs.RecoverableFsDataOutputStream;
 import org.apache.flink.core.fs.RecoverableWriter;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.Timeout;
 
 /**
  * Issue 45, a server that lists the parts of an upload in pages without saying so: its ListParts answer holds a
@@ -34,36 +25,15 @@ import org.junit.jupiter.api.Timeout;
  * again after the page's last part and the stream resumes and commits; where the server also ignores the
  * marker, the resume fails saying that the server's listing is at fault, not that a part is missing.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
-class ListPartsAnswersTest {
+class ListPartsAnswersTest extends AnswersFileSystemTest {
 
     private static final int MIB = 1024 * 1024;
     private static final int PAGE = 2;
     private static final Pattern PART = Pattern.compile("<Part>.*?</Part>", Pattern.DOTALL);
     private static final Pattern PART_NUMBER = Pattern.compile("<PartNumber>(\\d+)</PartNumber>");
 
-    private RewrittenAnswersServer server;
-    private FileSystemFactory factory;
-    private FileSystem fs;
-    private final String base = "ListPartsAnswersTest/" + UUID.randomUUID();
-
-    @BeforeAll
-    void start() throws Exception {
-        server = new RewrittenAnswersServer(true);
-        factory = server.factory(Map.of("s3.upload.min.part.size", "5mb"));
-        fs = RewrittenAnswersServer.fileSystem(factory);
-    }
-
-    @AfterEach
-    void clearRules() {
-        server.answers().clear();
-    }
-
-    @AfterAll
-    void stop() throws Exception {
-        RewrittenAnswersServer.close(factory);
-        server.close();
+    ListPartsAnswersTest() {
+        super(Map.of("s3.upload.min.part.size", "5mb"));
     }
 
     @Test
@@ -185,10 +155,6 @@ class ListPartsAnswersTest {
 
     private static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private Path path(String relative) {
-        return new Path("s3://" + RewrittenAnswersServer.BUCKET + "/" + base + "/" + relative);
     }
 
     private static byte[] concat(byte[] a, byte[] b) {

@@ -10,20 +10,10 @@ import dev.flinks3.testserver.RequestKind;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Map;
-import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.flink.core.fs.FileStatus;
-import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.FileSystem.WriteMode;
-import org.apache.flink.core.fs.FileSystemFactory;
-import org.apache.flink.core.fs.Path;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.Timeout;
 
 /**
  * Issue 23, listings the filesystem checks instead of trusting: a server that answers {@code
@@ -31,35 +21,10 @@ import org.junit.jupiter.api.Timeout;
  * truncated without a continuation token (reported of Huawei OBS and some Ceph builds). Each answer is
  * S3Proxy's real one, rewritten by the server's {@link AnswerRewriteFilter}.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
-class ListingAnswersTest {
+class ListingAnswersTest extends AnswersFileSystemTest {
 
-    private RewrittenAnswersServer server;
-    private FileSystemFactory factory;
-    private FileSystem fs;
-    private final String base = "ListingAnswersTest/" + UUID.randomUUID();
-
-    @BeforeAll
-    void start() throws Exception {
-        server = new RewrittenAnswersServer(true);
-        factory = server.factory(Map.of());
-        fs = RewrittenAnswersServer.fileSystem(factory);
-    }
-
-    @AfterEach
-    void clearRules() {
-        server.answers().clear();
-    }
-
-    @AfterAll
-    void stop() throws Exception {
-        RewrittenAnswersServer.close(factory);
-        server.close();
-    }
-
-    private Path path(String relative) {
-        return new Path("s3://" + RewrittenAnswersServer.BUCKET + "/" + base + "/" + relative);
+    ListingAnswersTest() {
+        super(Map.of());
     }
 
     /** Adds the keys (or, for a listing with delimiter, the prefix) of {@code foreign} to listings of {@code asked}. */

@@ -16,18 +16,8 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
-import java.util.UUID;
-import java.util.concurrent.TimeUnit;
-import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.FileSystem.WriteMode;
-import org.apache.flink.core.fs.FileSystemFactory;
-import org.apache.flink.core.fs.Path;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.Timeout;
 
 /**
  * Issues 43 and 45, answers that refuse who signed a request, where or when, each as S3 sends it and each
@@ -36,31 +26,10 @@ import org.junit.jupiter.api.Timeout;
  * request that failed, a signature mismatch, a clock skew with its offset, and a bucket in another region
  * with that region. The server is S3Proxy behind its answer-rewrite filter; the refusals never reach it.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
-class RefusedRequestsTest {
+class RefusedRequestsTest extends AnswersFileSystemTest {
 
-    private RewrittenAnswersServer server;
-    private FileSystemFactory factory;
-    private FileSystem fs;
-    private final String base = "RefusedRequestsTest/" + UUID.randomUUID();
-
-    @BeforeAll
-    void start() throws Exception {
-        server = new RewrittenAnswersServer(true);
-        factory = server.factory(Map.of("s3.conditional-writes.enabled", "false", "s3.retry.max-num-retries", "1"));
-        fs = RewrittenAnswersServer.fileSystem(factory);
-    }
-
-    @AfterEach
-    void clearRules() {
-        server.answers().clear();
-    }
-
-    @AfterAll
-    void stop() throws Exception {
-        RewrittenAnswersServer.close(factory);
-        server.close();
+    RefusedRequestsTest() {
+        super(Map.of("s3.conditional-writes.enabled", "false", "s3.retry.max-num-retries", "1"));
     }
 
     @Test
@@ -190,10 +159,6 @@ class RefusedRequestsTest {
     private boolean prefixUnderBase(HttpServletRequest request) {
         String prefix = request.getParameter("prefix");
         return prefix != null && prefix.startsWith(base + "/");
-    }
-
-    private Path path(String relative) {
-        return new Path("s3://" + RewrittenAnswersServer.BUCKET + "/" + base + "/" + relative);
     }
 
     private static byte[] bytes(String text) {

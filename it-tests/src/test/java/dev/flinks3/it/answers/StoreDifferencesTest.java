@@ -12,7 +12,6 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Random;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.IllegalConfigurationException;
@@ -20,12 +19,7 @@ import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.FileSystem.WriteMode;
 import org.apache.flink.core.fs.FileSystemFactory;
 import org.apache.flink.core.fs.Path;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -35,37 +29,12 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@code kms:Decrypt} (multipart requests answered 403, also found at creation by {@code
  * s3.sse.kms.check-on-create}), and an endpoint whose virtual-host name does not resolve.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
-class StoreDifferencesTest {
+class StoreDifferencesTest extends AnswersFileSystemTest {
 
     private static final int MIB = 1024 * 1024;
 
-    private RewrittenAnswersServer server;
-    private FileSystemFactory factory;
-    private FileSystem fs;
-    private final String base = "StoreDifferencesTest/" + UUID.randomUUID();
-
-    @BeforeAll
-    void start() throws Exception {
-        server = new RewrittenAnswersServer(true);
-        factory = server.factory(Map.of("s3.upload.min.part.size", "5mb"));
-        fs = RewrittenAnswersServer.fileSystem(factory);
-    }
-
-    @AfterEach
-    void clearRules() {
-        server.answers().clear();
-    }
-
-    @AfterAll
-    void stop() throws Exception {
-        RewrittenAnswersServer.close(factory);
-        server.close();
-    }
-
-    private Path path(String relative) {
-        return new Path("s3://" + RewrittenAnswersServer.BUCKET + "/" + base + "/" + relative);
+    StoreDifferencesTest() {
+        super(Map.of("s3.upload.min.part.size", "5mb"));
     }
 
     @ParameterizedTest
