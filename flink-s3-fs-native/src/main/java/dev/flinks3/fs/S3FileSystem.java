@@ -390,16 +390,13 @@ public class S3FileSystem extends FileSystem implements EntropyInjectingFileSyst
     /**
      * Flink's exactly-once writer ({@code FileSink}) on multipart uploads: resumable, committing on
      * {@code commit()}, with the same part size and buffer bounds as {@link #create}. Cheap; owns nothing.
+     *
+     * @throws IllegalArgumentException if this filesystem's URI names no bucket, or a bucket the plugin refuses (an
+     *     S3 Express directory bucket), as every other operation on it does
      */
     @Override
     public RecoverableWriter createRecoverableWriter() throws IOException {
-        S3Location root;
-        try {
-            root = S3Location.of(uri);
-        } catch (IllegalArgumentException e) {
-            throw new IOException("Cannot write recoverable streams on " + uri + ": " + e.getMessage(), e);
-        }
-        return new S3RecoverableWriter(client, uploads, root);
+        return new S3RecoverableWriter(client, uploads, S3Location.of(uri));
     }
 
     // ---- entropy injection ------------------------------------------------------------------------
