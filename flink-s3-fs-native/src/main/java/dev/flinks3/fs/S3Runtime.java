@@ -31,8 +31,7 @@ import org.slf4j.LoggerFactory;
  * light {@link Client} on it, with its own S3 client, upload engine and MBeans, and the budgets and pools
  * of the process. Every scheme ({@code s3://}, {@code s3a://} and any other factory on this runtime) of one
  * configuration shares that configuration's client: one set of S3 clients, one credentials provider (one
- * assume-role session), one upload engine, with {@code s3.client: crt} one CRT-based S3 client (one native
- * connection pool and memory limit), and one set of MBeans, named with the scheme that first used it.
+ * assume-role session), one upload engine, and one set of MBeans, named with the scheme that first used it.
  *
  * <p><b>What is shared, exactly.</b> Per process (per runtime): the executors, the read-ahead budget, the
  * upload budget and its part-buffer pools, the metrics timer, and one pair of HTTP clients per set of
@@ -40,8 +39,9 @@ import org.slf4j.LoggerFactory;
  * GETs a caller does not stream) and the blocking client (GETs a reader streams, positional reads), each
  * with its own pool capped at {@code s3.connection.max}, so a process holds at most twice that many
  * connections to one endpoint. Per configuration: the S3 clients on those HTTP clients, the credentials, the
- * upload engine, the CRT-based S3 client with {@code s3.client: crt} (whose native pool and memory limit are
- * its own: a per-bucket configuration that differs adds one), and the MBeans.
+ * upload engine, and the MBeans. With {@code s3.client: crt}, one CRT-based S3 client per process (one native
+ * connection pool and memory limit, in the transport), of which each configuration holds a view signing with its
+ * credentials; a configuration whose client-level settings differ from it is refused (see {@code CrtClients}).
  *
  * <p><b>Lifetime.</b> Clients are reference-counted ({@link #lease}); the last {@link Client#close()} of
  * a configuration closes its S3 client, and the last one of the runtime closes the runtime. A later
