@@ -31,12 +31,22 @@ final class CrtClientSettings {
 
     /** The client-level settings {@link CrtS3Client#build} would give a client for this configuration. */
     static CrtClientSettings of(S3Settings settings, Region region, HttpProxies proxies) {
+        return of(
+                settings,
+                region.id() + (ClientRules.crossRegionAccess(settings.client()) ? " (any region, followed)" : ""),
+                proxies);
+    }
+
+    /** As configured: the region as set ({@code null} for the SDK's region chain), not as resolved. */
+    static CrtClientSettings configured(S3Settings settings) {
+        return of(settings, String.valueOf(settings.client().region()), HttpProxies.of(settings.client()));
+    }
+
+    private static CrtClientSettings of(S3Settings settings, String region, HttpProxies proxies) {
         ClientSettings client = settings.client();
         Map<String, Object> values = new LinkedHashMap<>();
         values.put(S3Options.ENDPOINT.key(), client.endpoint() == null ? "(the region's)" : client.endpoint());
-        values.put(
-                S3Options.REGION.key(),
-                region.id() + (ClientRules.crossRegionAccess(client) ? " (any region, followed)" : ""));
+        values.put(S3Options.REGION.key(), region);
         values.put(S3Options.PATH_STYLE_ACCESS.key(), client.pathStyleAccess());
         values.put(S3Options.CHECKSUM_VALIDATION_ENABLED.key(), client.checksumsEnabled());
         values.put(S3Options.MAX_CONNECTIONS.key(), client.maxConnections());

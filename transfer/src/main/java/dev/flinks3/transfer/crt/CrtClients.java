@@ -5,7 +5,13 @@ import dev.flinks3.transfer.aws.Closer;
 import dev.flinks3.transfer.aws.HttpProxies;
 import java.io.Closeable;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
@@ -13,27 +19,29 @@ import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.transfer.s3.S3TransferManager;
 
 /**
- * The one CRT-based S3 client of a process ({@code s3.client: crt}) with its Transfer Manager: one native
- * aws-c-s3 client, so one native memory limit and one cap of connections, whatever number of bucket
- * configurations use it. Each configuration leases a view ({@link Lease}) that signs its requests with the
- * configuration's own credentials (the client takes credentials per request); encryption, checksum
- * algorithms and the other per-request options are each request's anyway.
+ * The CRT-based S3 clients of a process ({@code s3.client: crt}) with their Transfer Managers: one native
+ * aws-c-s3 client, so one native memory limit and one cap of connections, for every configuration whose
+ * client-level settings are equal, whatever else differs. Each configuration leases a view ({@link Lease})
+ * that signs its requests with the configuration's own credentials (the client takes credentials per
+ * request); encryption, checksum algorithms and the other per-request options are each request's anyway.
  *
  * <p>What the native client fixes when it is built is not per request: the settings of {@link
  * CrtClientSettings} (endpoint, region, path style, connection cap, part size, native memory limit, retries,
- * timeouts, proxy). A configuration whose values of these differ from the client running is refused
- * ({@link IllegalArgumentException} naming the keys and both values): a second native client would hold a
- * second native memory limit of at least 1 GiB and a second cap of connections, and aws-c-s3 can neither
- * share nor lower them once built. Once the last lease is closed the client is closed, and a later lease may
- * build one with other settings.
+ * timeouts, proxy). A configuration with other values of these gets a native client of its own, with its own
+ * limit and cap (aws-c-s3 can neither share nor lower them once built), and a warning naming the keys. In a
+ * Flink process every factory has the same configuration, and a bucket configuration that would need a
+ * second client is refused before it gets here ({@link #differences}); a second one comes only from
+ * configurations given to factories by hand (tests, embedders). A client is closed with its last lease.
  *
  * <p>Thread-safe.
  */
 public final class CrtClients implements Closeable {
 
+    private static final Logger LOG = LoggerFactory.getLogger(CrtClients.class);
+
     private final Executor completion;
     /** Guarded by this. */
-    private Shared running;
+    private final Map<CrtClientSettings, Shared> running = new HashMap<>();
     /** Guarded by this. */
     private boolean closed;
 
@@ -43,12 +51,11 @@ public final class CrtClients implements Closeable {
     }
 
     /**
-     * A view on the process's CRT-based S3 client for one configuration, building the client on the first
-     * lease. Each lease is closed once.
+     * A view on the process's CRT-based S3 client for one configuration's client-level settings, building the
+     * client on the first lease. Each lease is closed once.
      *
      * @param credentials signs every request of the view; not owned
-     * @throws IllegalArgumentException if the client running has other client-level settings (the message names
-     *     the keys), or a setting cannot be applied (see {@link CrtS3Client#build})
+     * @throws IllegalArgumentException if a setting cannot be applied (see {@link CrtS3Client#build})
      * @throws IllegalStateException if this is closed, or the CRT's native library does not load
      */
     public synchronized Lease lease(
@@ -57,57 +64,72 @@ public final class CrtClients implements Closeable {
             throw new IllegalStateException("the S3 transport is closed");
         }
         CrtClientSettings wanted = CrtClientSettings.of(settings, region, proxies);
-        if (running != null && !running.settings.equals(wanted)) {
-            throw new IllegalArgumentException("s3.client: crt runs one CRT-based S3 client per process (one native"
-                    + " memory limit, one cap of connections), and this configuration needs one of its own: it differs"
-                    + " from the one running in " + String.join(", ", running.settings.differences(wanted))
-                    + ". Give these keys the same values for every bucket, or use s3.client: sdk");
+        Shared shared = running.get(wanted);
+        if (shared == null) {
+            if (!running.isEmpty()) {
+                LOG.warn(
+                        "A second CRT-based S3 client (s3.client: crt) is built in this process, with a native memory"
+                                + " limit and a cap of connections of its own, for a configuration that differs from"
+                                + " the one running in {}",
+                        String.join(", ", running.keySet().iterator().next().differences(wanted)));
+            }
+            shared = new Shared(wanted, settings, region, proxies, completion);
+            running.put(wanted, shared);
         }
-        if (running == null) {
-            running = new Shared(wanted, settings, region, proxies, completion);
-        }
-        running.references++;
-        return new Lease(running, credentials);
-    }
-
-    /** The native CRT-based S3 clients open now: 0 or 1. */
-    public synchronized int nativeClients() {
-        return running == null ? 0 : 1;
-    }
-
-    /** The native memory limit of the client open now in bytes, 0 without one. */
-    public synchronized long nativeMemoryLimitBytes() {
-        return running == null ? 0 : running.settings.nativeMemoryLimitBytes();
-    }
-
-    /** The connection cap of the client open now, 0 without one. */
-    public synchronized int maxConnections() {
-        return running == null ? 0 : running.settings.maxConnections();
+        shared.references++;
+        return new Lease(shared, credentials);
     }
 
     /**
-     * Closes the client if one is still open (leases not yet closed fail from then on). Idempotent.
+     * The client-level keys in which {@code bucket} differs from {@code global}, each as {@code key (global value,
+     * not bucket value)}: empty if one CRT-based S3 client serves both. Passwords show as {@code ******}.
+     */
+    public static List<String> differences(S3Settings global, S3Settings bucket) {
+        return CrtClientSettings.configured(global).differences(CrtClientSettings.configured(bucket));
+    }
+
+    /** The native CRT-based S3 clients open now. */
+    public synchronized int nativeClients() {
+        return running.size();
+    }
+
+    /** The native memory limits of the clients open now together, in bytes. */
+    public synchronized long nativeMemoryLimitBytes() {
+        return running.keySet().stream()
+                .mapToLong(CrtClientSettings::nativeMemoryLimitBytes)
+                .sum();
+    }
+
+    /** The connection caps of the clients open now together. */
+    public synchronized int maxConnections() {
+        return running.keySet().stream()
+                .mapToInt(CrtClientSettings::maxConnections)
+                .sum();
+    }
+
+    /**
+     * Closes the clients still open (leases not yet closed fail from then on). Idempotent.
      *
      * @throws IOException if closing fails
      */
     @Override
     public void close() throws IOException {
-        Shared open;
+        List<Shared> open;
         synchronized (this) {
             closed = true;
-            open = running;
-            running = null;
+            open = new ArrayList<>(running.values());
+            running.clear();
         }
-        if (open != null) {
-            open.closer.close();
-        }
+        Closer closer = new Closer();
+        open.forEach(shared -> closer.register(shared.closer));
+        closer.close();
     }
 
     private synchronized void release(Shared shared) throws IOException {
-        if (--shared.references > 0 || running != shared) {
+        if (--shared.references > 0 || running.get(shared.settings) != shared) {
             return;
         }
-        running = null;
+        running.remove(shared.settings);
         shared.closer.close();
     }
 
