@@ -2,6 +2,7 @@ package dev.flinks3.multipart.crt;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.awaitility.Awaitility.await;
 
 import dev.flinks3.fs.S3FileSystemSettings;
 import dev.flinks3.it.SharedS3ProxyTarget;
@@ -13,6 +14,7 @@ import dev.flinks3.transfer.S3Settings;
 import dev.flinks3.transfer.WriteCondition;
 import dev.flinks3.transfer.sdk.S3ClientOwner;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Random;
 import java.util.UUID;
@@ -50,7 +52,8 @@ class TransferManagerCapS3ProxyTest {
         Configuration configuration = new Configuration(SharedS3ProxyTarget.flinkConfiguration());
         configuration.setString("s3.client", "crt");
         configuration.setString("s3.upload.min.part.size", "5mb");
-        S3Settings settings = S3FileSystemSettings.fromConfiguration(configuration).s3();
+        S3Settings settings =
+                S3FileSystemSettings.fromConfiguration(configuration).s3();
         owner = new S3ClientOwner(settings);
         UploadEngine engine = new UploadEngine(owner.objectClient(), settings.upload());
         uploads = (TransferManagerUploads) CreateStreams.of(owner, engine, settings);
@@ -106,14 +109,20 @@ class TransferManagerCapS3ProxyTest {
                 .hasMessageContaining("Raise s3.upload.min.part.size")
                 .hasMessageContaining("s3.client: sdk");
         assertThat(closeFailure).isInstanceOf(IOException.class).hasCause(failure);
-        assertThat(requestsFor(target))
-                .extracting(RequestRecord::kind)
-                .contains(RequestKind.ABORT_MULTIPART_UPLOAD)
-                .doesNotContain(RequestKind.COMPLETE_MULTIPART_UPLOAD);
-        assertThat(catchThrowable(() -> s3.headObject(b -> b.bucket(target.bucket()).key(target.key()))))
-                .isInstanceOf(NoSuchKeyException.class);
-        assertThat(s3.listMultipartUploads(b -> b.bucket(target.bucket()).prefix(prefix)).uploads())
+        // aws-c-s3 may send the AbortMultipartUpload a moment after the upload's future failed.
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(requestsFor(target))
+                        .extracting(RequestRecord::kind)
+                        .contains(RequestKind.ABORT_MULTIPART_UPLOAD)
+                        .doesNotContain(RequestKind.COMPLETE_MULTIPART_UPLOAD));
+        assertThat(s3.listMultipartUploads(b -> b.bucket(target.bucket()).prefix(prefix))
+                        .uploads())
+                .as("no upload left open")
                 .isEmpty();
+        assertThat(catchThrowable(
+                        () -> s3.headObject(b -> b.bucket(target.bucket()).key(target.key()))))
+                .as("no object at the key")
+                .isInstanceOf(NoSuchKeyException.class);
     }
 
     private static void writeInSmallWrites(TransferManagerUploadStream out, byte[] data, int length)
