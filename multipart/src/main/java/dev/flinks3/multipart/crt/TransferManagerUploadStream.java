@@ -7,6 +7,7 @@ import dev.flinks3.transfer.CompletedPart;
 import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.UploadStream;
 import dev.flinks3.transfer.WriteCondition;
+import dev.flinks3.transfer.options.S3Options;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Objects;
@@ -24,7 +25,10 @@ import org.slf4j.LoggerFactory;
  * <p>As with our engine: nothing is visible at the key before {@link #close()} succeeds; any failure
  * marks the stream failed, later writes throw it, and {@code close()} aborts the multipart upload and
  * throws the first cause; a second {@code close()} does nothing. A Transfer Manager upload holds at most
- * 10,000 parts of the part size; a write beyond that fails the stream with a message saying so.
+ * 10,000 parts of the part size; a write beyond that fails the stream with a message naming the size and
+ * what to change. (The stream cannot move to our engine then: the Transfer Manager's upload can be
+ * completed only at the target key, which would show part of the object there, and the client hands out
+ * neither its upload id nor its parts' ETags.)
  *
  * <p>One writer thread; {@code close()} from another thread waits for a running write to return.
  */
@@ -39,6 +43,7 @@ public final class TransferManagerUploadStream extends UploadStream {
     private final WriteCondition condition;
     private final UploadBudget budget;
     private final int partBytes;
+    private final long capBytes;
     private byte[] firstPart = new byte[0];
     private int firstPartSize;
     private MultipartUploadStream engineStream;
@@ -47,12 +52,18 @@ public final class TransferManagerUploadStream extends UploadStream {
     private boolean closed;
     private IOException failure;
 
-    TransferManagerUploadStream(TransferManagerUploads uploads, S3Location target, WriteCondition condition) {
+    /**
+     * @param capBytes the most bytes the Transfer Manager may take (its 10,000 parts of the part size; a test
+     *     gives less): a write beyond it fails the stream
+     */
+    TransferManagerUploadStream(
+            TransferManagerUploads uploads, S3Location target, WriteCondition condition, long capBytes) {
         this.uploads = uploads;
         this.target = target;
         this.condition = condition;
         this.budget = uploads.engine().budget();
         this.partBytes = uploads.partBytes();
+        this.capBytes = capBytes;
     }
 
     /** The object this stream writes. */
@@ -180,11 +191,14 @@ public final class TransferManagerUploadStream extends UploadStream {
     }
 
     private void checkPartLimit(int length) throws IOException {
-        long partSize = uploads.partBytes();
-        if (position + length > CompletedPart.MAX_PART_NUMBER * partSize) {
+        if (position + length > capBytes) {
             throw new IOException("Object " + target + " would exceed the " + CompletedPart.MAX_PART_NUMBER
-                    + " parts S3 allows in one upload: the Transfer Manager uploads at most "
-                    + CompletedPart.MAX_PART_NUMBER * partSize + " bytes with a part size of " + partSize + " bytes");
+                    + " parts S3 allows in one upload: the Transfer Manager (" + S3Options.CLIENT.key()
+                    + ": crt) uploads a stream in parts of exactly " + S3Options.PART_SIZE.key() + " ("
+                    + partBytes + " bytes), so at most " + capBytes + " bytes; nothing is written at the key."
+                    + " Raise " + S3Options.PART_SIZE.key() + ", or use " + S3Options.CLIENT.key()
+                    + ": sdk, whose parts grow with the object (up to "
+                    + uploads.engine().partSizing().maxObjectBytes() + " bytes here)");
         }
     }
 

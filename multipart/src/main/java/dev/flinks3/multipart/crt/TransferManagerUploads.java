@@ -1,6 +1,7 @@
 package dev.flinks3.multipart.crt;
 
 import dev.flinks3.multipart.UploadEngine;
+import dev.flinks3.transfer.CompletedPart;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.PendingUpload;
 import dev.flinks3.transfer.S3Location;
@@ -100,8 +101,16 @@ public final class TransferManagerUploads implements UploadStreams {
      */
     @Override
     public TransferManagerUploadStream openStream(S3Location target, WriteCondition condition) {
+        return openStream(target, condition, CompletedPart.MAX_PART_NUMBER * (long) partBytes());
+    }
+
+    /** {@link #openStream(S3Location, WriteCondition)} whose Transfer Manager upload takes at most {@code capBytes}. */
+    TransferManagerUploadStream openStream(S3Location target, WriteCondition condition, long capBytes) {
         return new TransferManagerUploadStream(
-                this, Objects.requireNonNull(target, "target"), Objects.requireNonNull(condition, "condition"));
+                this,
+                Objects.requireNonNull(target, "target"),
+                Objects.requireNonNull(condition, "condition"),
+                capBytes);
     }
 
     UploadEngine engine() {
