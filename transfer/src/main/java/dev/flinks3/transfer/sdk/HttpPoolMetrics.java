@@ -36,14 +36,25 @@ public final class HttpPoolMetrics {
     /** When a direct GET last took a reading of the blocking pool, {@link System#nanoTime()}; 0 for never. */
     private final AtomicLong blockingReportNanos = new AtomicLong();
 
+    private final long blockingReportIntervalNanos;
+
+    HttpPoolMetrics() {
+        this(BLOCKING_REPORT_INTERVAL_NANOS);
+    }
+
+    /** @param blockingReportIntervalNanos how often a direct GET reports the blocking pool, at most, ns */
+    HttpPoolMetrics(long blockingReportIntervalNanos) {
+        this.blockingReportIntervalNanos = blockingReportIntervalNanos;
+    }
+
     /**
      * Whether the direct GET about to be sent is to report the blocking client's pool: the first one, and then one
-     * per {@link #BLOCKING_REPORT_INTERVAL_NANOS} at most (the one that claims the turn).
+     * per interval ({@link #BLOCKING_REPORT_INTERVAL_NANOS}) at most, the one that claims the turn.
      */
     boolean blockingReportDue() {
         long last = blockingReportNanos.get();
         long now = System.nanoTime();
-        return (last == 0 || now - last >= BLOCKING_REPORT_INTERVAL_NANOS)
+        return (last == 0 || now - last >= blockingReportIntervalNanos)
                 && blockingReportNanos.compareAndSet(last, now == 0 ? 1 : now);
     }
 
