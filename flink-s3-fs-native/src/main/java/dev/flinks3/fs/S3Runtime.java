@@ -9,6 +9,7 @@ import dev.flinks3.multipart.crt.CreateStreams;
 import dev.flinks3.transfer.ClientSettings;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.UploadStreams;
+import dev.flinks3.transfer.crt.CrtClients;
 import dev.flinks3.transfer.read.ReadAheadBudget;
 import dev.flinks3.transfer.sdk.S3ClientOwner;
 import dev.flinks3.transfer.sdk.S3Transport;
@@ -31,8 +32,7 @@ import org.slf4j.LoggerFactory;
  * light {@link Client} on it, with its own S3 client, upload engine and MBeans, and the budgets and pools
  * of the process. Every scheme ({@code s3://}, {@code s3a://} and any other factory on this runtime) of one
  * configuration shares that configuration's client: one set of S3 clients, one credentials provider (one
- * assume-role session), one upload engine, with {@code s3.client: crt} one CRT-based S3 client (one native
- * connection pool and memory limit), and one set of MBeans, named with the scheme that first used it.
+ * assume-role session), one upload engine, and one set of MBeans, named with the scheme that first used it.
  *
  * <p><b>What is shared, exactly.</b> Per process (per runtime): the executors, the read-ahead budget, the
  * upload budget and its part-buffer pools, the metrics timer, and one pair of HTTP clients per set of
@@ -40,8 +40,10 @@ import org.slf4j.LoggerFactory;
  * GETs a caller does not stream) and the blocking client (GETs a reader streams, positional reads), each
  * with its own pool capped at {@code s3.connection.max}, so a process holds at most twice that many
  * connections to one endpoint. Per configuration: the S3 clients on those HTTP clients, the credentials, the
- * upload engine, the CRT-based S3 client with {@code s3.client: crt} (whose native pool and memory limit are
- * its own: a per-bucket configuration that differs adds one), and the MBeans.
+ * upload engine, and the MBeans. With {@code s3.client: crt}, one CRT-based S3 client per process (one native
+ * connection pool and memory limit, in the transport), of which each configuration holds a view signing with its
+ * credentials; a bucket configuration whose client-level keys differ from the global ones is refused ({@link
+ * CrtClients}).
  *
  * <p><b>Lifetime.</b> Clients are reference-counted ({@link #lease}); the last {@link Client#close()} of
  * a configuration closes its S3 client, and the last one of the runtime closes the runtime. A later
@@ -93,6 +95,7 @@ final class S3Runtime {
      */
     static Client lease(
             S3FileSystemSettings global, S3FileSystemSettings effective, Object configuration, String scheme) {
+        refuseASecondCrtClient(global, effective);
         List<Object> runtimeKey =
                 List.of(global.s3().upload().maxBufferedBytesPerProcess(), global.metricsLogInterval());
         synchronized (S3Runtime.class) {
@@ -120,6 +123,24 @@ final class S3Runtime {
                 runtime.closeIfUnused();
                 throw e;
             }
+        }
+    }
+
+    /**
+     * With {@code s3.client: crt}, a bucket's configuration that would need a CRT-based S3 client of its own (a
+     * second native memory limit of at least 1 GiB and a second cap of connections) is refused, naming the keys.
+     */
+    private static void refuseASecondCrtClient(S3FileSystemSettings global, S3FileSystemSettings effective) {
+        if (global.s3().client().client() != ClientSettings.ClientType.CRT
+                || effective.s3().client().client() != ClientSettings.ClientType.CRT) {
+            return;
+        }
+        List<String> differences = CrtClients.differences(global.s3(), effective.s3());
+        if (!differences.isEmpty()) {
+            throw new IllegalArgumentException("s3.client: crt runs one CRT-based S3 client per process (one native"
+                    + " memory limit, one cap of connections), and this bucket's configuration would need one of its"
+                    + " own: its per-bucket values (s3.bucket.<bucket>.*) differ from the global ones in "
+                    + String.join(", ", differences) + ". Remove these per-bucket keys, or use s3.client: sdk");
         }
     }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinks3.transfer.EncryptionSettings.SseType;
 import dev.flinks3.transfer.S3Settings;
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.util.List;
@@ -128,6 +129,30 @@ class BucketConfigurationTest {
         assertThat(server.queryNames(ours, null))
                 .as("configuring again closes them")
                 .hasSize(before);
+    }
+
+    @Test
+    void withTheCrtClientABucketThatWouldNeedASecondNativeClientIsRefusedNamingTheKey() throws Exception {
+        Map<String, String> values = Map.of(
+                "s3.client", "crt",
+                "s3.endpoint", "http://127.0.0.1:9",
+                "s3.region", "us-east-1",
+                "s3.bucket.keys.access-key", "OTHER",
+                "s3.bucket.keys.secret-key", "other-secret",
+                "s3.bucket.other.endpoint", "http://127.0.0.1:10");
+        S3FileSystemFactory factory = new S3FileSystemFactory();
+        factory.configure(config(values));
+        try {
+            factory.create(URI.create("s3://checkpoints/"));
+            // other credentials: the same native client signs its requests with them
+            factory.create(URI.create("s3://keys/"));
+            assertThatThrownBy(() -> factory.create(URI.create("s3://other/")))
+                    .isInstanceOf(IOException.class)
+                    .hasMessageContaining("s3.endpoint (http://127.0.0.1:9, not http://127.0.0.1:10)")
+                    .hasMessageContaining("s3.client: sdk");
+        } finally {
+            factory.configure(new Configuration());
+        }
     }
 
     @Test

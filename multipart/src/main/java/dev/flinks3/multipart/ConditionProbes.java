@@ -82,20 +82,25 @@ public final class ConditionProbes {
         }
     }
 
+    private static S3Location probeNear(S3Location near) throws IOException {
+        return keyNear(near, PROBE_KEY_SUFFIX, "If-None-Match");
+    }
+
     /**
-     * A fresh probe key beside {@code near}: its key with the probe's suffix, or, where that would pass S3's key
-     * limit, a hidden name of the probe's own in {@code near}'s directory.
+     * A fresh probe key beside {@code near}: its key with {@code suffix} and a random UUID, or, where that would
+     * pass S3's key limit, a hidden name of the probe's own in {@code near}'s directory.
      *
+     * @param what the probe's name for the error, e.g. {@code If-None-Match}
      * @throws IOException naming the length and the limit if not even that fits
      */
-    private static S3Location probeNear(S3Location near) throws IOException {
-        String unique = PROBE_KEY_SUFFIX + UUID.randomUUID();
+    public static S3Location keyNear(S3Location near, String suffix, String what) throws IOException {
+        String unique = suffix + UUID.randomUUID();
         String key = near.key() + unique;
         if (utf8Length(key) > S3Location.MAX_KEY_BYTES) {
             key = near.key().substring(0, near.key().lastIndexOf('/') + 1) + unique;
         }
         if (utf8Length(key) > S3Location.MAX_KEY_BYTES) {
-            throw new IOException("No If-None-Match probe fits beside " + near + ": its key would be " + utf8Length(key)
+            throw new IOException("No " + what + " probe fits beside " + near + ": its key would be " + utf8Length(key)
                     + " bytes, longer than the " + S3Location.MAX_KEY_BYTES + " bytes S3 allows");
         }
         return near.withKey(key);

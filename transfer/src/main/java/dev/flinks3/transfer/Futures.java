@@ -2,17 +2,22 @@ package dev.flinks3.transfer;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Blocking on the futures of the {@link ObjectClient} and of the engines, in one place: the one rule for
- * unwrapping a future's failure, and the one blocking wait, which gives an {@link IOException} and
+ * unwrapping a future's failure, and the blocking waits. {@link #await} gives an {@link IOException} and
  * cancels the request when the waiting thread is interrupted (Flink interrupts a task's thread to
- * cancel it; the request it waited for is not needed any more).
+ * cancel it; the transfer it waited for is not needed any more). {@link #awaitDespiteInterrupt} lets a
+ * short request finish, for callers that cannot take an exception at that point.
  */
 public final class Futures {
 
@@ -73,6 +78,74 @@ public final class Futures {
                 throw (Error) cause;
             }
             throw translate.apply(cause);
+        }
+    }
+
+    /**
+     * Sends a short request with {@code send} and waits for its answer, as {@link #await(CompletableFuture,
+     * String, Object, Function)} does, except that an interrupt does not stop it: the request goes on for up to
+     * {@code grace} after the interrupt, and its real answer (value or failure) is returned. A thread whose
+     * interrupt flag is set already sends the request all the same (the flag is cleared while {@code send} runs,
+     * since the AWS SDK refuses to start a request on an interrupted thread), and the grace counts from the call.
+     * The interrupt flag is set again before this method returns or throws.
+     *
+     * <p>For short requests whose answer is bounded by one attempt's timeout (HEAD, a listing page): Flink
+     * cancels a task by interrupting its threads, and some callers cannot take an exception then. ForSt calls
+     * the filesystem from native code (its file deletions, run when a snapshot releases its files on a thread
+     * Flink interrupted); an exception thrown there stays pending in that native call and escapes it unhandled,
+     * while an answer lets it complete. Transfers of data (GET bodies, parts) use {@link #await} and stop at the
+     * interrupt.
+     *
+     * @param send sends the request; called once, on this thread
+     * @param grace how long the request may go on after the interrupt; after it, the future is cancelled
+     *     (which aborts the request) and an {@link InterruptedIOException} thrown
+     * @param translate the exception to throw for the unwrapped failure
+     * @throws IOException the request's failure as {@code translate} gives it
+     * @throws InterruptedIOException if the request did not finish within {@code grace} of the interrupt
+     * @throws Error a failure that is an {@link Error}, as it is
+     */
+    public static <T> T awaitDespiteInterrupt(
+            Supplier<CompletableFuture<T>> send,
+            Duration grace,
+            String operation,
+            Object location,
+            Function<Throwable, ? extends IOException> translate)
+            throws IOException {
+        boolean interrupted = Thread.interrupted();
+        long deadline = interrupted ? System.nanoTime() + grace.toNanos() : 0;
+        try {
+            CompletableFuture<T> future = send.get();
+            while (true) {
+                try {
+                    if (!interrupted) {
+                        return future.get();
+                    }
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0) {
+                        future.cancel(true);
+                        throw new InterruptedIOException(operation + " of " + location
+                                + " interrupted, and no answer came within " + grace.toMillis() + " ms after");
+                    }
+                    return future.get(left, TimeUnit.NANOSECONDS);
+                } catch (InterruptedException e) {
+                    if (!interrupted) {
+                        interrupted = true;
+                        deadline = System.nanoTime() + grace.toNanos();
+                    }
+                } catch (TimeoutException e) {
+                    // the deadline passed: the next round cancels
+                }
+            }
+        } catch (ExecutionException | CancellationException e) {
+            Throwable cause = unwrap(e);
+            if (cause instanceof Error) {
+                throw (Error) cause;
+            }
+            throw translate.apply(cause);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

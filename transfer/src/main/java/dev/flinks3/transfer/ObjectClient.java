@@ -22,6 +22,13 @@ import java.util.concurrent.CompletableFuture;
  * network errors happen inside the implementation, according to the configured retry strategy;
  * what reaches the caller is final.
  *
+ * <p>Interrupts: the blocking metadata calls ({@link #head}, {@link #list}, {@link #delete}, {@link
+ * #listMultipartUploads}, {@link #listParts}) are short requests and finish despite an interrupt of the calling
+ * thread (for up to one attempt's timeout after it), return or throw their real answer, and leave the interrupt
+ * flag set: ForSt calls them from native code, where an exception thrown at Flink's cancel leaves its own cleanup
+ * undone. Waits for transfers of data ({@link Futures#await} on a GET or an UploadPart) stop at the interrupt and
+ * abort the request.
+ *
  * <p>Implementations are thread-safe. Body buffers passed in must not be modified until the returned
  * future completes.
  */

@@ -55,7 +55,8 @@ class PackageImportsTest {
     @Test
     void theSdkEngineImportsTheCrtEngineOnlyWhereTheOwnerChoosesIt() {
         assertThat(ImportLines.of(MAIN.resolve("sdk"), CRT))
-                .as("the engine choice, made in S3ClientOwner")
-                .containsOnlyKeys("S3ClientOwner.java");
+                .as("the engine choice, made in S3ClientOwner, and the process's one CRT-based client, which the"
+                        + " transport holds")
+                .containsOnlyKeys("S3ClientOwner.java", "S3Transport.java");
     }
 }

@@ -33,7 +33,11 @@ import software.amazon.awssdk.transfer.s3.S3TransferManager;
  *   <li><b>Checksums</b>: the client computes each part's CRC32C and sends it as an {@code aws-chunked}
  *       trailer, which the server checks. It cannot send {@code Content-MD5} per part, so until the
  *       server has shown that it checks {@code x-amz-checksum-crc32c} (by echoing it on an upload of our
- *       engine), and for good on a server that does not, our engine uploads the stream.
+ *       engine), and for good on a server that does not, our engine uploads the stream. An echo of a
+ *       header checksum does not show that the server takes a trailer (Ceph RGW 16.2 checks the one and
+ *       refuses the other): the first stream that outgrows one part has a {@link TrailerProbe} send a
+ *       small body with a trailer through the Transfer Manager, and where the server refuses it our
+ *       engine uploads every stream.
  *   <li><b>No overwrite</b>: the client sends {@code If-None-Match: *} with CompleteMultipartUpload (not
  *       with CreateMultipartUpload or the parts), so where the server is not known to honour it there
  *       (conditional writes switched off, or a probe found it ignored) our engine, with its HEAD check,
@@ -62,6 +66,7 @@ public final class TransferManagerUploads implements UploadStreams {
     private final SseDecorator sse;
     private final AtomicBoolean checksumWarning = new AtomicBoolean();
     private final AtomicBoolean noOverwriteWarning = new AtomicBoolean();
+    private final TrailerProbe trailers;
     /** Set once the client could not use the server's answers: every later stream goes to our engine. */
     private volatile boolean unusable;
 
@@ -84,6 +89,7 @@ public final class TransferManagerUploads implements UploadStreams {
         this.client = Objects.requireNonNull(client, "client");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.sse = Objects.requireNonNull(sse, "sse");
+        this.trailers = new TrailerProbe(transferManager, client, this::putRequest);
     }
 
     /**
@@ -122,6 +128,9 @@ public final class TransferManagerUploads implements UploadStreams {
                         + " parts: files written through FileSystem.create() are uploaded by the plugin's"
                         + " multipart engine instead, with Content-MD5.");
             }
+            return false;
+        }
+        if (!trailers.accepted(target)) {
             return false;
         }
         if (condition == WriteCondition.IF_NONE_MATCH && !engine.completionHonoursNoOverwrite(target)) {
@@ -183,8 +192,8 @@ public final class TransferManagerUploads implements UploadStreams {
         return false;
     }
 
-    /** Starts a Transfer Manager upload of unknown length to {@code target}. */
-    StreamedUpload start(S3Location target, WriteCondition condition) throws IOException {
+    /** The PutObjectRequest of a Transfer Manager upload to {@code target}: encryption, checksum, no 100-continue. */
+    private PutObjectRequest.Builder putRequest(S3Location target) {
         PutObjectRequest.Builder request = PutObjectRequest.builder()
                 .bucket(target.bucket())
                 .key(target.key())
@@ -193,6 +202,12 @@ public final class TransferManagerUploads implements UploadStreams {
         if (settings.client().checksumsEnabled()) {
             request.checksumAlgorithm(ChecksumAlgorithm.CRC32_C);
         }
+        return request;
+    }
+
+    /** Starts a Transfer Manager upload of unknown length to {@code target}. */
+    StreamedUpload start(S3Location target, WriteCondition condition) throws IOException {
+        PutObjectRequest.Builder request = putRequest(target);
         String operation = "PutObject (Transfer Manager multipart upload)";
         if (condition == WriteCondition.IF_NONE_MATCH) {
             request.ifNoneMatch("*");

@@ -9,12 +9,14 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.file.FileAlreadyExistsException;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 
@@ -254,6 +256,20 @@ public final class S3Errors {
      */
     public static <T> T await(CompletableFuture<T> future, String operation, Object location) throws IOException {
         return Futures.await(future, operation, location, cause -> translate(operation, location, cause));
+    }
+
+    /**
+     * Sends a short request and waits for its answer, letting it finish for up to {@code grace} after an
+     * interrupt; see {@link Futures#awaitDespiteInterrupt}.
+     *
+     * @throws IOException as {@link #translate} maps the failure; {@link InterruptedIOException} (the
+     *     request cancelled) if no answer came within {@code grace} of an interrupt; the interrupt flag
+     *     is set again either way
+     */
+    public static <T> T awaitDespiteInterrupt(
+            Supplier<CompletableFuture<T>> send, Duration grace, String operation, Object location) throws IOException {
+        return Futures.awaitDespiteInterrupt(
+                send, grace, operation, location, cause -> translate(operation, location, cause));
     }
 
     /** The HTTP status of an S3 error answer inside {@code failure}, or 0 if there is none. */

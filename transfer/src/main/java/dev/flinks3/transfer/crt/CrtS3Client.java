@@ -1,5 +1,6 @@
 package dev.flinks3.transfer.crt;
 
+import dev.flinks3.transfer.HttpProxy;
 import dev.flinks3.transfer.NonProxyHosts;
 import dev.flinks3.transfer.S3Settings;
 import dev.flinks3.transfer.UploadSettings;
@@ -7,9 +8,10 @@ import dev.flinks3.transfer.aws.ClientRules;
 import dev.flinks3.transfer.aws.CrtNativeLibrary;
 import dev.flinks3.transfer.aws.CrtThroughputMonitor;
 import dev.flinks3.transfer.aws.HttpProxies;
-import dev.flinks3.transfer.aws.S3Credentials;
+import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.regex.Pattern;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3CrtAsyncClientBuilder;
@@ -58,12 +60,17 @@ public final class CrtS3Client {
     /**
      * A new CRT-based S3 client; the caller closes it.
      *
+     * @param credentials the client's credentials, for requests that carry none of their own
      * @param completion completes the client's futures, off the CRT's event loops
      * @throws IllegalStateException if the CRT's native library does not load
      * @throws IllegalArgumentException if {@code settings} names a CA file, which this client cannot trust
      */
     public static S3AsyncClient build(
-            S3Settings settings, S3Credentials credentials, Region region, HttpProxies proxies, Executor completion) {
+            S3Settings settings,
+            AwsCredentialsProvider credentials,
+            Region region,
+            HttpProxies proxies,
+            Executor completion) {
         Throwable notLoaded = CrtNativeLibrary.loadFailure();
         if (notLoaded != null) {
             throw new IllegalStateException("the CRT-based S3 client needs the AWS CRT native library, which did"
@@ -74,7 +81,7 @@ public final class CrtS3Client {
                     + settings.client().sslCaFile() + "): it takes the system's trust store only");
         }
         S3CrtAsyncClientBuilder builder = S3AsyncClient.crtBuilder()
-                .credentialsProvider(credentials.provider())
+                .credentialsProvider(credentials)
                 .region(region)
                 .forcePathStyle(settings.client().pathStyleAccess())
                 .requestChecksumCalculation(ClientRules.requestChecksums())
@@ -113,7 +120,7 @@ public final class CrtS3Client {
                 .connectionHealthConfiguration(health -> health.minimumThroughputInBps(MIN_THROUGHPUT_BYTES_PER_SECOND)
                         .minimumThroughputTimeout(
                                 CrtThroughputMonitor.timeout(settings.client().socketTimeout())));
-        proxies.proxy().filter(proxy -> !bypassesProxy(settings, proxies)).ifPresent(proxy -> {
+        proxyOf(settings, proxies).ifPresent(proxy -> {
             S3CrtProxyConfiguration.Builder p = S3CrtProxyConfiguration.builder()
                     .useSystemPropertyValues(false)
                     .useEnvironmentVariableValues(false)
@@ -130,6 +137,11 @@ public final class CrtS3Client {
             http.proxyConfiguration(p.build());
         });
         return http.build();
+    }
+
+    /** The proxy the client goes through: none where the endpoint's host matches a non-proxy host pattern. */
+    static Optional<HttpProxy> proxyOf(S3Settings settings, HttpProxies proxies) {
+        return proxies.proxy().filter(proxy -> !bypassesProxy(settings, proxies));
     }
 
     /** True if the endpoint's host matches a non-proxy host pattern. */

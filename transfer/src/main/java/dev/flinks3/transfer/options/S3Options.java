@@ -194,8 +194,8 @@ public final class S3Options {
                             + " connection settings, which every scheme and bucket configuration shares: the"
                             + " asynchronous one (uploads, listings, deletes, HEADs, bulk copies) and the blocking one"
                             + " (GETs a reader streams, positional reads), so at most twice this many to one endpoint."
-                            + " With 's3.client: crt', the CRT-based S3 client of each configuration opens up to this"
-                            + " many of its own. 's3.async-client.max-concurrency' is a spelling some configurations"
+                            + " With 's3.client: crt', the process's one CRT-based S3 client opens up to this many"
+                            + " (a bucket configuration with another value is refused). 's3.async-client.max-concurrency' is a spelling some configurations"
                             + " written for flink-s3-fs-native use; that plugin (2.3.0) does not read it, and the"
                             + " asynchronous client's concurrency it names is this setting.");
 

@@ -12,6 +12,7 @@ import dev.flinks3.transfer.aws.HttpProxies;
 import dev.flinks3.transfer.aws.S3Credentials;
 import dev.flinks3.transfer.aws.SseDecorator;
 import dev.flinks3.transfer.bulk.BulkDownloader;
+import dev.flinks3.transfer.crt.CrtClients;
 import dev.flinks3.transfer.crt.CrtS3Client;
 import dev.flinks3.transfer.crt.TransferManagerDownload;
 import dev.flinks3.transfer.read.ReadAheadBudget;
@@ -41,8 +42,10 @@ import software.amazon.awssdk.transfer.s3.S3TransferManager;
  * One S3 client configuration (credentials, region, endpoint, SSE, bucket options, retry policy) as a
  * light client on the process's shared {@link S3Transport}: the asynchronous S3 client on the
  * transport's HTTP client and executors with a blocking S3 client of the same configuration beside it
- * on the transport's blocking HTTP client (for the bodies a reader streams), or the CRT-based S3 client ({@link
- * ClientSettings.ClientType#CRT}, see {@link CrtS3Client}, which keeps its own native connection pool),
+ * on the transport's blocking HTTP client (for the bodies a reader streams), or a view on the process's one
+ * CRT-based S3 client ({@link ClientSettings.ClientType#CRT}, see {@link CrtS3Client} and {@link CrtClients}:
+ * one native connection pool and memory limit on the transport, requests signed with this configuration's
+ * credentials),
  * the credentials provider (and STS client) and the request metrics of this configuration. {@link
  * #close()} releases what it built, in the reverse order of creation, and its share of the transport's
  * HTTP client; the transport itself stays open for the other owners on it. The {@link #objectClient()
@@ -138,14 +141,11 @@ public final class S3ClientOwner implements Closeable {
             // The one choice of the engine, for every request of this configuration.
             if (settings.client().client() == ClientSettings.ClientType.CRT) {
                 this.httpClientInUse = ClientSettings.HttpClientType.CRT;
-                s3 = closer.register(CrtS3Client.build(settings, credentials, region, proxies, completion));
-                // Closed before the client; it does not close a client it was given.
-                this.engine = Engine.crt(
-                        closer.register(S3TransferManager.builder()
-                                .s3Client(s3)
-                                .executor(completion)
-                                .build()),
-                        sse);
+                // The process's one CRT-based client, signing this configuration's requests with its credentials.
+                CrtClients.Lease crt = closer.register(
+                        transport.crtClients().lease(settings, region, proxies, credentials.provider()));
+                s3 = crt.client();
+                this.engine = Engine.crt(crt.transferManager(), sse);
             } else {
                 this.engine = Engine.sdk();
                 S3Transport.HttpClients http = transport.httpClients(settings.client(), proxies, closer);

@@ -6,6 +6,7 @@ import dev.flinks3.transfer.HttpProxy;
 import dev.flinks3.transfer.Secret;
 import dev.flinks3.transfer.aws.Closer;
 import dev.flinks3.transfer.aws.HttpProxies;
+import dev.flinks3.transfer.crt.CrtClients;
 import dev.flinks3.transfer.read.ReadAheadBudget;
 import java.io.Closeable;
 import java.io.IOException;
@@ -27,8 +28,8 @@ import software.amazon.awssdk.utils.ThreadFactoryBuilder;
  * What every S3 client of a process shares: the asynchronous HTTP client (CRT or Netty) with its
  * connection pool and event loops, the blocking HTTP client with its pool (for the bodies a reader
  * streams, see {@link BlockingHttpClientFactory}), the executor that completes the SDK's futures off the event loops,
- * the scheduler of attempt timeouts and retry delays, and the budget of read-ahead windows ({@link
- * ReadAheadBudget}). Each {@link S3ClientOwner} built on it is a light client (credentials, region,
+ * the scheduler of attempt timeouts and retry delays, the budget of read-ahead windows ({@link
+ * ReadAheadBudget}), and with {@code s3.client: crt} the one CRT-based S3 client ({@link CrtClients}). Each {@link S3ClientOwner} built on it is a light client (credentials, region,
  * endpoint, SSE, bucket options, retry policy) on this transport, as the SDK allows many clients on one
  * {@code httpClient(...)}, which it then does not close.
  *
@@ -63,6 +64,7 @@ public final class S3Transport implements Closeable {
     private final ThreadPoolExecutor completion;
     private final ScheduledThreadPoolExecutor scheduler;
     private final ReadAheadBudget readAheadBudget;
+    private final CrtClients crtClients;
     private final SpreadingDnsResolver.HostAddresses hostAddresses;
     private final Map<List<Object>, SharedHttpClient> httpClients = new HashMap<>();
     private boolean closed;
@@ -83,6 +85,8 @@ public final class S3Transport implements Closeable {
         this.readAheadBudget = readAheadBudget;
         this.completion = closer.register(new Shutdown<>(newCompletionExecutor())).executor;
         this.scheduler = closer.register(new Shutdown<>(newScheduler())).executor;
+        // Closed before the executors it completes futures on.
+        this.crtClients = closer.register(new CrtClients(completion));
     }
 
     /**
@@ -91,6 +95,14 @@ public final class S3Transport implements Closeable {
      */
     public ReadAheadBudget readAheadBudget() {
         return readAheadBudget;
+    }
+
+    /**
+     * The process's CRT-based S3 client ({@code s3.client: crt}): one native client for every configuration
+     * on this transport, see {@link CrtClients}.
+     */
+    public CrtClients crtClients() {
+        return crtClients;
     }
 
     /** The pairs of HTTP clients open now (one per distinct {@link #connectionKey}). */

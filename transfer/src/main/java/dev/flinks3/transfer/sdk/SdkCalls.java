@@ -3,6 +3,7 @@ package dev.flinks3.transfer.sdk;
 import dev.flinks3.transfer.aws.ClosedGuard;
 import dev.flinks3.transfer.aws.S3Errors;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -14,9 +15,15 @@ import java.util.function.Supplier;
 final class SdkCalls {
 
     private final ClosedGuard closedGuard;
+    private final Duration interruptGrace;
 
-    SdkCalls(ClosedGuard closedGuard) {
+    /**
+     * @param interruptGrace how long a short request may go on after its caller was interrupted ({@link
+     *     #sendAndFinish}): one attempt's timeout
+     */
+    SdkCalls(ClosedGuard closedGuard, Duration interruptGrace) {
         this.closedGuard = closedGuard;
+        this.interruptGrace = interruptGrace;
     }
 
     /** Whether the owner of the clients began to close. */
@@ -27,6 +34,17 @@ final class SdkCalls {
     /** Sends a request and waits for its response; see {@link S3Errors#await}. */
     <T> T sendAndWait(String operation, Object location, Supplier<CompletableFuture<T>> call) throws IOException {
         return S3Errors.await(send(operation, location, call), operation, location);
+    }
+
+    /**
+     * Sends a short request (HEAD, a listing page, a DeleteObject) and waits for its answer, which an
+     * interrupt of the calling thread does not cut short: the request goes on for up to one attempt's
+     * timeout after it, and the interrupt flag is set again afterwards; see {@link
+     * S3Errors#awaitDespiteInterrupt}.
+     */
+    <T> T sendAndFinish(String operation, Object location, Supplier<CompletableFuture<T>> call) throws IOException {
+        return S3Errors.awaitDespiteInterrupt(
+                () -> send(operation, location, call), interruptGrace, operation, location);
     }
 
     <T> CompletableFuture<T> send(String operation, Object location, Supplier<CompletableFuture<T>> call) {

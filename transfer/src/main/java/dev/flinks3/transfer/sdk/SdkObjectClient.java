@@ -1,5 +1,6 @@
 package dev.flinks3.transfer.sdk;
 
+import dev.flinks3.transfer.ClientSettings;
 import dev.flinks3.transfer.CompletedPart;
 import dev.flinks3.transfer.Futures;
 import dev.flinks3.transfer.GetAnswer;
@@ -19,6 +20,7 @@ import dev.flinks3.transfer.aws.SseDecorator;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -140,7 +142,7 @@ public final class SdkObjectClient implements ObjectClient {
             long maxSingleCopyBytes,
             ClosedGuard closedGuard) {
         this.s3 = s3;
-        this.calls = new SdkCalls(closedGuard);
+        this.calls = new SdkCalls(closedGuard, attemptTimeout(s3));
         this.gets = new GetRouter(new SdkGet(s3, blocking, sse, checksums, calls), direct, blockingReads, calls);
         this.sse = sse;
         this.checksums = checksums;
@@ -153,7 +155,7 @@ public final class SdkObjectClient implements ObjectClient {
         HeadObjectRequest.Builder request =
                 HeadObjectRequest.builder().bucket(location.bucket()).key(location.key());
         sse.decorate(request);
-        HeadObjectResponse response = sendAndWait("HeadObject", location, () -> s3.headObject(request.build()));
+        HeadObjectResponse response = sendAndFinish("HeadObject", location, () -> s3.headObject(request.build()));
         return new ObjectMetadata(
                 location.key(),
                 response.contentLength(),
@@ -204,7 +206,7 @@ public final class SdkObjectClient implements ObjectClient {
                 .encodingType(EncodingType.URL)
                 .build();
         String where = "s3://" + bucket + "/" + prefix;
-        ListObjectsV2Response response = sendAndWait("ListObjectsV2", where, () -> s3.listObjectsV2(request));
+        ListObjectsV2Response response = sendAndFinish("ListObjectsV2", where, () -> s3.listObjectsV2(request));
         String required = prefix == null ? "" : prefix;
         List<String> foreign = new ArrayList<>();
         String last = startAfter;
@@ -410,7 +412,7 @@ public final class SdkObjectClient implements ObjectClient {
                 .key(location.key())
                 .build();
         try {
-            sendAndWait("DeleteObject", location, () -> s3.deleteObject(request));
+            sendAndFinish("DeleteObject", location, () -> s3.deleteObject(request));
         } catch (FileNotFoundException alreadyGone) {
             // S3 answers 204 for a missing key; some compatible servers answer 404. Both mean "gone".
         }
@@ -594,7 +596,7 @@ public final class SdkObjectClient implements ObjectClient {
                     .encodingType(EncodingType.URL)
                     .build();
             ListMultipartUploadsResponse page =
-                    sendAndWait("ListMultipartUploads", where, () -> s3.listMultipartUploads(request));
+                    sendAndFinish("ListMultipartUploads", where, () -> s3.listMultipartUploads(request));
             for (MultipartUpload upload : page.uploads()) {
                 uploads.add(new PendingUpload(
                         upload.key(),
@@ -641,7 +643,7 @@ public final class SdkObjectClient implements ObjectClient {
                     .uploadId(uploadId)
                     .partNumberMarker(partNumberMarker);
             sse.decorate(request);
-            ListPartsResponse page = sendAndWait("ListParts", where, () -> s3.listParts(request.build()));
+            ListPartsResponse page = sendAndFinish("ListParts", where, () -> s3.listParts(request.build()));
             int after = partNumberMarker == null ? 0 : partNumberMarker;
             for (Part part : page.parts()) {
                 if (part.partNumber() == null || part.partNumber() <= after) {
@@ -705,10 +707,26 @@ public final class SdkObjectClient implements ObjectClient {
         return condition == WriteCondition.IF_NONE_MATCH ? S3Errors.conditionalWrite(name) : name;
     }
 
-    /** Sends a request and waits for its response; see {@link S3Errors#await}. */
-    private <T> T sendAndWait(String operation, Object location, Supplier<CompletableFuture<T>> call)
+    /** Sends a short request and waits for its answer despite an interrupt; see {@link SdkCalls#sendAndFinish}. */
+    private <T> T sendAndFinish(String operation, Object location, Supplier<CompletableFuture<T>> call)
             throws IOException {
-        return calls.sendAndWait(operation, location, call);
+        return calls.sendAndFinish(operation, location, call);
+    }
+
+    /**
+     * The attempt timeout {@code s3} was built with (the SDK's {@code apiCallAttemptTimeout}), or the
+     * setting's default if the client does not tell: how long a short request may go on after its caller
+     * was interrupted.
+     */
+    static Duration attemptTimeout(S3AsyncClient s3) {
+        try {
+            return s3.serviceClientConfiguration()
+                    .overrideConfiguration()
+                    .apiCallAttemptTimeout()
+                    .orElse(ClientSettings.API_CALL_ATTEMPT_TIMEOUT.defaultValue());
+        } catch (UnsupportedOperationException e) {
+            return ClientSettings.API_CALL_ATTEMPT_TIMEOUT.defaultValue();
+        }
     }
 
     private <T> CompletableFuture<T> send(String operation, Object location, Supplier<CompletableFuture<T>> call) {

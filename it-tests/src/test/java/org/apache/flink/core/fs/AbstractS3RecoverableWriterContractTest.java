@@ -1,6 +1,7 @@
 package org.apache.flink.core.fs;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
 
 import java.io.IOException;
@@ -17,7 +18,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Flink's {@link AbstractRecoverableWriterTest} for our {@code s3://} filesystem against one server;
- * subclasses name the server. Everything runs unmodified except the four {@code testRecover*} methods.
+ * subclasses name the server. Everything runs unmodified except the four {@code testRecover*} methods and
+ * {@code testResumeWithWrongOffset} (which closes a stream Flink's version leaves open).
  *
  * <p><b>Documented deviation.</b> Flink's versions of those four (through its private {@code
  * testResumeAfterMultiplePersist}) assert that right after {@code recover()} the directory lists
@@ -92,6 +94,38 @@ abstract class AbstractS3RecoverableWriterContractTest extends AbstractRecoverab
     @Override
     void testRecoverAfterMultiplePersistsState() throws Exception {
         resumeAfterMultiplePersist(FINAL, DATA_1 + DATA_2, DATA_1 + DATA_2 + DATA_3);
+    }
+
+    /**
+     * Deviation (test hygiene, same checks): Flink's version recovers the first state and drops the stream it gets
+     * without closing it. That stream holds its first part buffer (the recovered tail is written back into it) in
+     * the process-wide upload budget for the rest of the JVM, so the upload budget tests of later classes saw 64 KiB
+     * held per server. Here the recovered stream is closed.
+     */
+    @Test
+    @Override
+    void testResumeWithWrongOffset() throws Exception {
+        Path path = new Path(getBasePathForTest(), "part-0");
+        RecoverableWriter writer = fileSystem().createRecoverableWriter();
+        RecoverableWriter.ResumeRecoverable first;
+        RecoverableWriter.ResumeRecoverable second;
+        RecoverableFsDataOutputStream stream = null;
+        try {
+            stream = writer.open(path);
+            stream.write(bytes(DATA_1));
+            first = stream.persist();
+            stream.write(bytes(DATA_2));
+            second = stream.persist();
+            stream.write(bytes(DATA_3));
+        } finally {
+            IOUtils.closeQuietly(stream);
+        }
+
+        try (RecoverableFsDataOutputStream recovered = writer.recover(first)) {
+            assertThat(recovered.getPos()).isEqualTo(bytes(DATA_1).length);
+        }
+        // Recovering the first state dropped what was persisted after it: the second cannot be resumed.
+        assertThatThrownBy(() -> writer.recover(second)).isInstanceOf(IOException.class);
     }
 
     /**
