@@ -130,6 +130,14 @@ public final class FsBenchmarkMain implements Callable<Integer> {
     int positionalReadKib;
 
     @Option(
+            names = "--scan-seconds",
+            defaultValue = "" + WorkloadSizes.DEFAULT_SCAN_SECONDS,
+            description = "How long the positional scan goes on reading after its --positional-reads reads, walking the"
+                    + " file again from its start where it ends; 0 for exactly --positional-reads reads (default:"
+                    + " ${DEFAULT-VALUE}).")
+    int scanSeconds;
+
+    @Option(
             names = "--restore-files",
             defaultValue = "16",
             description = "Files downloaded (default: ${DEFAULT-VALUE}).")
@@ -284,7 +292,8 @@ public final class FsBenchmarkMain implements Callable<Integer> {
                 deleteObjects,
                 KIB,
                 persistMib * MIB,
-                concurrentStreamsSchemes);
+                concurrentStreamsSchemes,
+                scanSeconds);
     }
 
     /**

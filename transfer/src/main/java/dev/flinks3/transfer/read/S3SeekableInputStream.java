@@ -70,9 +70,14 @@ public final class S3SeekableInputStream extends InputStream {
     /** Reads at positions given by the caller; see {@link PositionalReads}. */
     private final PositionalReads positional;
 
+    /** Sends the exact GET of a positional read; one for the stream, not one per read. */
+    private final PositionalReads.Fetch exactGet = this::positionalGet;
+
     private long position;
     private volatile boolean closed;
     private final byte[] single = new byte[1];
+    /** The array a sequential read into a direct buffer copies through, made at the first such read. */
+    private byte[] staging;
 
     /**
      * Creates a stream that reads over one connection at a time (no parallel read-ahead); sends no request.
@@ -214,8 +219,10 @@ public final class S3SeekableInputStream extends InputStream {
             }
             return n;
         }
-        byte[] staging = new byte[Math.min(dst.remaining(), STAGING_BYTES)];
-        int n = read(staging, 0, staging.length);
+        if (staging == null) {
+            staging = new byte[STAGING_BYTES];
+        }
+        int n = read(staging, 0, Math.min(dst.remaining(), staging.length));
         if (n > 0) {
             dst.put(staging, 0, n);
         }
@@ -313,7 +320,7 @@ public final class S3SeekableInputStream extends InputStream {
         }
         int n;
         try {
-            n = positional.read(position, dst, this::positionalGet);
+            n = positional.read(position, dst, exactGet);
         } catch (EOFException pastTheEnd) {
             return -1;
         } catch (S3RequestException e) {

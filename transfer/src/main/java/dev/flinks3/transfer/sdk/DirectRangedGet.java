@@ -294,11 +294,14 @@ final class DirectRangedGet {
         }
         // The blocking client reports its pool (leased and idle connections) into the collector: the pool's gauges
         // are kept by what the GETs that use it most report, not only by the few sent through the SDK's pipeline.
-        MetricCollector poolReport = MetricCollector.create("HttpClient");
-        ExecutableHttpRequest call = http.prepareRequest(HttpExecuteRequest.builder()
-                .request(request)
-                .metricCollector(poolReport)
-                .build());
+        // One GET in a while reports, not each: a reading locks the pool.
+        MetricCollector poolReport =
+                metrics.httpPools().blockingReportDue() ? MetricCollector.create("HttpClient") : null;
+        HttpExecuteRequest.Builder execute = HttpExecuteRequest.builder().request(request);
+        if (poolReport != null) {
+            execute.metricCollector(poolReport);
+        }
+        ExecutableHttpRequest call = http.prepareRequest(execute.build());
         if (abort != null) {
             abort.set(call::abort);
         }
@@ -307,7 +310,9 @@ final class DirectRangedGet {
         boolean handedOver = false;
         try {
             HttpExecuteResponse response = call.call();
-            metrics.httpPools().record(poolReport.collect());
+            if (poolReport != null) {
+                metrics.httpPools().record(poolReport.collect());
+            }
             body = response.responseBody().orElse(null);
             SdkHttpResponse answer = response.httpResponse();
             int status = answer.statusCode();

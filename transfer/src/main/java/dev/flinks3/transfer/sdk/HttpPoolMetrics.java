@@ -2,6 +2,7 @@ package dev.flinks3.transfer.sdk;
 
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import software.amazon.awssdk.http.HttpMetric;
 import software.amazon.awssdk.metrics.MetricCollection;
@@ -14,7 +15,7 @@ import software.amazon.awssdk.metrics.SdkMetric;
  * clients report these ({@link HttpMetric#LEASED_CONCURRENCY}, {@link HttpMetric#AVAILABLE_CONCURRENCY},
  * {@link HttpMetric#MAX_CONCURRENCY}, {@link HttpMetric#PENDING_CONCURRENCY_ACQUIRES}) in the metrics of each
  * attempt; the pools themselves expose nothing, so a reading changes only when a request is sent and keeps
- * its last value while none is. Two pools: the asynchronous client's (Netty or the CRT HTTP client, every
+ * its last value while none is (the blocking pool's at most every {@value #BLOCKING_REPORT_INTERVAL_NANOS} ns). Two pools: the asynchronous client's (Netty or the CRT HTTP client, every
  * request but the streamed GETs) and the blocking client's (Apache HttpClient 5, the streamed GETs), told
  * apart by {@link HttpMetric#HTTP_CLIENT_NAME}. Thread-safe.
  */
@@ -23,8 +24,39 @@ public final class HttpPoolMetrics {
     /** The SDK's names of its blocking HTTP clients; every other client is asynchronous. */
     private static final Set<String> BLOCKING_CLIENTS = Set.of("Apache5", "Apache", "UrlConnection");
 
+    /**
+     * How often a direct GET asks the blocking client for a reading of its pool, at most: a reading takes the pool's
+     * lock and a metric collection per request, which a reader sending thousands of small GETs per second (point
+     * lookups) would pay on every one, for a gauge that keeps its last value anyway.
+     */
+    static final long BLOCKING_REPORT_INTERVAL_NANOS = 100_000_000L;
+
     private final AtomicReference<Pool> async = new AtomicReference<>(Pool.NONE);
     private final AtomicReference<Pool> blocking = new AtomicReference<>(Pool.NONE);
+    /** When a direct GET last took a reading of the blocking pool, {@link System#nanoTime()}; 0 for never. */
+    private final AtomicLong blockingReportNanos = new AtomicLong();
+
+    private final long blockingReportIntervalNanos;
+
+    HttpPoolMetrics() {
+        this(BLOCKING_REPORT_INTERVAL_NANOS);
+    }
+
+    /** @param blockingReportIntervalNanos how often a direct GET reports the blocking pool, at most, ns */
+    HttpPoolMetrics(long blockingReportIntervalNanos) {
+        this.blockingReportIntervalNanos = blockingReportIntervalNanos;
+    }
+
+    /**
+     * Whether the direct GET about to be sent is to report the blocking client's pool: the first one, and then one
+     * per interval ({@link #BLOCKING_REPORT_INTERVAL_NANOS}) at most, the one that claims the turn.
+     */
+    boolean blockingReportDue() {
+        long last = blockingReportNanos.get();
+        long now = System.nanoTime();
+        return (last == 0 || now - last >= blockingReportIntervalNanos)
+                && blockingReportNanos.compareAndSet(last, now == 0 ? 1 : now);
+    }
 
     /** Takes the readings of one attempt's metric collection (with its HTTP client's children), if any. */
     void record(MetricCollection attempt) {

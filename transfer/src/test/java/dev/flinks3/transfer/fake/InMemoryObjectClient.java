@@ -85,6 +85,7 @@ public final class InMemoryObjectClient implements ObjectClient {
     private Predicate<S3Location> deleteDenied = location -> false;
     private volatile boolean currentS3 = true;
     private int openRangeStreams;
+    private int rangeStreamReads;
     private int abortedRangeStreams;
     private final List<long[]> getRanges = new ArrayList<>();
 
@@ -176,6 +177,13 @@ public final class InMemoryObjectClient implements ObjectClient {
     public List<long[]> getRanges() {
         synchronized (lock) {
             return List.copyOf(getRanges);
+        }
+    }
+
+    /** Reads of ranged GET bodies into arrays so far: what a reader of a socket pays a system call for each. */
+    public int rangeStreamReads() {
+        synchronized (lock) {
+            return rangeStreamReads;
         }
     }
 
@@ -875,6 +883,9 @@ public final class InMemoryObjectClient implements ObjectClient {
             }
             if (len == 0) {
                 return 0;
+            }
+            synchronized (lock) {
+                rangeStreamReads++;
             }
             if (position >= breakAt) {
                 throw asIOException(breaker.newError());

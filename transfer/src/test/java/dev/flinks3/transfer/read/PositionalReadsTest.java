@@ -60,6 +60,25 @@ class PositionalReadsTest {
     }
 
     @Test
+    void aWalkAsksItsRangeForManyBlocksAtOnce() throws IOException {
+        byte[] source = store(8 * MIB);
+
+        try (S3SeekableInputStream in = open(source.length, new ReadAheadBudget(64L * MIB))) {
+            ByteBuffer block = ByteBuffer.allocateDirect(16 * KIB);
+            for (int i = 0; i < 512; i++) {
+                block.clear();
+                in.readFully((long) i * 16 * KIB, block);
+                block.flip();
+                assertBlock(block, source, (long) i * 16 * KIB);
+            }
+        }
+
+        // Each read of a range's body is a system call on a socket: one per 8 blocks of the walk, not one per block.
+        int blocksPerRead = PositionalReads.WALK_BUFFER_BYTES / (16 * KIB);
+        assertThat(client.rangeStreamReads()).isLessThanOrEqualTo(2 + 512 / blocksPerRead + 8);
+    }
+
+    @Test
     void randomReadsAreOneExactGetEach() throws IOException {
         byte[] source = store(8 * MIB);
         Random random = new Random(11);

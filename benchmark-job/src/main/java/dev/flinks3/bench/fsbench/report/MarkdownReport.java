@@ -91,6 +91,11 @@ public final class MarkdownReport {
                 .append(s.positionalReads())
                 .append(" positional reads of ")
                 .append(kib(s.positionalReadBytes()))
+                .append(
+                        s.scanSeconds() == 0
+                                ? ""
+                                : " (the scan goes on for " + s.scanSeconds() + " s, walking the file again where it"
+                                        + " ends)")
                 .append("; restore of ")
                 .append(s.restoreFiles())
                 .append(" files of ")

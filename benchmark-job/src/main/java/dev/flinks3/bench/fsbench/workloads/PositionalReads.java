@@ -4,7 +4,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
-import java.util.stream.LongStream;
+import java.util.concurrent.TimeUnit;
 import org.apache.flink.core.fs.ByteBufferReadable;
 import org.apache.flink.core.fs.FSDataInputStream;
 
@@ -16,7 +16,8 @@ import org.apache.flink.core.fs.FSDataInputStream;
  * {@link FsWorkload#SEEK_READS}). The offsets come
  * from a fixed seed, so every contender reads the same ranges; for {@link FsWorkload#POSITIONAL_SCAN}
  * they walk through the file from its start instead, each read where the one before ended (and from the
- * start again where the file ends). Every read is checked against the file's bytes.
+ * start again where the file ends), {@link WorkloadSizes#positionalReads()} reads and then more until {@link
+ * WorkloadSizes#scanSeconds()} have passed. Every read is checked against the file's bytes.
  */
 final class PositionalReads implements WorkloadTask {
 
@@ -24,7 +25,9 @@ final class PositionalReads implements WorkloadTask {
 
     private final WorkloadContext context;
     private final PatternFiles files;
+    /** The random reads' offsets, or {@code null} for a walk. */
     private final long[] offsets;
+
     private final boolean positionalIfOffered;
     private String method = "not run";
     private String problem = "not run";
@@ -41,13 +44,8 @@ final class PositionalReads implements WorkloadTask {
         WorkloadSizes sizes = context.sizes();
         SplittableRandom random = new SplittableRandom(OFFSET_SEED);
         long bound = sizes.streamBytes() - sizes.positionalReadBytes() + 1;
-        int length = sizes.positionalReadBytes();
-        long readsPerPass = Math.max(1, sizes.streamBytes() / length);
-        this.offsets = walk
-                ? LongStream.range(0, sizes.positionalReads())
-                        .map(i -> (i % readsPerPass) * length)
-                        .toArray()
-                : random.longs(sizes.positionalReads(), 0, bound).toArray();
+        this.offsets =
+                walk ? null : random.longs(sizes.positionalReads(), 0, bound).toArray();
     }
 
     @Override
@@ -62,14 +60,23 @@ final class PositionalReads implements WorkloadTask {
 
     @Override
     public Outcome run() throws Exception {
-        int length = context.sizes().positionalReadBytes();
+        WorkloadSizes sizes = context.sizes();
+        int length = sizes.positionalReadBytes();
+        long readsPerPass = Math.max(1, sizes.streamBytes() / length);
+        int minimumReads = offsets == null ? sizes.positionalReads() : offsets.length;
+        long scanNanos = offsets == null ? TimeUnit.SECONDS.toNanos(sizes.scanSeconds()) : 0;
         byte[] bytes = new byte[length];
         ByteBuffer buffer = ByteBuffer.allocateDirect(length);
         String firstProblem = "";
+        long reads = 0;
+        // Once, not per read: making a Flink Path parses a URI, which took a fifth of a scan's CPU per 16 KiB read.
+        String file = context.streamFile().toString();
+        long start = System.nanoTime();
         try (FSDataInputStream in = context.fs().open(context.streamFile())) {
             boolean positional = positionalIfOffered && in instanceof ByteBufferReadable;
             method = positional ? "ByteBufferReadable.read(position, direct buffer)" : "seek + read";
-            for (long offset : offsets) {
+            for (; reads < minimumReads || System.nanoTime() - start < scanNanos; reads++) {
+                long offset = offsets == null ? (reads % readsPerPass) * length : offsets[(int) reads];
                 if (positional) {
                     buffer.clear();
                     readFully((ByteBufferReadable) in, offset, buffer);
@@ -78,8 +85,8 @@ final class PositionalReads implements WorkloadTask {
                     in.seek(offset);
                     readFully(in, bytes);
                 }
-                ContentCheck check = new ContentCheck(
-                        context.data(), WorkloadContext.STREAM_SEED, context.streamFile() + "@" + offset, offset);
+                ContentCheck check =
+                        new ContentCheck(context.data(), WorkloadContext.STREAM_SEED, file + "@" + offset, offset);
                 check.update(bytes, 0, length);
                 if (firstProblem.isEmpty()) {
                     firstProblem = check.result(length);
@@ -87,7 +94,7 @@ final class PositionalReads implements WorkloadTask {
             }
         }
         problem = firstProblem;
-        return new Outcome((long) offsets.length * length, offsets.length);
+        return new Outcome(reads * length, reads);
     }
 
     @Override

@@ -6,7 +6,8 @@ import java.util.List;
  * How big each workload is. The defaults are sized like a large checkpoint and restore: a 512 MiB stream
  * written in 64 KiB writes, four such streams at once, 300 small files of 64 KiB, 500 positional reads
  * of 16 KiB, 16 files of 32 MiB downloaded (8 threads where the plugin cannot copy paths itself) and a
- * recursive delete of 1,000 objects, and 64 MiB written to a recoverable stream before its {@code persist()}.
+ * recursive delete of 1,000 objects, and 64 MiB written to a recoverable stream before its {@code persist()}; the
+ * positional scan goes on for {@value #DEFAULT_SCAN_SECONDS} s (at least 500 reads).
  *
  * @param streamBytes length of each checkpoint-like stream in bytes
  * @param writeBytes length of each {@code write} call on a stream in bytes
@@ -25,6 +26,10 @@ import java.util.List;
  *     turn (stream {@code i} uses scheme {@code i % size}), so that one process writes through
  *     {@code s3://} and {@code s3a://} at once; empty (the default) for the root's own scheme, and
  *     {@code null} (a results file written before this field) means that too
+ * @param scanSeconds how long {@link FsWorkload#POSITIONAL_SCAN} goes on reading, in s, once it has made its
+ *     {@code positionalReads} reads (walking the file again from its start where it ends): a scan of a few
+ *     thousand reads is over in 0.05 s on a LAN, too short to time; 0 (also a results file written before this
+ *     field) for exactly {@code positionalReads} reads
  */
 public record WorkloadSizes(
         long streamBytes,
@@ -40,7 +45,8 @@ public record WorkloadSizes(
         int deleteObjects,
         int deleteObjectBytes,
         long persistBytes,
-        List<String> streamSchemes) {
+        List<String> streamSchemes,
+        int scanSeconds) {
 
     private static final int KIB = 1024;
     private static final long MIB = 1024L * 1024;
@@ -61,10 +67,13 @@ public record WorkloadSizes(
     /** The largest write or read a contender is handed in one call, in bytes (see {@link PatternData}). */
     public static final int MAX_CALL_BYTES = 4 * 1024 * 1024;
 
+    /** How long the positional scan reads unless told otherwise, in s. */
+    public static final int DEFAULT_SCAN_SECONDS = 3;
+
     /** The schemes of the concurrent streams unless told otherwise: none, the root's own. */
     public static final List<String> DEFAULT_STREAM_SCHEMES = List.of();
 
-    /** Sizes whose concurrent streams all use the root's scheme. */
+    /** Sizes whose concurrent streams all use the root's scheme, with a scan of exactly {@code positionalReads}. */
     public WorkloadSizes(
             long streamBytes,
             int writeBytes,
@@ -93,7 +102,8 @@ public record WorkloadSizes(
                 deleteObjects,
                 deleteObjectBytes,
                 persistBytes,
-                DEFAULT_STREAM_SCHEMES);
+                DEFAULT_STREAM_SCHEMES,
+                0);
     }
 
     /** The scheme of concurrent stream {@code index} (0-based), or {@code null} for the root's own. */
@@ -122,6 +132,9 @@ public record WorkloadSizes(
         positive("deleteObjects", deleteObjects);
         positive("deleteObjectBytes", deleteObjectBytes);
         positive("persistBytes", persistBytes);
+        if (scanSeconds < 0) {
+            throw new IllegalArgumentException("scanSeconds must be >= 0, was " + scanSeconds);
+        }
         if (writeBytes > MAX_CALL_BYTES
                 || smallFileBytes > MAX_CALL_BYTES
                 || positionalReadBytes > MAX_CALL_BYTES
@@ -139,7 +152,21 @@ public record WorkloadSizes(
     /** The default sizes, listed above. */
     public static WorkloadSizes defaults() {
         return new WorkloadSizes(
-                512 * MIB, 64 * KIB, 4, 300, 64 * KIB, 500, 16 * KIB, 16, 32 * MIB, 8, 1_000, KIB, 64 * MIB);
+                512 * MIB,
+                64 * KIB,
+                4,
+                300,
+                64 * KIB,
+                500,
+                16 * KIB,
+                16,
+                32 * MIB,
+                8,
+                1_000,
+                KIB,
+                64 * MIB,
+                DEFAULT_STREAM_SCHEMES,
+                DEFAULT_SCAN_SECONDS);
     }
 
     /**
@@ -174,7 +201,7 @@ public record WorkloadSizes(
         return small(JIT_WARM_UP_POSITIONAL_READS / JIT_WARM_UP_READERS);
     }
 
-    /** {@link #warmUp()}'s small sizes with {@code reads} positional reads. */
+    /** {@link #warmUp()}'s small sizes with {@code reads} positional reads (a scan of exactly that many). */
     private WorkloadSizes small(int reads) {
         return new WorkloadSizes(
                 Math.min(streamBytes, 8 * MIB),
@@ -190,7 +217,8 @@ public record WorkloadSizes(
                 Math.min(deleteObjects, 20),
                 deleteObjectBytes,
                 Math.min(persistBytes, 8 * MIB),
-                streamSchemes);
+                streamSchemes,
+                0);
     }
 
     private static void positive(String name, long value) {

@@ -109,6 +109,41 @@ class LocalWorkloadsTest {
     }
 
     @Test
+    void aTimedScanGoesOnPastItsReadsAndWalksTheFileAgainFromItsStart() throws Exception {
+        WorkloadSizes oneSecond = new WorkloadSizes(
+                TINY.streamBytes(),
+                TINY.writeBytes(),
+                TINY.concurrentStreams(),
+                TINY.smallFiles(),
+                TINY.smallFileBytes(),
+                TINY.positionalReads(),
+                TINY.positionalReadBytes(),
+                TINY.restoreFiles(),
+                TINY.restoreFileBytes(),
+                TINY.restoreThreads(),
+                TINY.deleteObjects(),
+                TINY.deleteObjectBytes(),
+                TINY.persistBytes(),
+                TINY.streamSchemes(),
+                1);
+        WorkloadContext context = new WorkloadContext(
+                LocalFileSystem.getSharedInstance(),
+                new org.apache.flink.core.fs.Path(work.resolve("bucket").toUri()),
+                new PatternData(),
+                oneSecond,
+                work.resolve("local"));
+        WorkloadTask scan = WorkloadTask.of(FsWorkload.POSITIONAL_SCAN, context);
+        scan.prepare();
+
+        WorkloadTask.Outcome outcome = scan.run();
+
+        long readsPerPass = TINY.streamBytes() / TINY.positionalReadBytes();
+        assertThat(outcome.operations()).isGreaterThan(readsPerPass);
+        assertThat(outcome.bytes()).isEqualTo(outcome.operations() * TINY.positionalReadBytes());
+        assertThat(scan.verify()).isEmpty();
+    }
+
+    @Test
     void recursiveDeleteLeavesNothing() throws Exception {
         WorkloadContext context = context();
         WorkloadTask delete = WorkloadTask.of(FsWorkload.RECURSIVE_DELETE, context);
