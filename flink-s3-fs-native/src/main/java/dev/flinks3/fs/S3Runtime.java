@@ -10,6 +10,7 @@ import dev.flinks3.transfer.ClientSettings;
 import dev.flinks3.transfer.ObjectClient;
 import dev.flinks3.transfer.UploadStreams;
 import dev.flinks3.transfer.crt.CrtClients;
+import dev.flinks3.transfer.options.S3Options;
 import dev.flinks3.transfer.read.ReadAheadBudget;
 import dev.flinks3.transfer.sdk.S3ClientOwner;
 import dev.flinks3.transfer.sdk.S3Transport;
@@ -137,10 +138,11 @@ final class S3Runtime {
         }
         List<String> differences = CrtClients.differences(global.s3(), effective.s3());
         if (!differences.isEmpty()) {
-            throw new IllegalArgumentException("s3.client: crt runs one CRT-based S3 client per process (one native"
+            String client = S3Options.CLIENT.key();
+            throw new IllegalArgumentException(client + ": crt runs one CRT-based S3 client per process (one native"
                     + " memory limit, one cap of connections), and this bucket's configuration would need one of its"
                     + " own: its per-bucket values (s3.bucket.<bucket>.*) differ from the global ones in "
-                    + String.join(", ", differences) + ". Remove these per-bucket keys, or use s3.client: sdk");
+                    + String.join(", ", differences) + ". Remove these per-bucket keys, or use " + client + ": sdk");
         }
     }
 

@@ -3,6 +3,7 @@ package dev.flinks3.transfer.crt;
 import dev.flinks3.transfer.S3Settings;
 import dev.flinks3.transfer.aws.Closer;
 import dev.flinks3.transfer.aws.HttpProxies;
+import dev.flinks3.transfer.options.S3Options;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -68,8 +69,8 @@ public final class CrtClients implements Closeable {
         if (shared == null) {
             if (!running.isEmpty()) {
                 LOG.warn(
-                        "A second CRT-based S3 client (s3.client: crt) is built in this process, with a native memory"
-                                + " limit and a cap of connections of its own, for a configuration that differs from"
+                        "A second CRT-based S3 client (" + S3Options.CLIENT.key()
+                                + ": crt) is built in this process, with a native memory limit and a cap of connections of its own, for a configuration that differs from"
                                 + " the one running in {}",
                         String.join(", ", running.keySet().iterator().next().differences(wanted)));
             }
