@@ -40,9 +40,10 @@ final class S3Calls {
 
     /**
      * Methods of the S3 client that send no request: {@code utilities()} builds the URLs of the GETs sent without
-     * the SDK's pipeline, which are GetObject requests.
+     * the SDK's pipeline, which are GetObject requests; {@code serviceClientConfiguration()} reads the client's own
+     * settings (the attempt timeout a metadata request may still wait after an interrupt).
      */
-    private static final Set<String> NOT_REQUESTS = Set.of("utilities");
+    private static final Set<String> NOT_REQUESTS = Set.of("utilities", "serviceClientConfiguration");
 
     /** A call on the SDK's S3 client ({@code s3.}) or Transfer Manager ({@code transferManager.}). */
     private static final Pattern CALL = Pattern.compile("\\b(?:s3|transferManager)\\.(\\w+)\\(");
