@@ -15,9 +15,10 @@ import software.amazon.awssdk.metrics.SdkMetric;
  * clients report these ({@link HttpMetric#LEASED_CONCURRENCY}, {@link HttpMetric#AVAILABLE_CONCURRENCY},
  * {@link HttpMetric#MAX_CONCURRENCY}, {@link HttpMetric#PENDING_CONCURRENCY_ACQUIRES}) in the metrics of each
  * attempt; the pools themselves expose nothing, so a reading changes only when a request is sent and keeps
- * its last value while none is (the blocking pool's at most every {@value #BLOCKING_REPORT_INTERVAL_NANOS} ns). Two pools: the asynchronous client's (Netty or the CRT HTTP client, every
- * request but the streamed GETs) and the blocking client's (Apache HttpClient 5, the streamed GETs), told
- * apart by {@link HttpMetric#HTTP_CLIENT_NAME}. Thread-safe.
+ * its last value while none is (the blocking pool's, at most every {@value #BLOCKING_REPORT_INTERVAL_NANOS} ns).
+ * Two pools: the asynchronous client's (Netty or the CRT HTTP client, every request but the streamed GETs)
+ * and the blocking client's (Apache HttpClient 5, the streamed GETs), told apart by {@link
+ * HttpMetric#HTTP_CLIENT_NAME}. Thread-safe.
  */
 public final class HttpPoolMetrics {
 
