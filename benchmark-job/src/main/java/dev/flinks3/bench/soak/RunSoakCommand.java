@@ -48,7 +48,8 @@ import picocli.CommandLine.Option;
  * soak's {@link SoakJob}s with restarts allowed, until every record is in every job's state. Meanwhile it samples
  * every Flink process ({@link SoakSampler}) and the uploads open at the server ({@link ServerUploads}), and every
  * {@code --kill-interval} stops a TaskManager while the main job's checkpoint is in progress and waits for every job
- * to restore from its latest checkpoint and verify it. At the end: a checkpoint after the last record, the jobs
+ * to restore from its latest checkpoint and verify it; no stop comes after the sources' duration, so a job slowed by
+ * the stops finishes its last records without more. At the end: a checkpoint after the last record, the jobs
  * cancelled, a restore of each job's last checkpoint verified against its {@link ExpectedState}, every record checked
  * exactly once in the sink's committed files ({@link SinkVerification}), and the multipart uploads left at the server
  * counted. Writes a {@link ContenderResult} (the main job's) to {@code --result} and a {@link SoakOutcome} to {@code
@@ -319,7 +320,10 @@ public final class RunSoakCommand implements Callable<Integer> {
                 break;
             }
             // Each job must have checkpointed since the last stop's restore: else the stop restores nothing new.
-            if (now >= nextKill && jobs.stream().allMatch(SoakJob::checkpointedSinceLastRestore)) {
+            // No stop once the sources have emitted for the soak's duration: the jobs then only finish their records.
+            if (now >= nextKill
+                    && now - start < job.duration().toNanos()
+                    && jobs.stream().allMatch(SoakJob::checkpointedSinceLastRestore)) {
                 if (kills.isEmpty()) {
                     histograms(cluster, "first-stop", events);
                 }
