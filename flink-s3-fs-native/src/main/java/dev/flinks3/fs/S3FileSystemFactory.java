@@ -2,6 +2,7 @@ package dev.flinks3.fs;
 
 import java.io.IOException;
 import java.net.URI;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -10,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.IllegalConfigurationException;
 import org.apache.flink.core.fs.FileSystem;
@@ -97,6 +99,7 @@ public class S3FileSystemFactory implements FileSystemFactory {
         for (String bucket : BucketKeys.buckets(values.keySet())) {
             perBucket.put(bucket, S3FileSystemSettings.fromConfiguration(config, bucket));
             overrides.put(bucket, BucketKeys.overrides(values, bucket));
+            refuseProcessWideKeys(bucket, overrides.get(bucket));
         }
         UnknownKeys.warnOnce(config);
         closeClients();
@@ -107,6 +110,29 @@ public class S3FileSystemFactory implements FileSystemFactory {
         bucketSettings = perBucket;
         bucketOverrides = overrides;
         this.values = new TreeMap<>(values);
+    }
+
+    /**
+     * Refuses a per-bucket value of a key that holds for the whole process ({@link S3Runtime#PROCESS_WIDE}): one
+     * buffer budget and one metrics log serve every bucket, so such a value could not take effect.
+     *
+     * @throws IllegalConfigurationException naming the per-bucket key as written, its value and the global key
+     */
+    private static void refuseProcessWideKeys(String bucket, SortedMap<String, String> bucketOverrides) {
+        for (ConfigOption<?> option : S3Runtime.PROCESS_WIDE) {
+            List<String> spellings = new ArrayList<>();
+            spellings.add(option.key());
+            option.fallbackKeys().forEach(fallback -> spellings.add(fallback.getKey()));
+            for (String spelling : spellings) {
+                String value = bucketOverrides.get(spelling);
+                if (value != null) {
+                    String written = BucketKeys.scoped(spelling, bucket).orElse(spelling);
+                    throw new IllegalConfigurationException("'" + written + "' = '" + value + "' cannot be set per"
+                            + " bucket: '" + option.key() + "' holds for the whole process (one value for every"
+                            + " bucket). Set '" + option.key() + "' instead, or remove '" + written + "'.");
+                }
+            }
+        }
     }
 
     /**

@@ -21,6 +21,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
+import org.apache.flink.configuration.ConfigOption;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,6 +68,10 @@ final class S3Runtime {
     /** The runtimes alive, by their process-wide settings; guarded by {@code S3Runtime.class}. */
     private static final Map<List<Object>, S3Runtime> RUNTIMES = new HashMap<>();
 
+    /** The keys whose values a runtime holds for the whole process: they cannot be set per bucket. */
+    static final List<ConfigOption<?>> PROCESS_WIDE =
+            List.of(S3ConfigOptions.MAX_BUFFERED_SIZE, S3ConfigOptions.METRICS_LOG_INTERVAL);
+
     private final List<Object> key;
     private final S3Transport transport;
     private final UploadBuffers buffers;
@@ -97,6 +102,7 @@ final class S3Runtime {
     static Client lease(
             S3FileSystemSettings global, S3FileSystemSettings effective, Object configuration, String scheme) {
         refuseASecondCrtClient(global, effective);
+        // The values of PROCESS_WIDE, in its order.
         List<Object> runtimeKey =
                 List.of(global.s3().upload().maxBufferedBytesPerProcess(), global.metricsLogInterval());
         synchronized (S3Runtime.class) {

@@ -88,6 +88,21 @@ class BucketConfigurationTest {
     }
 
     @Test
+    void aProcessWideKeySetPerBucketFailsAtConfigureNamingTheGlobalKey() {
+        S3FileSystemFactory factory = new S3FileSystemFactory();
+
+        assertThatThrownBy(() ->
+                        factory.configure(config(Map.of("s3.bucket.savepoints.upload.max-buffered-size", "512mb"))))
+                .isInstanceOf(IllegalConfigurationException.class)
+                .hasMessageContaining("'s3.bucket.savepoints.upload.max-buffered-size' = '512mb'")
+                .hasMessageContaining("Set 's3.upload.max-buffered-size' instead");
+        assertThatThrownBy(() -> factory.configure(config(Map.of("s3.bucket.logs.metrics.log-interval", "1min"))))
+                .isInstanceOf(IllegalConfigurationException.class)
+                .hasMessageContaining("'s3.bucket.logs.metrics.log-interval' = '1min'");
+        factory.configure(config(Map.of("s3.upload.max-buffered-size", "512mb")));
+    }
+
+    @Test
     void bucketsWithEqualOverridesShareTheirOverridesKey() {
         Map<String, String> values = Map.of(
                 "s3.bucket.a.sse.type", "sse-s3", "s3.bucket.b.sse.type", "sse-s3", "s3.bucket.c.sse.type", "sse-kms");

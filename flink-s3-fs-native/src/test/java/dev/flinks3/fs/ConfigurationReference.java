@@ -33,7 +33,12 @@ final class ConfigurationReference {
                         + " fallback\nkeys in the order listed.\n\n")
                 .append("**Per bucket.** `s3.bucket.<bucket>.<rest of the key>` (or S3A's"
                         + " `fs.s3a.bucket.<bucket>.<rest>`) sets a key\nfor the filesystems of one bucket only,"
-                        + " over the global one.\n\n")
+                        + " over the global one.\nKeys that hold for the whole process are refused per bucket,"
+                        + " naming the global\nkey: "
+                        + S3Runtime.PROCESS_WIDE.stream()
+                                .map(option -> "`" + option.key() + "`")
+                                .collect(java.util.stream.Collectors.joining(", "))
+                        + ".\n\n")
                 .append("**Values.** Sizes are bytes or a number with unit (`5242880`, `64m`, `64 MB`); durations"
                         + " are milliseconds or\na number with unit (`30000`, `30 s`, `2 min`, `1h`); booleans are"
                         + " `true`/`false`; choices match in any case.\n");

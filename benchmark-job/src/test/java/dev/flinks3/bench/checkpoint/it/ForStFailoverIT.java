@@ -53,7 +53,9 @@ import picocli.CommandLine;
  * checkpoint recorded, and the job runs to its last record: its final state digest must equal the one computed
  * here from the generator alone, as if nothing had failed (exactly-once state).
  */
-@Timeout(value = 6, unit = TimeUnit.MINUTES)
+// Above the sum of the test's own bounded waits (the cluster's start, 60 s for two checkpoints, 30 s for the kill, 4
+// min for the job's end, 1 min for the cluster's close), so a hang fails with the diagnosis, not JUnit's timeout.
+@Timeout(value = 8, unit = TimeUnit.MINUTES)
 class ForStFailoverIT {
 
     private static final String BUCKET = "forst";
@@ -96,7 +98,8 @@ class ForStFailoverIT {
             Configuration conf = OurPlugin.s3Configuration(server);
             PluginManager plugins = OurPlugin.inPluginsFolder(work, conf);
             FileSystem.initialize(conf, plugins);
-            try (MiniCluster cluster = startCluster(conf, plugins)) {
+            MiniCluster cluster = startCluster(conf, plugins);
+            try {
                 JobClient job = submit(cluster, parameters, checkpoints);
                 JobID id = job.getJobID();
                 await().atMost(Duration.ofSeconds(60))
@@ -113,7 +116,7 @@ class ForStFailoverIT {
                         .as("ForSt's SST files on S3, in its primary directory")
                         .isPositive();
 
-                assertThat(cluster.getJobStatus(id).get())
+                assertThat(cluster.getJobStatus(id).get(30, TimeUnit.SECONDS))
                         .as("still running, records left to process")
                         .isEqualTo(JobStatus.RUNNING);
 
@@ -129,6 +132,8 @@ class ForStFailoverIT {
                 assertThat(accumulator(result, JobAccumulators.STATE_DIGEST))
                         .as("final state digest, as without the failure")
                         .isEqualTo(expectedFinalDigest(parameters));
+            } finally {
+                closeWithin(cluster, Duration.ofMinutes(1));
             }
         }
     }
@@ -150,6 +155,18 @@ class ForStFailoverIT {
                 .build());
         cluster.start();
         return cluster;
+    }
+
+    /**
+     * Closes the cluster, waiting at most {@code limit}: a cluster whose job hangs can hang its close too, and the
+     * test must then still end with its own failure, not the JUnit timeout's.
+     */
+    private static void closeWithin(MiniCluster cluster, Duration limit) {
+        try {
+            cluster.closeAsync().get(limit.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (Exception e) {
+            System.err.println("ForStFailoverIT: the MiniCluster did not close within " + limit + ": " + e);
+        }
     }
 
     private static JobClient submit(MiniCluster cluster, JobParameters parameters, String checkpoints)
@@ -194,7 +211,11 @@ class ForStFailoverIT {
             for (ThreadInfo thread : ManagementFactory.getThreadMXBean().dumpAllThreads(false, false)) {
                 String name = thread.getThreadName();
                 boolean task = name.contains("(") && !name.startsWith("S3Proxy");
+                boolean plugin = Stream.of(thread.getStackTrace())
+                        .anyMatch(frame -> frame.getClassName().startsWith("dev.flinks3")
+                                || frame.getClassName().contains("forst"));
                 if (task
+                        || plugin
                         || name.startsWith("AsyncOperations")
                         || name.startsWith("flinks3")
                         || name.startsWith("sdk-async")) {
@@ -209,6 +230,8 @@ class ForStFailoverIT {
                     }
                 }
             }
+            // Printed at once as well: if what follows hangs, the report still has it.
+            System.err.println(diagnosis);
             throw new AssertionError(diagnosis.toString(), e);
         }
     }
