@@ -21,7 +21,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The rescale runs of the main job as a user starts them ({@code local --parallelism 2 --restore-parallelism 3}
- * and 3 to 2, RocksDB and ForSt), at small size on the embedded server: each ends in a restore whose state read
+ * and 3 to 2: up with RocksDB, down with ForSt; each run is a JVM of its own, so the other two pairs would add a
+ * minute to CI for the same key-group redistribution), at small size on the embedded server: each ends in a restore whose state read
  * back equals the state the source's records make (replayed here from the record generator, independently of the
  * job), after the restored job processed its records after the restore; the restore's traffic is counted, the
  * report has its rescale row, and ForSt's SST objects lie in the checkpoint on the server, known by their footer
@@ -41,7 +42,7 @@ class LocalModeRescaleIT {
     private static final String UUID_NAME = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
 
     @ParameterizedTest(name = "{0} {1} -> {2}")
-    @CsvSource({"rocksdb, 2, 3", "rocksdb, 3, 2", "forst, 2, 3", "forst, 3, 2"})
+    @CsvSource({"rocksdb, 2, 3", "forst, 3, 2"})
     @Timeout(value = 4, unit = TimeUnit.MINUTES)
     void aRescaleEndsInAStateVerifiedAgainstTheSource(String backend, int from, int to) throws Exception {
         Path output = LocalModeProcess.TARGET.resolve("rescale-" + backend + "-" + from + "-" + to);
