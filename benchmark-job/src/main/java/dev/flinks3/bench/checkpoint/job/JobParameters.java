@@ -140,6 +140,16 @@ public final class JobParameters implements Serializable {
                     + "job processes them (default: ${DEFAULT-VALUE}).")
     double rateAfterRestore;
 
+    @Option(
+            names = "--restore-claim-mode",
+            defaultValue = "CLAIM",
+            description = "How the restored job takes the checkpoint it restores from"
+                    + " (execution.state-recovery.claim-mode): CLAIM (the job owns the checkpoint, as an autoscaler"
+                    + " restores; ForSt then keeps using the checkpoint's SST files where they lie when its working"
+                    + " directory is on the same filesystem) or NO_CLAIM (Flink's default; ForSt copies every SST"
+                    + " file into its working directory first) (default: ${DEFAULT-VALUE}).")
+    String restoreClaimMode; // a name, not Flink's enum: Flink 1.20 has no RecoveryClaimMode, and this class ships
+
     /** Value size in bytes. */
     public int valueSizeBytes() {
         return Math.multiplyExact(valueSizeKb, 1024);
@@ -228,6 +238,11 @@ public final class JobParameters implements Serializable {
         return rateAfterRestore;
     }
 
+    /** How the restored job takes its checkpoint: {@code CLAIM} or {@code NO_CLAIM}. */
+    public String restoreClaimMode() {
+        return restoreClaimMode.toUpperCase(Locale.ROOT);
+    }
+
     public StateBackendKind stateBackend() {
         return stateBackend;
     }
@@ -249,6 +264,10 @@ public final class JobParameters implements Serializable {
      * @throws IllegalArgumentException naming the first parameter out of range
      */
     public JobParameters validate() {
+        if (!List.of("CLAIM", "NO_CLAIM").contains(restoreClaimMode())) {
+            throw new IllegalArgumentException(
+                    "--restore-claim-mode must be CLAIM or NO_CLAIM, was '" + restoreClaimMode + "'");
+        }
         requirePositive("--num-keys", numKeys);
         requirePositive("--value-size-kb", valueSizeKb);
         requirePositive("--target-state-gb", targetStateGb);
@@ -304,6 +323,7 @@ public final class JobParameters implements Serializable {
         add(args, "--rocksdb-transfer-threads", Integer.toString(rocksDbTransferThreads));
         add(args, "--records-after-restore", Long.toString(recordsAfterRestore));
         add(args, "--rate-after-restore", Double.toString(rateAfterRestore));
+        add(args, "--restore-claim-mode", restoreClaimMode());
         return args;
     }
 

@@ -62,12 +62,27 @@ public final class JobLauncher {
      * @throws Exception if the submission fails
      */
     public JobClient submit(int parallelism, String restorePath) throws Exception {
+        Configuration conf = submissionConfiguration(jobConfiguration, parameters, restorePath);
+        StreamExecutionEnvironment env = environments.apply(conf);
+        extraSinks.accept(
+                LargeStateGeneratorJob.addTo(env, parameters, parallelism, AfterLastRecord.IDLE, restorePath != null));
+        return env.executeAsync(LargeStateGeneratorJob.JOB_NAME + (restorePath == null ? "" : " (restore)"));
+    }
+
+    /**
+     * The configuration a submission runs with: the job's, and for a restore the checkpoint's path, the claim mode
+     * of {@code --restore-claim-mode} and (for ForSt) no periodic checkpoints.
+     *
+     * @param restorePath a checkpoint to restore from, or null for a fresh start
+     */
+    static Configuration submissionConfiguration(
+            Configuration jobConfiguration, JobParameters parameters, String restorePath) {
         Configuration conf = new Configuration(jobConfiguration);
         if (restorePath != null) {
             conf.set(StateRecoveryOptions.SAVEPOINT_PATH, restorePath);
-            // As an autoscaler restores its job: the restored job owns the checkpoint (claim mode), so a state
-            // backend may keep using the checkpoint's files where they lie instead of copying them.
-            conf.set(StateRecoveryOptions.RESTORE_MODE, RecoveryClaimMode.CLAIM);
+            // By default as an autoscaler restores its job: the restored job owns the checkpoint (claim mode), so
+            // a state backend may keep using the checkpoint's files where they lie instead of copying them.
+            conf.set(StateRecoveryOptions.RESTORE_MODE, RecoveryClaimMode.valueOf(parameters.restoreClaimMode()));
             if (parameters.stateBackend() == StateBackendKind.FORST) {
                 // The restored job only reads its state back, and ForSt 2.3.0 cannot cancel it while a
                 // checkpoint is under way: its tasks wait in ForStKeyedStateBackend.dispose for the snapshot's
@@ -75,10 +90,7 @@ public final class JobLauncher {
                 conf.removeConfig(CheckpointingOptions.CHECKPOINTING_INTERVAL);
             }
         }
-        StreamExecutionEnvironment env = environments.apply(conf);
-        extraSinks.accept(
-                LargeStateGeneratorJob.addTo(env, parameters, parallelism, AfterLastRecord.IDLE, restorePath != null));
-        return env.executeAsync(LargeStateGeneratorJob.JOB_NAME + (restorePath == null ? "" : " (restore)"));
+        return conf;
     }
 
     public JobParameters parameters() {
