@@ -21,6 +21,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.DoubleSupplier;
+import java.util.function.LongSupplier;
 
 /**
  * The S3 server of a benchmark, {@link S3ServerMain} in a JVM of its own so its CPU is not charged to
@@ -127,20 +129,42 @@ final class ServerProcess implements AutoCloseable {
 
     /** {@link #awaitQuiet()} for any process, waiting at most {@code limit}. */
     static Quiet awaitQuiet(long pid, Duration limit) throws InterruptedException {
-        long started = System.nanoTime();
-        long deadline = started + limit.toNanos();
-        ThreadCpu before = ThreadCpu.snapshot(pid);
-        while (true) {
-            Thread.sleep(QUIET_WINDOW.toMillis());
+        ThreadCpu[] before = {ThreadCpu.snapshot(pid)};
+        DoubleSupplier cpuSinceLastCall = () -> {
             ThreadCpu now = ThreadCpu.snapshot(pid);
-            double seconds = now.since(before).values().stream()
+            double seconds = now.since(before[0]).values().stream()
                     .mapToDouble(Double::doubleValue)
                     .sum();
-            boolean quiet = seconds <= QUIET_SHARE * QUIET_WINDOW.toNanos() / 1e9;
-            if (quiet || System.nanoTime() >= deadline) {
-                return new Quiet(Duration.ofNanos(System.nanoTime() - started), quiet);
+            before[0] = now;
+            return seconds;
+        };
+        return awaitQuiet(cpuSinceLastCall, System::nanoTime, window -> Thread.sleep(window.toMillis()), limit);
+    }
+
+    /** A pause of {@link #awaitQuiet}'s loop. */
+    interface Pause {
+        void sleep(Duration duration) throws InterruptedException;
+    }
+
+    /**
+     * The decision of {@link #awaitQuiet()}: after each {@link #QUIET_WINDOW}, the process's CPU in that window
+     * ({@code cpuSinceLastCall}, seconds summed over its threads) against {@link #QUIET_SHARE} of it.
+     *
+     * @param cpuSinceLastCall CPU seconds the process used since the previous call (the first call: since the start)
+     * @param nanoClock a monotonic clock, ns
+     * @param pause how a window is waited out
+     */
+    static Quiet awaitQuiet(DoubleSupplier cpuSinceLastCall, LongSupplier nanoClock, Pause pause, Duration limit)
+            throws InterruptedException {
+        long started = nanoClock.getAsLong();
+        long deadline = started + limit.toNanos();
+        while (true) {
+            pause.sleep(QUIET_WINDOW);
+            boolean quiet = cpuSinceLastCall.getAsDouble() <= QUIET_SHARE * QUIET_WINDOW.toNanos() / 1e9;
+            long now = nanoClock.getAsLong();
+            if (quiet || now >= deadline) {
+                return new Quiet(Duration.ofNanos(now - started), quiet);
             }
-            before = now;
         }
     }
 
