@@ -92,8 +92,8 @@ final class ConfigReader {
         return Optional.empty();
     }
 
-    /** The value under a per-bucket spelling of the option, if one is set. */
-    private Optional<Entry> findScoped(ConfigOption<?> option) {
+    /** The value under a per-bucket spelling of the option (for this reader's bucket), if one is set. */
+    Optional<Entry> findScoped(ConfigOption<?> option) {
         List<String> spellings = new ArrayList<>();
         spellings.add(option.key());
         option.fallbackKeys().forEach(f -> spellings.add(f.getKey()));

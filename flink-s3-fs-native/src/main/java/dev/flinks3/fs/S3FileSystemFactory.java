@@ -2,7 +2,6 @@ package dev.flinks3.fs;
 
 import java.io.IOException;
 import java.net.URI;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -99,7 +98,7 @@ public class S3FileSystemFactory implements FileSystemFactory {
         for (String bucket : BucketKeys.buckets(values.keySet())) {
             perBucket.put(bucket, S3FileSystemSettings.fromConfiguration(config, bucket));
             overrides.put(bucket, BucketKeys.overrides(values, bucket));
-            refuseProcessWideKeys(bucket, overrides.get(bucket));
+            refuseProcessWideKeys(new ConfigReader(config, bucket));
         }
         UnknownKeys.warnOnce(config);
         closeClients();
@@ -118,20 +117,13 @@ public class S3FileSystemFactory implements FileSystemFactory {
      *
      * @throws IllegalConfigurationException naming the per-bucket key as written, its value and the global key
      */
-    private static void refuseProcessWideKeys(String bucket, SortedMap<String, String> bucketOverrides) {
+    private static void refuseProcessWideKeys(ConfigReader bucketConfig) {
         for (ConfigOption<?> option : S3Runtime.PROCESS_WIDE) {
-            List<String> spellings = new ArrayList<>();
-            spellings.add(option.key());
-            option.fallbackKeys().forEach(fallback -> spellings.add(fallback.getKey()));
-            for (String spelling : spellings) {
-                String value = bucketOverrides.get(spelling);
-                if (value != null) {
-                    String written = BucketKeys.scoped(spelling, bucket).orElse(spelling);
-                    throw new IllegalConfigurationException("'" + written + "' = '" + value + "' cannot be set per"
-                            + " bucket: '" + option.key() + "' holds for the whole process (one value for every"
-                            + " bucket). Set '" + option.key() + "' instead, or remove '" + written + "'.");
-                }
-            }
+            bucketConfig.findScoped(option).ifPresent(entry -> {
+                throw new IllegalConfigurationException("'" + entry.key + "' = '" + entry.value + "' cannot be set per"
+                        + " bucket: '" + option.key() + "' holds for the whole process (one value for every"
+                        + " bucket). Set '" + option.key() + "' instead, or remove '" + entry.key + "'.");
+            });
         }
     }
 

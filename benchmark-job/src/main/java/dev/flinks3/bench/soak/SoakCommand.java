@@ -265,8 +265,8 @@ public final class SoakCommand implements Callable<Integer> {
     /**
      * The ForSt job of {@code --forst-job}, beside {@code main}: the same duration, parallelism and checkpoint
      * interval at half the rate (with no file cache on {@code wan}, ForSt kept about 95 of 100 records/s on a 2-core
-     * machine, so at the main job's rate it fell behind with every stop and ended long after it), 2,048 keys x 64 KiB (128 MiB of state, more than the block cache its managed memory gives
-     * it), ForSt's SST files under the job's checkpoint folder and no local file cache: every read the block cache
+     * machine, so at the main job's rate it fell behind with every stop and ended long after it), 2,048 keys x 64
+     * KiB (128 MiB of state, more than the block cache its managed memory gives it), ForSt's SST files under the job's checkpoint folder and no local file cache: every read the block cache
      * misses is a positional read through the plugin. (ForSt 2.3.0's file cache can also corrupt a checkpoint's copy
      * of an SST it evicts mid-copy; without the cache that cannot happen.)
      */
