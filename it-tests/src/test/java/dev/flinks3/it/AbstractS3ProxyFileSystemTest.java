@@ -88,7 +88,6 @@ abstract class AbstractS3ProxyFileSystemTest {
         }
     }
 
-    /** The object's bytes as a plain SDK GET sees them. */
     /** Asserts that no object is at {@code path} and no object or multipart upload is left under {@link #dir}. */
     protected void assertNothingLeftAt(Path path) throws IOException {
         assertThat(s3.listMultipartUploads(b -> b.bucket(target.bucket()).prefix(key(dir)))
@@ -101,6 +100,7 @@ abstract class AbstractS3ProxyFileSystemTest {
                 .isEmpty();
     }
 
+    /** The object's bytes as a plain SDK GET sees them. */
     protected byte[] objectBytes(Path path) {
         return s3.getObjectAsBytes(b -> b.bucket(target.bucket()).key(key(path)))
                 .asByteArray();

@@ -2,15 +2,20 @@ package dev.flinks3.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.awaitility.Awaitility.await;
 
 import dev.flinks3.testserver.RequestKind;
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.apache.flink.core.fs.FSDataOutputStream;
 import org.apache.flink.core.fs.FileSystem.WriteMode;
 import org.apache.flink.core.fs.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.s3.model.MultipartUpload;
 
 /**
  * A failed upload marks the stream failed; close() aborts the multipart upload and throws the first
@@ -53,6 +58,45 @@ class UploadFailureTest extends AbstractS3ProxyFileSystemTest {
         server.failNext(RequestKind.PUT_OBJECT, 1, 403, "AccessDenied");
 
         assertWriteFailsAndLeavesNothing(new Path(dir, "failed-put"), randomBytes(1000, 3));
+    }
+
+    /**
+     * Flink cancels a checkpoint by interrupting the thread that writes it, and closes the stream on that
+     * thread: the close gives up (InterruptedIOException) and its AbortMultipartUpload still reaches the
+     * server. Before the fix the SDK refused to send the abort from an interrupted thread, and the 2-hour soak
+     * of 2026-12-07 found one upload per TaskManager stop left open at the server by the surviving TaskManager.
+     */
+    @Test
+    void aStreamClosedOnAnInterruptedThreadAbortsItsUpload() throws Exception {
+        Path path = new Path(dir, "cancelled-checkpoint");
+        FSDataOutputStream out = fs.create(path, WriteMode.NO_OVERWRITE);
+        out.write(randomBytes(12 * MIB, 4));
+        await().atMost(Duration.ofSeconds(20))
+                .alias("the upload is open at the server")
+                .until(() -> !openUploads(path).isEmpty());
+
+        Thread.currentThread().interrupt();
+        Throwable failure;
+        try {
+            failure = catchThrowable(out::close);
+        } finally {
+            Thread.interrupted();
+        }
+
+        assertThat(failure).isInstanceOf(InterruptedIOException.class);
+        // The interrupted close does not wait for the abort; the abort goes on in the background.
+        await().atMost(Duration.ofSeconds(20))
+                .alias("the upload is aborted at the server")
+                .until(() -> s3.listMultipartUploads(
+                                b -> b.bucket(target.bucket()).prefix(key(path)))
+                        .uploads()
+                        .isEmpty());
+        assertNothingLeftAt(path);
+    }
+
+    private List<MultipartUpload> openUploads(Path path) {
+        return s3.listMultipartUploads(b -> b.bucket(target.bucket()).prefix(key(path)))
+                .uploads();
     }
 
     private void assertWriteFailsAndLeavesNothing(Path path, byte[] data) throws IOException {

@@ -360,10 +360,11 @@ public final class S3ClientOwner implements Closeable {
         return builder.crossRegionAccessEnabled(ClientRules.crossRegionAccess(settings.client()));
     }
 
-    /** The body-bytes counter, then the bucket interceptors. */
+    /** The body-bytes counter, the create-attempt counter, then the bucket interceptors. */
     private List<ExecutionInterceptor> interceptors(S3Settings settings) {
         List<ExecutionInterceptor> interceptors = new ArrayList<>();
         interceptors.add(new ObjectBodyBytes(requestMetrics));
+        interceptors.add(new CreateAttempts());
         interceptors.addAll(bucketInterceptors(settings));
         return interceptors;
     }

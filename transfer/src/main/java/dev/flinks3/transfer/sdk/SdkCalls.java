@@ -54,7 +54,9 @@ final class SdkCalls {
     /**
      * Sends a request and maps its response; a failure, also one the SDK throws before sending (request
      * validation), completes the returned future with the translated exception, and one after the owner closed
-     * with the {@link ClosedGuard}'s. Cancelling the returned future aborts the request.
+     * with the {@link ClosedGuard}'s. Cancelling the returned future aborts the request. On a thread whose
+     * interrupt flag is set the SDK refuses to send ({@code SdkInterruptedException}), which is what a transfer
+     * started by a cancelled task should get; cleanup uses {@link #sendDespiteInterrupt}.
      */
     <S, T> CompletableFuture<T> send(
             String operation, Object location, Supplier<CompletableFuture<S>> call, Function<? super S, T> response) {
@@ -65,6 +67,26 @@ final class SdkCalls {
                 return CompletableFuture.failedFuture(S3Errors.translate(operation, location, e));
             }
         });
+    }
+
+    /**
+     * As {@link #send(String, Object, Supplier, Function)}, but sent whatever the calling thread's interrupt
+     * flag says: for cleanup that must reach the server (AbortMultipartUpload). Flink closes a cancelled task's
+     * streams on the thread it interrupted; the SDK refused the abort sent from there, and the upload stayed
+     * open at the server (one per TaskManager stop in the 2-hour soak of 2026-12-07). The flag is cleared while
+     * the SDK takes the request and set again before this method returns; whoever waits for the future still
+     * sees the interrupt.
+     */
+    <S, T> CompletableFuture<T> sendDespiteInterrupt(
+            String operation, Object location, Supplier<CompletableFuture<S>> call, Function<? super S, T> response) {
+        boolean interrupted = Thread.interrupted();
+        try {
+            return send(operation, location, call, response);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     /**

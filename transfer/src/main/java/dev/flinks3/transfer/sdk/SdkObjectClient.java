@@ -116,6 +116,7 @@ public final class SdkObjectClient implements ObjectClient {
     private final FlexibleChecksums checksums;
     private final ServerSideCopy copies;
     private final ClosedGuard closedGuard;
+    private final RetriedCreates retriedCreates;
 
     /**
      * @param s3 the client to send with; not owned, the caller closes it
@@ -148,6 +149,7 @@ public final class SdkObjectClient implements ObjectClient {
         this.checksums = checksums;
         this.copies = new ServerSideCopy(s3, sse, checksums, multipartCopy, maxSingleCopyBytes, closedGuard);
         this.closedGuard = closedGuard;
+        this.retriedCreates = new RetriedCreates(s3, calls);
     }
 
     @Override
@@ -466,14 +468,23 @@ public final class SdkObjectClient implements ObjectClient {
         return checksums.mode() == FlexibleChecksums.Mode.CRC32C;
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>A create the SDK had to send more than once may have made an upload per attempt; the others are aborted
+     * in the background once this one's id is known ({@link RetriedCreates}).
+     */
     @Override
     public CompletableFuture<String> createMultipartUpload(S3Location location) {
-        return checksums.declaring(
+        CreateAttempts.Count attempts = new CreateAttempts.Count();
+        CompletableFuture<String> created = checksums.declaring(
                 FlexibleChecksums.Declared.ALGORITHM,
                 declareAlgorithm -> {
                     CreateMultipartUploadRequest.Builder request = CreateMultipartUploadRequest.builder()
                             .bucket(location.bucket())
-                            .key(location.key());
+                            .key(location.key())
+                            .overrideConfiguration(
+                                    override -> override.putExecutionAttribute(CreateAttempts.COUNT, attempts));
                     sse.decorate(request);
                     checksums.decorate(request, declareAlgorithm);
                     return send(
@@ -484,6 +495,8 @@ public final class SdkObjectClient implements ObjectClient {
                 },
                 "CreateMultipartUpload",
                 location);
+        created.thenAccept(uploadId -> retriedCreates.abortDuplicates(location, uploadId, attempts));
+        return created;
     }
 
     /**
@@ -566,8 +579,8 @@ public final class SdkObjectClient implements ObjectClient {
                 .key(location.key())
                 .uploadId(uploadId)
                 .build();
-        CompletableFuture<Void> aborted =
-                send("AbortMultipartUpload", location, () -> s3.abortMultipartUpload(request), response -> null);
+        CompletableFuture<Void> aborted = calls.sendDespiteInterrupt(
+                "AbortMultipartUpload", location, () -> s3.abortMultipartUpload(request), response -> null);
         CompletableFuture<Void> result = new CompletableFuture<>();
         aborted.whenComplete((done, failure) -> {
             Throwable cause = failure == null ? null : Futures.unwrap(failure);

@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -175,6 +176,33 @@ class InterruptedCallsS3ProxyTest {
         } finally {
             client.abortMultipartUpload(upload, uploadId).join();
         }
+    }
+
+    /**
+     * Flink closes a cancelled checkpoint stream on the thread it interrupted: the abort of its upload is sent
+     * from there and must reach the server, or the upload stays open there for good.
+     */
+    @ParameterizedTest
+    @EnumSource(Client.class)
+    void anAbortSentFromAnInterruptedThreadReachesTheServer(Client kind) throws Exception {
+        ObjectClient client = owners.get(kind).objectClient();
+        S3Location location = newLocation(kind);
+        String uploadId = client.createMultipartUpload(location).join();
+
+        Caller<Boolean> abort = Caller.start(() -> {
+            Thread.currentThread().interrupt();
+            CompletableFuture<Void> sent = client.abortMultipartUpload(location, uploadId);
+            boolean flagKept = Thread.interrupted();
+            sent.get(20, TimeUnit.SECONDS);
+            return flagKept;
+        });
+
+        abort.finish();
+        if (abort.failure != null) {
+            throw new AssertionError("the abort failed", abort.failure);
+        }
+        assertThat(abort.value).as("the interrupt flag after sending").isTrue();
+        assertThat(client.listMultipartUploads(BUCKET, location.key())).isEmpty();
     }
 
     @ParameterizedTest
