@@ -19,6 +19,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
+import software.amazon.awssdk.core.exception.SdkInterruptedException;
 
 /**
  * Turns what the SDK throws into the {@link IOException}s of the {@link ObjectClient} contract, at
@@ -124,12 +125,34 @@ public final class S3Errors {
         if (cause instanceof AwsServiceException) {
             return fromServiceAnswer(operation, location, (AwsServiceException) cause);
         }
+        if (refusedOnInterruptedThread(cause)) {
+            InterruptedIOException interrupted = new InterruptedIOException(
+                    operation + " of " + location + " not sent: the calling thread was interrupted");
+            interrupted.initCause(cause);
+            return interrupted;
+        }
         String hint = tlsHint(cause);
         if (hint == null) {
             hint = unknownHostHint(cause);
         }
         return new S3RequestException(
                 operation, String.valueOf(location), 0, null, hint != null ? hint : crtErrorAnswerHint(cause), cause);
+    }
+
+    /**
+     * Whether the SDK refused a request because the thread that sent it was interrupted ({@code
+     * SdkInterruptedException} among the causes): Flink cancels a task by interrupting its threads.
+     */
+    private static boolean refusedOnInterruptedThread(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof SdkInterruptedException) {
+                return true;
+            }
+            if (t.getCause() == t) {
+                return false;
+            }
+        }
+        return false;
     }
 
     /**

@@ -17,6 +17,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.core.exception.SdkInterruptedException;
 
 class S3ErrorsTest {
 
@@ -40,6 +41,19 @@ class S3ErrorsTest {
         assertThat(S3Errors.translate("ListParts", LOCATION, s3Error(404, "NoSuchUpload")))
                 .isInstanceOf(FileNotFoundException.class)
                 .hasMessageStartingWith("No such multipart upload: s3://bucket/dir/file");
+    }
+
+    /** The SDK refuses a request sent from an interrupted thread; that is an interrupt, not a lost answer. */
+    @Test
+    void aRequestRefusedOnAnInterruptedThreadIsInterruptedIo() {
+        SdkClientException refused = SdkClientException.builder()
+                .cause(new SdkInterruptedException())
+                .build();
+
+        assertThat(S3Errors.translate("UploadPart", LOCATION, new CompletionException(refused)))
+                .isInstanceOf(InterruptedIOException.class)
+                .hasMessageContaining("UploadPart of s3://bucket/dir/file not sent")
+                .hasCause(refused);
     }
 
     @Test
