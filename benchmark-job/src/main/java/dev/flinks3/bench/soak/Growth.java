@@ -13,13 +13,9 @@ import java.util.List;
  *
  * <ul>
  *   <li><b>per hour</b>: the rise inside stretches: in each stretch the lower quartile of its second half less that of
- *       its first half, over the time between the halves' middles; the median of the stretches' slopes. A step
- *       between two stretches adds nothing: growth while the job runs and checkpoints, a leak per checkpoint among
- *       it. The median, not a sum over the stretches: a count that wanders by one in a few stretches (a thread
- *       started late, a connection opened) reads nothing, while what rises in most stretches, a leak per checkpoint
- *       or one that happens once in most stretches, reads fully. Until 2026-12-07 the rises and times were summed
- *       over the stretches: in the 2-hour soak of that day a thread count that wandered between 104 and 105 read
- *       +2.53 per hour, past the limit of 2, with every stop's level the same;
+ *       its first half, summed over the stretches and divided by the time between the halves' middles, summed too.
+ *       A step between two stretches adds nothing: growth while the job runs and checkpoints, a leak per
+ *       checkpoint among it;
  *   <li><b>per TaskManager stop</b>: the slope of the stretches' levels (each one's lower quartile) over the number
  *       of the stop that opened it (the Theil-Sen estimate: the median of the slopes between every two levels, which
  *       one odd stretch does not move), from the stretch after the first stop on: what each stop leaves behind in
@@ -75,7 +71,8 @@ public record Growth(
      *     its stretches' levels belong to different processes, and only its slope per hour is judged)
      */
     public static Growth of(List<Stretch> stretches, boolean judgeStops) {
-        List<Double> slopes = new ArrayList<>();
+        double rise = 0;
+        double millis = 0;
         int counted = 0;
         List<Double> levels = new ArrayList<>();
         List<Integer> stops = new ArrayList<>();
@@ -88,18 +85,15 @@ public record Growth(
             int half = n / 2;
             long[] times = stretch.timesMillis();
             double[] values = stretch.values();
-            double rise = lowerQuartile(Arrays.copyOfRange(values, n - half, n))
+            rise += lowerQuartile(Arrays.copyOfRange(values, n - half, n))
                     - lowerQuartile(Arrays.copyOfRange(values, 0, half));
-            double millis = middle(times, n - half, n) - middle(times, 0, half);
-            slopes.add(millis <= 0 ? 0 : rise / millis * MS_PER_HOUR);
+            millis += middle(times, n - half, n) - middle(times, 0, half);
             if (judgeStops && stretch.stop() >= 1) {
                 levels.add(lowerQuartile(values));
                 stops.add(stretch.stop());
             }
         }
-        double perHour = counted == 0
-                ? Double.NaN
-                : quantile(slopes.stream().mapToDouble(Double::doubleValue).toArray(), 0.5);
+        double perHour = counted == 0 ? Double.NaN : millis <= 0 ? 0 : rise / millis * MS_PER_HOUR;
         double perStop = levels.size() < MIN_LEVELS ? Double.NaN : theilSen(stops, levels);
         return new Growth(perHour, counted, perStop, levels, stops);
     }

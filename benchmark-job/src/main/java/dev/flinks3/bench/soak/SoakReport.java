@@ -206,7 +206,6 @@ public final class SoakReport {
         boolean stopsExpected = !soak.kills().isEmpty();
         for (SoakFigure figure : SoakFigure.values()) {
             SoakRules.Limit limit = bounds.rules().limit(figure);
-            double perStopLimit = perStopLimit(figure);
             Map<String, Growth> byProcess = new LinkedHashMap<>();
             if (figure.atServer()) {
                 List<Growth.Stretch> stretches =
@@ -233,6 +232,7 @@ public final class SoakReport {
             growth.put(figure, byProcess);
             for (Map.Entry<String, Growth> entry : byProcess.entrySet()) {
                 Growth g = entry.getValue();
+                double perStopLimit = perStopLimit(figure, entry.getKey());
                 String what = figure.title + " of " + entry.getKey();
                 if (Double.isNaN(g.perHour())) {
                     failures.add(what + ": no stretch with " + Growth.MIN_SAMPLES + " samples after the warm-up");
@@ -264,10 +264,19 @@ public final class SoakReport {
         }
     }
 
-    /** A figure's limit per stop: the rules', or for the open uploads what one stop can abandon. */
-    private double perStopLimit(SoakFigure figure) {
+    /**
+     * A figure's limit per stop in one process: the rules', or for the uploads abandoned at the server what one stop
+     * can abandon. The plugin's count of open uploads in the MiniCluster's JVM may also step by what a stop can
+     * abandon: the stopped TaskManager lived in that JVM, and the streams of the tasks stopped with it stay open
+     * there as a killed process's stay open at the server (CI's short soak read +1.2 per stop after the aborts of
+     * closed streams were fixed). A TaskManager process that lives through a stop has its tasks cancelled, their
+     * streams closed and their uploads aborted: the rules' 0.5 there.
+     */
+    private double perStopLimit(SoakFigure figure, String process) {
         double limit = bounds.rules().limit(figure).perStop();
-        return Double.isNaN(limit) ? bounds.uploadsPerStop() : limit;
+        boolean hostsTheStoppedTaskManager =
+                figure == SoakFigure.UPLOADS_BY_PLUGIN && process.equals(MiniSoakCluster.PROCESS);
+        return Double.isNaN(limit) || hostsTheStoppedTaskManager ? bounds.uploadsPerStop() : limit;
     }
 
     private static String tooFewStops(int stopsInWindow) {
@@ -520,9 +529,9 @@ public final class SoakReport {
         for (Map.Entry<SoakFigure, Map<String, Growth>> entry : growth.entrySet()) {
             SoakFigure figure = entry.getKey();
             SoakRules.Limit limit = bounds.rules().limit(figure);
-            double perStopLimit = perStopLimit(figure);
             for (Map.Entry<String, Growth> byProcess : entry.getValue().entrySet()) {
                 Growth g = byProcess.getValue();
+                double perStopLimit = perStopLimit(figure, byProcess.getKey());
                 boolean hourOk = !Double.isNaN(g.perHour()) && g.perHour() <= limit.perHour();
                 boolean stopOk = !g.stopsJudged() || g.perStop() <= perStopLimit;
                 List<Double> levels = g.levels();

@@ -30,10 +30,9 @@ import java.util.Map;
 public record SoakRules(String name, long settleMillis, Map<SoakFigure, Limit> limits) {
 
     /**
-     * A figure's limits, in its unit. The open uploads, the plugin's count and those abandoned at the server, have
-     * their per-stop limit from the jobs instead ({@link Double#NaN} here, {@link
-     * SoakReport#uploadsOneStopCanLeave}): a stopped task's streams that Flink neither closes nor hands back stay
-     * open in a process that lives on, and a killed process's at the server.
+     * A figure's limits, in its unit. The uploads abandoned at the server have their per-stop limit from the jobs
+     * instead ({@link Double#NaN} here, {@link SoakReport#uploadsOneStopCanLeave}): a killed process's open uploads
+     * stay open at the server.
      *
      * @param perHour the largest slope per hour inside stretches
      * @param perStop the largest slope of the stretches' levels per stop
@@ -90,7 +89,9 @@ public record SoakRules(String name, long settleMillis, Map<SoakFigure, Limit> l
     private static Map<SoakFigure, Limit> limits(double hourFactor) {
         Map<SoakFigure, Limit> limits = new EnumMap<>(SoakFigure.class);
         limits.put(SoakFigure.HEAP_AFTER_GC, new Limit(16 * hourFactor, 4));
-        limits.put(SoakFigure.THREADS, new Limit(2 * hourFactor, 0.5));
+        // 8, not 2, per hour since 2026-12-07: a count that wanders by one in a stretch (a thread started late)
+        // reads +1.5 per hour in a 2-hour run, and did in two of its stretches (docs/soak.md).
+        limits.put(SoakFigure.THREADS, new Limit(8 * hourFactor, 0.5));
         limits.put(SoakFigure.FILE_DESCRIPTORS, new Limit(4 * hourFactor, 0.5));
         // Per stop, a connection left behind is one outside the pools or one leased for ever; the pools' idle
         // connections, and so the total, follow the peak of requests in flight over the idle time (see the class).
@@ -99,7 +100,9 @@ public record SoakRules(String name, long settleMillis, Map<SoakFigure, Limit> l
         limits.put(SoakFigure.POOL_LEASED, new Limit(1 * hourFactor, 0.5));
         limits.put(SoakFigure.POOL_IDLE, new Limit(4 * hourFactor, Double.POSITIVE_INFINITY));
         limits.put(SoakFigure.TEMPORARY_FILES, new Limit(1 * hourFactor, 0.5));
-        limits.put(SoakFigure.UPLOADS_BY_PLUGIN, new Limit(1 * hourFactor, Double.NaN));
+        // Per stop, in a process that lives through the stops: Flink closes a cancelled task's streams, and each
+        // close aborts its upload (until 2026-12-07 the abort, sent from the interrupted thread, was refused).
+        limits.put(SoakFigure.UPLOADS_BY_PLUGIN, new Limit(1 * hourFactor, 0.5));
         limits.put(SoakFigure.BUFFERED, new Limit(16 * hourFactor, 8));
         limits.put(SoakFigure.READ_AHEAD, new Limit(16 * hourFactor, 8));
         limits.put(SoakFigure.PARTS_IN_FLIGHT, new Limit(2 * hourFactor, 1));

@@ -32,23 +32,6 @@ class GrowthTest {
     }
 
     @Test
-    void aCountThatRisesByOneInAFewStretchesOnlyGrowsNothingPerHour() {
-        // Stretches 2 and 5 end one higher than they start (a thread started late), and the next starts level again.
-        Growth growth = Growth.of(stretches((stop, t) -> 104 + ((stop == 2 || stop == 5) && late(t) ? 1 : 0)), true);
-
-        assertThat(growth.perHour()).isCloseTo(0, within(1e-9));
-        assertThat(growth.perStop()).isCloseTo(0, within(1e-9));
-    }
-
-    @Test
-    void oneLeftBehindOnceInMostStretchesGrowsPerHour() {
-        // An upload left open once in the middle of each of six of the eight stretches, held until the next stop.
-        Growth growth = Growth.of(stretches((stop, t) -> stop % 4 != 3 && late(t) ? 1 : 0), true);
-
-        assertThat(growth.perHour()).isGreaterThan(100);
-    }
-
-    @Test
     void oneLeftBehindAtEachStopIsASlopeOfOnePerStopAndNonePerHour() {
         Growth growth = Growth.of(stretches((stop, t) -> 260 + stop), true);
 
@@ -98,11 +81,6 @@ class GrowthTest {
 
         assertThat(growth.perHour()).isNaN();
         assertThat(growth.stretchesForSlope()).isZero();
-    }
-
-    /** Whether {@code millis} falls in the second half of its stretch's samples. */
-    private static boolean late(long millis) {
-        return millis % STOP_EVERY_MS >= 6_000 + SAMPLES / 2 * 1_000L;
     }
 
     /** The figure as a function of the stop before it and the time since the first sample, ms. */
