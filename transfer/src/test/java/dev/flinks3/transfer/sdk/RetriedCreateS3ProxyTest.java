@@ -36,7 +36,7 @@ import software.amazon.awssdk.services.s3.model.MultipartUpload;
  * answer is rewritten to a 500, so the SDK retries) leaves no second upload behind: the upload the lost answer
  * named is aborted, the one returned is kept. Before, every such retry left an upload open at the server for
  * good. On the SDK client with either HTTP client; the CRT-based S3 client retries in native code, where the
- * plugin cannot count the attempts (a known gap, docs/operations.md).
+ * plugin cannot count the attempts (a known gap, said in docs/operations.md).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
