@@ -2,9 +2,13 @@ package dev.flinks3.transfer.sdk;
 
 import dev.flinks3.transfer.Futures;
 import dev.flinks3.transfer.S3Location;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,10 +28,13 @@ import software.amazon.awssdk.services.s3.model.MultipartUpload;
  *
  * <p>After a create that took more than one attempt ({@link CreateAttempts}), the key's uploads are listed
  * (ListMultipartUploads with the key as prefix) and those of exactly that key, other than the one the create
- * returned, initiated between the first attempt and now, are aborted. The window is widened by the clock
- * offset the SDK measured and {@link #MARGIN_MS} either side. Another writer's upload of the same key begun in
- * that window would be aborted too; Flink writes each checkpoint file and part file under a key of its own.
- * Runs in the background; a failure is logged and changes nothing else.
+ * returned, initiated between the first attempt and the listing, are aborted. An attempt the client gave up on
+ * may also be served later than the attempt that answered: a request held in a queue before the server acts on it
+ * (the soak's server holds answers so, for 12 s). So the key is listed twice: at once, and again {@code
+ * lateListing} later (twice the attempt timeout), each listing aborting what it finds in the window up to its own
+ * time. The window is widened by the clock offset the SDK measured and {@link #MARGIN_MS} either side. Another
+ * writer's upload of the same key begun in that window would be aborted too; Flink writes each checkpoint file
+ * and part file under a key of its own. Runs in the background; a failure is logged and changes nothing else.
  */
 final class RetriedCreates {
 
@@ -38,10 +45,17 @@ final class RetriedCreates {
 
     private final S3AsyncClient s3;
     private final SdkCalls calls;
+    private final Executor late;
 
-    RetriedCreates(S3AsyncClient s3, SdkCalls calls) {
+    /**
+     * @param scheduler runs the late listing; not owned
+     * @param lateListing how long after the first listing the key is listed again
+     */
+    RetriedCreates(S3AsyncClient s3, SdkCalls calls, ScheduledExecutorService scheduler, Duration lateListing) {
         this.s3 = s3;
         this.calls = calls;
+        long delay = lateListing.toMillis();
+        this.late = task -> scheduler.schedule(task, delay, TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -50,12 +64,18 @@ final class RetriedCreates {
      *
      * @param location the key the upload is for
      * @param kept the upload id the create returned
-     * @return the number of uploads aborted; never fails (a failure is logged and counts 0)
+     * @return the number of uploads aborted by both listings, complete after the late one; never fails (a failure
+     *     is logged and counts 0)
      */
     CompletableFuture<Integer> abortDuplicates(S3Location location, String kept, CreateAttempts.Count count) {
         if (count.attempts() <= 1) {
             return CompletableFuture.completedFuture(0);
         }
+        return listAndAbort(location, kept, count)
+                .thenComposeAsync(now -> listAndAbort(location, kept, count).thenApply(later -> now + later), late);
+    }
+
+    private CompletableFuture<Integer> listAndAbort(S3Location location, String kept, CreateAttempts.Count count) {
         long offsetMillis = Math.abs(SdkGlobalTime.getGlobalTimeOffset()) * 1000L;
         long from = count.startMillis() - offsetMillis - MARGIN_MS;
         long to = System.currentTimeMillis() + offsetMillis + MARGIN_MS;

@@ -183,7 +183,8 @@ public final class S3ClientOwner implements Closeable {
                     checksums,
                     new MultipartCopy(s3, sse, copyPartBytes, COPY_PARTS_IN_FLIGHT),
                     maxSingleCopyBytes,
-                    closedGuard);
+                    closedGuard,
+                    scheduler);
             this.bulkDownloader = engine.choose(new Engine.Choice<BulkDownloader>() {
                 @Override
                 public BulkDownloader sdk() {

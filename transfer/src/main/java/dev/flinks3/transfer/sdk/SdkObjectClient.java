@@ -27,6 +27,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -131,6 +132,7 @@ public final class SdkObjectClient implements ObjectClient {
      * @param multipartCopy the copy used for sources larger than {@code maxSingleCopyBytes}
      * @param maxSingleCopyBytes largest source copied with one CopyObject, at most 5 GiB
      * @param closedGuard says when the owner of {@code s3} closed, so requests fail saying so
+     * @param scheduler runs delayed work of this client (the late listing of {@link RetriedCreates}); not owned
      */
     SdkObjectClient(
             S3AsyncClient s3,
@@ -141,7 +143,8 @@ public final class SdkObjectClient implements ObjectClient {
             FlexibleChecksums checksums,
             MultipartCopy multipartCopy,
             long maxSingleCopyBytes,
-            ClosedGuard closedGuard) {
+            ClosedGuard closedGuard,
+            ScheduledExecutorService scheduler) {
         this.s3 = s3;
         this.calls = new SdkCalls(closedGuard, attemptTimeout(s3));
         this.gets = new GetRouter(new SdkGet(s3, blocking, sse, checksums, calls), direct, blockingReads, calls);
@@ -149,7 +152,8 @@ public final class SdkObjectClient implements ObjectClient {
         this.checksums = checksums;
         this.copies = new ServerSideCopy(s3, sse, checksums, multipartCopy, maxSingleCopyBytes, closedGuard);
         this.closedGuard = closedGuard;
-        this.retriedCreates = new RetriedCreates(s3, calls);
+        this.retriedCreates =
+                new RetriedCreates(s3, calls, scheduler, attemptTimeout(s3).multipliedBy(2));
     }
 
     @Override

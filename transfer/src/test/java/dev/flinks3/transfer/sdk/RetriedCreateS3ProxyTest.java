@@ -17,7 +17,9 @@ import java.time.Instant;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
@@ -106,6 +108,58 @@ class RetriedCreateS3ProxyTest {
         client.abortMultipartUpload(location, uploadId).get(20, TimeUnit.SECONDS);
     }
 
+    /**
+     * The first attempt is held at the server past the attempt timeout and served only after the retry answered,
+     * so the upload it makes appears after the first listing: the late listing aborts it.
+     */
+    @ParameterizedTest
+    @EnumSource(Http.class)
+    void anUploadMadeByAnAttemptServedAfterTheRetryIsAbortedToo(Http http) throws Exception {
+        S3Location location = S3Location.of("s3", BUCKET, http + "/served-late-" + keys.incrementAndGet());
+        CountDownLatch arrived = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicBoolean held = new AtomicBoolean();
+        server.answers()
+                .rewrite(
+                        RequestKind.CREATE_MULTIPART_UPLOAD,
+                        request -> {
+                            if (held.compareAndSet(false, true)) {
+                                arrived.countDown();
+                                awaitQuietly(release);
+                            }
+                            return false; // served unchanged, once released
+                        },
+                        1,
+                        (request, served) -> served);
+        try (S3ClientOwner owner = new S3ClientOwner(
+                TestSettings.forServer(server, http.type)
+                        .client(c -> c.apiCallAttemptTimeout(Duration.ofSeconds(1)))
+                        .build(),
+                UploadSettings.MIN_PART_SIZE,
+                UploadSettings.MIN_PART_SIZE)) {
+            ObjectClient client = owner.objectClient();
+
+            String uploadId = client.createMultipartUpload(location).get(20, TimeUnit.SECONDS);
+            assertThat(arrived.getCount())
+                    .as("the first attempt reached the server")
+                    .isZero();
+            release.countDown();
+            await().atMost(Duration.ofSeconds(20))
+                    .alias("the held attempt's upload exists")
+                    .until(() -> server.requestLog().count(RequestKind.LIST_MULTIPART_UPLOADS) > 0);
+
+            await().atMost(Duration.ofSeconds(20))
+                    .alias("only the returned upload is open at the server")
+                    .until(() -> uploadIds(client, location), ids -> ids.equals(List.of(uploadId)));
+            assertThat(server.requestLog().count(RequestKind.ABORT_MULTIPART_UPLOAD))
+                    .as("the held attempt's upload was aborted")
+                    .isPositive();
+            client.abortMultipartUpload(location, uploadId).get(20, TimeUnit.SECONDS);
+        } finally {
+            release.countDown();
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(Http.class)
     void aCreateAnsweredAtOnceListsNothing(Http http) throws Exception {
@@ -140,6 +194,14 @@ class RetriedCreateS3ProxyTest {
 
         assertThat(RetriedCreates.duplicates(page, "dir/key", "kept", 500, 2_500))
                 .containsExactly("lost-answer");
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static MultipartUpload upload(String key, String uploadId, long initiatedMillis) {
