@@ -148,9 +148,6 @@ public final class S3Errors {
             if (t instanceof SdkInterruptedException) {
                 return true;
             }
-            if (t.getCause() == t) {
-                return false;
-            }
         }
         return false;
     }

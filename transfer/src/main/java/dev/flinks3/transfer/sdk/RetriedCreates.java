@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,15 +46,24 @@ final class RetriedCreates {
 
     private final S3AsyncClient s3;
     private final SdkCalls calls;
+    private final BiFunction<S3Location, String, CompletableFuture<Void>> abort;
     private final Executor late;
 
     /**
+     * @param abort the client's AbortMultipartUpload of (key, upload id): sent despite an interrupt, an upload
+     *     already gone counted as aborted
      * @param scheduler runs the late listing; not owned
      * @param lateListing how long after the first listing the key is listed again
      */
-    RetriedCreates(S3AsyncClient s3, SdkCalls calls, ScheduledExecutorService scheduler, Duration lateListing) {
+    RetriedCreates(
+            S3AsyncClient s3,
+            SdkCalls calls,
+            BiFunction<S3Location, String, CompletableFuture<Void>> abort,
+            ScheduledExecutorService scheduler,
+            Duration lateListing) {
         this.s3 = s3;
         this.calls = calls;
+        this.abort = abort;
         long delay = lateListing.toMillis();
         this.late = task -> scheduler.schedule(task, delay, TimeUnit.MILLISECONDS);
     }
@@ -111,14 +121,8 @@ final class RetriedCreates {
     }
 
     private CompletableFuture<Integer> abort(S3Location location, List<String> uploadIds) {
-        CompletableFuture<?>[] aborts = uploadIds.stream()
-                .map(id -> calls.sendDespiteInterrupt(
-                        "AbortMultipartUpload",
-                        location,
-                        () -> s3.abortMultipartUpload(b ->
-                                b.bucket(location.bucket()).key(location.key()).uploadId(id)),
-                        response -> null))
-                .toArray(CompletableFuture<?>[]::new);
+        CompletableFuture<?>[] aborts =
+                uploadIds.stream().map(id -> abort.apply(location, id)).toArray(CompletableFuture<?>[]::new);
         return CompletableFuture.allOf(aborts).thenApply(done -> {
             if (!uploadIds.isEmpty()) {
                 LOG.info(

@@ -152,8 +152,12 @@ public final class SdkObjectClient implements ObjectClient {
         this.checksums = checksums;
         this.copies = new ServerSideCopy(s3, sse, checksums, multipartCopy, maxSingleCopyBytes, closedGuard);
         this.closedGuard = closedGuard;
-        this.retriedCreates =
-                new RetriedCreates(s3, calls, scheduler, attemptTimeout(s3).multipliedBy(2));
+        this.retriedCreates = new RetriedCreates(
+                s3,
+                calls,
+                this::abortMultipartUpload,
+                scheduler,
+                attemptTimeout(s3).multipliedBy(2));
     }
 
     @Override
