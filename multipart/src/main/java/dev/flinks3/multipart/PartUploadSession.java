@@ -243,8 +243,8 @@ public final class PartUploadSession {
     public String handOut() throws IOException {
         synchronized (lock) {
             handedOut = uploadId != null;
-            if (handedOut) {
-                openUploads.remove(this);
+            if (handedOut && openUploads.remove(this)) {
+                metrics.openUploadPersisted();
             }
         }
         return uploadIdOrNull();
@@ -324,7 +324,9 @@ public final class PartUploadSession {
     /** Ends the session: completed, aborted or given up. */
     private void endLocked() {
         ended = true;
-        openUploads.remove(this);
+        if (openUploads.remove(this)) {
+            metrics.openUploadEnded();
+        }
     }
 
     private String uploadIdOrNull() throws IOException {

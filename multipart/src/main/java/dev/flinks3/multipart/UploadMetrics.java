@@ -1,13 +1,14 @@
 package dev.flinks3.multipart;
 
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Counters and gauges of one {@link UploadEngine}, for the filesystem's metrics: parts and bytes
  * uploaded, single-request objects, parts in flight, bytes held in buffers (and their peak), multipart
- * uploads started, completed and aborted, and the time writers were blocked by back-pressure.
- * Thread-safe; counters only grow.
+ * uploads started, completed, aborted and persisted, the uploads this process still has to end, and the
+ * time writers were blocked by back-pressure. Thread-safe; counters only grow.
  */
 public final class UploadMetrics {
 
@@ -18,6 +19,10 @@ public final class UploadMetrics {
     private final LongAdder uploadsCompleted = new LongAdder();
     private final LongAdder uploadsAborted = new LongAdder();
     private final LongAdder uploadsStarted = new LongAdder();
+    private final LongAdder uploadsPersisted = new LongAdder();
+    /** Uploads this process started and has neither ended nor handed to persisted state (gauge). */
+    private final AtomicLong uploadsOpen = new AtomicLong();
+
     private final LongAdder transferManagerUploadsStarted = new LongAdder();
     private final LongAdder transferManagerUploadsCompleted = new LongAdder();
     private final LongAdder permitWaitNanos = new LongAdder();
@@ -69,6 +74,25 @@ public final class UploadMetrics {
         return transferManagerUploadsCompleted.sum();
     }
 
+    /**
+     * Multipart uploads this process started and handed to persisted state: a recoverable stream's upload
+     * referenced by a checkpoint ({@code persist()} or {@code closeForCommit()}). From then on the upload is
+     * Flink's: its committer completes it, or, if that checkpoint never completes, it stays open at the
+     * server until a bucket lifecycle rule for incomplete multipart uploads removes it.
+     */
+    public long uploadsPersisted() {
+        return uploadsPersisted.sum();
+    }
+
+    /**
+     * Multipart uploads this process started and must still complete or abort (gauge): those of the streams
+     * being written that no persisted state references. Uploads handed to persisted state are not among them
+     * ({@link #uploadsPersisted()}), nor uploads continued from persisted state.
+     */
+    public long uploadsOpen() {
+        return uploadsOpen.get();
+    }
+
     /** Multipart uploads aborted after a failure or cancellation. */
     public long uploadsAborted() {
         return uploadsAborted.sum();
@@ -102,9 +126,24 @@ public final class UploadMetrics {
         return permitWaitNanos.sum() + budget.blockedNanos();
     }
 
-    /** Counts a multipart upload started (CreateMultipartUpload sent), also one the Transfer Manager runs. */
+    /**
+     * Counts a multipart upload this process starts (CreateMultipartUpload sent), also one the Transfer
+     * Manager runs; it is open until {@link #openUploadEnded()} or {@link #openUploadPersisted()}.
+     */
     public void uploadStarted() {
         uploadsStarted.increment();
+        uploadsOpen.incrementAndGet();
+    }
+
+    /** An upload counted by {@link #uploadStarted()} was completed or aborted (or its creation failed). */
+    public void openUploadEnded() {
+        uploadsOpen.decrementAndGet();
+    }
+
+    /** An upload counted by {@link #uploadStarted()} was handed to persisted state for the first time. */
+    void openUploadPersisted() {
+        uploadsOpen.decrementAndGet();
+        uploadsPersisted.increment();
     }
 
     void waitedForPermit(long nanos) {

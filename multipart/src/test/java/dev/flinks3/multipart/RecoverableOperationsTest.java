@@ -191,6 +191,42 @@ class RecoverableOperationsTest {
     }
 
     @Test
+    void anUploadIsOpenUntilItEndsOrAPersistHandsItOut() throws IOException {
+        UploadMetrics metrics = engine.metrics();
+        MultipartUploadStream aborted = engine.openStream(target, WriteCondition.NONE);
+        writeInSlices(aborted, random(PART + 1, 60));
+        assertThat(metrics.uploadsOpen()).isEqualTo(1);
+        aborted.cancel();
+        assertThat(metrics.uploadsOpen()).isZero();
+
+        MultipartUploadStream persisted = engine.openStream(target, WriteCondition.NONE);
+        writeInSlices(persisted, random(PART + 1, 61));
+        UploadSnapshot first = persisted.persist();
+        persisted.persist();
+        assertThat(metrics.uploadsOpen()).isZero();
+        assertThat(metrics.uploadsPersisted()).isEqualTo(1);
+        // A cancelled task's stream: its upload belongs to the checkpoint that referenced it, not to this process.
+        persisted.cancel();
+        assertThat(metrics.uploadsOpen()).isZero();
+
+        // Resumed from that checkpoint and committed: the upload is completed, and nothing is counted twice.
+        MultipartUploadStream resumed = engine.resumeStream(target, first.uploadId(), first.parts());
+        resumed.write(bytes(first.tail()));
+        UploadSnapshot committable = resumed.closeForCommit();
+        engine.completeUpload(target, committable.uploadId(), committable.parts(), WriteCondition.NONE);
+        assertThat(metrics.uploadsOpen()).isZero();
+        assertThat(metrics.uploadsPersisted()).isEqualTo(1);
+        assertThat(metrics.uploadsStarted()).isEqualTo(2);
+
+        MultipartUploadStream completed = engine.openStream(target, WriteCondition.NONE);
+        writeInSlices(completed, random(PART + 1, 62));
+        assertThat(metrics.uploadsOpen()).isEqualTo(1);
+        completed.close();
+        assertThat(metrics.uploadsOpen()).isZero();
+        assertThat(metrics.uploadsPersisted()).isEqualTo(1);
+    }
+
+    @Test
     void resumeContinuesTheUploadWithTheTailTakenBack() throws IOException {
         byte[] beforePersist = random(2 * PART + 777, 42);
         MultipartUploadStream first = engine.openStream(target, WriteCondition.NONE);

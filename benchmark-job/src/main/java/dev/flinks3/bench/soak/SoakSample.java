@@ -20,7 +20,8 @@ package dev.flinks3.bench.soak;
  * @param poolIdle idle connections kept in the plugin's HTTP pools (its gauge)
  * @param temporaryFiles files under the process's temporary folders older than {@link
  *     SoakSampler#TEMPORARY_FILE_MIN_AGE}, RocksDB's database folders left out
- * @param uploadsOpenByPlugin multipart uploads the plugin of this process started and neither completed nor aborted
+ * @param uploadsOpenByPlugin multipart uploads the plugin of this process started and must still complete or abort
+ *     (its {@code MultipartUploadsOpen} gauge: uploads handed to a checkpoint are not among them)
  * @param bufferedBytes bytes held in the plugin's upload part buffers
  * @param readAheadBytes bytes held in the plugin's read-ahead windows
  * @param partsInFlight UploadParts sent and not yet answered

@@ -63,10 +63,19 @@ public interface S3FileSystemMBean {
     long getMultipartUploadsAbortedTotal();
 
     /**
-     * Multipart uploads started and neither completed nor aborted yet (gauge): the streams being written,
-     * and recoverable streams persisted for a later commit.
+     * Multipart uploads this process started and must still complete or abort (gauge): those of the streams
+     * being written that no checkpoint references yet. It returns to its level when streams end; a rise that
+     * stays is an upload the plugin lost track of. Uploads handed to a checkpoint are not among them.
      */
     long getMultipartUploadsOpen();
+
+    /**
+     * Multipart uploads this process started and handed to a checkpoint's state (a recoverable stream's
+     * {@code persist()} or {@code closeForCommit()}): from then on Flink's committer completes them, and one
+     * referenced only by a checkpoint that never completed stays open at the server for the bucket's
+     * lifecycle rule.
+     */
+    long getMultipartUploadsPersistedTotal();
 
     /** Uploads of {@code create()} streams that the S3 Transfer Manager reported started ({@code s3.client: crt}). */
     long getTransferManagerUploadsStartedTotal();

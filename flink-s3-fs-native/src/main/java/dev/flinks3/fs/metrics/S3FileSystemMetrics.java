@@ -155,7 +155,12 @@ public final class S3FileSystemMetrics implements S3FileSystemMBean {
 
     @Override
     public long getMultipartUploadsOpen() {
-        return Math.max(0, uploads.uploadsStarted() - uploads.uploadsCompleted() - uploads.uploadsAborted());
+        return uploads.uploadsOpen();
+    }
+
+    @Override
+    public long getMultipartUploadsPersistedTotal() {
+        return uploads.uploadsPersisted();
     }
 
     @Override

@@ -210,6 +210,7 @@ public final class TransferManagerUploadStream extends UploadStream {
                 long parts = Math.max(1, (position + uploads.partBytes() - 1) / uploads.partBytes());
                 metrics.partsUploaded(parts, position);
                 metrics.uploadCompleted();
+                metrics.openUploadEnded();
                 return;
             } catch (IOException | RuntimeException e) {
                 failure = e instanceof IOException
@@ -227,6 +228,7 @@ public final class TransferManagerUploadStream extends UploadStream {
                     StreamedUpload.CLIENT_WAIT);
         }
         metrics.uploadAborted();
+        metrics.openUploadEnded();
         throw failure;
     }
 
