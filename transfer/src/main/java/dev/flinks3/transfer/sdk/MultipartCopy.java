@@ -266,7 +266,9 @@ final class MultipartCopy {
                     .key(target.key())
                     .uploadId(id)
                     .build();
-            S3Errors.translating(s3.abortMultipartUpload(abort), "AbortMultipartUpload", target)
+            // Sent despite an interrupt: a cancel from a task's interrupted thread runs this there.
+            SdkCalls.despiteInterrupt(
+                            () -> S3Errors.translating(s3.abortMultipartUpload(abort), "AbortMultipartUpload", target))
                     .whenComplete((done, failure) -> {
                         if (failure != null && !(Futures.unwrap(failure) instanceof FileNotFoundException)) {
                             cause.addSuppressed(Futures.unwrap(failure));

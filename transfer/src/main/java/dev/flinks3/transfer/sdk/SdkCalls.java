@@ -79,9 +79,17 @@ final class SdkCalls {
      */
     <S, T> CompletableFuture<T> sendDespiteInterrupt(
             String operation, Object location, Supplier<CompletableFuture<S>> call, Function<? super S, T> response) {
+        return despiteInterrupt(() -> send(operation, location, call, response));
+    }
+
+    /**
+     * Runs {@code send} (a request handed to the SDK) with the calling thread's interrupt flag cleared, and sets
+     * the flag again before returning if it was set: the SDK refuses to take a request on an interrupted thread.
+     */
+    static <T> T despiteInterrupt(Supplier<T> send) {
         boolean interrupted = Thread.interrupted();
         try {
-            return send(operation, location, call, response);
+            return send.get();
         } finally {
             if (interrupted) {
                 Thread.currentThread().interrupt();

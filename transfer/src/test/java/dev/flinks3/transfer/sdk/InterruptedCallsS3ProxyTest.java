@@ -205,6 +205,38 @@ class InterruptedCallsS3ProxyTest {
         assertThat(client.listMultipartUploads(BUCKET, location.key())).isEmpty();
     }
 
+    /**
+     * A multipart copy (a ForSt checkpoint's files copied at the server) cancelled from the thread Flink interrupted:
+     * the cancel runs the copy's abort on that thread, and the abort must reach the server.
+     */
+    @ParameterizedTest
+    @EnumSource(Client.class)
+    void aMultipartCopyCancelledFromAnInterruptedThreadAbortsItsUpload(Client kind) throws Exception {
+        ObjectClient client = owners.get(kind).objectClient();
+        S3Location source = newLocation(kind);
+        int length = (int) UploadSettings.MIN_PART_SIZE + 1;
+        client.put(source, ByteBuffer.allocate(length), WriteCondition.NONE).join();
+        S3Location target = newLocation(kind);
+        Hold hold = hold(RequestKind.UPLOAD_PART_COPY);
+
+        CompletableFuture<Void> copy = client.copy(source, target, length);
+        hold.arrived();
+        assertThat(client.listMultipartUploads(BUCKET, target.key())).hasSize(1);
+        Caller<Boolean> cancel = Caller.start(() -> {
+            Thread.currentThread().interrupt();
+            copy.cancel(true);
+            return Thread.interrupted();
+        });
+        cancel.finish();
+        hold.release();
+
+        await().atMost(Duration.ofSeconds(20))
+                .alias("the copy's upload is aborted")
+                .until(() -> client.listMultipartUploads(BUCKET, target.key()).isEmpty());
+        assertThat(cancel.value).as("the interrupt flag after cancelling").isTrue();
+        assertThatThrownBy(() -> client.head(target)).isInstanceOf(FileNotFoundException.class);
+    }
+
     @ParameterizedTest
     @EnumSource(Client.class)
     void anInterruptedPartUploadStopsAtOnce(Client kind) throws Exception {
