@@ -141,6 +141,26 @@ class CrtTransferManagerUploadTest extends AbstractS3ProxyFileSystemTest {
         assertThat(objectBytes(path)).isEqualTo(data);
     }
 
+    /**
+     * A key XML 1.0 cannot carry: S3 names the key in the XML answers of a multipart upload, so neither the
+     * Transfer Manager nor our engine starts one; the stream fails naming the character, and nothing is sent.
+     */
+    @Test
+    void aStreamLargerThanOnePartToAKeyXmlCannotCarryFailsBeforeAnyUpload() throws Exception {
+        Path path = new Path(dir, "bell\u0007key");
+        byte[] data = randomBytes((int) (2 * PART), 7);
+        long transferManagerStartedBefore = metric("TransferManagerUploadsStartedTotal");
+
+        Throwable failure = catchThrowable(() -> writeInSmallWrites(path, data, WriteMode.OVERWRITE));
+
+        assertThat(failure).isInstanceOf(IOException.class).hasStackTraceContaining("U+0007");
+        assertThat(requestsFor(path))
+                .extracting(RequestRecord::kind)
+                .doesNotContain(RequestKind.CREATE_MULTIPART_UPLOAD, RequestKind.UPLOAD_PART, RequestKind.PUT_OBJECT);
+        assertThat(metric("TransferManagerUploadsStartedTotal")).isEqualTo(transferManagerStartedBefore);
+        assertThat(metric("BufferedBytes")).as("budget given back").isZero();
+    }
+
     @Test
     void aFailedPartFailsTheStreamAndLeavesNoObjectAndNoUpload() throws Exception {
         Path path = new Path(dir, "failed-part");

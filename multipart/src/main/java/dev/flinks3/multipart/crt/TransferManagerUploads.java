@@ -8,6 +8,7 @@ import dev.flinks3.transfer.S3Location;
 import dev.flinks3.transfer.S3Settings;
 import dev.flinks3.transfer.UploadStreams;
 import dev.flinks3.transfer.WriteCondition;
+import dev.flinks3.transfer.XmlText;
 import dev.flinks3.transfer.aws.S3Errors;
 import dev.flinks3.transfer.aws.SseDecorator;
 import dev.flinks3.transfer.options.S3Options;
@@ -121,9 +122,13 @@ public final class TransferManagerUploads implements UploadStreams {
         return (int) Math.min(Integer.MAX_VALUE - 8, settings.upload().partSizeBytes());
     }
 
-    /** True if the Transfer Manager may upload a stream to {@code target} that is larger than one part. */
+    /**
+     * True if the Transfer Manager may upload a stream to {@code target} that is larger than one part. Not for a key
+     * XML 1.0 cannot carry: the engine's CreateMultipartUpload refuses it with an error that names the character,
+     * where the Transfer Manager's would leave uploads behind and fail on an unreadable answer.
+     */
     boolean takes(S3Location target, WriteCondition condition) throws IOException {
-        if (unusable) {
+        if (unusable || !XmlText.canCarry(target.key())) {
             return false;
         }
         // With checksums off too: the Transfer Manager's parts could carry no Content-MD5, the engine's do.

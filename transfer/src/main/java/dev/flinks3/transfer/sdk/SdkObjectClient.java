@@ -14,15 +14,18 @@ import dev.flinks3.transfer.S3RequestException;
 import dev.flinks3.transfer.SlidingWindow;
 import dev.flinks3.transfer.UploadChecksum;
 import dev.flinks3.transfer.WriteCondition;
+import dev.flinks3.transfer.XmlText;
 import dev.flinks3.transfer.aws.ClosedGuard;
 import dev.flinks3.transfer.aws.S3Errors;
 import dev.flinks3.transfer.aws.SseDecorator;
+import dev.flinks3.transfer.options.S3Options;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -482,8 +485,25 @@ public final class SdkObjectClient implements ObjectClient {
      * <p>A create the SDK had to send more than once may have made an upload per attempt; the others are aborted
      * in the background once this one's id is known ({@link RetriedCreates}).
      */
+    /**
+     * {@inheritDoc}
+     *
+     * <p>A key XML 1.0 cannot carry ({@link XmlText}) is refused before any request: S3 names the key in the XML
+     * answers of CreateMultipartUpload and CompleteMultipartUpload, so such an upload could never be completed, and
+     * every attempt of the create, its answer unreadable and so retried, would leave an upload at the server.
+     */
     @Override
     public CompletableFuture<String> createMultipartUpload(S3Location location) {
+        int notCarried = XmlText.firstNotCarried(location.key());
+        if (notCarried >= 0) {
+            return CompletableFuture.failedFuture(new IOException("Cannot upload "
+                    + XmlText.printable(location.toString()) + " in parts: its key holds "
+                    + String.format(Locale.ROOT, "U+%04X", (int) location.key().charAt(notCarried))
+                    + " at character " + notCarried + ", which XML 1.0 cannot carry, and S3 names the key in the"
+                    + " XML answers of CreateMultipartUpload and CompleteMultipartUpload. An object at such a key"
+                    + " can be written only as one PutObject, up to the part size (" + S3Options.PART_SIZE.key()
+                    + "); nothing was sent. Use a key without control characters, U+FFFE or U+FFFF"));
+        }
         CreateAttempts.Count attempts = new CreateAttempts.Count();
         CompletableFuture<String> created = checksums.declaring(
                 FlexibleChecksums.Declared.ALGORITHM,
