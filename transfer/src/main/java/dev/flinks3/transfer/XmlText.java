@@ -28,7 +28,7 @@ public final class XmlText {
                     return i;
                 }
                 i++;
-            } else if (!(c == '\t' || c == '\n' || (c >= 0x20 && c <= 0xD7FF) || (c >= 0xE000 && c <= 0xFFFD))) {
+            } else if (!carried(c)) {
                 return i;
             }
         }
@@ -48,12 +48,17 @@ public final class XmlText {
                     && Character.isLowSurrogate(text.charAt(i + 1));
             if (pair) {
                 out.append(c).append(text.charAt(++i));
-            } else if (c == '\t' || (c >= 0x20 && c <= 0xD7FF) || (c >= 0xE000 && c <= 0xFFFD)) {
+            } else if (c != '\n' && carried(c)) {
                 out.append(c);
             } else {
                 out.append(String.format(Locale.ROOT, "\\u%04X", (int) c));
             }
         }
         return out.toString();
+    }
+
+    /** True if XML 1.0 text carries {@code c} (not a surrogate) unchanged. */
+    private static boolean carried(char c) {
+        return c == '\t' || c == '\n' || (c >= 0x20 && c <= 0xD7FF) || (c >= 0xE000 && c <= 0xFFFD);
     }
 }
