@@ -484,9 +484,6 @@ public final class SdkObjectClient implements ObjectClient {
      *
      * <p>A create the SDK had to send more than once may have made an upload per attempt; the others are aborted
      * in the background once this one's id is known ({@link RetriedCreates}).
-     */
-    /**
-     * {@inheritDoc}
      *
      * <p>A key XML 1.0 cannot carry ({@link XmlText}) is refused before any request: S3 names the key in the XML
      * answers of CreateMultipartUpload and CompleteMultipartUpload, so such an upload could never be completed, and
